@@ -1,0 +1,29 @@
+//===- Passes.h - ext transformation passes ---------------------*- C++ -*-===//
+
+#ifndef EXT_DIALECT_EXT_TRANSFORMS_PASSES_H
+#define EXT_DIALECT_EXT_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace ext {
+
+#define GEN_PASS_DECL
+#include "ext/Dialect/Ext/Transforms/Passes.h.inc"
+
+/// Patterns rewriting ext.compute into scf loops (ext-lower-to-loops).
+void populateLowerToLoopsPatterns(mlir::RewritePatternSet &patterns);
+
+#define GEN_PASS_REGISTRATION
+#include "ext/Dialect/Ext/Transforms/Passes.h.inc"
+
+} // namespace ext
+
+#endif // EXT_DIALECT_EXT_TRANSFORMS_PASSES_H

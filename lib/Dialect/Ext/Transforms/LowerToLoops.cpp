@@ -1,0 +1,180 @@
+//===- LowerToLoops.cpp - ext.compute to scf loops ------------------------===//
+
+#include "ext/Dialect/Ext/IR/Combiner.h"
+#include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Dialect/Ext/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace ext {
+#define GEN_PASS_DEF_EXTLOWERTOLOOPS
+#include "ext/Dialect/Ext/Transforms/Passes.h.inc"
+} // namespace ext
+
+using namespace mlir;
+using namespace ext;
+
+namespace {
+
+/// Indices into an operand for the current domain point: a dimension result
+/// is the axis' induction variable itself, anything else an affine.apply.
+SmallVector<Value> buildAccessIndices(OpBuilder &b, Location loc,
+                                      AffineMap map, ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      indices.push_back(ivs[dim.getPosition()]);
+      continue;
+    }
+    AffineMap single = AffineMap::get(map.getNumDims(), 0, expr);
+    indices.push_back(affine::AffineApplyOp::create(b, loc, single, ivs));
+  }
+  return indices;
+}
+
+/// Clones the single block of `region` at the rewriter's insertion point
+/// with its arguments bound to `args` and every `ext.index` replaced by
+/// `axisIV(name)`; returns the yielded values.
+SmallVector<Value> inlineRegion(RewriterBase &b, Region &region,
+                                ValueRange args,
+                                function_ref<Value(StringRef)> axisIV) {
+  Block &block = region.front();
+  IRMapping mapping;
+  mapping.map(block.getArguments(), args);
+  for (Operation &op : block.without_terminator()) {
+    if (auto index = dyn_cast<IndexOp>(op)) {
+      mapping.map(index.getResult(), axisIV(index.getAxis()));
+      continue;
+    }
+    Operation *clone = b.clone(op, mapping);
+    // ext.index nested in the regions of a body op (an scf.if, say).
+    clone->walk([&](IndexOp nested) {
+      b.replaceOp(nested, axisIV(nested.getAxis()));
+    });
+  }
+  auto yield = cast<YieldOp>(block.getTerminator());
+  return llvm::map_to_vector(yield.getValues(), [&](Value v) {
+    return mapping.lookupOrDefault(v);
+  });
+}
+
+struct LowerComputeToLoops : OpRewritePattern<ComputeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ComputeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<AxisAttr> axes = op.getAxisList();
+    unsigned numOutputs = op.getOutputs().size();
+    SmallVector<Value> ivs(axes.size());
+
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+
+    // Spatial loops, outermost, in axis order.
+    OpBuilder::InsertionGuard guard(rewriter);
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      if (!axis.isSpatial())
+        continue;
+      Value ub = arith::ConstantIndexOp::create(rewriter, loc, axis.getExtent());
+      auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one);
+      ivs[i] = loop.getInductionVar();
+      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    }
+
+    // One point of the domain: load the inputs and inline the body.
+    auto emitPoint = [&]() {
+      SmallVector<Value> elems;
+      for (auto [i, in] : llvm::enumerate(op.getInputs()))
+        elems.push_back(memref::LoadOp::create(
+            rewriter, loc, in,
+            buildAccessIndices(rewriter, loc, op.getInputMap(i), ivs)));
+      // ext.index becomes the axis' induction variable.
+      return inlineRegion(rewriter, op.getBody(), elems, [&](StringRef name) {
+        return ivs[*op.getAxisPosition(name)];
+      });
+    };
+
+    SmallVector<Value> results;
+    if (!op.hasReduceAxes()) {
+      results = emitPoint();
+    } else {
+      SmallVector<Value> inits;
+      for (unsigned o = 0; o < numOutputs; ++o) {
+        Type elem =
+            cast<MemRefType>(op.getOutputs()[o].getType()).getElementType();
+        TypedAttr id =
+            op.hasCustomReducer()
+                ? cast<TypedAttr>((*op.getIdentity())[o])
+                : getCombinerIdentity(*op.getCombiner(), elem);
+        inits.push_back(arith::ConstantOp::create(rewriter, loc, elem, id));
+      }
+
+      // Reduce loops, innermost, carrying the accumulators.
+      SmallVector<scf::ForOp> reduceLoops;
+      SmallVector<Value> accs = inits;
+      for (auto [i, axis] : llvm::enumerate(axes)) {
+        if (!axis.isReduce())
+          continue;
+        Value ub =
+            arith::ConstantIndexOp::create(rewriter, loc, axis.getExtent());
+        auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one, accs);
+        if (!reduceLoops.empty())
+          scf::YieldOp::create(rewriter, loc, loop.getResults());
+        reduceLoops.push_back(loop);
+        ivs[i] = loop.getInductionVar();
+        accs = llvm::to_vector_of<Value>(loop.getRegionIterArgs());
+        rewriter.setInsertionPointToStart(loop.getBody());
+      }
+
+      SmallVector<Value> values = emitPoint();
+      SmallVector<Value> combined;
+      if (op.hasCustomReducer()) {
+        SmallVector<Value> args(accs);
+        args.append(values);
+        combined = inlineRegion(rewriter, op.getReducer(), args,
+                                [](StringRef) -> Value {
+                                  llvm_unreachable("verifier: no ext.index "
+                                                   "in a reducer");
+                                });
+      } else {
+        for (auto [acc, v] : llvm::zip(accs, values))
+          combined.push_back(
+              buildCombine(rewriter, loc, *op.getCombiner(), acc, v));
+      }
+      scf::YieldOp::create(rewriter, loc, combined);
+      rewriter.setInsertionPointAfter(reduceLoops.front());
+      results = llvm::to_vector_of<Value>(reduceLoops.front().getResults());
+    }
+
+    for (auto [o, out] : llvm::enumerate(op.getOutputs()))
+      memref::StoreOp::create(
+          rewriter, loc, results[o], out,
+          buildAccessIndices(rewriter, loc, op.getOutputMap(o), ivs));
+
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ExtLowerToLoopsPass
+    : ext::impl::ExtLowerToLoopsBase<ExtLowerToLoopsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateLowerToLoopsPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
+
+void ext::populateLowerToLoopsPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerComputeToLoops>(patterns.getContext());
+}

@@ -1,0 +1,15 @@
+//===- InitAll.cpp - register everything ext provides ---------------------===//
+
+#include "ext/InitAll.h"
+#include "ext/Dialect/Ext/IR/ExtDialect.h"
+#include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/Pipelines/Pipelines.h"
+
+void ext::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<ext::ExtDialect>();
+}
+
+void ext::registerAllPasses() {
+  ext::registerExtPasses();
+  ext::registerPipelines();
+}
