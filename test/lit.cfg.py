@@ -19,6 +19,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%ext_libs", config.ext_libs_dir))
 config.substitutions.append(("%ext_src", config.ext_src_root))
+config.substitutions.append(("%ext_obj", config.ext_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -1,0 +1,21 @@
+// ext-cpu-pipeline leaves only the LLVM dialect, which ext-translate turns
+// into LLVM IR.
+// RUN: ext-opt %s --ext-cpu-pipeline | FileCheck %s --check-prefix=LLVM
+// RUN: ext-opt %s --ext-cpu-pipeline | ext-translate --mlir-to-llvmir | FileCheck %s --check-prefix=IR
+
+// LLVM-LABEL: llvm.func @row_sum
+// LLVM-NOT: ext.
+// LLVM-NOT: scf.
+// LLVM-NOT: memref.
+// LLVM: llvm.fadd
+// IR-LABEL: define void @row_sum
+// IR: fadd float
+func.func @row_sum(%X: memref<4x6xf32>, %Y: memref<4xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 4>, #ext.axis<"k", reduce, 6>]
+      ins(%X : memref<4x6xf32>) outs(%Y : memref<4xf32>)
+      maps [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>] combiner(sum) {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
