@@ -5,7 +5,9 @@
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -26,6 +28,193 @@ void ExtDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "ext/Dialect/Ext/IR/ExtAttrs.cpp.inc"
       >();
+}
+
+#include "ext/Dialect/Ext/IR/ExtAttrInterfaces.cpp.inc"
+
+LogicalResult StorageAlignAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t dim, int64_t factor,
+    int64_t offset) {
+  if (dim < 0)
+    return emitError() << "storage_align dimension must be non-negative";
+  if (factor < 1)
+    return emitError() << "storage_align factor must be positive, got "
+                       << factor;
+  if (offset < 0 || offset >= factor)
+    return emitError() << "storage_align offset must be in [0, factor), got "
+                       << offset << " with factor " << factor;
+  return success();
+}
+
+LogicalResult ScheduleAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> tile,
+    ArrayRef<StringAttr> blocks, ArrayRef<int64_t> threads,
+    ArrayRef<CacheAttr> cache,
+    TileDecompositionAttrInterface decomposition, RasterOrder raster,
+    int64_t swizzle, int64_t vector, int64_t unroll) {
+  for (int64_t t : tile)
+    if (t < 1)
+      return emitError() << "schedule tile sizes must be positive, got " << t;
+  for (int64_t t : threads)
+    if (t < 1)
+      return emitError() << "schedule thread counts must be positive, got "
+                         << t;
+  if (swizzle < 1)
+    return emitError() << "schedule swizzle must be positive, got " << swizzle;
+  if (vector < 1 || vector > 8 || !llvm::isPowerOf2_64(vector))
+    return emitError() << "schedule vector width must be 1, 2, 4 or 8, got "
+                       << vector;
+  if (unroll < 1)
+    return emitError() << "schedule unroll must be positive, got " << unroll;
+  return success();
+}
+
+Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> tile, threads;
+  SmallVector<StringAttr> blocks;
+  SmallVector<CacheAttr> cache;
+  TileDecompositionAttrInterface decomposition;
+  RasterOrder raster = RasterOrder::row;
+  int64_t swizzle = 1, vector = 1, unroll = 1;
+  bool hasTile = false, hasThreads = false;
+  llvm::StringSet<> seen;
+
+  auto parseInts = [&](SmallVectorImpl<int64_t> &out) {
+    return parser.parseCommaSeparatedList(
+        AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          int64_t v;
+          if (parser.parseInteger(v))
+            return failure();
+          out.push_back(v);
+          return success();
+        });
+  };
+  auto parseEntry = [&]() -> ParseResult {
+    StringRef key;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (!seen.insert(key).second)
+      return parser.emitError(loc) << "schedule gives '" << key << "' twice";
+    if (key == "tile") {
+      hasTile = true;
+      return parseInts(tile);
+    }
+    if (key == "threads") {
+      hasThreads = true;
+      return parseInts(threads);
+    }
+    if (key == "blocks")
+      return parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            std::string name;
+            if (parser.parseString(&name))
+              return failure();
+            blocks.push_back(StringAttr::get(parser.getContext(), name));
+            return success();
+          });
+    if (key == "cache")
+      return parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            CacheAttr c;
+            if (parser.parseCustomAttributeWithFallback(c))
+              return failure();
+            cache.push_back(c);
+            return success();
+          });
+    if (key == "decomposition") {
+      Attribute attr;
+      SMLoc attrLoc = parser.getCurrentLocation();
+      if (parser.parseAttribute(attr))
+        return failure();
+      decomposition = dyn_cast<TileDecompositionAttrInterface>(attr);
+      if (!decomposition)
+        return parser.emitError(attrLoc)
+               << attr << " is not a tile decomposition (it does not "
+                          "implement TileDecompositionAttrInterface)";
+      return success();
+    }
+    if (key == "raster") {
+      StringRef order;
+      SMLoc orderLoc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&order))
+        return failure();
+      std::optional<RasterOrder> r = symbolizeRasterOrder(order);
+      if (!r)
+        return parser.emitError(orderLoc)
+               << "raster must be 'row' or 'col', got '" << order << "'";
+      raster = *r;
+      return success();
+    }
+    if (key == "swizzle")
+      return parser.parseInteger(swizzle);
+    if (key == "vector")
+      return parser.parseInteger(vector);
+    if (key == "unroll")
+      return parser.parseInteger(unroll);
+    return parser.emitError(loc)
+           << "unknown schedule key '" << key
+           << "' (expected tile, blocks, threads, cache, decomposition, "
+              "raster, swizzle, vector or unroll)";
+  };
+
+  SMLoc start = parser.getCurrentLocation();
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
+                                     parseEntry))
+    return {};
+  if (!hasTile || !hasThreads) {
+    parser.emitError(start) << "schedule needs 'tile' and 'threads'";
+    return {};
+  }
+  return parser.getChecked<ScheduleAttr>(
+      start, parser.getContext(), tile, blocks, threads, cache,
+      decomposition, raster, swizzle, vector, unroll);
+}
+
+void ScheduleAttr::print(AsmPrinter &printer) const {
+  printer << "<tile = [";
+  llvm::interleaveComma(getTile(), printer);
+  printer << "]";
+  if (!getBlocks().empty()) {
+    printer << ", blocks = [";
+    llvm::interleaveComma(getBlocks(), printer,
+                          [&](StringAttr s) { printer << s; });
+    printer << "]";
+  }
+  printer << ", threads = [";
+  llvm::interleaveComma(getThreads(), printer);
+  printer << "]";
+  if (!getCache().empty()) {
+    printer << ", cache = [";
+    llvm::interleaveComma(getCache(), printer, [&](CacheAttr c) {
+      printer.printAttribute(c);
+    });
+    printer << "]";
+  }
+  if (getDecomposition())
+    printer << ", decomposition = " << getDecomposition();
+  if (getRaster() != RasterOrder::row)
+    printer << ", raster = " << stringifyRasterOrder(getRaster());
+  if (getSwizzle() != 1)
+    printer << ", swizzle = " << getSwizzle();
+  if (getVector() != 1)
+    printer << ", vector = " << getVector();
+  if (getUnroll() != 1)
+    printer << ", unroll = " << getUnroll();
+  printer << ">";
+}
+
+TileDecompositionAttrInterface ScheduleAttr::getDecompositionOrDefault() const {
+  if (getDecomposition())
+    return getDecomposition();
+  return DataParallelAttr::get(getContext());
+}
+
+int64_t ScheduleAttr::getNumThreads() const {
+  int64_t n = 1;
+  for (int64_t t : getThreads())
+    n *= t;
+  return n;
 }
 
 LogicalResult AxisAttr::verify(function_ref<InFlightDiagnostic()> emitError,

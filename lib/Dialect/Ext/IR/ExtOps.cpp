@@ -4,6 +4,7 @@
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Support/AffineRange.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -17,36 +18,59 @@ using namespace ext;
 // ComputeOp
 //===----------------------------------------------------------------------===//
 
-SmallVector<AxisAttr> ComputeOp::getAxisList() {
-  return llvm::to_vector(getAxes().getAsRange<AxisAttr>());
-}
+// ext.compute and ext.tile_compute share their structure (axes, maps, body,
+// combiner); these accessors and the verifier below serve both.
+#define EXT_COMPUTE_LIKE_ACCESSORS(OP)                                         \
+  SmallVector<AxisAttr> OP::getAxisList() {                                    \
+    return llvm::to_vector(getAxes().getAsRange<AxisAttr>());                  \
+  }                                                                            \
+  std::optional<unsigned> OP::getAxisPosition(StringRef name) {                \
+    for (auto [i, axis] : llvm::enumerate(getAxes().getAsRange<AxisAttr>()))   \
+      if (axis.getName() == name)                                              \
+        return i;                                                              \
+    return std::nullopt;                                                       \
+  }                                                                            \
+  bool OP::hasReduceAxes() {                                                   \
+    return llvm::any_of(getAxes().getAsRange<AxisAttr>(),                      \
+                        [](AxisAttr a) { return a.isReduce(); });              \
+  }                                                                            \
+  SmallVector<int64_t> OP::getExtents() {                                      \
+    return llvm::map_to_vector(getAxes().getAsRange<AxisAttr>(),               \
+                               [](AxisAttr a) { return a.getExtent(); });      \
+  }
 
-std::optional<unsigned> ComputeOp::getAxisPosition(StringRef name) {
-  for (auto [i, axis] : llvm::enumerate(getAxes().getAsRange<AxisAttr>()))
-    if (axis.getName() == name)
-      return i;
-  return std::nullopt;
-}
+EXT_COMPUTE_LIKE_ACCESSORS(ComputeOp)
+EXT_COMPUTE_LIKE_ACCESSORS(TileComputeOp)
+#undef EXT_COMPUTE_LIKE_ACCESSORS
 
-bool ComputeOp::hasReduceAxes() {
-  return llvm::any_of(getAxes().getAsRange<AxisAttr>(),
-                      [](AxisAttr a) { return a.isReduce(); });
-}
-
-SmallVector<int64_t> ComputeOp::getExtents() {
-  return llvm::map_to_vector(getAxes().getAsRange<AxisAttr>(),
-                             [](AxisAttr a) { return a.getExtent(); });
+/// Inputs are read, outputs written (and read too when accumulating).
+template <typename OpT>
+static void getComputeEffects(
+    OpT op, bool readsOutputs,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &in : op.getInputsMutable())
+    effects.emplace_back(MemoryEffects::Read::get(), &in,
+                         SideEffects::DefaultResource::get());
+  for (OpOperand &out : op.getOutputsMutable()) {
+    if (readsOutputs)
+      effects.emplace_back(MemoryEffects::Read::get(), &out,
+                           SideEffects::DefaultResource::get());
+    effects.emplace_back(MemoryEffects::Write::get(), &out,
+                         SideEffects::DefaultResource::get());
+  }
 }
 
 void ComputeOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  for (OpOperand &in : getInputsMutable())
-    effects.emplace_back(MemoryEffects::Read::get(), &in,
-                         SideEffects::DefaultResource::get());
-  for (OpOperand &out : getOutputsMutable())
-    effects.emplace_back(MemoryEffects::Write::get(), &out,
-                         SideEffects::DefaultResource::get());
+  getComputeEffects(*this, /*readsOutputs=*/false, effects);
+}
+
+void TileComputeOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  getComputeEffects(*this, getAccumulate(), effects);
 }
 
 /// AffineExpr has no diagnostic streaming; print it.
@@ -58,14 +82,27 @@ static std::string str(AffineExpr expr) {
 }
 
 /// Describes operand `i` for diagnostics: "input #0" or "output #1".
-static std::string describeOperand(ComputeOp op, unsigned i) {
+template <typename OpT>
+static std::string describeOperand(OpT op, unsigned i) {
   unsigned numInputs = op.getInputs().size();
   if (i < numInputs)
     return "input #" + std::to_string(i);
   return "output #" + std::to_string(i - numInputs);
 }
 
-LogicalResult ComputeOp::verify() {
+template <typename OpT>
+static LogicalResult verifyComputeLike(OpT op) {
+  auto emitOpError = [&](const Twine &msg = {}) { return op.emitOpError(msg); };
+  auto getAxisList = [&] { return op.getAxisList(); };
+  auto getOutputs = [&] { return op.getOutputs(); };
+  auto getInputs = [&] { return op.getInputs(); };
+  auto getMaps = [&] { return op.getMaps(); };
+  auto getOperands = [&] { return op->getOperands(); };
+  auto getExtents = [&] { return op.getExtents(); };
+  auto hasReduceAxes = [&] { return op.hasReduceAxes(); };
+  auto getCombiner = [&] { return op.getCombiner(); };
+  auto getIdentity = [&] { return op.getIdentity(); };
+  auto getReducer = [&]() -> Region & { return op.getReducer(); };
   SmallVector<AxisAttr> axes = getAxisList();
   if (axes.empty())
     return emitOpError("has an empty iteration domain: it needs at least one "
@@ -84,7 +121,8 @@ LogicalResult ComputeOp::verify() {
     return emitOpError("needs at least one output");
 
   SmallVector<AffineMap> maps = getMaps();
-  SmallVector<Value> operands = llvm::to_vector(getOperands());
+  SmallVector<Value> operands = llvm::to_vector(getInputs());
+  llvm::append_range(operands, getOutputs());
   if (maps.size() != operands.size())
     return emitOpError() << "expects one indexing map per operand ("
                          << operands.size() << "), got " << maps.size();
@@ -93,16 +131,16 @@ LogicalResult ComputeOp::verify() {
   for (auto [i, map] : llvm::enumerate(maps)) {
     auto type = cast<MemRefType>(operands[i].getType());
     if (map.getNumSymbols() != 0)
-      return emitOpError() << "indexing map of " << describeOperand(*this, i)
+      return emitOpError() << "indexing map of " << describeOperand(op, i)
                            << " has symbols; accesses are affine in the axes "
                               "only";
     if (map.getNumDims() != axes.size())
-      return emitOpError() << "indexing map of " << describeOperand(*this, i)
+      return emitOpError() << "indexing map of " << describeOperand(op, i)
                            << " has " << map.getNumDims()
                            << " dimensions, expected one per axis ("
                            << axes.size() << ")";
     if (map.getNumResults() != type.getRank())
-      return emitOpError() << "indexing map of " << describeOperand(*this, i)
+      return emitOpError() << "indexing map of " << describeOperand(op, i)
                            << " has " << map.getNumResults()
                            << " results but the operand " << type
                            << " has rank " << type.getRank();
@@ -150,7 +188,7 @@ LogicalResult ComputeOp::verify() {
         AxisAttr axis = axes[dim.getPosition()];
         if (axis.getExtent() != size)
           return emitOpError()
-                 << describeOperand(*this, i) << " dimension #" << r
+                 << describeOperand(op, i) << " dimension #" << r
                  << " has size " << size << " but axis '" << axis.getName()
                  << "' that indexes it has extent " << axis.getExtent();
         continue;
@@ -158,10 +196,10 @@ LogicalResult ComputeOp::verify() {
       std::optional<IndexRange> range = computeAffineRange(expr, extents);
       if (!range)
         return emitOpError() << "cannot bound the access '" << str(expr) << "' of "
-                             << describeOperand(*this, i);
+                             << describeOperand(op, i);
       if (range->lo < 0 || range->hi >= size)
         return emitOpError() << "access '" << str(expr) << "' of "
-                             << describeOperand(*this, i) << " dimension #"
+                             << describeOperand(op, i) << " dimension #"
                              << r << " ranges over [" << range->lo << ", "
                              << range->hi << "], outside [0, " << size << ")";
     }
@@ -216,12 +254,116 @@ LogicalResult ComputeOp::verify() {
   return success();
 }
 
+/// Checks that `schedule` fits `op`: one tile size and thread count per
+/// axis, block bindings that the decomposition can realize, thread counts a
+/// CTA can hold and that divide their tiles, cached operands that exist.
+static LogicalResult verifyScheduleFor(ComputeOp op, ScheduleAttr schedule) {
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  auto err = [&]() { return op.emitOpError() << "schedule: "; };
+  if (schedule.getTile().size() != axes.size())
+    return err() << "has " << schedule.getTile().size()
+                 << " tile sizes but the compute has " << axes.size()
+                 << " axes";
+  if (schedule.getThreads().size() != axes.size())
+    return err() << "has " << schedule.getThreads().size()
+                 << " thread counts but the compute has " << axes.size()
+                 << " axes";
+
+  llvm::SmallBitVector blocked(axes.size());
+  for (StringAttr nameAttr : schedule.getBlocks()) {
+    StringRef name = nameAttr.getValue();
+    std::optional<unsigned> pos = op.getAxisPosition(name);
+    if (!pos)
+      return err() << "binds axis '" << name
+                   << "' to blocks, but the compute has no such axis";
+    if (blocked.test(*pos))
+      return err() << "binds axis '" << name << "' to blocks twice";
+    blocked.set(*pos);
+  }
+
+  TileDecompositionAttrInterface decomposition =
+      schedule.getDecompositionOrDefault();
+  int64_t numThreads = 1;
+  unsigned threadReduceAxes = 0, splitReduceAxes = 0;
+  for (auto [a, axis] : llvm::enumerate(axes)) {
+    int64_t tile = schedule.getTile()[a], threads = schedule.getThreads()[a];
+    if (tile > axis.getExtent())
+      return err() << "tile size " << tile << " of axis '" << axis.getName()
+                   << "' exceeds its extent " << axis.getExtent();
+    numThreads *= threads;
+    if (axis.isSpatial()) {
+      if (tile < axis.getExtent() && !blocked.test(a))
+        return err() << "spatial axis '" << axis.getName() << "' is tiled ("
+                     << tile << " of " << axis.getExtent()
+                     << ") but not bound to blocks";
+      if (tile % threads != 0)
+        return err() << "tile size " << tile << " of axis '" << axis.getName()
+                     << "' is not a multiple of its " << threads
+                     << " threads";
+      continue;
+    }
+    if (blocked.test(a) && !decomposition.splitsReduction())
+      return err() << "binds reduce axis '" << axis.getName()
+                   << "' to blocks, but decomposition " << decomposition
+                   << " does not split the reduction";
+    if (threads > 1) {
+      ++threadReduceAxes;
+      if (tile != axis.getExtent())
+        return err() << "reduce axis '" << axis.getName() << "' runs on "
+                     << threads << " threads, so one tile must cover it (tile "
+                     << tile << " of extent " << axis.getExtent() << ")";
+      if (!llvm::isPowerOf2_64(threads))
+        return err() << "reduce axis '" << axis.getName() << "' runs on "
+                     << threads << " threads; a tree reduction needs a power "
+                                   "of two";
+    }
+    if (tile < axis.getExtent())
+      ++splitReduceAxes;
+  }
+  if (threadReduceAxes > 1)
+    return err() << "binds " << threadReduceAxes
+                 << " reduce axes to threads; at most one is supported";
+  if (splitReduceAxes > 1)
+    return err() << "tiles " << splitReduceAxes
+                 << " reduce axes below their extents; only one reduce axis "
+                    "can be iterated over";
+  if (numThreads > 1024)
+    return err() << "asks for " << numThreads
+                 << " threads per block; a block allows at most 1024";
+
+  llvm::SmallBitVector cached(op.getInputs().size());
+  for (CacheAttr cache : schedule.getCache()) {
+    int64_t operand = cache.getOperand();
+    if (operand < 0 || operand >= static_cast<int64_t>(op.getInputs().size()))
+      return err() << "caches operand #" << operand << ", but the compute has "
+                   << op.getInputs().size() << " inputs";
+    if (cached.test(operand))
+      return err() << "caches input #" << operand << " twice";
+    cached.set(operand);
+    int64_t rank = cast<MemRefType>(op.getInputs()[operand].getType()).getRank();
+    for (StorageAlignAttr align : cache.getAlign())
+      if (align.getDim() >= rank)
+        return err() << "storage_align of input #" << operand
+                     << " names dimension " << align.getDim()
+                     << " of a rank-" << rank << " operand";
+  }
+  return success();
+}
+
+LogicalResult ComputeOp::verify() {
+  if (failed(verifyComputeLike(*this)))
+    return failure();
+  if (ScheduleAttr schedule = getScheduleAttr())
+    return verifyScheduleFor(*this, schedule);
+  return success();
+}
+
 /// Checks that `block` ends in an ext.yield of values of `types`.
-static LogicalResult verifyYield(ComputeOp op, Block &block, TypeRange types,
+static LogicalResult verifyYield(Operation *op, Block &block, TypeRange types,
                                  StringRef regionName) {
   auto yield = dyn_cast<YieldOp>(block.getTerminator());
   if (!yield)
-    return op.emitOpError() << regionName << " must end in ext.yield";
+    return op->emitOpError() << regionName << " must end in ext.yield";
   if (yield.getValues().size() != types.size())
     return yield.emitOpError()
            << "yields " << yield.getValues().size() << " values but the "
@@ -247,12 +389,17 @@ static LogicalResult verifyNoMemoryEffects(Region &region) {
   return failure(r.wasInterrupted());
 }
 
-LogicalResult ComputeOp::verifyRegions() {
-  SmallVector<Type> outElems = llvm::map_to_vector(getOutputs(), [](Value v) {
+template <typename OpT>
+static LogicalResult verifyComputeLikeRegions(OpT op) {
+  auto emitOpError = [&](const Twine &msg = {}) { return op.emitOpError(msg); };
+  auto getInputs = [&] { return op.getInputs(); };
+  auto getBody = [&]() -> Region & { return op.getBody(); };
+  auto getReducer = [&]() -> Region & { return op.getReducer(); };
+  Block &body = op.getBodyBlock();
+  SmallVector<Type> outElems = llvm::map_to_vector(op.getOutputs(), [](Value v) {
     return cast<MemRefType>(v.getType()).getElementType();
   });
 
-  Block &body = getBodyBlock();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError() << "body has " << body.getNumArguments()
                          << " arguments, expected one per input ("
@@ -264,7 +411,7 @@ LogicalResult ComputeOp::verifyRegions() {
                            << arg.getType() << " but input #" << i
                            << " has element type " << elem;
   }
-  if (failed(verifyYield(*this, body, outElems, "body")) ||
+  if (failed(verifyYield(op, body, outElems, "body")) ||
       failed(verifyNoMemoryEffects(getBody())))
     return failure();
 
@@ -285,10 +432,14 @@ LogicalResult ComputeOp::verifyRegions() {
                            << arg.getType() << ", expected " << expected
                            << " (output #" << i % numOutputs << ")";
   }
-  if (failed(verifyYield(*this, reducer, outElems, "reducer")) ||
+  if (failed(verifyYield(op, reducer, outElems, "reducer")) ||
       failed(verifyNoMemoryEffects(getReducer())))
     return failure();
   return success();
+}
+
+LogicalResult ComputeOp::verifyRegions() {
+  return verifyComputeLikeRegions(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -296,22 +447,218 @@ LogicalResult ComputeOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult IndexOp::verify() {
-  auto compute = (*this)->getParentOfType<ComputeOp>();
-  if (!compute)
+  Operation *parent = (*this)->getParentOp();
+  while (parent && !isa<ComputeOp, TileComputeOp>(parent))
+    parent = parent->getParentOp();
+  if (!parent)
     return emitOpError("must be inside the body of an ext.compute");
-  if (!compute.getBody().isAncestor((*this)->getParentRegion()))
+  Region &body = parent->getRegion(0);
+  if (!body.isAncestor((*this)->getParentRegion()))
     return emitOpError("is only valid in the body of an ext.compute, not in "
                        "its reducer");
-  if (!compute.getAxisPosition(getAxis())) {
+  ArrayAttr axesAttr = isa<ComputeOp>(parent)
+                           ? cast<ComputeOp>(parent).getAxes()
+                           : cast<TileComputeOp>(parent).getAxes();
+  SmallVector<AxisAttr> axes = llvm::to_vector(axesAttr.getAsRange<AxisAttr>());
+  if (llvm::none_of(axes, [&](AxisAttr a) { return a.getName() == getAxis(); })) {
     std::string names;
     llvm::raw_string_ostream os(names);
-    llvm::interleaveComma(compute.getAxisList(), os,
-                          [&](AxisAttr a) { os << a.getName(); });
+    llvm::interleaveComma(axes, os, [&](AxisAttr a) { os << a.getName(); });
     return emitOpError() << "names axis '" << getAxis()
                          << "', which the enclosing ext.compute does not "
                             "have (its axes: "
                          << names << ")";
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TileComputeOp
+//===----------------------------------------------------------------------===//
+
+int64_t TileComputeOp::getNumThreads() {
+  int64_t n = 1;
+  for (int64_t t : getThreads())
+    n *= t;
+  return n;
+}
+
+LogicalResult TileComputeOp::verify() {
+  if (failed(verifyComputeLike(*this)))
+    return failure();
+  unsigned numAxes = getAxes().size();
+  if (getThreads().size() != numAxes)
+    return emitOpError() << "has " << getThreads().size()
+                         << " thread counts but " << numAxes << " axes";
+  if (llvm::any_of(getThreads(), [](int64_t t) { return t < 1; }))
+    return emitOpError("thread counts must be positive");
+  if (!getBounds().empty() && getBounds().size() != numAxes)
+    return emitOpError() << "has " << getBounds().size()
+                         << " bounds but " << numAxes
+                         << " axes; give one per axis or none";
+  if (getAccumulate() && !hasReduceAxes())
+    return emitOpError("accumulates, but has no reduce axis");
+  for (auto [a, axis] : llvm::enumerate(getAxisList())) {
+    int64_t threads = getThreads()[a];
+    if (axis.isReduce() && threads > 1 && !llvm::isPowerOf2_64(threads))
+      return emitOpError() << "reduce axis '" << axis.getName() << "' runs on "
+                           << threads
+                           << " threads; a tree reduction needs a power of two";
+  }
+  return success();
+}
+
+LogicalResult TileComputeOp::verifyRegions() {
+  return verifyComputeLikeRegions(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+int64_t KernelOp::getNumTiles() {
+  int64_t n = 1;
+  for (int64_t t : getTiles())
+    n *= t;
+  return n;
+}
+
+LogicalResult KernelOp::verify() {
+  if (llvm::any_of(getTiles(), [](int64_t t) { return t < 1; }))
+    return emitOpError("tile counts must be positive");
+  if (getIters() < 1)
+    return emitOpError("needs at least one reduce iteration per tile");
+  if (getThreads() < 1 || getThreads() > 1024)
+    return emitOpError() << "has " << getThreads()
+                         << " threads per block; a block holds 1 to 1024";
+  if (getSwizzle() < 1)
+    return emitOpError("swizzle must be positive");
+  return getDecomposition().verifyProblem(
+      [&]() { return emitOpError(); }, getNumTiles(), getIters());
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  unsigned numDims = getNumTileDims();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != numDims + 2 ||
+      !llvm::all_of(body.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError() << "body takes " << numDims
+                         << " tile coordinates, k_begin and k_end, all index";
+  auto yield = dyn_cast<KernelYieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("body must end in ext.kernel_yield");
+  Block &epilogue = getEpilogue().front();
+  unsigned numFrags = yield.getFragments().size();
+  if (epilogue.getNumArguments() != numDims + numFrags)
+    return emitOpError() << "epilogue takes " << numDims
+                         << " tile coordinates and the " << numFrags
+                         << " fragments the body yields";
+  for (unsigned d = 0; d < numDims; ++d)
+    if (!epilogue.getArgument(d).getType().isIndex())
+      return emitOpError("epilogue's tile coordinates must be index");
+  for (auto [i, frag] : llvm::enumerate(yield.getFragments()))
+    if (epilogue.getArgument(numDims + i).getType() != frag.getType())
+      return emitOpError() << "epilogue argument #" << numDims + i
+                           << " has type "
+                           << epilogue.getArgument(numDims + i).getType()
+                           << " but the body yields " << frag.getType();
+  auto epilogueYield = dyn_cast<KernelYieldOp>(epilogue.getTerminator());
+  if (!epilogueYield || !epilogueYield.getFragments().empty())
+    return emitOpError("epilogue must end in an empty ext.kernel_yield");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocSharedOp, AllocFragmentOp, CopyOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t>
+AllocSharedOp::computeAlignedStrides(ArrayRef<int64_t> shape,
+                                     ArrayRef<StorageAlignAttr> aligns) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    int64_t stride = d + 1 < static_cast<int64_t>(shape.size())
+                         ? strides[d + 1] * shape[d + 1]
+                         : 1;
+    for (StorageAlignAttr a : aligns)
+      if (a.getDim() == d)
+        stride += (a.getFactor() + a.getOffset() - stride % a.getFactor()) %
+                  a.getFactor();
+    strides[d] = stride;
+  }
+  return strides;
+}
+
+SmallVector<StorageAlignAttr> AllocSharedOp::getAligns() {
+  if (!getStorageAlign())
+    return {};
+  return llvm::to_vector(getStorageAlign()->getAsRange<StorageAlignAttr>());
+}
+
+LogicalResult AllocSharedOp::verify() {
+  auto type = cast<MemRefType>(getBuffer().getType());
+  if (!type.hasStaticShape())
+    return emitOpError() << "needs a static shape, got " << type;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return emitOpError() << "result must be in #gpu.address_space<workgroup>, "
+                            "got "
+                         << type;
+  SmallVector<StorageAlignAttr> aligns = getAligns();
+  for (StorageAlignAttr a : aligns)
+    if (a.getDim() >= type.getRank())
+      return emitOpError() << "storage_align names dimension " << a.getDim()
+                           << " of a rank-" << type.getRank() << " buffer";
+  SmallVector<int64_t> expected =
+      computeAlignedStrides(type.getShape(), aligns);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || offset != 0 ||
+      strides != ArrayRef<int64_t>(expected)) {
+    std::string str;
+    llvm::raw_string_ostream os(str);
+    llvm::interleaveComma(expected, os);
+    return emitOpError() << "layout must have offset 0 and strides [" << str
+                         << "] (row-major padded by storage_align), got "
+                         << type;
+  }
+  return success();
+}
+
+LogicalResult AllocFragmentOp::verify() {
+  auto type = cast<MemRefType>(getFragment().getType());
+  if (static_cast<int64_t>(getThreads().size()) != type.getRank())
+    return emitOpError() << "has " << getThreads().size()
+                         << " thread counts for a rank-" << type.getRank()
+                         << " fragment";
+  for (auto [d, t] : llvm::enumerate(getThreads()))
+    if (t < 1 || type.getDimSize(d) % t != 0)
+      return emitOpError() << "dimension #" << d << " of size "
+                           << type.getDimSize(d)
+                           << " is not a multiple of its " << t << " threads";
+  if (!type.getLayout().isIdentity() || type.getMemorySpace())
+    return emitOpError("must be a plain identity-layout memref");
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  auto src = cast<MemRefType>(getSource().getType());
+  auto dst = cast<MemRefType>(getTarget().getType());
+  if (src.getRank() != dst.getRank())
+    return emitOpError() << "copies a rank-" << dst.getRank()
+                         << " window out of a rank-" << src.getRank()
+                         << " source";
+  if (getOffsets().size() != static_cast<size_t>(src.getRank()))
+    return emitOpError() << "needs one offset per source dimension ("
+                         << src.getRank() << "), got " << getOffsets().size();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "copies " << src.getElementType() << " into "
+                         << dst.getElementType();
+  if (!dst.hasStaticShape())
+    return emitOpError("target must have a static shape");
+  if (getVector() < 1 || !llvm::isPowerOf2_64(getVector()))
+    return emitOpError("vector width must be a power of two");
   return success();
 }
 

@@ -2,6 +2,7 @@
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -38,32 +39,6 @@ SmallVector<Value> buildAccessIndices(OpBuilder &b, Location loc,
   return indices;
 }
 
-/// Clones the single block of `region` at the rewriter's insertion point
-/// with its arguments bound to `args` and every `ext.index` replaced by
-/// `axisIV(name)`; returns the yielded values.
-SmallVector<Value> inlineRegion(RewriterBase &b, Region &region,
-                                ValueRange args,
-                                function_ref<Value(StringRef)> axisIV) {
-  Block &block = region.front();
-  IRMapping mapping;
-  mapping.map(block.getArguments(), args);
-  for (Operation &op : block.without_terminator()) {
-    if (auto index = dyn_cast<IndexOp>(op)) {
-      mapping.map(index.getResult(), axisIV(index.getAxis()));
-      continue;
-    }
-    Operation *clone = b.clone(op, mapping);
-    // ext.index nested in the regions of a body op (an scf.if, say).
-    clone->walk([&](IndexOp nested) {
-      b.replaceOp(nested, axisIV(nested.getAxis()));
-    });
-  }
-  auto yield = cast<YieldOp>(block.getTerminator());
-  return llvm::map_to_vector(yield.getValues(), [&](Value v) {
-    return mapping.lookupOrDefault(v);
-  });
-}
-
 struct LowerComputeToLoops : OpRewritePattern<ComputeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -96,7 +71,8 @@ struct LowerComputeToLoops : OpRewritePattern<ComputeOp> {
             rewriter, loc, in,
             buildAccessIndices(rewriter, loc, op.getInputMap(i), ivs)));
       // ext.index becomes the axis' induction variable.
-      return inlineRegion(rewriter, op.getBody(), elems, [&](StringRef name) {
+      return inlineComputeRegion(rewriter, op.getBody(), elems,
+                                 [&](StringRef name) {
         return ivs[*op.getAxisPosition(name)];
       });
     };
@@ -134,20 +110,8 @@ struct LowerComputeToLoops : OpRewritePattern<ComputeOp> {
       }
 
       SmallVector<Value> values = emitPoint();
-      SmallVector<Value> combined;
-      if (op.hasCustomReducer()) {
-        SmallVector<Value> args(accs);
-        args.append(values);
-        combined = inlineRegion(rewriter, op.getReducer(), args,
-                                [](StringRef) -> Value {
-                                  llvm_unreachable("verifier: no ext.index "
-                                                   "in a reducer");
-                                });
-      } else {
-        for (auto [acc, v] : llvm::zip(accs, values))
-          combined.push_back(
-              buildCombine(rewriter, loc, *op.getCombiner(), acc, v));
-      }
+      SmallVector<Value> combined = combineAccumulators(
+          rewriter, loc, *op.getCombiner(), op.getReducer(), accs, values);
       scf::YieldOp::create(rewriter, loc, combined);
       rewriter.setInsertionPointAfter(reduceLoops.front());
       results = llvm::to_vector_of<Value>(reduceLoops.front().getResults());

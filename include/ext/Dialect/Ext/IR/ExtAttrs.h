@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include "ext/Dialect/Ext/IR/ExtEnums.h.inc"
+#include "ext/Dialect/Ext/IR/ExtInterfaces.h"
 
 #define GET_ATTRDEF_CLASSES
 #include "ext/Dialect/Ext/IR/ExtAttrs.h.inc"

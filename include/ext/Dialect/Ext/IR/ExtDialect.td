@@ -28,6 +28,7 @@ def Ext_Dialect : Dialect {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect"
   ];
   let useDefaultAttributePrinterParser = 1;

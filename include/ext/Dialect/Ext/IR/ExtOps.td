@@ -48,6 +48,10 @@ def Ext_ComputeOp : Ext_Op<"compute", [
     outputs are not read. Body and reducer ops must be free of memory
     effects: all memory traffic is the compute's own accesses.
 
+    An optional `schedule` (`#ext.schedule<...>`) says how
+    `ext-apply-schedule` maps the compute onto a GPU kernel; the verifier
+    checks that it fits the compute.
+
     Example (matmul, `k` a reduce axis):
 
     ```mlir
@@ -71,7 +75,8 @@ def Ext_ComputeOp : Ext_Op<"compute", [
     Variadic<AnyMemRef>:$outputs,
     AffineMapArrayAttr:$indexing_maps,
     OptionalAttr<Ext_CombinerKind>:$combiner,
-    OptionalAttr<TypedArrayAttrBase<TypedAttrInterface, "typed identities">>:$identity
+    OptionalAttr<TypedArrayAttrBase<TypedAttrInterface, "typed identities">>:$identity,
+    OptionalAttr<Ext_ScheduleAttr>:$schedule
   );
   let regions = (region SizedRegion<1>:$body, AnyRegion:$reducer);
 
@@ -120,11 +125,12 @@ def Ext_ComputeOp : Ext_Op<"compute", [
 //===----------------------------------------------------------------------===//
 
 def Ext_YieldOp : Ext_Op<"yield", [Pure, ReturnLike, Terminator,
-                                    HasParent<"ComputeOp">]> {
+                                    ParentOneOf<["ComputeOp", "TileComputeOp"]>]> {
   let summary = "yields the values of an ext.compute body or reducer";
   let description = [{
-    Terminates the `body` of an `ext.compute` (one value per output) or its
-    `reducer` (the combined values, one per output).
+    Terminates the `body` of an `ext.compute` or `ext.tile_compute` (one
+    value per output) or its `reducer` (the combined values, one per
+    output).
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
@@ -137,8 +143,10 @@ def Ext_YieldOp : Ext_Op<"yield", [Pure, ReturnLike, Terminator,
 def Ext_IndexOp : Ext_Op<"index", [Pure]> {
   let summary = "the current index along a named axis";
   let description = [{
-    Inside the `body` of an `ext.compute`, the index of the current domain
-    point along the axis named `axis` (as `linalg.index`, by name).
+    Inside the `body` of an `ext.compute` or `ext.tile_compute`, the index
+    of the current domain point along the axis named `axis` (as
+    `linalg.index`, by name). In a tile compute it is the index within the
+    tile.
 
     ```mlir
     %k = ext.index "k" : index
@@ -148,6 +156,187 @@ def Ext_IndexOp : Ext_Op<"index", [Pure]> {
   let results = (outs Index:$result);
   let assemblyFormat = "$axis attr-dict `:` type($result)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile level
+//===----------------------------------------------------------------------===//
+
+def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
+  let summary = "a grid of output tiles computed by work units";
+  let description = [{
+    The tile level of a scheduled compute (close to TileLang). The output is
+    a grid of `tiles` (one count per blocked axis), each tile with `iters`
+    reduce iterations. A *work unit* is a tile and a range `[k_begin,
+    k_end)` of its iterations; which CTA runs which unit is the
+    `decomposition`'s business (`TileDecompositionAttrInterface`).
+
+    `body` computes one work unit: its block arguments are the tile's
+    coordinates (one index per blocked axis), then `k_begin` and `k_end`;
+    it yields the accumulator fragments it leaves. `epilogue` writes a
+    finished tile: its arguments are the tile's coordinates and the
+    fragments. A kernel without an accumulator does all its work in `body`
+    and yields nothing. Tiles are linearized in `raster` order, in groups of
+    `swizzle` rows or columns. `threads` is the CTA size.
+
+    `ext-lower-decomposition` turns it into a `gpu.launch`.
+  }];
+  let arguments = (ins
+    DenseI64ArrayAttr:$tiles,
+    I64Attr:$iters,
+    I64Attr:$threads,
+    TileDecompositionAttrInterface:$decomposition,
+    DefaultValuedAttr<Ext_RasterOrder, "::ext::RasterOrder::row">:$raster,
+    DefaultValuedAttr<I64Attr, "1">:$swizzle
+  );
+  let regions = (region SizedRegion<1>:$body, SizedRegion<1>:$epilogue);
+  let assemblyFormat = [{
+    `tiles` $tiles `iters` $iters `threads` $threads
+    `decomposition` $decomposition
+    (`raster` $raster^)? (`swizzle` $swizzle^)?
+    attr-dict-with-keyword $body `epilogue` $epilogue
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumTiles();
+    unsigned getNumTileDims() { return getTiles().size(); }
+  }];
+}
+
+def Ext_KernelYieldOp : Ext_Op<"kernel_yield", [Pure, ReturnLike, Terminator,
+                                                HasParent<"KernelOp">]> {
+  let summary = "yields a work unit's accumulator fragments";
+  let arguments = (ins Variadic<AnyMemRef>:$fragments);
+  let assemblyFormat = "attr-dict ($fragments^ `:` type($fragments))?";
+}
+
+def Ext_AllocSharedOp : Ext_Op<"alloc_shared"> {
+  let summary = "a shared-memory tile buffer with storage_align padding";
+  let description = [{
+    A buffer in workgroup memory (`#gpu.address_space<workgroup>`), one per
+    CTA, of static shape. Its layout's strides are the row-major strides
+    padded by every `#ext.storage_align` in `storage_align`, which the
+    verifier recomputes. `ext-lower-storage-align` makes it a workgroup
+    `memref.alloc` of the padded size viewed through those strides.
+
+    ```mlir
+    %a = ext.alloc_shared {storage_align = [#ext.storage_align<dim = 0, factor = 32, offset = 1>]}
+        : memref<64x32xf32, strided<[33, 1]>, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins
+    OptionalAttr<TypedArrayAttrBase<Ext_StorageAlignAttr, "storage alignments">>:$storage_align);
+  let results = (outs AnyMemRef:$buffer);
+  let assemblyFormat = "attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Row-major strides of `shape` padded by `aligns` (TVM's rule).
+    static ::llvm::SmallVector<int64_t>
+    computeAlignedStrides(::llvm::ArrayRef<int64_t> shape,
+                          ::llvm::ArrayRef<::ext::StorageAlignAttr> aligns);
+    ::llvm::SmallVector<::ext::StorageAlignAttr> getAligns();
+  }];
+}
+
+def Ext_AllocFragmentOp : Ext_Op<"alloc_fragment"> {
+  let summary = "a register tile distributed over a CTA's threads";
+  let description = [{
+    A block-level tile held in registers: element `(i0, i1, ...)` lives in
+    the thread whose coordinate along dimension `d` is `i_d mod
+    threads[d]`, at local index `i_d floordiv threads[d]`. Only
+    `ext.tile_compute`s whose thread mapping matches may access it.
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$threads);
+  let results = (outs AnyStaticShapeMemRef:$fragment);
+  let assemblyFormat = "`threads` $threads attr-dict `:` type($fragment)";
+  let hasVerifier = 1;
+}
+
+def Ext_CopyOp : Ext_Op<"copy"> {
+  let summary = "a CTA's cooperative copy of a tile window into a buffer";
+  let description = [{
+    Every thread of the CTA takes part in copying the window of `source`
+    that starts at `offsets` and has the shape of `target` into `target`.
+    Elements of the window outside `source` are written as zero, so ragged
+    edge tiles need no special case in the copy (the tile compute guards its
+    points). `vector` elements of the innermost dimension move together.
+  }];
+  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$offsets,
+                       AnyMemRef:$target,
+                       DefaultValuedAttr<I64Attr, "1">:$vector);
+  let assemblyFormat = [{
+    $source `[` $offsets `]` `to` $target attr-dict `:` type($source) `to` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ext_TileComputeOp : Ext_Op<"tile_compute", [
+    AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "an ext.compute over one tile, computed by a CTA's threads";
+  let description = [{
+    The semantics of `ext.compute` over a tile domain (the axes' extents are
+    tile sizes), plus:
+
+    * `threads`: threads along every axis. Spatial points are distributed
+      cyclically; a reduce axis over several threads is combined across them
+      (a warp-shuffle and shared-memory tree) and its result written by the
+      axis' thread 0.
+    * `bounds`: optional valid extents per axis (index values <= the tile
+      size): points beyond them are skipped, which handles ragged edges.
+    * `accumulate`: with reduce axes, start from the outputs' contents
+      instead of the combiner's identity (an accumulator carried across the
+      reduce iterations of a work unit).
+
+    `ext-lower-tile-ops` lowers it to per-thread loops on `gpu.thread_id`.
+  }];
+  let arguments = (ins
+    Ext_AxisArrayAttr:$axes,
+    DenseI64ArrayAttr:$threads,
+    Variadic<Index>:$bounds,
+    Variadic<AnyMemRef>:$inputs,
+    Variadic<AnyMemRef>:$outputs,
+    AffineMapArrayAttr:$indexing_maps,
+    OptionalAttr<Ext_CombinerKind>:$combiner,
+    OptionalAttr<TypedArrayAttrBase<TypedAttrInterface, "typed identities">>:$identity,
+    UnitAttr:$accumulate
+  );
+  let regions = (region SizedRegion<1>:$body, AnyRegion:$reducer);
+  let assemblyFormat = [{
+    $axes `threads` $threads
+    (`bounds` `(` $bounds^ `)`)?
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)?
+    `outs` `(` $outputs `:` type($outputs) `)`
+    `maps` $indexing_maps
+    (`combiner` `(` $combiner^ `)`)?
+    (`identity` $identity^)?
+    (`accumulate` $accumulate^)?
+    attr-dict-with-keyword
+    $body
+    (`reducer` $reducer^)?
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::SmallVector<::ext::AxisAttr> getAxisList();
+    std::optional<unsigned> getAxisPosition(::llvm::StringRef name);
+    bool hasReduceAxes();
+    ::llvm::SmallVector<int64_t> getExtents();
+    ::llvm::SmallVector<::mlir::AffineMap> getMaps() {
+      return ::llvm::to_vector(
+          getIndexingMaps().getAsValueRange<::mlir::AffineMapAttr>());
+    }
+    ::mlir::AffineMap getInputMap(unsigned i) { return getMaps()[i]; }
+    ::mlir::AffineMap getOutputMap(unsigned i) {
+      return getMaps()[getInputs().size() + i];
+    }
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    bool hasCustomReducer() {
+      return getCombiner() && *getCombiner() == ::ext::CombinerKind::custom;
+    }
+    int64_t getNumThreads();
+  }];
 }
 
 #endif // EXT_DIALECT_EXT_IR_EXTOPS_TD

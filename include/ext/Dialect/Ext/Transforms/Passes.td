@@ -29,4 +29,111 @@ def ExtLowerToLoops : Pass<"ext-lower-to-loops"> {
   ];
 }
 
+def ExtApplySchedule : Pass<"ext-apply-schedule"> {
+  let summary = "Turn scheduled ext.computes into tile-level ext.kernels";
+  let description = [{
+    For every `ext.compute` carrying a `#ext.schedule`, builds the tile-level
+    `ext.kernel`: the grid of output tiles over the axes bound to blocks, the
+    reduce iterations of the one reduce axis tiled below its extent, and a
+    body that computes one work unit:
+
+    * with reduce axes on one thread each: accumulator fragments
+      (`ext.alloc_fragment`) initialised to the combiner's identity, a loop
+      over the unit's `[k_begin, k_end)` that stages the cached inputs'
+      windows in shared memory (`ext.copy` into `ext.alloc_shared` with the
+      schedule's storage_align) and accumulates one tile (`ext.tile_compute
+      ... accumulate`); the epilogue stores the fragments into the output
+      tile;
+    * otherwise (no reduce axis, or a reduce axis bound to threads and
+      covered by the tile): one `ext.tile_compute` from the inputs' windows
+      straight into the output tile.
+
+    Edge tiles get `bounds` (`min(tile, extent - offset)`) so ragged shapes
+    need no padding. Every access must be linear in the axes. Computes
+    without a schedule are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::gpu::GPUDialect"
+  ];
+}
+
+def ExtLowerDecomposition : Pass<"ext-lower-decomposition"> {
+  let summary = "Lower ext.kernel to gpu.launch through its tile decomposition";
+  let description = [{
+    Replaces each `ext.kernel` by a `gpu.launch` whose grid is what the
+    kernel's decomposition asks for (`getNumBlocks`) and whose block has the
+    kernel's thread count. Inside, the decomposition emits the mapping from
+    the block id to work units (`emitWorkUnits`); the pass gives it a
+    `TileWorkEmitter` that inlines the kernel's body for a tile and k range
+    and its epilogue for a finished tile. Linear tile indices become tile
+    coordinates in the kernel's raster order: the last two tile dimensions
+    are walked in groups of `swizzle` rows (`row`) or columns (`col`) for L2
+    reuse, leading dimensions outermost.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def ExtLowerTileOps : Pass<"ext-lower-tile-ops"> {
+  let summary = "Lower tile ops to per-thread loops, barriers and tree reductions";
+  let description = [{
+    Inside each `gpu.launch` (one-dimensional blocks), rewrites the tile
+    ops into code every thread runs, with its coordinates taken from
+    `gpu.thread_id x` (the last axis varies fastest):
+
+    * `ext.copy`: the CTA's threads stride over the target's elements; each
+      loads the source element (zero outside the source) and stores it.
+      A `gpu.barrier` follows every group of copies into workgroup memory
+      (its data is read by other threads), and a loop that copies into
+      workgroup memory ends with a barrier (the next iteration's copy
+      overwrites what this one's compute reads).
+    * `ext.alloc_fragment`: a private buffer per thread of the tile divided
+      by the thread grid.
+    * `ext.tile_compute`: spatial points distributed cyclically over the
+      threads (guarded by `bounds`); accumulating into fragments runs the
+      reduce loop outermost around the thread's points; otherwise each point
+      carries its accumulators through the reduce loops. A reduce axis over
+      several threads combines the threads' partial values with a butterfly
+      of `gpu.shuffle xor` inside the warp and a pass through workgroup
+      memory across warps (a workgroup-memory tree when the axis is not the
+      fastest), then the axis' thread 0 stores. Barriers are never placed
+      under thread-dependent control flow.
+
+    `drop-barrier=N` (a debugging aid for tests) omits the N-th barrier the
+    pass would insert, to show that the result then goes wrong.
+  }];
+  let options = [
+    Option<"dropBarrier", "drop-barrier", "int", /*default=*/"-1",
+           "Omit the N-th inserted barrier (tests only; -1 keeps all)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def ExtLowerStorageAlign : Pass<"ext-lower-storage-align"> {
+  let summary = "Lower ext.alloc_shared to padded workgroup buffers";
+  let description = [{
+    Each `ext.alloc_shared` becomes a workgroup attribution of its enclosing
+    `gpu.launch` (or `gpu.func`): a one-dimensional buffer of the padded
+    size (`stride[0] * shape[0]` elements, strides from TVM's rule
+    `stride += (factor + offset - stride % factor) % factor`), viewed through
+    a `memref.reinterpret_cast` with the op's strided layout.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 #endif // EXT_DIALECT_EXT_TRANSFORMS_PASSES_TD

@@ -1,0 +1,491 @@
+//===- ApplySchedule.cpp - scheduled ext.compute to ext.kernel ------------===//
+
+#include "ext/Dialect/Ext/IR/Combiner.h"
+#include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
+#include "ext/Dialect/Ext/Transforms/Passes.h"
+
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ext {
+#define GEN_PASS_DEF_EXTAPPLYSCHEDULE
+#include "ext/Dialect/Ext/Transforms/Passes.h.inc"
+} // namespace ext
+
+using namespace mlir;
+using namespace ext;
+
+namespace {
+
+/// One access expression of an input, split for tiling: over a tile whose
+/// origin is `o`, the expression sum(coeff_a * x_a) + constant takes values in
+/// [origin, origin + size), and the point x's element sits at local(x - o).
+struct WindowDim {
+  SmallVector<int64_t> coeffs; // one per axis
+  int64_t constant = 0;
+  int64_t lo = 0;   // min over the tile box of sum(coeff_a * x_a)
+  int64_t size = 1; // window extent
+};
+
+/// The window of one input over a tile: per result, its extent and the
+/// tile-local access map.
+struct InputWindow {
+  SmallVector<WindowDim> dims;
+  AffineMap localMap;
+  SmallVector<int64_t> shape;
+};
+
+/// Everything ext-apply-schedule derives from a compute and its schedule.
+struct TilingPlan {
+  SmallVector<AxisAttr> axes;
+  SmallVector<int64_t> extents, tile, threads;
+  SmallVector<unsigned> blockedAxes; // spatial axes indexing the tile grid
+  SmallVector<int64_t> tileCounts;
+  std::optional<unsigned> kAxis; // the reduce axis split into iterations
+  int64_t iters = 1;
+  bool useFragments = false;
+  SmallVector<unsigned> spatialAxes;
+  llvm::SmallBitVector cached;
+  SmallVector<CacheAttr> cacheAttrs; // per input, null if not cached
+  SmallVector<InputWindow> windows;  // per input
+};
+
+FailureOr<TilingPlan> planTiling(ComputeOp op, ScheduleAttr schedule) {
+  TilingPlan plan;
+  plan.axes = op.getAxisList();
+  plan.extents = op.getExtents();
+  plan.tile = llvm::to_vector(schedule.getTile());
+  plan.threads = llvm::to_vector(schedule.getThreads());
+  unsigned numAxes = plan.axes.size();
+
+  bool threadReduce = false;
+  for (unsigned a = 0; a < numAxes; ++a) {
+    if (plan.axes[a].isSpatial()) {
+      plan.spatialAxes.push_back(a);
+      continue;
+    }
+    if (plan.threads[a] > 1)
+      threadReduce = true;
+    if (plan.tile[a] < plan.extents[a])
+      plan.kAxis = a;
+  }
+  for (StringAttr name : schedule.getBlocks()) {
+    unsigned a = *op.getAxisPosition(name.getValue());
+    if (plan.axes[a].isReduce())
+      return op.emitOpError()
+             << "binds reduce axis '" << name.getValue()
+             << "' to blocks; ext-apply-schedule splits reductions through "
+                "the decomposition, not the grid";
+    plan.blockedAxes.push_back(a);
+    plan.tileCounts.push_back(llvm::divideCeil(plan.extents[a], plan.tile[a]));
+  }
+  if (plan.tileCounts.empty())
+    plan.tileCounts.push_back(1);
+  if (plan.kAxis)
+    plan.iters = llvm::divideCeil(plan.extents[*plan.kAxis],
+                                  plan.tile[*plan.kAxis]);
+  if (threadReduce && plan.kAxis)
+    return op.emitOpError()
+           << "schedule binds a reduce axis to threads and also iterates over "
+              "reduce axis '"
+           << plan.axes[*plan.kAxis].getName()
+           << "'; a thread-bound reduction must cover the whole reduction";
+  plan.useFragments = op.hasReduceAxes() && !threadReduce;
+
+  unsigned numInputs = op.getInputs().size();
+  plan.cached.resize(numInputs);
+  plan.cacheAttrs.resize(numInputs);
+  for (CacheAttr c : schedule.getCache()) {
+    plan.cached.set(c.getOperand());
+    plan.cacheAttrs[c.getOperand()] = c;
+  }
+
+  MLIRContext *ctx = op.getContext();
+  for (unsigned i = 0; i < numInputs; ++i) {
+    InputWindow w;
+    SmallVector<AffineExpr> local;
+    for (AffineExpr expr : op.getInputMap(i).getResults()) {
+      WindowDim d;
+      SmallVector<int64_t> flat;
+      if (failed(getFlattenedAffineExpr(expr, numAxes, 0, &flat)) ||
+          flat.size() != numAxes + 1) {
+        std::string s;
+        llvm::raw_string_ostream os(s);
+        expr.print(os);
+        return op.emitOpError() << "access '" << s << "' of input #" << i
+                                << " is not linear in the axes; "
+                                   "ext-apply-schedule tiles linear accesses";
+      }
+      d.coeffs.assign(flat.begin(), flat.end() - 1);
+      d.constant = flat.back();
+      int64_t lo = 0, hi = 0;
+      AffineExpr e = getAffineConstantExpr(0, ctx);
+      for (unsigned a = 0; a < numAxes; ++a) {
+        int64_t span = d.coeffs[a] * (plan.tile[a] - 1);
+        (span < 0 ? lo : hi) += span;
+        e = e + getAffineDimExpr(a, ctx) * d.coeffs[a];
+      }
+      d.lo = lo;
+      d.size = hi - lo + 1;
+      local.push_back(e - lo);
+      w.shape.push_back(d.size);
+      w.dims.push_back(std::move(d));
+    }
+    w.localMap = AffineMap::get(numAxes, 0, local, ctx);
+    plan.windows.push_back(std::move(w));
+  }
+  return plan;
+}
+
+/// Builds the code of one tile: offsets and valid extents of every axis.
+struct TileFrame {
+  SmallVector<Value> offsets; // per axis
+  SmallVector<Value> bounds;  // per axis
+};
+
+/// min(tile, extent - offset), folded to `tile` when the axis divides evenly.
+Value validExtent(OpBuilder &b, Location loc, int64_t tile, int64_t extent,
+                  Value offset) {
+  if (extent % tile == 0)
+    return constIndex(b, loc, tile);
+  Value rest =
+      arith::SubIOp::create(b, loc, constIndex(b, loc, extent), offset);
+  return arith::MinSIOp::create(b, loc, constIndex(b, loc, tile), rest);
+}
+
+TileFrame buildFrame(OpBuilder &b, Location loc, const TilingPlan &plan,
+                     ValueRange coords) {
+  unsigned numAxes = plan.axes.size();
+  TileFrame f;
+  Value zero = constIndex(b, loc, 0);
+  f.offsets.assign(numAxes, zero);
+  for (auto [d, a] : llvm::enumerate(plan.blockedAxes))
+    f.offsets[a] = arith::MulIOp::create(b, loc, coords[d],
+                                         constIndex(b, loc, plan.tile[a]));
+  for (unsigned a = 0; a < numAxes; ++a)
+    f.bounds.push_back(
+        plan.axes[a].isSpatial()
+            ? validExtent(b, loc, plan.tile[a], plan.extents[a], f.offsets[a])
+            : constIndex(b, loc, plan.extents[a]));
+  return f;
+}
+
+/// constant + sum(coeff_a * offset_a): where a window starts in its input.
+Value windowOrigin(OpBuilder &b, Location loc, const WindowDim &d,
+                   ArrayRef<Value> offsets) {
+  Value origin = constIndex(b, loc, d.constant + d.lo);
+  for (auto [a, c] : llvm::enumerate(d.coeffs)) {
+    if (c == 0)
+      continue;
+    Value term = c == 1 ? offsets[a]
+                        : arith::MulIOp::create(b, loc, offsets[a],
+                                                constIndex(b, loc, c))
+                              .getResult();
+    origin = arith::AddIOp::create(b, loc, origin, term);
+  }
+  return origin;
+}
+
+MemRefType sharedTileType(ArrayRef<int64_t> shape, Type elem,
+                          ArrayRef<StorageAlignAttr> aligns) {
+  MLIRContext *ctx = elem.getContext();
+  SmallVector<int64_t> strides =
+      AllocSharedOp::computeAlignedStrides(shape, aligns);
+  auto layout = StridedLayoutAttr::get(ctx, 0, strides);
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  return MemRefType::get(shape, elem, layout, space);
+}
+
+/// A static-size view of `source` starting at `origins`.
+Value tileView(OpBuilder &b, Location loc, Value source, ValueRange origins,
+               ArrayRef<int64_t> sizes) {
+  SmallVector<OpFoldResult> offs(origins.begin(), origins.end());
+  SmallVector<OpFoldResult> szs, strides;
+  for (int64_t s : sizes) {
+    szs.push_back(b.getIndexAttr(s));
+    strides.push_back(b.getIndexAttr(1));
+  }
+  return memref::SubViewOp::create(b, loc, source, offs, szs, strides);
+}
+
+/// Copies `src`'s single block into the empty region `dst`, turning every
+/// ext.index into (tile-local index + the axis' tile offset).
+void cloneBodyWithOffsets(OpBuilder &b, Region &src, Region &dst,
+                          ArrayRef<AxisAttr> axes, ArrayRef<Value> offsets,
+                          ArrayRef<unsigned> axisMap) {
+  IRMapping mapping;
+  src.cloneInto(&dst, mapping);
+  dst.walk([&](IndexOp index) {
+    unsigned pos = 0;
+    for (unsigned a : axisMap)
+      if (axes[a].getName() == index.getAxis())
+        pos = a;
+    OpBuilder ib(index->getContext());
+    ib.setInsertionPointAfter(index);
+    Value global = arith::AddIOp::create(ib, index.getLoc(), index.getResult(),
+                                         offsets[pos]);
+    index.getResult().replaceAllUsesExcept(global, global.getDefiningOp());
+  });
+}
+
+ArrayAttr axesAttr(MLIRContext *ctx, const TilingPlan &plan,
+                   ArrayRef<unsigned> which) {
+  SmallVector<Attribute> attrs;
+  for (unsigned a : which)
+    attrs.push_back(AxisAttr::get(ctx, plan.axes[a].getName(),
+                                  plan.axes[a].getKind(), plan.tile[a]));
+  return ArrayAttr::get(ctx, attrs);
+}
+
+LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
+  ScheduleAttr schedule = op.getScheduleAttr();
+  FailureOr<TilingPlan> planOr = planTiling(op, schedule);
+  if (failed(planOr))
+    return failure();
+  TilingPlan &plan = *planOr;
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  unsigned numAxes = plan.axes.size();
+  unsigned numInputs = op.getInputs().size();
+  unsigned numOutputs = op.getOutputs().size();
+  SmallVector<unsigned> allAxes = llvm::to_vector(llvm::seq<unsigned>(0, numAxes));
+  SmallVector<int64_t> spatialTile, spatialThreads;
+  for (unsigned a : plan.spatialAxes) {
+    spatialTile.push_back(plan.tile[a]);
+    spatialThreads.push_back(plan.threads[a]);
+  }
+
+  SmallVector<Type> fragTypes;
+  if (plan.useFragments)
+    for (Value out : op.getOutputs())
+      fragTypes.push_back(MemRefType::get(
+          spatialTile, cast<MemRefType>(out.getType()).getElementType()));
+
+  rw.setInsertionPoint(op);
+  auto kernel = KernelOp::create(
+      rw, loc, rw.getDenseI64ArrayAttr(plan.tileCounts), plan.iters,
+      schedule.getNumThreads(), schedule.getDecompositionOrDefault(),
+      schedule.getRaster(), schedule.getSwizzle());
+
+  unsigned numTileDims = plan.tileCounts.size();
+  SmallVector<Type> bodyArgTypes(numTileDims + 2, rw.getIndexType());
+  SmallVector<Location> bodyArgLocs(bodyArgTypes.size(), loc);
+  Block *body = rw.createBlock(&kernel.getBody(), {}, bodyArgTypes, bodyArgLocs);
+  SmallVector<Type> epiArgTypes(numTileDims, rw.getIndexType());
+  llvm::append_range(epiArgTypes, fragTypes);
+  SmallVector<Location> epiArgLocs(epiArgTypes.size(), loc);
+  Block *epilogue =
+      rw.createBlock(&kernel.getEpilogue(), {}, epiArgTypes, epiArgLocs);
+
+  // Maps of a tile compute: inputs through their windows, outputs either
+  // fragments (the spatial axes, in axis order) or the output tiles.
+  SmallVector<AffineExpr> spatialDims;
+  for (unsigned a : plan.spatialAxes)
+    spatialDims.push_back(getAffineDimExpr(a, ctx));
+  AffineMap fragMap = AffineMap::get(numAxes, 0, spatialDims, ctx);
+
+  // --- body ---------------------------------------------------------------
+  rw.setInsertionPointToStart(body);
+  ValueRange coords = body->getArguments().take_front(numTileDims);
+  Value kBegin = body->getArgument(numTileDims);
+  Value kEnd = body->getArgument(numTileDims + 1);
+  TileFrame frame = buildFrame(rw, loc, plan, coords);
+
+  SmallVector<Value> sharedBufs(numInputs);
+  for (unsigned i = 0; i < numInputs; ++i) {
+    if (!plan.cached.test(i))
+      continue;
+    Type elem = cast<MemRefType>(op.getInputs()[i].getType()).getElementType();
+    ArrayRef<StorageAlignAttr> aligns = plan.cacheAttrs[i].getAlign();
+    auto type = sharedTileType(plan.windows[i].shape, elem, aligns);
+    ArrayAttr alignAttr =
+        aligns.empty() ? ArrayAttr()
+                       : rw.getArrayAttr(SmallVector<Attribute>(aligns.begin(),
+                                                                aligns.end()));
+    sharedBufs[i] = AllocSharedOp::create(rw, loc, type, alignAttr);
+  }
+
+  // Stages the cached inputs and returns every input's tile operand.
+  auto stageInputs = [&](ArrayRef<Value> offsets) {
+    SmallVector<Value> operands;
+    for (unsigned i = 0; i < numInputs; ++i) {
+      SmallVector<Value> origins;
+      for (const WindowDim &d : plan.windows[i].dims)
+        origins.push_back(windowOrigin(rw, loc, d, offsets));
+      Value input = op.getInputs()[i];
+      if (plan.cached.test(i)) {
+        CopyOp::create(rw, loc, input, origins, sharedBufs[i],
+                       schedule.getVector());
+        operands.push_back(sharedBufs[i]);
+      } else {
+        operands.push_back(
+            tileView(rw, loc, input, origins, plan.windows[i].shape));
+      }
+    }
+    return operands;
+  };
+
+  SmallVector<AffineMap> inputMaps;
+  for (unsigned i = 0; i < numInputs; ++i)
+    inputMaps.push_back(plan.windows[i].localMap);
+
+  auto createTileCompute = [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds,
+                               ValueRange ins, ValueRange outs,
+                               ArrayRef<AffineMap> outMaps, bool accumulate) {
+    SmallVector<AffineMap> maps(inputMaps);
+    llvm::append_range(maps, outMaps);
+    auto tc = TileComputeOp::create(
+        rw, loc, axesAttr(ctx, plan, allAxes),
+        rw.getDenseI64ArrayAttr(plan.threads), bounds, ins, outs,
+        rw.getAffineMapArrayAttr(maps), op.getCombinerAttr(),
+        op.getIdentityAttr(), accumulate ? rw.getUnitAttr() : UnitAttr());
+    cloneBodyWithOffsets(rw, op.getBody(), tc.getBody(), plan.axes, offsets,
+                         allAxes);
+    if (!op.getReducer().empty()) {
+      IRMapping mapping;
+      op.getReducer().cloneInto(&tc.getReducer(), mapping);
+    }
+    return tc;
+  };
+
+  if (plan.useFragments) {
+    SmallVector<Value> frags;
+    for (Type t : fragTypes)
+      frags.push_back(AllocFragmentOp::create(
+          rw, loc, t, rw.getDenseI64ArrayAttr(spatialThreads)));
+
+    // Fill the fragments with the combiner's identity.
+    {
+      SmallVector<AffineMap> idMaps(
+          numOutputs, AffineMap::getMultiDimIdentityMap(spatialTile.size(), ctx));
+      auto fill = TileComputeOp::create(
+          rw, loc, axesAttr(ctx, plan, plan.spatialAxes),
+          rw.getDenseI64ArrayAttr(spatialThreads), ValueRange{}, ValueRange{},
+          frags, rw.getAffineMapArrayAttr(idMaps), CombinerKindAttr(),
+          ArrayAttr(), UnitAttr());
+      OpBuilder::InsertionGuard g(rw);
+      rw.createBlock(&fill.getBody());
+      SmallVector<Value> ids;
+      for (unsigned o = 0; o < numOutputs; ++o) {
+        Type elem = cast<MemRefType>(fragTypes[o]).getElementType();
+        TypedAttr id = op.hasCustomReducer()
+                           ? cast<TypedAttr>((*op.getIdentity())[o])
+                           : getCombinerIdentity(*op.getCombiner(), elem);
+        ids.push_back(arith::ConstantOp::create(rw, loc, elem, id));
+      }
+      YieldOp::create(rw, loc, ids);
+    }
+
+    SmallVector<AffineMap> outMaps(numOutputs, fragMap);
+    auto emitIteration = [&](Value kOffset, Value kBound) {
+      SmallVector<Value> offsets(frame.offsets), bounds(frame.bounds);
+      if (plan.kAxis) {
+        offsets[*plan.kAxis] = kOffset;
+        bounds[*plan.kAxis] = kBound;
+      }
+      SmallVector<Value> ins = stageInputs(offsets);
+      createTileCompute(offsets, bounds, ins, frags, outMaps,
+                        /*accumulate=*/true);
+    };
+    if (plan.kAxis) {
+      unsigned k = *plan.kAxis;
+      auto loop = scf::ForOp::create(rw, loc, kBegin, kEnd, constIndex(rw, loc, 1));
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPoint(loop.getBody()->getTerminator());
+      Value kOffset = arith::MulIOp::create(rw, loc, loop.getInductionVar(),
+                                            constIndex(rw, loc, plan.tile[k]));
+      emitIteration(kOffset, validExtent(rw, loc, plan.tile[k],
+                                         plan.extents[k], kOffset));
+    } else {
+      emitIteration(Value(), Value());
+    }
+    KernelYieldOp::create(rw, loc, frags);
+
+    // --- epilogue: fragments into the output tiles ------------------------
+    rw.setInsertionPointToStart(epilogue);
+    TileFrame eframe =
+        buildFrame(rw, loc, plan, epilogue->getArguments().take_front(numTileDims));
+    SmallVector<Value> spatialBounds;
+    for (unsigned a : plan.spatialAxes)
+      spatialBounds.push_back(eframe.bounds[a]);
+    // Output maps over the spatial axes alone (d_j = j-th spatial axis).
+    SmallVector<unsigned> spatialPos(numAxes, 0);
+    for (auto [j, a] : llvm::enumerate(plan.spatialAxes))
+      spatialPos[a] = j;
+    for (unsigned o = 0; o < numOutputs; ++o) {
+      AffineMap outMap = op.getOutputMap(o);
+      SmallVector<Value> origins;
+      SmallVector<int64_t> sizes;
+      SmallVector<AffineExpr> exprs;
+      for (AffineExpr e : outMap.getResults()) {
+        unsigned a = cast<AffineDimExpr>(e).getPosition();
+        origins.push_back(eframe.offsets[a]);
+        sizes.push_back(plan.tile[a]);
+        exprs.push_back(getAffineDimExpr(spatialPos[a], ctx));
+      }
+      Value view = tileView(rw, loc, op.getOutputs()[o], origins, sizes);
+      SmallVector<AffineMap> maps = {
+          AffineMap::getMultiDimIdentityMap(spatialTile.size(), ctx),
+          AffineMap::get(spatialTile.size(), 0, exprs, ctx)};
+      Value frag = epilogue->getArgument(numTileDims + o);
+      auto store = TileComputeOp::create(
+          rw, loc, axesAttr(ctx, plan, plan.spatialAxes),
+          rw.getDenseI64ArrayAttr(spatialThreads), spatialBounds,
+          ValueRange{frag}, ValueRange{view}, rw.getAffineMapArrayAttr(maps),
+          CombinerKindAttr(), ArrayAttr(), UnitAttr());
+      OpBuilder::InsertionGuard g(rw);
+      Type elem = cast<MemRefType>(fragTypes[o]).getElementType();
+      Block *b = rw.createBlock(&store.getBody(), {}, {elem}, {loc});
+      YieldOp::create(rw, loc, b->getArgument(0));
+    }
+    KernelYieldOp::create(rw, loc, ValueRange{});
+  } else {
+    // No accumulator: one tile compute from the inputs into the outputs.
+    SmallVector<Value> ins = stageInputs(frame.offsets);
+    SmallVector<Value> outs;
+    for (unsigned o = 0; o < numOutputs; ++o) {
+      SmallVector<Value> origins;
+      SmallVector<int64_t> sizes;
+      for (AffineExpr e : op.getOutputMap(o).getResults()) {
+        unsigned a = cast<AffineDimExpr>(e).getPosition();
+        origins.push_back(frame.offsets[a]);
+        sizes.push_back(plan.tile[a]);
+      }
+      outs.push_back(tileView(rw, loc, op.getOutputs()[o], origins, sizes));
+    }
+    SmallVector<AffineMap> outMaps;
+    for (unsigned o = 0; o < numOutputs; ++o)
+      outMaps.push_back(op.getOutputMap(o));
+    createTileCompute(frame.offsets, frame.bounds, ins, outs, outMaps,
+                      /*accumulate=*/false);
+    KernelYieldOp::create(rw, loc, ValueRange{});
+    rw.setInsertionPointToStart(epilogue);
+    KernelYieldOp::create(rw, loc, ValueRange{});
+  }
+
+  rw.eraseOp(op);
+  return success();
+}
+
+struct ExtApplySchedulePass
+    : ext::impl::ExtApplyScheduleBase<ExtApplySchedulePass> {
+  void runOnOperation() override {
+    SmallVector<ComputeOp> scheduled;
+    getOperation()->walk([&](ComputeOp op) {
+      if (op.getScheduleAttr())
+        scheduled.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (ComputeOp op : scheduled)
+      if (failed(applySchedule(rewriter, op)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

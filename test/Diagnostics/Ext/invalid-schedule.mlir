@@ -1,0 +1,323 @@
+// RUN: ext-opt %s --split-input-file --verify-diagnostics
+// Schedules that do not fit their compute: one concern per split.
+
+func.func @tile_rank(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: has 2 tile sizes but the compute has 3 axes}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32], blocks = ["i", "j"], threads = [8, 8, 1]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @threads_rank(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: has 2 thread counts but the compute has 3 axes}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_too_big(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: tile size 128 of axis 'i' exceeds its extent 64}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [128, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @unknown_block_axis(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: binds axis 'x' to blocks, but the compute has no such axis}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "x"], threads = [8, 8, 1]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @block_axis_twice(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: binds axis 'i' to blocks twice}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "i", "j"], threads = [8, 8, 1]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tiled_not_blocked(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: spatial axis 'j' is tiled (32 of 64) but not bound to blocks}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i"], threads = [8, 8, 1]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_bound_to_blocks_dp(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: binds reduce axis 'k' to blocks, but decomposition #ext.data_parallel does not split the reduction}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j", "k"], threads = [8, 8, 1]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @too_many_threads(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: asks for 2048 threads per block; a block allows at most 1024}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [64, 64, 8], blocks = ["i", "j"], threads = [32, 64, 1]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_not_multiple_of_threads(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: tile size 32 of axis 'i' is not a multiple of its 6 threads}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [6, 8, 1]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_threads_partial_tile(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: reduce axis 'k' runs on 4 threads, so one tile must cover it (tile 8 of extent 32)}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8, 4]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_threads_not_pow2(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: reduce axis 'k' runs on 6 threads; a tree reduction needs a power of two}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 32], blocks = ["i", "j"], threads = [2, 2, 6]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @cache_operand_range(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: caches operand #2, but the compute has 2 inputs}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1], cache = [#ext.cache<operand = 2>]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @cache_twice(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: caches input #0 twice}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1], cache = [#ext.cache<operand = 0>, #ext.cache<operand = 0>]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @align_dim_range(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: storage_align of input #0 names dimension 2 of a rank-2 operand}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1], cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 2, factor = 32, offset = 1>]>]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @zero_tile(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      // expected-error @+1 {{schedule tile sizes must be positive, got 0}}
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tile = [0], threads = [1]>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @bad_vector(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  // expected-error @+2 {{schedule vector width must be 1, 2, 4 or 8, got 3}}
+  ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tile = [8], threads = [8], vector = 3>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @unknown_key(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      // expected-error @+1 {{unknown schedule key 'tiles' (expected tile, blocks, threads, cache, decomposition, raster, swizzle, vector or unroll)}}
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tiles = [8], threads = [8]>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @missing_threads(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      // expected-error @+1 {{schedule needs 'tile' and 'threads'}}
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tile = [8]>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @not_a_decomposition(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      // expected-error @+1 {{8 : i64 is not a tile decomposition (it does not implement TileDecompositionAttrInterface)}}
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tile = [8], threads = [8], decomposition = 8>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @bad_storage_align(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      // expected-error @+2 {{storage_align offset must be in [0, factor), got 32 with factor 32}}
+      // expected-error @+1 {{failed to parse Ext_CacheAttr parameter 'align'}}
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tile = [8], threads = [8], cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, factor = 32, offset = 32>]>]>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @bad_raster(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      // expected-error @+1 {{raster must be 'row' or 'col', got 'diagonal'}}
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tile = [8], threads = [8], raster = diagonal>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @two_thread_reduce_axes(%X: memref<4x8x8xf32>, %Y: memref<4xf32>) {
+  // expected-error @+1 {{schedule: binds 2 reduce axes to threads; at most one is supported}}
+  ext.compute [#ext.axis<"i", spatial, 4>, #ext.axis<"r", reduce, 8>, #ext.axis<"s", reduce, 8>]
+      ins(%X : memref<4x8x8xf32>) outs(%Y : memref<4xf32>)
+      maps [affine_map<(i, r, s) -> (i, r, s)>, affine_map<(i, r, s) -> (i)>] combiner(sum)
+      attributes {schedule = #ext.schedule<tile = [1, 8, 8], blocks = ["i"], threads = [1, 8, 8]>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @two_split_reduce_axes(%X: memref<4x8x8xf32>, %Y: memref<4xf32>) {
+  // expected-error @+1 {{schedule: tiles 2 reduce axes below their extents; only one reduce axis can be iterated over}}
+  ext.compute [#ext.axis<"i", spatial, 4>, #ext.axis<"r", reduce, 8>, #ext.axis<"s", reduce, 8>]
+      ins(%X : memref<4x8x8xf32>) outs(%Y : memref<4xf32>)
+      maps [affine_map<(i, r, s) -> (i, r, s)>, affine_map<(i, r, s) -> (i)>] combiner(sum)
+      attributes {schedule = #ext.schedule<tile = [1, 4, 4], blocks = ["i"], threads = [1, 1, 1]>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}

@@ -1,0 +1,178 @@
+// RUN: ext-opt %s --split-input-file --verify-diagnostics --ext-lower-tile-ops
+// Malformed tile-level ops: one concern per split.
+
+func.func @shared_not_workgroup() {
+  // expected-error @+1 {{'ext.alloc_shared' op result must be in #gpu.address_space<workgroup>, got 'memref<16x8xf32>'}}
+  %s = ext.alloc_shared : memref<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @shared_wrong_strides() {
+  // expected-error @+1 {{layout must have offset 0 and strides [17, 1] (row-major padded by storage_align)}}
+  %s = ext.alloc_shared {storage_align = [#ext.storage_align<dim = 0, factor = 16, offset = 1>]}
+      : memref<16x8xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @shared_dynamic() {
+  // expected-error @+1 {{'ext.alloc_shared' op needs a static shape}}
+  %s = ext.alloc_shared : memref<?x8xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @fragment_threads_rank() {
+  // expected-error @+1 {{'ext.alloc_fragment' op has 1 thread counts for a rank-2 fragment}}
+  %f = ext.alloc_fragment threads [8] : memref<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @fragment_not_divisible() {
+  // expected-error @+1 {{'ext.alloc_fragment' op dimension #1 of size 16 is not a multiple of its 6 threads}}
+  %f = ext.alloc_fragment threads [8, 6] : memref<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @copy_rank(%A: memref<32xf32>, %s: memref<16x8xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ext.copy' op copies a rank-2 window out of a rank-1 source}}
+  ext.copy %A[%c0] to %s : memref<32xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_element_type(%A: memref<32x32xf16>, %s: memref<16x8xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ext.copy' op copies 'f16' into 'f32'}}
+  ext.copy %A[%c0, %c0] to %s : memref<32x32xf16> to memref<16x8xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_offsets(%A: memref<32x32xf32>, %s: memref<16x8xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ext.copy' op needs one offset per source dimension (2), got 1}}
+  ext.copy %A[%c0] to %s : memref<32x32xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @kernel_body_args() {
+  // expected-error @+1 {{'ext.kernel' op body takes 2 tile coordinates, k_begin and k_end, all index}}
+  ext.kernel tiles [2, 2] iters 1 threads 32 decomposition #ext.data_parallel {
+  ^bb0(%t: index, %kb: index, %ke: index):
+    ext.kernel_yield
+  } epilogue {
+  ^bb0(%a: index, %b: index):
+    ext.kernel_yield
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_epilogue_fragments() {
+  // expected-error @+1 {{'ext.kernel' op epilogue takes 1 tile coordinates and the 1 fragments the body yields}}
+  ext.kernel tiles [2] iters 1 threads 32 decomposition #ext.data_parallel {
+  ^bb0(%t: index, %kb: index, %ke: index):
+    %f = ext.alloc_fragment threads [32] : memref<32xf32>
+    ext.kernel_yield %f : memref<32xf32>
+  } epilogue {
+  ^bb0(%a: index):
+    ext.kernel_yield
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_threads() {
+  // expected-error @+1 {{'ext.kernel' op has 2048 threads per block; a block holds 1 to 1024}}
+  ext.kernel tiles [2] iters 1 threads 2048 decomposition #ext.data_parallel {
+  ^bb0(%t: index, %kb: index, %ke: index):
+    ext.kernel_yield
+  } epilogue {
+  ^bb0(%a: index):
+    ext.kernel_yield
+  }
+  return
+}
+
+// -----
+
+func.func @tile_compute_bounds(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'ext.tile_compute' op has 2 bounds but 1 axes; give one per axis or none}}
+  ext.tile_compute [#ext.axis<"i", spatial, 8>] threads [8] bounds(%c4, %c4)
+      ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_compute_accumulate_without_reduce(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  // expected-error @+1 {{'ext.tile_compute' op accumulates, but has no reduce axis}}
+  ext.tile_compute [#ext.axis<"i", spatial, 8>] threads [8]
+      ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] accumulate {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_compute_threads_rank(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  // expected-error @+1 {{'ext.tile_compute' op has 2 thread counts but 1 axes}}
+  ext.tile_compute [#ext.axis<"i", spatial, 8>] threads [8, 1]
+      ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// The compute-like checks apply to tile computes too.
+func.func @tile_compute_map_count(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  // expected-error @+1 {{'ext.tile_compute' op expects one indexing map per operand (2), got 1}}
+  ext.tile_compute [#ext.axis<"i", spatial, 8>] threads [8]
+      ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      maps [affine_map<(i) -> (i)>] {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_op_outside_launch(%X: memref<8xf32>, %Y: memref<8xf32>) {
+  // expected-error @+1 {{'ext.tile_compute' op must be inside a gpu.launch to be lowered to threads; run ext-lower-decomposition first}}
+  ext.tile_compute [#ext.axis<"i", spatial, 8>] threads [8]
+      ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
