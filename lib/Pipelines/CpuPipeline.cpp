@@ -32,7 +32,29 @@ void ext::buildCpuPipeline(OpPassManager &pm) {
     llvm::report_fatal_error("ext-cpu-pipeline: a pass is not registered");
 }
 
+// Scheduled computes become gpu.launch kernels, unscheduled ones loops;
+// the kernels' index computations then sit inside them, ready to outline.
+static constexpr const char *kScheduleToGpu =
+    "ext-apply-schedule,"
+    "ext-lower-decomposition,"
+    "ext-lower-tile-ops,"
+    "ext-lower-storage-align,"
+    "ext-lower-to-loops,"
+    "canonicalize,"
+    "cse,"
+    "gpu-launch-sink-index-computations";
+
+void ext::buildScheduleToGpuPipeline(OpPassManager &pm) {
+  if (failed(parsePassPipeline(kScheduleToGpu, pm)))
+    llvm::report_fatal_error("ext-schedule-to-gpu: a pass is not registered");
+}
+
 void ext::registerPipelines() {
+  PassPipelineRegistration<>(
+      "ext-schedule-to-gpu",
+      "Turn scheduled ext.computes into gpu.launch kernels (and the "
+      "unscheduled ones into loops)",
+      [](OpPassManager &pm) { buildScheduleToGpuPipeline(pm); });
   PassPipelineRegistration<>(
       "ext-cpu-pipeline",
       "Lower ext.compute and the surrounding code to the LLVM dialect for "

@@ -3,16 +3,17 @@
 
 // The matmul becomes one gpu.launch of 12 CTAs of 128 threads; the two
 // shared tiles are workgroup attributions of their padded sizes (32 rows of
-// 33 floats, 16 rows of 32); the fragment is a private 4x2 buffer; the k loop
-// copies, synchronizes, accumulates and synchronizes again.
+// 33 floats, 16 rows of 32); the fragment is a private attribution of 4x2
+// floats (registers once LLVM sees its unrolled constant indices); the k
+// loop copies, synchronizes, accumulates and synchronizes again.
 // CHECK-LABEL: func @matmul
 // CHECK:       gpu.launch blocks({{.*}}) in (%{{.*}} = %c12, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c128, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK-SAME:    workgroup(%[[WA:.*]] : memref<1056xf32, #gpu.address_space<workgroup>>, %[[WB:.*]] : memref<512xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME:    private(%[[FRAG:.*]] : memref<4x2xf32, #gpu.address_space<private>>)
 // CHECK:         %[[TID:.*]] = gpu.thread_id x
 // CHECK:         %[[BID:.*]] = gpu.block_id x
 // CHECK:         %[[SA:.*]] = memref.reinterpret_cast %[[WA]] to offset: [0], sizes: [32, 16], strides: [33, 1]
 // CHECK:         %[[SB:.*]] = memref.reinterpret_cast %[[WB]] to offset: [0], sizes: [16, 32], strides: [32, 1]
-// CHECK:         %[[FRAG:.*]] = memref.alloca() : memref<4x2xf32>
 // CHECK:         scf.for
 // CHECK:           scf.for %{{.*}} = %[[TID]] to %c512{{.*}} step %c128
 // CHECK:             memref.store %{{.*}}, %[[SA]]

@@ -12,6 +12,12 @@ namespace ext {
 /// mlir-translate --mlir-to-llvmir.
 void buildCpuPipeline(mlir::OpPassManager &pm);
 
+/// ext-schedule-to-gpu: ext-apply-schedule, ext-lower-decomposition,
+/// ext-lower-tile-ops, ext-lower-storage-align, then ext-lower-to-loops for
+/// the unscheduled computes, canonicalization, and index computations sunk
+/// into the launches (so outlining passes no constants as kernel arguments).
+void buildScheduleToGpuPipeline(mlir::OpPassManager &pm);
+
 /// Registers ext's named pipelines with the global pass registry.
 void registerPipelines();
 

@@ -116,9 +116,15 @@ LogicalResult LaunchLowering::lowerFragment(AllocFragmentOp op) {
   SmallVector<int64_t> local;
   for (auto [d, t] : llvm::enumerate(op.getThreads()))
     local.push_back(type.getDimSize(d) / t);
-  rw.setInsertionPoint(op);
-  Value storage = memref::AllocaOp::create(
-      rw, op.getLoc(), MemRefType::get(local, type.getElementType()));
+  // A private attribution of the launch: after outlining it is an alloca
+  // in the kernel's entry block, which LLVM promotes to registers once the
+  // (unrolled) accesses use constant indices.
+  auto space = gpu::AddressSpaceAttr::get(rw.getContext(),
+                                          gpu::AddressSpace::Private);
+  Value storage = launch.addPrivateAttribution(
+      MemRefType::get(local, type.getElementType(), MemRefLayoutAttrInterface(),
+                      space),
+      op.getLoc());
   fragments[op.getResult()] = {storage, llvm::to_vector(op.getThreads())};
   return success();
 }
@@ -378,38 +384,53 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
   SmallVector<unsigned> spatial, reduce;
   for (unsigned a = 0; a < numAxes; ++a)
     (axes[a].isSpatial() ? spatial : reduce).push_back(a);
+  // A thread's points are unrolled when there are few of them, so that a
+  // fragment is indexed by constants and lives in registers.
+  int64_t pointsPerThread = 1;
+  for (unsigned a : spatial)
+    pointsPerThread *= axes[a].getExtent() / threads[a];
+  bool unrollPoints = pointsPerThread <= 64;
   auto spatialLoops = [&](function_ref<void(Value valid)> inner) {
-    OpBuilder::InsertionGuard g(rw);
-    SmallVector<Value> conds;
-    for (unsigned a : spatial) {
-      int64_t count = axes[a].getExtent() / threads[a];
-      Value l;
-      if (count == 1) {
-        l = constIndex(rw, loc, 0);
-      } else {
-        auto loop = scf::ForOp::create(rw, loc, constIndex(rw, loc, 0),
-                                       constIndex(rw, loc, count),
-                                       constIndex(rw, loc, 1));
-        rw.setInsertionPoint(loop.getBody()->getTerminator());
-        l = loop.getInductionVar();
+    std::function<void(unsigned)> emitAxis = [&](unsigned s) {
+      if (s == spatial.size()) {
+        SmallVector<Value> conds;
+        for (unsigned a : spatial)
+          if (!isFullBound(a))
+            conds.push_back(arith::CmpIOp::create(
+                rw, loc, arith::CmpIPredicate::ult, points[a], bounds[a]));
+        inner(conds.empty()
+                  ? arith::ConstantIntOp::create(rw, loc, 1, 1).getResult()
+                  : andAll(rw, loc, conds));
+        return;
       }
-      locals[a] = l;
-      points[a] =
-          threads[a] == 1
-              ? l
-              : arith::AddIOp::create(
-                    rw, loc, t[a],
-                    arith::MulIOp::create(rw, loc, l,
-                                          constIndex(rw, loc, threads[a])))
-                    .getResult();
-      if (!isFullBound(a))
-        conds.push_back(arith::CmpIOp::create(
-            rw, loc, arith::CmpIPredicate::ult, points[a], bounds[a]));
-    }
-    Value valid = conds.empty() ? arith::ConstantIntOp::create(rw, loc, 1, 1)
-                                      .getResult()
-                                : andAll(rw, loc, conds);
-    inner(valid);
+      unsigned a = spatial[s];
+      int64_t count = axes[a].getExtent() / threads[a];
+      auto setPoint = [&](Value l) {
+        locals[a] = l;
+        points[a] = threads[a] == 1
+                        ? l
+                        : arith::AddIOp::create(
+                              rw, loc, t[a],
+                              arith::MulIOp::create(
+                                  rw, loc, l, constIndex(rw, loc, threads[a])))
+                              .getResult();
+      };
+      if (unrollPoints || count == 1) {
+        for (int64_t l = 0; l < count; ++l) {
+          setPoint(constIndex(rw, loc, l));
+          emitAxis(s + 1);
+        }
+        return;
+      }
+      OpBuilder::InsertionGuard g(rw);
+      auto loop = scf::ForOp::create(rw, loc, constIndex(rw, loc, 0),
+                                     constIndex(rw, loc, count),
+                                     constIndex(rw, loc, 1));
+      rw.setInsertionPoint(loop.getBody()->getTerminator());
+      setPoint(loop.getInductionVar());
+      emitAxis(s + 1);
+    };
+    emitAxis(0);
   };
   auto underIf = [&](Value cond, function_ref<void()> body) {
     if (auto c = getConstantIntValue(cond); c && *c == 1)
