@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <utility>
 
@@ -23,7 +24,8 @@ bool PackingProblem::interfere(size_t a, size_t b) const {
   if (a == b)
     return false;
   auto at = [&](size_t r, size_t c) {
-    return r < interferes.size() && c < interferes[r].size() && interferes[r][c];
+    return r < interferes.size() && c < interferes[r].size() &&
+           interferes[r][c];
   };
   return at(a, b) || at(b, a);
 }
@@ -163,8 +165,7 @@ void placeGreedy(const Graph &g, const std::vector<size_t> &order, bool bestFit,
   }
 }
 
-std::vector<size_t> bestFitOrder(const Graph &g,
-                                 std::vector<size_t> members) {
+std::vector<size_t> bestFitOrder(const Graph &g, std::vector<size_t> members) {
   std::sort(members.begin(), members.end(), [&](size_t a, size_t b) {
     if (g.size[a] != g.size[b])
       return g.size[a] > g.size[b];
@@ -187,9 +188,8 @@ std::vector<size_t> allBuffers(const Graph &g) {
 /// alignments follow odd sizes; it serves as a seed and a safety net.
 void placeEndToEnd(const Graph &g, std::vector<size_t> members,
                    std::vector<uint64_t> &offsets) {
-  std::stable_sort(members.begin(), members.end(), [&](size_t a, size_t b) {
-    return g.align[a] > g.align[b];
-  });
+  std::stable_sort(members.begin(), members.end(),
+                   [&](size_t a, size_t b) { return g.align[a] > g.align[b]; });
   uint64_t cursor = 0;
   for (size_t i : members) {
     offsets[i] = alignUp(cursor, g.align[i]);
@@ -272,9 +272,8 @@ uint64_t componentClique(const Graph &g, const std::vector<size_t> &members) {
     clique.assign(1, seed);
     uint64_t w = g.size[seed];
     for (size_t v : byWeight)
-      if (v != seed &&
-          std::all_of(clique.begin(), clique.end(),
-                      [&](size_t c) { return g.edge(c, v); })) {
+      if (v != seed && std::all_of(clique.begin(), clique.end(),
+                                   [&](size_t c) { return g.edge(c, v); })) {
         clique.push_back(v);
         w += g.size[v];
       }
@@ -295,6 +294,64 @@ uint64_t cliqueBound(const Graph &g,
 // Exact search
 //===----------------------------------------------------------------------===//
 
+/// A set of search states (word strings) with a memory cap: once full it
+/// stops remembering, which only costs pruning, never soundness. Keys are
+/// stored and compared in full; the hash only picks the slot.
+class StateSet {
+public:
+  bool contains(const std::vector<uint64_t> &key, uint64_t hash) const {
+    if (slots.empty())
+      return false;
+    for (size_t s = hash & (slots.size() - 1);;
+         s = (s + 1) & (slots.size() - 1)) {
+      if (!slots[s])
+        return false;
+      if (matches(slots[s] - 1, key, hash))
+        return true;
+    }
+  }
+
+  void insert(const std::vector<uint64_t> &key, uint64_t hash) {
+    if (arena.size() + key.size() + 2 > kMaxWords)
+      return;
+    if (2 * (count + 1) > slots.size())
+      grow();
+    size_t at = arena.size();
+    arena.push_back(hash);
+    arena.push_back(key.size());
+    arena.insert(arena.end(), key.begin(), key.end());
+    place(at);
+    ++count;
+  }
+
+private:
+  // 4 Mi words (32 MiB) of keys at most.
+  static constexpr size_t kMaxWords = size_t(1) << 22;
+
+  bool matches(size_t at, const std::vector<uint64_t> &key,
+               uint64_t hash) const {
+    return arena[at] == hash && arena[at + 1] == key.size() &&
+           std::equal(key.begin(), key.end(), arena.begin() + at + 2);
+  }
+
+  void place(size_t at) {
+    size_t s = arena[at] & (slots.size() - 1);
+    while (slots[s])
+      s = (s + 1) & (slots.size() - 1);
+    slots[s] = at + 1;
+  }
+
+  void grow() {
+    slots.assign(std::max<size_t>(1024, 2 * slots.size()), 0);
+    for (size_t at = 0; at < arena.size(); at += 2 + arena[at + 1])
+      place(at);
+  }
+
+  std::vector<uint64_t> arena; // hash, length, words; key after key
+  std::vector<uint64_t> slots; // 1 + arena position, 0 when free
+  size_t count = 0;
+};
+
 /// Branch and bound for one interference component of at most 64 buffers.
 ///
 /// Completeness. Take any optimal packing and let buffers fall ("gravity"):
@@ -305,24 +362,33 @@ uint64_t cliqueBound(const Graph &g,
 /// at o_i; that forces o_i - a_i < end_j <= o_i, i.e.
 /// o_i = alignUp(end_j, a_i), and o_j < end_j <= o_i. So listing the buffers
 /// by (offset, index), each one sits at 0 or at alignUp(end_j, a_i) of an
-/// interfering j listed before it. The search builds exactly such lists: it
-/// appends buffer i at a candidate c in {0} u {alignUp(end_j, a_i) : j placed
-/// and interfering with i} that overlaps no placed interfering buffer, with
-/// (c, i) lexicographically after the last appended (offset, index). Every
-/// gravity packing is one such list, so the optimum is among the leaves.
+/// interfering j listed before it. The search builds such lists: it appends
+/// buffer i at an offset c free of placed interfering buffers, with (c, i)
+/// lexicographically after the last (offset, index) appended (the "sweep
+/// line"), and c in {alignUp(lastOffset, a_i)} u {alignUp(end_j, a_i) : j
+/// placed, interfering with i, end_j > lastOffset}. That holds every
+/// candidate of the argument not below the sweep line (an alignUp(end_j, a_i)
+/// with end_j <= lastOffset that is not below it equals
+/// alignUp(lastOffset, a_i)), and the one extra candidate keeps the children
+/// independent of what lies below the sweep line. Every gravity packing is
+/// such a list, so the optimum is among the leaves.
 ///
-/// Pruning, each a property every gravity packing's list has:
+/// Pruning keeps at least one optimal gravity packing's list:
 ///  - No hole left behind: when i goes to c, all unplaced buffers end up at
 ///    >= c. An unplaced k (or i itself) with an aligned slot p, p + s_k <= c,
 ///    free of placed interfering buffers would fall into it (nothing at >= c
 ///    can block it), so every unplaced k needs firstFit_k + s_k > c.
-///  - Bounds: the current maximum end; each unplaced k ends at or above its
-///    first free slot at or after the sweep line; and all unplaced buffers lie
-///    above c, so c plus their heaviest clique is needed.
 ///  - Interchangeable buffers (same size, alignment and interference with
-///    everyone else) are placed in index order: relabelling them in any
+///    everyone else) are listed in index order: relabelling them in any
 ///    packing keeps it valid, gravity-settled and equally large.
-///  - Stop once the incumbent reaches a known lower bound on the answer.
+///  - Bounds (only ever cut leaves no better than the incumbent): the current
+///    maximum end; each unplaced k ends at or above its first free slot in
+///    list order; the unplaced buffers not below the t-th lowest such slot
+///    need that slot plus their heaviest clique; and the unplaced members of a
+///    clique form an aligned chain above the sweep line (ChainClique).
+///  - Memoisation: a node whose subtree is the same as that of a node already
+///    searched is skipped (see memoKey()).
+///  - The search stops once the incumbent reaches a known lower bound.
 class ExactSearch {
 public:
   ExactSearch(const Graph &g, const std::vector<size_t> &members)
@@ -357,22 +423,43 @@ public:
       }
     }
 
+    buildChainBounds();
+
     offset.assign(n, 0);
     sequence.assign(n, 0);
     children.resize(n + 1);
+    lowestFree.assign(n, 0);
+    sweepFree.resize(n);
+    keys.resize(n + 1);
+  }
+
+  /// A lower bound on this component's footprint: its heaviest clique, or
+  /// more where alignment forces padding inside a clique.
+  uint64_t lowerBound() const { return rootBound; }
+
+  /// Good starting orders: each padded clique in its best chain order
+  /// (local indices). Placed first, they often give the optimum of dense
+  /// problems, where sorting by size pads badly.
+  std::vector<std::vector<unsigned>> seedOrders() const {
+    std::vector<std::vector<unsigned>> orders;
+    for (const ChainClique &chain : chains)
+      orders.push_back(chainOrder(chain));
+    return orders;
   }
 
   /// Looks for a packing below `best` (whose offsets are in `bestOffsets`,
-  /// local order), stopping at `target`. Returns true when the search space
-  /// was exhausted or the target met, false when `budget` nodes ran out.
-  bool run(uint64_t target, uint64_t budget, uint64_t &best,
+  /// local order), stopping at `stopAt`. Returns true when the search space
+  /// was exhausted or the target met, false when `maxNodes` ran out.
+  bool run(uint64_t stopAt, uint64_t maxNodes, uint64_t &best,
            std::vector<uint64_t> &bestOffsets, uint64_t &nodes) {
-    this->target = target;
-    this->budget = budget;
+    target = stopAt;
+    budget = maxNodes;
     incumbent = best;
     incumbentOffsets = bestOffsets;
     explored = 0;
     aborted = reachedTarget = false;
+    // What was searched under a lower incumbent says nothing now.
+    visited = StateSet();
     if (incumbent > target)
       search(/*placed=*/0, /*lastOffset=*/0, /*lastIndex=*/-1, /*maxEnd=*/0,
              /*depth=*/0);
@@ -388,6 +475,177 @@ private:
     unsigned buffer;
     uint64_t bound;
   };
+
+  /// Buffers of a clique are disjoint, so they form a chain, each at or
+  /// above the aligned end of the one below. minEnd[r << m | S] is the least
+  /// end of a chain of the subset S of the m `members` that starts at offset
+  /// r (subset DP: the chain of S ends with some i, on top of the best chain
+  /// of S - i; lower ends never hurt what comes above). Only r = 0 is tabled
+  /// at first; hard searches add every r below `largestAlign` (refine()).
+  struct ChainClique {
+    std::vector<unsigned> members;
+    uint64_t largestAlign = 1;
+    uint64_t residues = 0;
+    std::vector<uint64_t> minEnd;
+  };
+
+  void fillChain(ChainClique &chain, uint64_t start) const {
+    size_t m = chain.members.size();
+    uint64_t *table = chain.minEnd.data() + (start << m);
+    table[0] = start;
+    for (uint64_t sub = 1; sub < (uint64_t(1) << m); ++sub) {
+      uint64_t least = kNoBound;
+      for (uint64_t rest = sub; rest; rest &= rest - 1) {
+        unsigned t = lowestBit(rest);
+        unsigned k = chain.members[t];
+        least =
+            std::min(least, alignUp(table[sub & ~bit(t)], align[k]) + size[k]);
+      }
+      table[sub] = least;
+    }
+  }
+
+  /// Least end of a chain of the members in `sub` that all start at or above
+  /// `start`. Shifting a chain by a multiple of the largest alignment in it
+  /// keeps it aligned, so the table for a residue (or for 0, rounding start
+  /// down) answers for any start.
+  uint64_t chainEnd(const ChainClique &chain, uint64_t sub, uint64_t start,
+                    uint64_t largest) const {
+    size_t m = chain.members.size();
+    if (chain.residues > 1) {
+      uint64_t base = start & ~(chain.largestAlign - 1);
+      return base + chain.minEnd[(start - base) << m | sub];
+    }
+    return (start & ~(largest - 1)) + chain.minEnd[sub];
+  }
+
+  /// The DP's best order of the whole clique, lowest first.
+  std::vector<unsigned> chainOrder(const ChainClique &chain) const {
+    size_t m = chain.members.size();
+    std::vector<unsigned> order;
+    for (uint64_t sub = (uint64_t(1) << m) - 1; sub;) {
+      for (uint64_t rest = sub; rest; rest &= rest - 1) {
+        unsigned t = lowestBit(rest);
+        unsigned k = chain.members[t];
+        if (alignUp(chain.minEnd[sub & ~bit(t)], align[k]) + size[k] ==
+            chain.minEnd[sub]) {
+          order.push_back(k);
+          sub &= ~bit(t);
+          break;
+        }
+      }
+    }
+    std::reverse(order.begin(), order.end());
+    return order;
+  }
+
+  /// Tables every start residue, for as many chains as 2^21 entries allow.
+  void refine() {
+    refined = true;
+    uint64_t entries = 0;
+    for (ChainClique &chain : chains) {
+      size_t m = chain.members.size();
+      uint64_t need = chain.largestAlign << m;
+      if (chain.largestAlign > 64 || entries + need > (uint64_t(1) << 21))
+        continue;
+      entries += need;
+      chain.minEnd.resize(need);
+      for (uint64_t r = 1; r < chain.largestAlign; ++r)
+        fillChain(chain, r);
+      chain.residues = chain.largestAlign;
+    }
+  }
+
+  /// Maximal cliques (Bron-Kerbosch with pivoting), at most `cap` of them.
+  void maximalCliques(uint64_t r, uint64_t p, uint64_t x,
+                      std::vector<uint64_t> &out, size_t cap) const {
+    if (!p && !x) {
+      out.push_back(r);
+      return;
+    }
+    unsigned pivot = lowestBit(p | x);
+    int pivotDegree = -1;
+    for (uint64_t m = p | x; m; m &= m - 1) {
+      unsigned u = lowestBit(m);
+      int degree = __builtin_popcountll(p & adj[u]);
+      if (degree > pivotDegree) {
+        pivot = u;
+        pivotDegree = degree;
+      }
+    }
+    for (uint64_t m = p & ~adj[pivot]; m && out.size() < cap; m &= m - 1) {
+      unsigned v = lowestBit(m);
+      maximalCliques(r | bit(v), p & adj[v], x & adj[v], out, cap);
+      p &= ~bit(v);
+      x |= bit(v);
+    }
+  }
+
+  /// The heaviest clique by size ignores padding, which dominates dense
+  /// problems with odd sizes. For the maximal cliques where padding can
+  /// occur, the chain DP gives the exact least footprint of the clique alone;
+  /// the tables also bound the search nodes (see search()).
+  void buildChainBounds() {
+    rootBound =
+        cliqueOf.empty() ? CliqueSolver(size, adj).solve() : cliqueOf[all];
+    std::vector<uint64_t> cliques;
+    maximalCliques(0, all, 0, cliques, /*cap=*/256);
+    struct Candidate {
+      uint64_t weight;
+      std::vector<unsigned> members;
+    };
+    std::vector<Candidate> padded;
+    for (uint64_t q : cliques) {
+      std::vector<unsigned> members;
+      for (uint64_t m = q; m; m &= m - 1)
+        members.push_back(lowestBit(m));
+      if (members.size() < 2)
+        continue;
+      // Keep the 16 heaviest members: a sub-clique still bounds.
+      std::sort(members.begin(), members.end(), [&](unsigned a, unsigned b) {
+        if (size[a] != size[b])
+          return size[a] > size[b];
+        return a < b;
+      });
+      if (members.size() > 16)
+        members.resize(16);
+      // By decreasing alignment a chain needs no padding at all when every
+      // size is a multiple of the next alignment; then the DP can only
+      // return the plain weight.
+      std::vector<unsigned> byAlign = members;
+      std::stable_sort(
+          byAlign.begin(), byAlign.end(),
+          [&](unsigned a, unsigned b) { return align[a] > align[b]; });
+      uint64_t weight = 0, end = 0;
+      for (unsigned k : byAlign) {
+        weight += size[k];
+        end = alignUp(end, align[k]) + size[k];
+      }
+      if (end > weight)
+        padded.push_back({weight, std::move(members)});
+    }
+    std::stable_sort(padded.begin(), padded.end(),
+                     [](const Candidate &a, const Candidate &b) {
+                       return a.weight > b.weight;
+                     });
+    // Bounded preprocessing: the DP costs |Q| 2^|Q| steps per clique.
+    uint64_t work = 0;
+    for (Candidate &c : padded) {
+      size_t m = c.members.size();
+      if (chains.size() >= 8 || work + (m << m) > (uint64_t(1) << 22))
+        break;
+      work += m << m;
+      ChainClique chain;
+      chain.members = std::move(c.members);
+      for (unsigned k : chain.members)
+        chain.largestAlign = std::max(chain.largestAlign, align[k]);
+      chain.residues = 1;
+      chain.minEnd.assign(size_t(1) << m, 0);
+      fillChain(chain, 0);
+      rootBound = std::max(rootBound, chain.minEnd.back());
+      chains.push_back(std::move(chain));
+    }
+  }
 
   /// Lowest aligned offset >= `from` (aligned) where k overlaps no placed
   /// interfering buffer. Placed buffers are kept sorted by offset, so one
@@ -420,24 +678,68 @@ private:
       aborted = true;
       return;
     }
-    ++explored;
+    if (++explored == kRefineAfter && !refined)
+      refine();
 
     uint64_t unplaced = all & ~placed;
+    // Per unplaced k: its lowest free slot (for the no-hole rule and the
+    // memo key) and its lowest free slot in the list order (for the bound).
     uint64_t limit = kNoBound, bound = maxEnd;
+    unsigned count = 0;
     for (uint64_t m = unplaced; m; m &= m - 1) {
       unsigned k = lowestBit(m);
       uint64_t lowest = firstFit(k, 0, depth);
+      lowestFree[k] = lowest;
       limit = std::min(limit, lowest + size[k]);
-      // k is listed after (lastOffset, lastIndex).
-      uint64_t from = static_cast<int>(k) < lastIndex ? lastOffset + 1
-                                                      : lastOffset;
+      uint64_t from =
+          static_cast<int>(k) < lastIndex ? lastOffset + 1 : lastOffset;
       if (lowest < from)
         lowest = firstFit(k, alignUp(from, align[k]), depth);
       bound = std::max(bound, lowest + size[k]);
+      sweepFree[count++] = {lowest, k};
     }
-    uint64_t restClique = cliqueOf.empty() ? 0 : cliqueOf[unplaced];
-    if (bound >= incumbent || lastOffset + restClique >= incumbent)
+    if (bound >= incumbent)
       return;
+    // Everything in `unplaced` lies above the sweep line, and everything
+    // still to go from the t-th lowest sweepFree on lies above that one.
+    uint64_t restClique = 0;
+    if (!cliqueOf.empty()) {
+      restClique = cliqueOf[unplaced];
+      std::sort(sweepFree.begin(), sweepFree.begin() + count);
+      uint64_t above = unplaced;
+      for (unsigned t = 0; t < count; ++t) {
+        if (sweepFree[t].first + cliqueOf[above] >= incumbent)
+          return;
+        above &= ~bit(sweepFree[t].second);
+      }
+    }
+    // The unplaced members of a clique chain up above the sweep line and
+    // above its placed members; shifting that chain down by a multiple of
+    // their largest alignment keeps it aligned, so minEnd applies.
+    for (const ChainClique &chain : chains) {
+      uint64_t sub = 0, start = lastOffset, largest = 1;
+      for (size_t t = 0; t < chain.members.size(); ++t) {
+        unsigned k = chain.members[t];
+        if (unplaced & bit(k)) {
+          sub |= bit(static_cast<unsigned>(t));
+          largest = std::max(largest, align[k]);
+        } else {
+          start = std::max(start, offset[k] + size[k]);
+        }
+      }
+      if (sub && chainEnd(chain, sub, start, largest) >= incumbent)
+        return;
+    }
+
+    // Different lists often reach the same state; see memoKey().
+    bool memoize = depth >= 2 && count >= 2;
+    uint64_t hash = 0;
+    std::vector<uint64_t> &key = keys[depth];
+    if (memoize) {
+      hash = memoKey(unplaced, lastOffset, lastIndex, depth, key);
+      if (visited.contains(key, hash))
+        return;
+    }
 
     std::vector<Child> &kids = children[depth];
     kids.clear();
@@ -446,31 +748,32 @@ private:
       if (samePred[i] & unplaced)
         continue;
       auto consider = [&](uint64_t at) {
-        if (at < lastOffset ||
-            (at == lastOffset && static_cast<int>(i) < lastIndex))
+        if (at == lastOffset && static_cast<int>(i) < lastIndex)
           return true;
         if (at >= limit)
           return false;
-        uint64_t childBound =
-            std::max({maxEnd, at + size[i], at + restClique});
+        uint64_t childBound = std::max({maxEnd, at + size[i], at + restClique});
         if (childBound < incumbent)
           kids.push_back({at, i, childBound});
         return true;
       };
-      // The free candidates are the aligned starts of the gaps between i's
-      // placed interfering buffers (see firstFit), in increasing order.
-      uint64_t cursor = 0;
+      // Candidates at or above the sweep line: the aligned starts of the
+      // gaps between i's placed interfering buffers (a gap reaching below
+      // the sweep line starts at it). This is the candidate set of the
+      // completeness argument plus possibly alignUp(lastOffset), so that the
+      // children depend on nothing below the sweep line.
+      uint64_t cursor = lastOffset;
       bool more = true;
       for (unsigned t = 0; t < depth && more; ++t) {
         unsigned j = sequence[t];
-        if (!(adj[i] & bit(j)))
+        if (!(adj[i] & bit(j)) || offset[j] + size[j] <= cursor)
           continue;
         if (offset[j] > cursor) {
           uint64_t at = alignUp(cursor, align[i]);
           if (at + size[i] <= offset[j])
             more = consider(at);
         }
-        cursor = std::max(cursor, offset[j] + size[j]);
+        cursor = offset[j] + size[j];
       }
       if (more)
         consider(alignUp(cursor, align[i]));
@@ -491,21 +794,67 @@ private:
         continue;
       offset[kid.buffer] = kid.offset;
       sequence[depth] = kid.buffer;
-      search(placed | bit(kid.buffer), kid.offset,
-             static_cast<int>(kid.buffer),
+      search(placed | bit(kid.buffer), kid.offset, static_cast<int>(kid.buffer),
              std::max(maxEnd, kid.offset + size[kid.buffer]), depth + 1);
       if (aborted || reachedTarget)
         return;
     }
+    if (memoize)
+      visited.insert(key, hash);
+  }
+
+  /// Everything a node's subtree depends on, into `key`; returns its hash.
+  /// Placed buffers ending at or below the sweep line can no longer meet a
+  /// child (all of which start at or above it) except through the holes
+  /// they leave, and the no-hole rule has already ruled out every hole that
+  /// lies wholly below the sweep line. What is left: the unplaced set, the
+  /// sweep position and last index, the placed buffers reaching above the
+  /// sweep line ("frontier") with their offsets, and for each unplaced k the
+  /// lowest free slot if it straddles the sweep line (the other straddling
+  /// slots are then exactly the aligned offsets above it that the frontier
+  /// leaves free). Two nodes with equal keys have identical subtrees, so once
+  /// one has been searched the other cannot beat the incumbent.
+  uint64_t memoKey(uint64_t unplaced, uint64_t lastOffset, int lastIndex,
+                   unsigned depth, std::vector<uint64_t> &key) const {
+    key.clear();
+    key.push_back(unplaced);
+    key.push_back(lastOffset);
+    key.push_back(static_cast<uint64_t>(lastIndex));
+    for (unsigned t = 0; t < depth; ++t) {
+      unsigned j = sequence[t];
+      if (offset[j] + size[j] > lastOffset) {
+        key.push_back(j);
+        key.push_back(offset[j]);
+      }
+    }
+    for (uint64_t m = unplaced; m; m &= m - 1) {
+      unsigned k = lowestBit(m);
+      key.push_back(lowestFree[k] < lastOffset ? lowestFree[k] : kNoBound);
+    }
+    uint64_t hash = 0x9e3779b97f4a7c15ull;
+    for (uint64_t word : key) {
+      hash ^= word + 0x9e3779b97f4a7c15ull + (hash << 6) + (hash >> 2);
+      hash *= 0xff51afd7ed558ccdull;
+    }
+    return hash ^ (hash >> 29);
   }
 
   unsigned n;
   uint64_t all;
   std::vector<uint64_t> size, align, adj, samePred, cliqueOf;
+  std::vector<ChainClique> chains;
+  uint64_t rootBound = 0;
+  bool refined = false;
+  /// Nodes after which a search counts as hard enough to pay for refine().
+  static constexpr uint64_t kRefineAfter = 20000;
 
   std::vector<uint64_t> offset;
   std::vector<unsigned> sequence;
   std::vector<std::vector<Child>> children;
+  std::vector<uint64_t> lowestFree;
+  std::vector<std::pair<uint64_t, unsigned>> sweepFree;
+  std::vector<std::vector<uint64_t>> keys;
+  StateSet visited;
 
   uint64_t target = 0, budget = 0, explored = 0, incumbent = kNoBound;
   std::vector<uint64_t> incumbentOffsets;
@@ -576,8 +925,7 @@ uint64_t naiveSum(const PackingProblem &p) {
   return sum;
 }
 
-PackingResult packBuffers(const PackingProblem &p,
-                          const PackingOptions &opts) {
+PackingResult packBuffers(const PackingProblem &p, const PackingOptions &opts) {
   Graph g(p);
   std::vector<std::vector<size_t>> comps = g.components();
   PackingResult result;
@@ -611,39 +959,49 @@ PackingResult packBuffers(const PackingProblem &p,
   result.method = PackingMethod::Exact;
   result.offsets.assign(g.n, 0);
   // The footprint is the maximum over components, and each can start at 0,
-  // so they are solved one by one. Heaviest clique first: a component proved
-  // optimal raises the bar, and the later ones only need to get under it.
-  std::vector<uint64_t> compBound;
-  for (const auto &comp : comps)
-    compBound.push_back(componentClique(g, comp));
-  std::vector<size_t> compOrder(comps.size());
-  std::iota(compOrder.begin(), compOrder.end(), 0);
-  std::stable_sort(compOrder.begin(), compOrder.end(),
-                   [&](size_t a, size_t b) {
-                     return compBound[a] > compBound[b];
-                   });
-
+  // so they are solved one by one. Every component's bound bounds the whole
+  // (the target the searches stop at), and a component proved optimal raises
+  // it further: the later ones only need to get under it. Hence the
+  // components with the highest bound go first.
+  struct Component {
+    const std::vector<size_t> *members;
+    std::unique_ptr<ExactSearch> search;
+    uint64_t bound;
+  };
+  std::vector<Component> work;
   uint64_t target = result.lowerBound;
+  for (const auto &comp : comps) {
+    if (comp.size() == 1)
+      continue; // offset 0
+    Component c{&comp, nullptr, componentClique(g, comp)};
+    if (comp.size() <= 64) {
+      c.search = std::make_unique<ExactSearch>(g, comp);
+      c.bound = c.search->lowerBound();
+    }
+    target = std::max(target, c.bound);
+    work.push_back(std::move(c));
+  }
+  std::stable_sort(
+      work.begin(), work.end(),
+      [](const Component &a, const Component &b) { return a.bound > b.bound; });
+
   uint64_t budgetLeft = opts.nodeBudget;
   // Components the search could not settle, with what they reached.
   std::vector<uint64_t> unsettled;
   std::vector<uint64_t> trial(g.n, 0);
-  for (size_t c : compOrder) {
-    const std::vector<size_t> &comp = comps[c];
-    if (comp.size() == 1)
-      continue; // offset 0
-
+  for (Component &c : work) {
+    const std::vector<size_t> &comp = *c.members;
     // Seed with the best of a few greedy packings.
-    auto keep = [&](std::vector<uint64_t> &into, uint64_t &bestEnd) {
-      uint64_t end = footprintOf(g, comp, trial);
-      if (end < bestEnd) {
-        bestEnd = end;
-        for (size_t i : comp)
-          into[i] = trial[i];
-      }
-    };
     uint64_t seedEnd = kNoBound;
     std::vector<uint64_t> seed(g.n, 0);
+    auto keep = [&] {
+      uint64_t end = footprintOf(g, comp, trial);
+      if (end < seedEnd) {
+        seedEnd = end;
+        for (size_t i : comp)
+          seed[i] = trial[i];
+      }
+    };
     std::vector<size_t> bySize = bestFitOrder(g, comp);
     std::vector<size_t> byAlign = bySize;
     std::stable_sort(byAlign.begin(), byAlign.end(), [&](size_t a, size_t b) {
@@ -652,24 +1010,40 @@ PackingResult packBuffers(const PackingProblem &p,
     for (const auto *order : {&bySize, &byAlign})
       for (bool fit : {true, false}) {
         placeGreedy(g, *order, fit, trial);
-        keep(seed, seedEnd);
+        keep();
       }
     placeEndToEnd(g, comp, trial);
-    keep(seed, seedEnd);
+    keep();
+    if (c.search)
+      for (const std::vector<unsigned> &chain : c.search->seedOrders()) {
+        std::vector<size_t> order;
+        std::vector<char> taken(g.n, 0);
+        for (unsigned k : chain) {
+          order.push_back(comp[k]);
+          taken[comp[k]] = 1;
+        }
+        for (size_t i : bySize)
+          if (!taken[i])
+            order.push_back(i);
+        for (bool fit : {true, false}) {
+          placeGreedy(g, order, fit, trial);
+          keep();
+        }
+      }
 
-    if (comp.size() > 64) {
+    if (!c.search) {
       for (size_t i : comp)
         result.offsets[i] = seed[i];
       unsettled.push_back(seedEnd);
       continue;
     }
 
-    ExactSearch search(g, comp);
     std::vector<uint64_t> local;
     for (size_t i : comp)
       local.push_back(seed[i]);
     uint64_t best = seedEnd, nodes = 0;
-    bool settled = search.run(target, budgetLeft, best, local, nodes);
+    bool settled = c.search->run(target, budgetLeft, best, local, nodes);
+    c.search.reset();
     result.nodesExplored += nodes;
     budgetLeft -= std::min(budgetLeft, nodes);
     for (size_t k = 0; k < comp.size(); ++k)

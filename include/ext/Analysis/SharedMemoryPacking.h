@@ -47,16 +47,20 @@ enum class PackingMethod {
   /// Nothing to share: no buffers, one buffer, or no interference at all, so
   /// every buffer goes to offset 0.
   Trivial,
-  /// Branch and bound over "gravity" packings (see the implementation).
+  /// Branch and bound over "gravity" packings (see the implementation);
+  /// optimal unless the node budget ran out (see provedOptimal).
   Exact,
-  /// Best-fit decreasing only (too many buffers for the exact search).
+  /// Too many buffers for the exact search: best-fit decreasing, or laying
+  /// the buffers end to end where that happens to be smaller.
   BestFitDecreasing,
 };
 
 struct PackingOptions {
-  /// Use the exact search when there are at most this many buffers. The search
-  /// keeps buffer sets in 64-bit masks, so interference components with more
-  /// than 64 buffers always fall back to the heuristic.
+  /// Use the exact search when there are at most this many buffers. Random
+  /// problems of 16 buffers take well under a second; the search is
+  /// exponential, so much larger limits mostly buy budget exhaustion. Buffer
+  /// sets are 64-bit masks: interference components of more than 64 buffers
+  /// always keep their greedy packing.
   size_t exactLimit = 16;
   /// Search nodes (summed over components) before giving up on a proof; the
   /// best packing found so far is returned then.
@@ -84,9 +88,11 @@ struct PackingResult {
   uint64_t nodesExplored = 0;
 };
 
-/// Packs the buffers of `p`: exact search (per interference component) when
+/// Packs the buffers of `p`: exact search (per interference component,
+/// seeded with best-fit decreasing and a few other greedy packings) when
 /// there are at most `opts.exactLimit` buffers, best-fit decreasing otherwise.
-/// The result is always a valid packing.
+/// The result is always a valid packing, and never larger than best-fit
+/// decreasing or than laying the buffers end to end (`naiveSum`).
 PackingResult packBuffers(const PackingProblem &p,
                           const PackingOptions &opts = {});
 
@@ -95,9 +101,12 @@ PackingResult packBuffers(const PackingProblem &p,
 //===----------------------------------------------------------------------===//
 
 /// Best-fit decreasing: buffers by size descending (ties: alignment
-/// descending, then index), each put into the smallest gap between already
-/// placed interfering buffers that holds it, else above all of them. Fast
-/// (O(N^2 log N)) and usually close to the optimum; returns offsets.
+/// descending, then index), each put into the shortest gap between already
+/// placed interfering buffers that holds it once aligned (gap length measured
+/// before alignment, ties to the lower gap), at the lowest aligned offset of
+/// that gap; when no gap holds it, at the first aligned offset above all of
+/// them. Fast (O(N^2 log N)) and usually close to the optimum; returns
+/// offsets.
 std::vector<uint64_t> bestFitDecreasing(const PackingProblem &p);
 
 /// max(offsets[i] + size_i), 0 without buffers: the bytes a packing needs.

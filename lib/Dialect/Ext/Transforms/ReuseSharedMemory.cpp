@@ -1,0 +1,241 @@
+//===- ReuseSharedMemory.cpp - pack workgroup buffers ---------------------===//
+
+#include "ext/Analysis/SharedMemoryLiveness.h"
+#include "ext/Analysis/SharedMemoryPacking.h"
+#include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
+#include "ext/Dialect/Ext/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace ext {
+#define GEN_PASS_DEF_EXTREUSESHAREDMEMORY
+#include "ext/Dialect/Ext/Transforms/Passes.h.inc"
+} // namespace ext
+
+using namespace mlir;
+using namespace ext;
+
+namespace {
+
+StringRef kernelName(Operation *kernel) {
+  if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel))
+    return func.getName();
+  if (auto f = kernel->getParentOfType<FunctionOpInterface>())
+    return f.getName();
+  return "?";
+}
+
+/// Position of the first workgroup attribution among the kernel's entry
+/// block arguments.
+unsigned firstWorkgroupAttribution(Operation *kernel) {
+  if (auto launch = dyn_cast<gpu::LaunchOp>(kernel))
+    return launch.getNumConfigRegionAttributes();
+  return cast<gpu::GPUFuncOp>(kernel).getFirstWorkgroupAttributionIndex();
+}
+
+/// Removes the workgroup attributions at `indices` (sorted) of `kernel`.
+void eraseAttributions(Operation *kernel, ArrayRef<unsigned> indices) {
+  Block &entry = kernel->getRegion(0).front();
+  unsigned first = firstWorkgroupAttribution(kernel);
+  StringAttr countName = StringAttr::get(
+      kernel->getContext(), isa<gpu::LaunchOp>(kernel)
+                                ? gpu::LaunchOp::getNumWorkgroupAttributionsAttrName()
+                                : gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName());
+  auto countAttr = kernel->getAttrOfType<IntegerAttr>(countName);
+  unsigned count = (countAttr ? countAttr.getInt() : 0) - indices.size();
+  for (unsigned i : llvm::reverse(indices))
+    entry.eraseArgument(first + i);
+  kernel->setAttr(countName,
+                  IntegerAttr::get(IntegerType::get(kernel->getContext(), 64),
+                                   count));
+}
+
+/// The op in `block` that is or contains `op`.
+Operation *ancestorIn(Block *block, Operation *op) {
+  return block->findAncestorOpInBlock(*op);
+}
+
+/// The innermost block containing both ops (through their ancestors).
+Block *commonBlock(Operation *a, Operation *b) {
+  for (Block *blk = b->getBlock(); blk; blk = blk->getParentOp()
+                                                 ? blk->getParentOp()->getBlock()
+                                                 : nullptr)
+    if (ancestorIn(blk, a))
+      return blk;
+  return nullptr;
+}
+
+struct ExtReuseSharedMemoryPass
+    : ext::impl::ExtReuseSharedMemoryBase<ExtReuseSharedMemoryPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> kernels;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op) ||
+          (isa<gpu::GPUFuncOp>(op) && !cast<gpu::GPUFuncOp>(op).isExternal()))
+        kernels.push_back(op);
+    });
+    for (Operation *k : kernels)
+      if (failed(runOnKernel(k)))
+        return signalPassFailure();
+  }
+
+  LogicalResult runOnKernel(Operation *kernel) {
+    SharedMemoryLiveness liveness(kernel, minAlignment);
+    ArrayRef<SharedBuffer> all = liveness.getBuffers();
+    SmallVector<unsigned> ids; // the buffers we place
+    for (auto [i, b] : llvm::enumerate(all)) {
+      if (b.dynamic) {
+        Location loc = isa<BlockArgument>(b.root)
+                           ? kernel->getLoc()
+                           : b.root.getDefiningOp()->getLoc();
+        emitRemark(loc) << "ext-reuse-shared-memory: leaving " << b.type
+                        << " alone: its size is not static";
+        continue;
+      }
+      ids.push_back(i);
+    }
+    if (ids.size() < 2) {
+      if (report)
+        llvm::errs() << "ext-reuse-shared-memory: kernel @" << kernelName(kernel)
+                     << ": " << ids.size()
+                     << " static workgroup buffer(s), nothing to share\n";
+      return success();
+    }
+
+    smem::PackingProblem problem;
+    problem.interferes.assign(ids.size(), std::vector<bool>(ids.size(), false));
+    for (unsigned i = 0; i < ids.size(); ++i) {
+      problem.buffers.push_back(
+          {all[ids[i]].sizeBytes, all[ids[i]].alignment});
+      for (unsigned j = 0; j < i; ++j)
+        if (liveness.interfere(ids[i], ids[j]))
+          problem.interferes[i][j] = problem.interferes[j][i] = true;
+    }
+    smem::PackingOptions options;
+    options.exactLimit = exactLimit;
+    smem::PackingResult result = smem::packBuffers(problem, options);
+    if (result.method == smem::PackingMethod::BestFitDecreasing)
+      emitRemark(kernel->getLoc())
+          << "ext-reuse-shared-memory: " << ids.size()
+          << " buffers in an interference component larger than "
+          << exactLimit << ": placed by best-fit decreasing, not proved optimal";
+
+    if (report)
+      printReport(kernel, all, ids, result);
+
+    // Barriers where a buffer takes bytes an earlier one used.
+    OpBuilder b(kernel->getContext());
+    if (!dropHazardBarriers) {
+      for (unsigned i = 0; i < ids.size(); ++i) {
+        for (unsigned j = 0; j < ids.size(); ++j) {
+          const SharedBuffer &early = all[ids[i]], &late = all[ids[j]];
+          if (i == j || !early.isLive() || !late.isLive() ||
+              early.end >= late.begin)
+            continue;
+          uint64_t e0 = result.offsets[i], e1 = e0 + early.sizeBytes;
+          uint64_t l0 = result.offsets[j], l1 = l0 + late.sizeBytes;
+          if (e1 <= l0 || l1 <= e0)
+            continue; // disjoint bytes
+          insertHazardBarrier(liveness.getOp(early.end), late.accesses.front());
+        }
+      }
+    }
+
+    // One i8 buffer; every old buffer a view into it.
+    auto space = gpu::AddressSpaceAttr::get(kernel->getContext(),
+                                            gpu::AddressSpace::Workgroup);
+    auto mergedType = MemRefType::get({static_cast<int64_t>(result.total)},
+                                      b.getI8Type(),
+                                      MemRefLayoutAttrInterface(), space);
+    Value merged;
+    if (auto launch = dyn_cast<gpu::LaunchOp>(kernel))
+      merged = launch.addWorkgroupAttribution(mergedType, kernel->getLoc());
+    else
+      merged = cast<gpu::GPUFuncOp>(kernel).addWorkgroupAttribution(
+          mergedType, kernel->getLoc());
+    Block &entry = kernel->getRegion(0).front();
+    SmallVector<unsigned> erasedAttributions;
+    unsigned firstAttr = firstWorkgroupAttribution(kernel);
+    for (auto [slot, id] : llvm::enumerate(ids)) {
+      const SharedBuffer &buf = all[id];
+      Operation *alloc = buf.root.getDefiningOp();
+      if (alloc)
+        b.setInsertionPoint(alloc);
+      else
+        b.setInsertionPointToStart(&entry);
+      Location loc = alloc ? alloc->getLoc() : kernel->getLoc();
+      Value offset = constIndex(b, loc, result.offsets[slot]);
+      Value view = memref::ViewOp::create(b, loc, buf.type, merged, offset,
+                                          ValueRange{});
+      Value root = buf.root;
+      root.replaceAllUsesWith(view);
+      if (alloc) {
+        for (Operation *user : llvm::make_early_inc_range(view.getUsers()))
+          if (isa<memref::DeallocOp>(user))
+            user->erase();
+        alloc->erase();
+      } else {
+        erasedAttributions.push_back(
+            cast<BlockArgument>(buf.root).getArgNumber() - firstAttr);
+      }
+    }
+    llvm::sort(erasedAttributions);
+    eraseAttributions(kernel, erasedAttributions);
+    kernel->setAttr("ext.shared_memory_bytes",
+                    b.getI64IntegerAttr(result.total));
+    return success();
+  }
+
+  /// A gpu.barrier before `first` unless one already separates it from
+  /// `last` in the innermost block holding both.
+  void insertHazardBarrier(Operation *last, Operation *first) {
+    Block *block = commonBlock(last, first);
+    if (!block)
+      return;
+    Operation *from = ancestorIn(block, last), *to = ancestorIn(block, first);
+    for (Operation *op = from->getNextNode(); op && op != to;
+         op = op->getNextNode())
+      if (isa<gpu::BarrierOp>(op))
+        return;
+    OpBuilder b(to);
+    gpu::BarrierOp::create(b, to->getLoc());
+  }
+
+  void printReport(Operation *kernel, ArrayRef<SharedBuffer> all,
+                   ArrayRef<unsigned> ids, const smem::PackingResult &r) {
+    llvm::raw_ostream &os = llvm::errs();
+    os << "ext-reuse-shared-memory: kernel @" << kernelName(kernel) << "\n";
+    os << llvm::formatv("  {0,-4} {1,-44} {2,8} {3,6} {4,14} {5,8}\n", "#",
+                        "buffer", "bytes", "align", "live", "offset");
+    for (auto [slot, id] : llvm::enumerate(ids)) {
+      const SharedBuffer &b = all[id];
+      std::string type;
+      llvm::raw_string_ostream ts(type);
+      ts << b.type;
+      std::string live = b.isLive() ? llvm::formatv("[{0}, {1}]", b.begin, b.end).str()
+                                    : std::string("(unused)");
+      os << llvm::formatv("  {0,-4} {1,-44} {2,8} {3,6} {4,14} {5,8}\n", slot,
+                          type, b.sizeBytes, b.alignment, live,
+                          r.offsets[slot]);
+    }
+    const char *method = r.method == smem::PackingMethod::Exact ? "exact"
+                         : r.method == smem::PackingMethod::Trivial
+                             ? "trivial"
+                             : "best-fit decreasing";
+    os << "  total " << r.total << " B, lower bound " << r.lowerBound
+       << " B, naive sum " << r.naiveSum << " B, best-fit decreasing "
+       << r.bestFitTotal << " B; " << method
+       << (r.provedOptimal ? ", proved optimal" : ", not proved optimal");
+    if (r.total == r.naiveSum)
+      os << "; nothing shared: every buffer interferes with the others";
+    os << "\n";
+  }
+};
+
+} // namespace
