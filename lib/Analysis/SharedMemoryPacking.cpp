@@ -943,7 +943,12 @@ PackingResult packBuffers(const PackingProblem &p, const PackingOptions &opts) {
     return result;
   }
 
-  if (g.n > opts.exactLimit) {
+  // Components are independent, so the limit is on the largest one: a
+  // kernel of many buffers in small separate phases is still solved exactly.
+  size_t largest = 0;
+  for (const auto &comp : comps)
+    largest = std::max(largest, comp.size());
+  if (largest > opts.exactLimit) {
     result.method = PackingMethod::BestFitDecreasing;
     result.offsets = bestFit;
     // Never worse than no reuse at all.

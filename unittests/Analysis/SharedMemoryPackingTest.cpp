@@ -447,18 +447,71 @@ TEST(SharedMemoryPackingTest, RandomProblemsUpToSixteenAreSolvedExactly) {
   RecordProperty("seconds", std::to_string(seconds));
 }
 
-TEST(SharedMemoryPackingTest, LargeProblemsUseBestFit) {
+/// Size of the largest connected set of interfering buffers.
+size_t largestComponent(const PackingProblem &p) {
+  size_t n = p.buffers.size(), best = 0;
+  std::vector<bool> seen(n, false);
+  for (size_t s = 0; s < n; ++s) {
+    if (seen[s])
+      continue;
+    size_t size = 0;
+    std::vector<size_t> stack = {s};
+    seen[s] = true;
+    while (!stack.empty()) {
+      size_t a = stack.back();
+      stack.pop_back();
+      ++size;
+      for (size_t b = 0; b < n; ++b)
+        if (!seen[b] && p.interfere(a, b)) {
+          seen[b] = true;
+          stack.push_back(b);
+        }
+    }
+    best = std::max(best, size);
+  }
+  return best;
+}
+
+TEST(SharedMemoryPackingTest, LargeComponentsUseBestFit) {
   std::mt19937_64 rng(99);
   for (size_t n : {17, 24, 32, 48, 64, 100}) {
     for (double density : {0.1, 0.4, 0.8}) {
       PackingProblem p = randomProblem(rng, n, density, /*oddSizes=*/n % 2);
       PackingResult r = packBuffers(p);
       checkResult(p, r);
-      EXPECT_EQ(r.method, PackingMethod::BestFitDecreasing);
-      EXPECT_EQ(r.nodesExplored, 0u);
-      EXPECT_EQ(r.provedOptimal, r.total == r.lowerBound);
+      if (largestComponent(p) > 16) {
+        EXPECT_EQ(r.method, PackingMethod::BestFitDecreasing);
+        EXPECT_EQ(r.nodesExplored, 0u);
+        EXPECT_EQ(r.provedOptimal, r.total == r.lowerBound);
+      } else {
+        EXPECT_NE(r.method, PackingMethod::BestFitDecreasing);
+        EXPECT_TRUE(r.provedOptimal);
+      }
     }
   }
+}
+
+// Many buffers in small separate phases: each component is solved exactly.
+TEST(SharedMemoryPackingTest, SmallComponentsOfALargeKernelAreExact) {
+  std::mt19937_64 rng(5);
+  PackingProblem p;
+  const size_t phases = 4, perPhase = 8;
+  p.buffers.resize(phases * perPhase);
+  p.interferes.assign(p.buffers.size(),
+                      std::vector<bool>(p.buffers.size(), false));
+  for (size_t i = 0; i < p.buffers.size(); ++i)
+    p.buffers[i] = {1 + rng() % 300, uint64_t(1) << (rng() % 4)};
+  for (size_t ph = 0; ph < phases; ++ph)
+    for (size_t a = 0; a < perPhase; ++a)
+      for (size_t b = 0; b < perPhase; ++b)
+        if (a != b && (rng() % 3))
+          p.interferes[ph * perPhase + a][ph * perPhase + b] =
+              p.interferes[ph * perPhase + b][ph * perPhase + a] = true;
+  PackingResult r = packBuffers(p);
+  checkResult(p, r);
+  EXPECT_EQ(r.method, PackingMethod::Exact);
+  EXPECT_TRUE(r.provedOptimal);
+  EXPECT_LE(r.total, r.bestFitTotal);
 }
 
 } // namespace

@@ -56,7 +56,9 @@ enum class PackingMethod {
 };
 
 struct PackingOptions {
-  /// Use the exact search when there are at most this many buffers. Random
+  /// Use the exact search when no interference component (a connected set of
+  /// buffers; separate components are placed independently) has more than
+  /// this many buffers. Random
   /// problems of 16 buffers take well under a second; the search is
   /// exponential, so much larger limits mostly buy budget exhaustion. Buffer
   /// sets are 64-bit masks: interference components of more than 64 buffers
