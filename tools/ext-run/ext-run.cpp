@@ -135,9 +135,12 @@ int main(int argc, char **argv) {
   for (const std::string &lib : sharedLibs)
     libs.push_back(lib);
 
+  // ExecutionEngineOptions holds a function_ref: keep the callable alive.
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                /*targetMachine=*/nullptr);
   ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                                  /*targetMachine=*/nullptr);
+  options.transformer = transformer;
   options.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*module, options);
   if (!engine)
