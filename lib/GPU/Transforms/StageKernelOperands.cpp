@@ -74,6 +74,15 @@ struct StageKernelOperandsPass
       OpBuilder after(launch->getContext());
       after.setInsertionPointAfter(launch);
       Location loc = launch.getLoc();
+      Type tokenType = gpu::AsyncTokenType::get(launch->getContext());
+      // gpu-to-llvm lowers only asynchronous allocs and copies: each side
+      // of the launch is one chain on its own stream (gpu.wait async), joined
+      // by a blocking gpu.wait. The launch itself stays synchronous.
+      Value token;
+      auto startChain = [&](OpBuilder &b) {
+        token = gpu::WaitOp::create(b, loc, tokenType, ValueRange())
+                    .getAsyncToken();
+      };
       // One device buffer per distinct host value, in operand order.
       llvm::MapVector<Value, std::pair<Value, bool>> staged;
       for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
@@ -95,33 +104,43 @@ struct StageKernelOperandsPass
           it->second.second |= written;
           continue;
         }
+        if (!token)
+          startChain(before);
         SmallVector<Value> dynamicSizes;
         for (int64_t dim = 0; dim < type.getRank(); ++dim)
           if (type.isDynamicDim(dim))
             dynamicSizes.push_back(
                 memref::DimOp::create(before, loc, operand, dim));
-        auto alloc = gpu::AllocOp::create(before, loc, type, Type(),
-                                          ValueRange(), dynamicSizes,
+        auto alloc = gpu::AllocOp::create(before, loc, type, tokenType,
+                                          ValueRange{token}, dynamicSizes,
                                           ValueRange());
         Value device = alloc.getMemref();
-        gpu::MemcpyOp::create(before, loc, TypeRange(), ValueRange(), device,
-                              operand);
+        token = gpu::MemcpyOp::create(before, loc, tokenType,
+                                      ValueRange{alloc.getAsyncToken()},
+                                      device, operand)
+                    .getAsyncToken();
         staged.insert({operand, {device, written}});
       }
       if (staged.empty())
         return;
+      gpu::WaitOp::create(before, loc, Type(), ValueRange{token});
       for (OpOperand &use : launch.getKernelOperandsMutable()) {
         auto it = staged.find(use.get());
         if (it != staged.end())
           use.set(it->second.first);
       }
+      startChain(after);
       for (auto &[host, entry] : staged) {
         auto [device, written] = entry;
         if (written)
-          gpu::MemcpyOp::create(after, loc, TypeRange(), ValueRange(), host,
-                                device);
-        gpu::DeallocOp::create(after, loc, TypeRange(), ValueRange(), device);
+          token = gpu::MemcpyOp::create(after, loc, tokenType,
+                                        ValueRange{token}, host, device)
+                      .getAsyncToken();
+        token = gpu::DeallocOp::create(after, loc, tokenType,
+                                       ValueRange{token}, device)
+                    .getAsyncToken();
       }
+      gpu::WaitOp::create(after, loc, Type(), ValueRange{token});
     });
     if (!ok)
       signalPassFailure();

@@ -45,13 +45,16 @@ def ExtGpuStageKernelOperands
   let description = [{
     Host code written for the CPU (and for ext's CPU emulator) passes ordinary
     host memrefs (`memref.alloc`, `memref.get_global`) to kernels. A discrete
-    GPU cannot read them. Before every `gpu.launch_func`, for every memref
-    operand in the default memory space, this pass allocates a device buffer
-    (`gpu.alloc`, with the operand's dynamic sizes), copies the operand in
-    (`gpu.memcpy`), launches on the device buffer, copies it back unless the
-    kernel only reads it, and frees it (`gpu.dealloc`). The semantics of the
-    synchronous launch are preserved; each launch pays its copies, which the
-    runner's per-launch timing (events around the launch) excludes.
+    GPU cannot read them. Around every synchronous `gpu.launch_func`, for
+    every memref operand in the default (or global) memory space, this pass
+    allocates a device buffer (`gpu.alloc`, with the operand's dynamic sizes)
+    and copies the operand in before the launch, launches on the device
+    buffer, then copies it back unless the kernel only reads it and frees it.
+    The allocs and copies are asynchronous ops on one stream per side of the
+    launch (`gpu.wait async` ... `gpu.wait`), the form `gpu-to-llvm` lowers;
+    the launch itself stays synchronous, so the program's semantics do not
+    change. Each launch pays its copies, which the runner's per-launch
+    timing (events around the launch) excludes.
 
     A kernel operand that is read only (in the outlined `gpu.func`, the
     argument is used only by `memref.load`, directly or through view-like
