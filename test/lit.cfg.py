@@ -33,3 +33,20 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 if config.ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+
+# A CUDA driver that sees a device: tests that run kernels on the GPU say
+# `REQUIRES: cuda-driver`; the no-driver diagnostic is checked without one.
+def _has_cuda_device():
+    try:
+        import ctypes
+        cuda = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        return cuda.cuInit(0) == 0 and \
+            cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+    except OSError:
+        return False
+
+if _has_cuda_device():
+    config.available_features.add("cuda-driver")
+config.substitutions.append(
+    ("%fake_cuda", os.path.join(config.ext_libs_dir, "fake-cuda", "libcuda.so.1")))

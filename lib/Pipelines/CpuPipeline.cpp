@@ -44,6 +44,8 @@ static constexpr const char *kScheduleToGpu =
     "cse,"
     "gpu-launch-sink-index-computations";
 
+std::string ext::getScheduleToGpuPipelineText() { return kScheduleToGpu; }
+
 void ext::buildScheduleToGpuPipeline(OpPassManager &pm) {
   if (failed(parsePassPipeline(kScheduleToGpu, pm)))
     llvm::report_fatal_error("ext-schedule-to-gpu: a pass is not registered");

@@ -3,6 +3,7 @@
 #include "ext/InitAll.h"
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/GPU/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
 
 void ext::registerAllDialects(mlir::DialectRegistry &registry) {
@@ -12,4 +13,6 @@ void ext::registerAllDialects(mlir::DialectRegistry &registry) {
 void ext::registerAllPasses() {
   ext::registerExtPasses();
   ext::registerPipelines();
+  ext::registerExtGPUPasses();
+  ext::registerGpuPipelines();
 }

@@ -22,7 +22,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary translates kernels to LLVM IR inside the pipeline.
+  // gpu-module-to-binary (and ext-gpu-host-pipeline) translate gpu.modules
+  // to LLVM IR inside the pass.
   mlir::registerAllToLLVMIRTranslations(registry);
   ext::registerAllDialects(registry);
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CudaTarget.h"
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
 
@@ -33,7 +34,7 @@
 using namespace mlir;
 
 namespace {
-enum class Target { Cpu };
+enum class Target { Cpu, Cuda };
 
 llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                          llvm::cl::desc("<input .mlir>"),
@@ -41,7 +42,10 @@ llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
 llvm::cl::opt<Target> target(
     "target", llvm::cl::desc("where to run the module"),
     llvm::cl::values(clEnumValN(Target::Cpu, "cpu",
-                                "the host CPU, through the ExecutionEngine")),
+                                "the host CPU, through the ExecutionEngine"),
+                     clEnumValN(Target::Cuda, "cuda",
+                                "an NVIDIA GPU through the CUDA driver "
+                                "(loaded at run time)")),
     llvm::cl::init(Target::Cpu));
 llvm::cl::opt<std::string> entryPoint("entry",
                                       llvm::cl::desc("function to run"),
@@ -52,6 +56,11 @@ llvm::cl::list<std::string>
                llvm::cl::CommaSeparated);
 llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM optimization level"),
                                  llvm::cl::Prefix, llvm::cl::init(2));
+llvm::cl::opt<std::string>
+    chip("chip",
+         llvm::cl::desc("--target=cuda: sm_NN to compile kernels for "
+                        "(default: the device's)"),
+         llvm::cl::init(""));
 llvm::cl::opt<bool>
     printLowered("print-lowered",
                  llvm::cl::desc("print the module after lowering, then run"),
@@ -100,6 +109,18 @@ int main(int argc, char **argv) {
     entry.emitError() << "@" << entryPoint
                       << " must take no arguments and return nothing";
     return 1;
+  }
+
+  if (target == Target::Cuda) {
+    ext::CudaRunOptions options;
+    options.entry = entryPoint;
+    options.chip = chip;
+    options.optLevel = optLevel;
+    options.printLowered = printLowered;
+    options.sharedLibs = {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB};
+    for (const std::string &lib : sharedLibs)
+      options.sharedLibs.push_back(lib);
+    return ext::runOnCuda(*module, options);
   }
 
   PassManager pm(&context, module.get()->getName().getStringRef());

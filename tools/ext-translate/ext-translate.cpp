@@ -1,11 +1,13 @@
 //===- ext-translate.cpp - ext's translation driver -----------------------===//
 //
-// mlir-translate with ext's dialects registered. The PTX and HSACO
-// translations join upstream's here.
+// mlir-translate with ext's dialects registered, upstream's translations
+// and ext's --ext-to-ptx / --ext-to-hsaco (serialize the target-attached
+// gpu.module that ext-gpu-pipeline leaves).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ext/InitAll.h"
+#include "ext/Target/GPU/Serialize.h"
 
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -13,6 +15,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllTranslations();
+  ext::registerGpuTranslations(ext::registerAllDialects);
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "ext translation driver\n"));
 }

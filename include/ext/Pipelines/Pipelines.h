@@ -4,6 +4,9 @@
 #define EXT_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
 
 namespace ext {
 
@@ -18,8 +21,98 @@ void buildCpuPipeline(mlir::OpPassManager &pm);
 /// into the launches (so outlining passes no constants as kernel arguments).
 void buildScheduleToGpuPipeline(mlir::OpPassManager &pm);
 
+/// ext-schedule-to-gpu as pipeline text, for building longer pipelines.
+std::string getScheduleToGpuPipelineText();
+
+/// The device ext-gpu-pipeline compiles for.
+struct GpuTarget {
+  /// nvvm (NVIDIA, PTX) or rocdl (AMD, HSACO).
+  std::string target = "nvvm";
+  /// sm_NN or gfxNNN; empty: sm_80 / gfx90a.
+  std::string chip;
+  /// Target features; empty: the back end's default for the chip.
+  std::string features;
+  /// AMDHSA code object version (rocdl).
+  std::string abi = "500";
+  /// Device code optimization level.
+  unsigned optLevel = 2;
+  /// Pack each kernel's workgroup buffers (ext-reuse-shared-memory).
+  bool reuseSharedMemory = true;
+
+  bool isNvvm() const { return target == "nvvm"; }
+};
+
+/// Options of ext-gpu-pipeline.
+struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Device back end: nvvm (NVIDIA, PTX) or rocdl (AMD, "
+                     "HSACO)"),
+      llvm::cl::init("nvvm")};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Device to compile for: sm_NN for nvvm (default "
+                     "sm_80), gfxNNN for rocdl (default gfx90a)"),
+      llvm::cl::init("")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Target features (nvvm default: the lowest PTX ISA the "
+                     "chip needs; +ptx80 asks for more)"),
+      llvm::cl::init("")};
+  Option<unsigned> optLevel{
+      *this, "O", llvm::cl::desc("Device code optimization level (0-3)"),
+      llvm::cl::init(2)};
+  Option<std::string> abi{
+      *this, "abi",
+      llvm::cl::desc("rocdl only: AMDHSA code object version (400, 500 or "
+                     "600)"),
+      llvm::cl::init("500")};
+  Option<bool> reuseSharedMemory{
+      *this, "reuse-shared-memory",
+      llvm::cl::desc("Pack each kernel's workgroup buffers into one "
+                     "allocation (ext-reuse-shared-memory)"),
+      llvm::cl::init(true)};
+
+  GpuTarget toTarget() const {
+    GpuTarget t;
+    t.reuseSharedMemory = reuseSharedMemory;
+    t.target = target;
+    t.chip = chip;
+    t.features = features;
+    t.abi = abi;
+    t.optLevel = optLevel;
+    return t;
+  }
+};
+
+/// Checks `requested` (a known target, a chip of that target LLVM knows, the
+/// opt level, the ABI) and fills in the default chip; on failure returns
+/// failure and the message to report in `error`.
+mlir::FailureOr<GpuTarget> resolveGpuTarget(const GpuTarget &requested,
+                                            std::string &error);
+
+/// ext-gpu-pipeline: outlines gpu.launch bodies into gpu.modules, attaches an
+/// #nvvm.target / #rocdl.target and lowers the kernels to the NVVM / ROCDL
+/// LLVM dialect. Host code is left as is; the target-attached gpu.modules
+/// are what `ext-translate --ext-to-ptx / --ext-to-hsaco` serializes and
+/// what `gpu-module-to-binary` accepts. `target` must have been resolved.
+void buildGpuPipeline(mlir::OpPassManager &pm, const GpuTarget &target);
+
+/// The pass pipeline ext-gpu-pipeline runs for resolved `target`, as text.
+std::string getGpuPipelineText(const GpuTarget &target);
+
+/// For running on a device from the host: ext-gpu-stage-kernel-operands,
+/// ext-gpu-pipeline, gpu-module-to-binary (format `format`: isa, bin or
+/// fatbin; `toolkit` may be empty) and the host's lowering to the LLVM
+/// dialect, gpu.launch_func becoming mgpu* runtime calls.
+void buildGpuHostPipeline(mlir::OpPassManager &pm, const GpuTarget &target,
+                          llvm::StringRef format, llvm::StringRef toolkit);
+
 /// Registers ext's named pipelines with the global pass registry.
 void registerPipelines();
+
+/// Registers ext-gpu-pipeline (and ext-gpu-host-pipeline).
+void registerGpuPipelines();
 
 } // namespace ext
 

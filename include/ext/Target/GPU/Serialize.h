@@ -1,0 +1,63 @@
+//===- Serialize.h - gpu.module to PTX / HSACO ------------------*- C++ -*-===//
+
+#ifndef EXT_TARGET_GPU_SERIALIZE_H
+#define EXT_TARGET_GPU_SERIALIZE_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <functional>
+#include <string>
+
+namespace mlir {
+class Operation;
+namespace gpu {
+class GPUModuleOp;
+} // namespace gpu
+} // namespace mlir
+
+namespace ext {
+
+/// What a gpu.module is serialized to.
+enum class GpuBinaryKind {
+  /// PTX text, from the module's #nvvm.target.
+  Ptx,
+  /// An AMDHSA code object (ELF, linked with ld.lld), from its #rocdl.target.
+  Hsaco,
+};
+
+struct SerializeOptions {
+  /// Toolkit root handed to the target: for HSACO a folder holding
+  /// amdgcn/bitcode and llvm/bin/ld.lld (empty: ext's build-tree default);
+  /// for PTX a CUDA root for libdevice (empty: upstream's detection).
+  std::string toolkitPath;
+  /// The gpu.module to serialize when the input holds several.
+  std::string moduleName;
+};
+
+/// The ROCm-shaped folder the build lays out for Debian's device libraries
+/// and lld (the baked default toolkit path of --ext-to-hsaco).
+llvm::StringRef getDefaultRocmToolkitPath();
+
+/// Serializes `module`, which must carry a target of the kind `kind` needs.
+/// Errors are emitted on the module.
+mlir::FailureOr<llvm::SmallVector<char, 0>>
+serializeGpuModule(mlir::gpu::GPUModuleOp module, GpuBinaryKind kind,
+                   const SerializeOptions &options);
+
+/// Finds the one gpu.module under `root` to serialize (by name when
+/// `options.moduleName` is set) and serializes it.
+mlir::FailureOr<llvm::SmallVector<char, 0>>
+serializeGpuModuleIn(mlir::Operation *root, GpuBinaryKind kind,
+                     const SerializeOptions &options);
+
+/// Registers the --ext-to-ptx and --ext-to-hsaco translations (and their
+/// command-line options); `registerDialects` adds dialects the inputs may
+/// use besides upstream's (ext's own).
+void registerGpuTranslations(
+    std::function<void(mlir::DialectRegistry &)> registerDialects = {});
+
+} // namespace ext
+
+#endif // EXT_TARGET_GPU_SERIALIZE_H

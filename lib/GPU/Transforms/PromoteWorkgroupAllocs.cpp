@@ -1,0 +1,112 @@
+//===- PromoteWorkgroupAllocs.cpp - workgroup allocs to attributions ------===//
+//
+// memref.alloc/alloca in #gpu.address_space<workgroup> inside a gpu.func
+// become workgroup attributions of that function, which upstream's GPU to
+// NVVM/ROCDL conversions lower to addrspace(3) globals.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ext/GPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ext {
+#define GEN_PASS_DEF_EXTGPUPROMOTEWORKGROUPALLOCS
+#include "ext/GPU/Transforms/Passes.h.inc"
+} // namespace ext
+
+using namespace mlir;
+
+namespace {
+
+bool isWorkgroupMemRef(MemRefType type) {
+  return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
+}
+
+/// The number of elements an allocation of `type` spans: its static shape
+/// for an identity layout, else the furthest element its strides reach.
+FailureOr<int64_t> spannedElements(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return type.getNumElements();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return failure();
+  int64_t last = offset;
+  for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
+    if (size == 0)
+      return int64_t(0);
+    last += (size - 1) * stride;
+  }
+  return last + 1;
+}
+
+/// Rewrites one workgroup allocation in `func`; false (with a diagnostic)
+/// when it cannot be given static storage.
+bool promote(gpu::GPUFuncOp func, Operation *alloc, IRRewriter &rewriter) {
+  auto type = cast<MemRefType>(alloc->getResult(0).getType());
+  if (!type.hasStaticShape()) {
+    alloc->emitError()
+        << "dynamically sized workgroup allocation " << type
+        << " cannot be given static shared memory; use a static shape (or "
+           "dynamic shared memory through the launch)";
+    return false;
+  }
+  FailureOr<int64_t> span = spannedElements(type);
+  if (failed(span)) {
+    alloc->emitError() << "workgroup allocation " << type
+                       << " has a layout without static strides and offset";
+    return false;
+  }
+
+  Location loc = alloc->getLoc();
+  Value replacement;
+  if (type.getLayout().isIdentity()) {
+    replacement = func.addWorkgroupAttribution(type, loc);
+  } else {
+    auto flatType = MemRefType::get({*span}, type.getElementType(),
+                                    MemRefLayoutAttrInterface(),
+                                    type.getMemorySpace());
+    Value flat = func.addWorkgroupAttribution(flatType, loc);
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    (void)type.getStridesAndOffset(strides, offset);
+    rewriter.setInsertionPointToStart(&func.getBody().front());
+    replacement = memref::ReinterpretCastOp::create(
+        rewriter, loc, type, flat, offset, type.getShape(), strides);
+  }
+
+  for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+    if (isa<memref::DeallocOp>(user))
+      rewriter.eraseOp(user);
+  rewriter.replaceOp(alloc, replacement);
+  return true;
+}
+
+struct PromoteWorkgroupAllocsPass
+    : ext::impl::ExtGpuPromoteWorkgroupAllocsBase<PromoteWorkgroupAllocsPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    bool ok = true;
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      SmallVector<Operation *> allocs;
+      func.walk([&](Operation *op) {
+        if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+          return;
+        if (isWorkgroupMemRef(cast<MemRefType>(op->getResult(0).getType())))
+          allocs.push_back(op);
+      });
+      for (Operation *alloc : allocs)
+        ok &= promote(func, alloc, rewriter);
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace

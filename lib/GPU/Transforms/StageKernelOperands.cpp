@@ -1,0 +1,150 @@
+//===- StageKernelOperands.cpp - host memrefs to device buffers -----------===//
+//
+// Around every synchronous gpu.launch_func: gpu.alloc a device buffer per
+// host memref operand, gpu.memcpy in, launch on it, gpu.memcpy back (unless
+// the kernel only reads it), gpu.dealloc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ext/GPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace ext {
+#define GEN_PASS_DEF_EXTGPUSTAGEKERNELOPERANDS
+#include "ext/GPU/Transforms/Passes.h.inc"
+} // namespace ext
+
+using namespace mlir;
+
+namespace {
+
+/// True when every use of `value` in the kernel reads: memref.load,
+/// memref.dim and the like, directly or through view-like ops.
+bool isOnlyRead(Value value) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::LoadOp, memref::DimOp, memref::ExtractStridedMetadataOp,
+            memref::ExtractAlignedPointerAsIndexOp>(user))
+      continue;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+      if (view.getViewSource() == value &&
+          llvm::all_of(user->getResults(), isOnlyRead))
+        continue;
+      return false;
+    }
+    if (isa<memref::CastOp>(user) && isOnlyRead(user->getResult(0)))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+bool isHostMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return false;
+  Attribute space = memref.getMemorySpace();
+  if (!space)
+    return true;
+  if (auto integer = dyn_cast<IntegerAttr>(space))
+    return integer.getInt() == 0;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Global;
+  return false;
+}
+
+struct StageKernelOperandsPass
+    : ext::impl::ExtGpuStageKernelOperandsBase<StageKernelOperandsPass> {
+  void runOnOperation() override {
+    SymbolTableCollection symbols;
+    bool ok = true;
+    getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
+          launch.getAsyncObject())
+        return; // Asynchronous launches manage their own memory.
+      auto kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+          launch, launch.getKernel());
+
+      OpBuilder before(launch);
+      OpBuilder after(launch->getContext());
+      after.setInsertionPointAfter(launch);
+      Location loc = launch.getLoc();
+      Type tokenType = gpu::AsyncTokenType::get(launch->getContext());
+      // gpu-to-llvm lowers only asynchronous allocs and copies: each side
+      // of the launch is one chain on its own stream (gpu.wait async), joined
+      // by a blocking gpu.wait. The launch itself stays synchronous.
+      Value token;
+      auto startChain = [&](OpBuilder &b) {
+        token = gpu::WaitOp::create(b, loc, tokenType, ValueRange())
+                    .getAsyncToken();
+      };
+      // One device buffer per distinct host value, in operand order.
+      llvm::MapVector<Value, std::pair<Value, bool>> staged;
+      for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
+        if (!isHostMemRef(operand.getType()))
+          continue;
+        auto type = cast<MemRefType>(operand.getType());
+        if (!type.getLayout().isIdentity()) {
+          launch.emitError() << "kernel operand #" << index << " of type "
+                             << type
+                             << " has a non-identity layout; only contiguous "
+                                "memrefs can be staged to the device";
+          ok = false;
+          continue;
+        }
+        bool written = !kernel || index >= kernel.getNumArguments() ||
+                       !isOnlyRead(kernel.getArgument(index));
+        auto it = staged.find(operand);
+        if (it != staged.end()) {
+          it->second.second |= written;
+          continue;
+        }
+        if (!token)
+          startChain(before);
+        SmallVector<Value> dynamicSizes;
+        for (int64_t dim = 0; dim < type.getRank(); ++dim)
+          if (type.isDynamicDim(dim))
+            dynamicSizes.push_back(
+                memref::DimOp::create(before, loc, operand, dim));
+        auto alloc = gpu::AllocOp::create(before, loc, type, tokenType,
+                                          ValueRange{token}, dynamicSizes,
+                                          ValueRange());
+        Value device = alloc.getMemref();
+        token = gpu::MemcpyOp::create(before, loc, tokenType,
+                                      ValueRange{alloc.getAsyncToken()},
+                                      device, operand)
+                    .getAsyncToken();
+        staged.insert({operand, {device, written}});
+      }
+      if (staged.empty())
+        return;
+      gpu::WaitOp::create(before, loc, Type(), ValueRange{token});
+      for (OpOperand &use : launch.getKernelOperandsMutable()) {
+        auto it = staged.find(use.get());
+        if (it != staged.end())
+          use.set(it->second.first);
+      }
+      startChain(after);
+      for (auto &[host, entry] : staged) {
+        auto [device, written] = entry;
+        if (written)
+          token = gpu::MemcpyOp::create(after, loc, tokenType,
+                                        ValueRange{token}, host, device)
+                      .getAsyncToken();
+        token = gpu::DeallocOp::create(after, loc, tokenType,
+                                       ValueRange{token}, device)
+                    .getAsyncToken();
+      }
+      gpu::WaitOp::create(after, loc, Type(), ValueRange{token});
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace

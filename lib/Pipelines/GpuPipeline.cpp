@@ -1,0 +1,326 @@
+//===- GpuPipeline.cpp - ext-gpu-pipeline ---------------------------------===//
+//
+// Upstream gpu IR (gpu.launch or outlined gpu.module/gpu.func, workgroup
+// memref.allocs, barriers, shuffles, scf, arith, math, memref) lowered to the
+// NVVM or ROCDL flavour of the LLVM dialect inside target-attached
+// gpu.modules. Serialization is left to `ext-translate --ext-to-ptx /
+// --ext-to-hsaco` or to `gpu-module-to-binary`, so the IR after the pipeline
+// can be inspected and tested, and one lowering serves PTX, cubin and HSACO.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ext/GPU/Transforms/Passes.h"
+#include "ext/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kNvvmTriple = "nvptx64-nvidia-cuda";
+constexpr llvm::StringLiteral kRocdlTriple = "amdgcn-amd-amdhsa";
+
+/// Whether LLVM's back end for `triple` knows processor `chip`. Asking the
+/// subtarget table (rather than a list of our own) keeps the check in step
+/// with the installed LLVM.
+bool isKnownProcessor(llvm::StringRef triple, llvm::StringRef chip) {
+  static const bool initialized = [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+    return true;
+  }();
+  (void)initialized;
+  std::string error;
+  llvm::Triple parsed(triple);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(parsed, error);
+  if (!target)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(parsed, "", ""));
+  return info && info->isCPUStringValid(chip);
+}
+
+/// sm_NN[a|f] -> NN, or 0.
+unsigned smVersion(llvm::StringRef chip) {
+  unsigned version = 0;
+  if (!chip.consume_front("sm_"))
+    return 0;
+  chip = chip.rtrim("af");
+  if (chip.getAsInteger(10, version))
+    return 0;
+  return version;
+}
+
+} // namespace
+
+FailureOr<ext::GpuTarget>
+ext::resolveGpuTarget(const GpuTarget &requested, std::string &error) {
+  GpuTarget resolved = requested;
+  llvm::StringRef target = resolved.target;
+  std::string chip = resolved.chip;
+  if (target == "nvvm") {
+    if (chip.empty())
+      chip = "sm_80";
+    if (!llvm::StringRef(chip).starts_with("sm_")) {
+      error = "ext-gpu-pipeline: chip '" + chip +
+              "' is not an NVIDIA chip; target=nvvm takes sm_NN (sm_80, "
+              "sm_90, ...)" +
+              (llvm::StringRef(chip).starts_with("gfx")
+                   ? std::string(" (gfx chips need target=rocdl)")
+                   : std::string());
+      return failure();
+    }
+    if (!isKnownProcessor(kNvvmTriple, chip)) {
+      error = "ext-gpu-pipeline: LLVM's NVPTX back end does not know chip '" +
+              chip + "'";
+      return failure();
+    }
+  } else if (target == "rocdl") {
+    if (chip.empty())
+      chip = "gfx90a";
+    if (!llvm::StringRef(chip).starts_with("gfx")) {
+      error = "ext-gpu-pipeline: chip '" + chip +
+              "' is not an AMD chip; target=rocdl takes gfxNNN (gfx90a, "
+              "gfx942, ...)" +
+              (llvm::StringRef(chip).starts_with("sm_")
+                   ? std::string(" (sm_ chips need target=nvvm)")
+                   : std::string());
+      return failure();
+    }
+    if (!isKnownProcessor(kRocdlTriple, chip)) {
+      error = "ext-gpu-pipeline: LLVM's AMDGPU back end does not know chip '" +
+              chip + "'";
+      return failure();
+    }
+    llvm::StringRef abi = resolved.abi;
+    if (abi != "400" && abi != "500" && abi != "600") {
+      error = "ext-gpu-pipeline: abi must be 400, 500 or 600, not '" +
+              abi.str() + "'";
+      return failure();
+    }
+  } else {
+    error = "ext-gpu-pipeline: unknown target '" + target.str() +
+            "'; expected 'nvvm' or 'rocdl'";
+    return failure();
+  }
+  if (resolved.optLevel > 3) {
+    error = "ext-gpu-pipeline: O must be 0, 1, 2 or 3, not " +
+            std::to_string(resolved.optLevel);
+    return failure();
+  }
+  if (llvm::any_of(resolved.features,
+                   [](char c) { return llvm::isSpace(c) || c == '}'; })) {
+    error = "ext-gpu-pipeline: features must be a comma-free list such as "
+            "+ptx80, without spaces";
+    return failure();
+  }
+  resolved.chip = chip;
+  return resolved;
+}
+
+/// ext's schedules first (a no-op on plain gpu IR), then the workgroup
+/// buffers of every launch packed before outlining.
+static std::string getSchedulePrefix(const ext::GpuTarget &options) {
+  std::string prefix = ext::getScheduleToGpuPipelineText() + ",";
+  if (options.reuseSharedMemory)
+    prefix += "ext-reuse-shared-memory,";
+  return prefix;
+}
+
+/// Outlining, target attachment and the device lowering.
+static std::string getDevicePipelineText(const ext::GpuTarget &options) {
+  bool nvvm = options.isNvvm();
+  std::string features;
+  if (!options.features.empty())
+    features = " features=" + options.features;
+
+  std::string attach =
+      nvvm ? llvm::formatv("nvvm-attach-target{{chip={0} O={1}{2}}",
+                           options.chip, options.optLevel,
+                           features)
+                 .str()
+           : llvm::formatv("rocdl-attach-target{{chip={0} O={1} abi={2}{3}}",
+                           options.chip, options.optLevel,
+                           options.abi, features)
+                 .str();
+  // redux.sync (integer subgroup reductions) exists from sm_80 on.
+  std::string convert =
+      nvvm ? std::string(smVersion(options.chip) >= 80
+                             ? "convert-gpu-to-nvvm{has-redux=true},"
+                               "llvm-optimize-for-nvvm-target"
+                             : "convert-gpu-to-nvvm,"
+                               "llvm-optimize-for-nvvm-target")
+           : "convert-gpu-to-rocdl{chipset=" + options.chip + "}";
+  return "gpu-kernel-outlining," + attach +
+         ",gpu.module("
+         "ext-gpu-promote-workgroup-allocs,"
+         "lower-affine,"
+         "convert-scf-to-cf,"
+         "expand-strided-metadata,"
+         "lower-affine," +
+         convert +
+         ","
+         "canonicalize,"
+         "cse,"
+         "reconcile-unrealized-casts)";
+}
+
+std::string ext::getGpuPipelineText(const GpuTarget &options) {
+  return getSchedulePrefix(options) + getDevicePipelineText(options);
+}
+
+void ext::buildGpuPipeline(OpPassManager &pm, const GpuTarget &options) {
+  if (failed(parsePassPipeline(getGpuPipelineText(options), pm)))
+    llvm::report_fatal_error("ext-gpu-pipeline: a pass is not registered");
+}
+
+// The host's part mirrors ext-cpu-pipeline, with gpu-to-llvm turning
+// gpu.launch_func, gpu.alloc and gpu.memcpy into mgpu* runtime calls (ext's
+// runtime library implements them).
+static constexpr const char *kHostPipeline =
+    "convert-linalg-to-loops,"
+    "canonicalize,"
+    "lower-affine,"
+    "convert-scf-to-cf,"
+    "expand-strided-metadata,"
+    "lower-affine,"
+    "convert-math-to-llvm,"
+    "convert-math-to-libm,"
+    "gpu-to-llvm,"
+    "finalize-memref-to-llvm,"
+    "convert-arith-to-llvm,"
+    "convert-index-to-llvm,"
+    "convert-func-to-llvm,"
+    "convert-cf-to-llvm,"
+    "reconcile-unrealized-casts";
+
+void ext::buildGpuHostPipeline(OpPassManager &pm, const GpuTarget &options,
+                               llvm::StringRef format,
+                               llvm::StringRef toolkit) {
+  std::string text = getSchedulePrefix(options) +
+                     "gpu-kernel-outlining,ext-gpu-stage-kernel-operands," +
+                     getDevicePipelineText(options) +
+                     ",gpu-module-to-binary{format=" + format.str();
+  if (!toolkit.empty())
+    text += " toolkit=" + toolkit.str();
+  text += "}," + std::string(kHostPipeline);
+  if (failed(parsePassPipeline(text, pm)))
+    llvm::report_fatal_error("ext-gpu-host-pipeline: a pass is not registered");
+}
+
+namespace {
+/// Options of ext-gpu-host-pipeline: the device's, plus the binary format.
+struct GpuHostPipelineOptions
+    : PassPipelineOptions<GpuHostPipelineOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("nvvm or rocdl"),
+                             llvm::cl::init("nvvm")};
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("sm_NN or gfxNNN"),
+                           llvm::cl::init("")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("target features"),
+                               llvm::cl::init("")};
+  Option<unsigned> optLevel{*this, "O",
+                            llvm::cl::desc("device optimization level"),
+                            llvm::cl::init(2)};
+  Option<std::string> abi{*this, "abi",
+                          llvm::cl::desc("rocdl code object version"),
+                          llvm::cl::init("500")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu-module-to-binary format: isa (PTX, JIT-compiled "
+                     "by the driver), bin or fatbin"),
+      llvm::cl::init("isa")};
+  Option<std::string> toolkit{*this, "toolkit",
+                              llvm::cl::desc("toolkit path for serialization"),
+                              llvm::cl::init("")};
+  Option<bool> reuseSharedMemory{
+      *this, "reuse-shared-memory",
+      llvm::cl::desc("Pack each kernel's workgroup buffers"),
+      llvm::cl::init(true)};
+
+  ext::GpuTarget toTarget() const {
+    ext::GpuTarget t;
+    t.reuseSharedMemory = reuseSharedMemory;
+    t.target = target;
+    t.chip = chip;
+    t.features = features;
+    t.abi = abi;
+    t.optLevel = optLevel;
+    return t;
+  }
+};
+
+FailureOr<ext::GpuTarget>
+resolveOrReport(const ext::GpuTarget &requested,
+                function_ref<LogicalResult(const Twine &)> errorHandler) {
+  std::string error;
+  FailureOr<ext::GpuTarget> resolved = ext::resolveGpuTarget(requested, error);
+  if (failed(resolved))
+    (void)errorHandler(error);
+  return resolved;
+}
+} // namespace
+
+void ext::registerGpuPipelines() {
+  // Registered by hand rather than through PassPipelineRegistration so that
+  // invalid options (an unknown target, an AMD chip for nvvm) are reported
+  // through the pipeline parser's error handler instead of being accepted.
+  registerPassPipeline(
+      "ext-gpu-pipeline",
+      "Outline gpu kernels, attach an NVVM or ROCDL target and lower them to "
+      "the LLVM dialect (serialize with ext-translate --ext-to-ptx / "
+      "--ext-to-hsaco)",
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        GpuPipelineOptions parsed;
+        if (failed(parsed.parseFromString(optionsText)))
+          return failure();
+        FailureOr<GpuTarget> options =
+            resolveOrReport(parsed.toTarget(), errorHandler);
+        if (failed(options))
+          return failure();
+        buildGpuPipeline(pm, *options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(GpuPipelineOptions());
+      });
+
+  registerPassPipeline(
+      "ext-gpu-host-pipeline",
+      "ext-gpu-pipeline for a program that runs on the device: host memrefs "
+      "staged to device buffers, kernels serialized into gpu.binary, host "
+      "code lowered to the LLVM dialect with mgpu* runtime calls",
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        GpuHostPipelineOptions parsed;
+        if (failed(parsed.parseFromString(optionsText)))
+          return failure();
+        StringRef format = parsed.format.getValue();
+        if (format != "isa" && format != "bin" && format != "fatbin")
+          return errorHandler("ext-gpu-host-pipeline: format must be isa, "
+                              "bin or fatbin, not '" +
+                              format + "'");
+        FailureOr<GpuTarget> options =
+            resolveOrReport(parsed.toTarget(), errorHandler);
+        if (failed(options))
+          return failure();
+        buildGpuHostPipeline(pm, *options, format, parsed.toolkit.getValue());
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(GpuHostPipelineOptions());
+      });
+}
