@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""The main job's report: takes one example kernel through the whole
+pipeline and prints what a kernel engineer looks at first.
+
+    report.py KERNEL.mlir [--build DIR] [--chip sm_90] [--amd gfx942]
+
+1. ext-apply-schedule: tile grid, reduce iterations, threads per CTA.
+2. ext-schedule-to-gpu + ext-reuse-shared-memory: shared-memory bytes with
+   and without the reuse pass.
+3. ext-gpu-pipeline (nvvm) + ext-translate --ext-to-ptx: PTX; ptxas -v for
+   registers and shared memory, when CUDA's ptxas is present.
+4. ext-gpu-pipeline (rocdl) + ext-translate --ext-to-hsaco: HSACO and its
+   kernel symbols (llvm-readelf).
+5. ext-run: the kernel on the CPU emulator against the unscheduled reference
+   (the example's @main prints max |kernel - reference|).
+Exits non-zero if a step fails or the numbers differ.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        sys.exit(f"report: `{' '.join(cmd)}` failed:\n{p.stderr[-3000:]}")
+    return p
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("kernel")
+    ap.add_argument("--build", default=os.environ.get("EXT_BUILD_DIR", os.path.join(ROOT, "build")))
+    ap.add_argument("--chip", default="sm_90")
+    ap.add_argument("--amd", default="gfx942")
+    args = ap.parse_args()
+    bindir = os.path.join(args.build, "bin")
+    opt, translate, extrun = (os.path.join(bindir, t) for t in ("ext-opt", "ext-translate", "ext-run"))
+    name = os.path.basename(args.kernel)
+    print(f"kernel        {name}")
+
+    # 1. the tile level
+    tiled = run([opt, args.kernel, "--ext-apply-schedule"]).stdout
+    for m in re.finditer(r"ext\.kernel tiles \[([\d, ]+)\] iters (\d+) threads (\d+) decomposition (\S+)", tiled):
+        tiles = [int(t) for t in m.group(1).split(",")]
+        grid = 1
+        for t in tiles:
+            grid *= t
+        print(f"tiles         {' x '.join(map(str, tiles))} = {grid} output tiles, "
+              f"{m.group(2)} reduce iterations each, {m.group(4)}")
+        print(f"launch        grid {grid} CTAs x block {m.group(3)} threads")
+    for m in re.finditer(r"schedule = (#ext\.schedule<.*?>)\}", open(args.kernel).read().replace("\n", " ")):
+        print("schedule      " + re.sub(r"\s+", " ", m.group(1)))
+
+    # 2. shared memory with and without reuse
+    lowered = run([opt, args.kernel, "--ext-schedule-to-gpu"]).stdout
+    naive = 0
+    for m in re.finditer(r"workgroup\(([^)]*)\)", lowered):
+        for b in re.finditer(r"memref<([\dx]+)x(f16|f32|f64|i8|i32|i64)", m.group(1)):
+            elems = 1
+            for d in b.group(1).split("x"):
+                elems *= int(d)
+            naive += elems * {"f16": 2, "f32": 4, "f64": 8, "i8": 1, "i32": 4, "i64": 8}[b.group(2)]
+    rep = subprocess.run([opt, args.kernel, "--ext-schedule-to-gpu",
+                          "--ext-reuse-shared-memory=report=true", "-o", os.devnull],
+                         capture_output=True, text=True).stderr
+    totals = [int(t) for t in re.findall(r"total (\d+) B", rep)]
+    why = "; ".join(sorted(set(re.findall(r"(nothing shared: [^\n]*|nothing to share)", rep))))
+    packed = sum(totals) if totals else naive
+    print(f"shared memory {naive} B without ext-reuse-shared-memory, {packed} B with it"
+          + (f" ({why})" if why else ""))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # 3. PTX
+        nv = os.path.join(tmp, "nv.mlir")
+        run([opt, args.kernel, f"--ext-gpu-pipeline=target=nvvm chip={args.chip}", "-o", nv])
+        modules = re.findall(r"gpu\.module @(\w+)", open(nv).read())
+        ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+        for mod in modules:
+            ptx = os.path.join(tmp, mod + ".ptx")
+            run([translate, nv, "--ext-to-ptx", f"--ext-gpu-module={mod}", "-o", ptx])
+            lines = sum(1 for _ in open(ptx))
+            if ptxas:
+                out = run([ptxas, f"-arch={args.chip}", "-v", ptx, "-o", os.devnull]).stderr
+                used = re.search(r"Used (\d+) registers.*?(\d+) bytes smem", out)
+                spill = re.search(r"(\d+) bytes spill stores", out)
+                print(f"PTX {args.chip:9} @{mod}: {lines} lines; ptxas: {used.group(1)} registers, "
+                      f"{used.group(2)} B smem, {spill.group(1) if spill else 0} B spills")
+            else:
+                print(f"PTX {args.chip:9} @{mod}: {lines} lines (ptxas not found: not assembled)")
+        # 4. HSACO
+        amd = os.path.join(tmp, "amd.mlir")
+        run([opt, args.kernel, f"--ext-gpu-pipeline=target=rocdl chip={args.amd}", "-o", amd])
+        readelf = os.path.join(os.path.dirname(shutil.which("FileCheck") or "/usr/lib/llvm-22/bin/x"), "llvm-readelf")
+        if not os.path.exists(readelf):
+            readelf = "/usr/lib/llvm-22/bin/llvm-readelf"
+        for mod in re.findall(r"gpu\.module @(\w+)", open(amd).read()):
+            hsaco = os.path.join(tmp, mod + ".hsaco")
+            run([translate, amd, "--ext-to-hsaco", f"--ext-gpu-module={mod}", "-o", hsaco])
+            syms = run([readelf, "--symbols", hsaco]).stdout
+            kernels = sorted(set(re.findall(r"FUNC\s+GLOBAL\s+\w+\s+\d+\s+(\w+)$", syms, re.M)))
+            print(f"HSACO {args.amd:7} @{mod}: {os.path.getsize(hsaco)} bytes, kernel symbol {', '.join(kernels)}")
+
+    # 5. CPU emulator against the reference
+    start = time.time()
+    out = run([extrun, args.kernel]).stdout
+    seconds = time.time() - start
+    values = re.findall(r"data =\s*\n\[([^\]]*)\]", out)
+    err = float(values[0]) if values else float("nan")
+    print(f"CPU emulator  max |kernel - reference| = {err:g} ({seconds:.1f} s, ext-run --target=cpu)")
+    return 0 if err == 0 or (err < 1e-5) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
