@@ -17,9 +17,12 @@ log="$BUILD/lit.log"
 lit_rc=${PIPESTATUS[0]}
 # lit's summary: "  Passed: N (..)", "  Failed: N (..)", and the other
 # non-passing kinds; expected failures and unsupported tests are not failures.
-count() { grep -E "^ *$1: +[0-9]+" "$log" | awk '{s += $2} END {print s + 0}'; }
+count() {
+  sed -nE "s/^ *$1 *: +([0-9]+).*/\1/p" "$log" | awk '{s += $1} END {print s + 0}'
+}
 passed=$((passed + $(count Passed) + $(count "Expectedly Failed")))
 failed=$((failed + $(count Failed) + $(count "Unexpectedly Passed") + $(count Unresolved) + $(count "Timed Out")))
+skipped=$(count Unsupported)
 if [ "$lit_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 
 if [ -d "$ROOT/test/python" ]; then
@@ -35,5 +38,9 @@ if [ -d "$ROOT/test/python" ]; then
 fi
 
 echo "total: $(( $(date +%s) - start )) s"
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+  echo "$passed passed, $failed failed, $skipped skipped"
+else
+  echo "$passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]
