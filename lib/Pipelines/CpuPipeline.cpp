@@ -1,5 +1,6 @@
 //===- CpuPipeline.cpp - ext-cpu-pipeline ---------------------------------===//
 
+#include "ext/Conversion/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
 
@@ -9,12 +10,18 @@
 using namespace mlir;
 
 // Spelled as text so the pipeline reads the same in the docs, in
-// `ext-opt --help` and here. Each pass is upstream's except the first.
+// `ext-opt --help` and here. Each pass is upstream's except the ext-* ones.
+// Kernels (gpu.launch) are outlined and turned into calls to the CPU
+// emulation runtime once loops and affine code are lowered, so what runs
+// inside them is plain memref code; both passes leave a module without gpu
+// ops unchanged.
 static constexpr const char *kCpuPipeline =
     "ext-lower-to-loops,"
     "convert-linalg-to-loops,"
     "canonicalize,"
     "lower-affine,"
+    "gpu-kernel-outlining,"
+    "ext-gpu-to-cpu-emulation,"
     "convert-scf-to-cf,"
     "expand-strided-metadata,"
     "lower-affine,"
@@ -35,7 +42,8 @@ void ext::buildCpuPipeline(OpPassManager &pm) {
 void ext::registerPipelines() {
   PassPipelineRegistration<>(
       "ext-cpu-pipeline",
-      "Lower ext.compute and the surrounding code to the LLVM dialect for "
+      "Lower ext.compute and the surrounding code, gpu kernels included "
+      "(through the CPU emulation runtime), to the LLVM dialect for "
       "execution on the CPU",
       [](OpPassManager &pm) { buildCpuPipeline(pm); });
 }

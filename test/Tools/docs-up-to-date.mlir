@@ -4,3 +4,4 @@
 // RUN: diff %ext_src/docs/generated/ExtAttrs.md %ext_obj/docs/Ext/ExtAttrs.md
 // RUN: diff %ext_src/docs/generated/ExtDialect.md %ext_obj/docs/Ext/ExtDialect.md
 // RUN: diff %ext_src/docs/generated/ExtPasses.md %ext_obj/docs/Ext/ExtPasses.md
+// RUN: diff %ext_src/docs/generated/ExtConversionPasses.md %ext_obj/docs/Ext/ExtConversionPasses.md

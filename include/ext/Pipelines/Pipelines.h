@@ -8,7 +8,8 @@
 namespace ext {
 
 /// ext-cpu-pipeline: ext.compute (and any scf/affine/memref/arith/math code
-/// around it) down to the LLVM dialect, ready for the ExecutionEngine or
+/// around it, and gpu kernels, which become calls into the CPU emulation
+/// runtime) down to the LLVM dialect, ready for the ExecutionEngine or
 /// mlir-translate --mlir-to-llvmir.
 void buildCpuPipeline(mlir::OpPassManager &pm);
 
