@@ -111,9 +111,19 @@ struct Thread {
   bctx::fiber self, scheduler;
 };
 
-struct Warp {
-  uint64_t arrived = 0; // lanes waiting at the collective
+/// One execution of a warp collective that lanes are gathering at. Lanes at
+/// or above `width` do not take part, so they may run ahead to later
+/// collectives: a warp can have several pending, one lane in at most one.
+struct Collective {
   int32_t width = 0, site = -1;
+  uint64_t arrived = 0; // lanes waiting here
+};
+
+struct Warp {
+  /// In the order they were first reached; a lane joins the oldest one of
+  /// its width it has not joined yet (lanes meet collectives in program
+  /// order).
+  std::vector<Collective> pending;
 };
 
 struct Block {
@@ -385,30 +395,35 @@ struct Launch {
     suspend(t);
   }
 
+  /// Releases every pending collective of the warp that all its live
+  /// participants have reached.
   void checkWarpRelease(Block &b, int32_t warpIndex) {
     Warp &w = b.warps[warpIndex];
-    if (!w.arrived)
-      return;
-    uint64_t expected = 0;
     int64_t first = int64_t(warpIndex) * EXT_EMU_WARP_SIZE;
     int64_t end = std::min<int64_t>(first + EXT_EMU_WARP_SIZE, blockThreads);
-    for (int64_t i = first; i < end; ++i) {
-      const Thread &t = b.threads[i];
-      if (t.lane < w.width && t.state != State::Done)
-        expected |= uint64_t(1) << t.lane;
-    }
-    if (w.arrived != expected)
-      return;
-    for (int64_t i = first; i < end; ++i) {
-      Thread &t = b.threads[i];
-      if (w.arrived & (uint64_t(1) << t.lane)) {
-        t.syncMask = int64_t(w.arrived);
-        t.state = State::Ready;
-        ready.push_back(&t);
+    for (size_t c = 0; c < w.pending.size();) {
+      Collective &coll = w.pending[c];
+      uint64_t expected = 0;
+      for (int64_t i = first; i < end; ++i) {
+        const Thread &t = b.threads[i];
+        if (t.lane < coll.width && t.state != State::Done)
+          expected |= uint64_t(1) << t.lane;
       }
+      if (coll.arrived != expected) {
+        ++c;
+        continue;
+      }
+      for (int64_t i = first; i < end; ++i) {
+        Thread &t = b.threads[i];
+        if (coll.arrived & (uint64_t(1) << t.lane)) {
+          t.syncMask = int64_t(coll.arrived);
+          t.state = State::Ready;
+          ready.push_back(&t);
+        }
+      }
+      w.pending.erase(w.pending.begin() + c);
+      spins = 0;
     }
-    w.arrived = 0;
-    spins = 0;
   }
 
   int64_t warpSync(Thread &t, int32_t site, int32_t width) {
@@ -416,19 +431,15 @@ struct Launch {
       return int64_t(1) << t.lane;
     Block &b = *t.block;
     Warp &w = b.warps[t.warp];
-    if (w.arrived && w.width != width) {
-      fail(where(t) + " reached a warp collective of width " +
-           std::to_string(width) + " at " + this->site(site) +
-           " while lanes of its warp wait at one of width " +
-           std::to_string(w.width) + " at " + this->site(w.site));
-      suspend(t);
-      return 0;
+    uint64_t bit = uint64_t(1) << t.lane;
+    auto it = std::find_if(w.pending.begin(), w.pending.end(), [&](const Collective &c) {
+      return c.width == width && !(c.arrived & bit);
+    });
+    if (it == w.pending.end()) {
+      w.pending.push_back({width, site, 0});
+      it = w.pending.end() - 1;
     }
-    if (!w.arrived) {
-      w.width = width;
-      w.site = site;
-    }
-    w.arrived |= uint64_t(1) << t.lane;
+    it->arrived |= bit;
     t.state = State::AtWarpSync;
     t.site = site;
     checkWarpRelease(b, t.warp);
@@ -464,8 +475,8 @@ struct Launch {
     spins = 0;
     if (b.atBarrier > 0)
       fail(where(t) + " exited while " + std::to_string(b.atBarrier) +
-           " other thread" + (b.atBarrier == 1 ? "" : "s") +
-           " of its block wait at the gpu.barrier at " +
+           " other thread" + (b.atBarrier == 1 ? " of its block waits" : "s of its block wait") +
+           " at the gpu.barrier at " +
            site(b.barrierSite) +
            "; every thread of a block must reach each barrier");
     checkWarpRelease(b, t.warp);

@@ -232,6 +232,29 @@ TEST(Emulator, WarpSyncReportsParticipants) {
     EXPECT_EQ(masks[t], 0xff);
 }
 
+void mixedWidthKernel(void **args) {
+  auto *masks = static_cast<int64_t *>(args[0]);
+  int64_t t = __ext_emu_thread_id(0);
+  // Lanes 16..31 skip both width-16 collectives and wait at the width-32 one
+  // while lanes 0..15 are still at the first.
+  __ext_emu_warp_sync(0, 16);
+  __ext_emu_warp_sync(1, 16);
+  masks[t] = __ext_emu_warp_sync(2, 32);
+}
+
+TEST(Emulator, LanesOutsideAWidthRunAhead) {
+  for (Policy policy :
+       {Policy::Random, Policy::RoundRobin, Policy::Sequential}) {
+    std::vector<int64_t> masks(32);
+    void *args[] = {masks.data()};
+    ASSERT_EQ(launch(params(mixedWidthKernel, args, {1, 1, 1}, {32, 1, 1}),
+                     config(policy, 2)),
+              "");
+    for (int t = 0; t < 32; ++t)
+      EXPECT_EQ(masks[t], 0xffffffff);
+  }
+}
+
 // Block 1 publishes a value and raises a flag; block 0 spins on the flag.
 // Block 0 starts first, so this only finishes if both are resident and the
 // spin yields to the other block.

@@ -370,7 +370,7 @@ private:
     if (emu.byteSize(type) > EXT_EMU_SCRATCH_BYTES_PER_THREAD)
       return op->emitOpError("on a value of ")
              << type << " wider than the emulator's "
-             << EXT_EMU_SCRATCH_BYTES_PER_THREAD << "-byte lanes";
+             << int64_t(EXT_EMU_SCRATCH_BYTES_PER_THREAD) << "-byte lanes";
     auto memrefType = MemRefType::get({EXT_EMU_MAX_BLOCK_THREADS}, type);
     Value ptr = entryPtr(EXT_EMU_SCRATCH);
     return emu.memrefAt(b, op->getLoc(), memrefType, ptr);
@@ -386,6 +386,7 @@ private:
 
   bool instrumentGlobal();
   LogicalResult instrumentAccesses();
+  LogicalResult lowerAtomics();
   void instrument(Operation *op, Value memref, ValueRange indices,
                   Type accessType, int32_t kind);
   LogicalResult lowerAllReduce(gpu::AllReduceOp op);
@@ -463,6 +464,48 @@ LogicalResult BodyLowering::instrumentAccesses() {
       emu.call(b, l, EXT_EMU_ACCESS, {},
                {zero, zero, i32Const(b, l, EXT_EMU_FENCE), site(b, op)});
     }
+  }
+  return success();
+}
+
+/// Atomics become a load, the combining code and a store. That is exact
+/// here: threads are fibers on one OS thread and switch only at yield points,
+/// and none lies between the load and the store (the yield point is the
+/// access hook just before). It also covers every kind, floats included,
+/// and the region form, which finalize-memref-to-llvm leaves unlowered.
+LogicalResult BodyLowering::lowerAtomics() {
+  SmallVector<Operation *> atomics;
+  func.walk([&](Operation *op) {
+    if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op))
+      atomics.push_back(op);
+  });
+  for (Operation *op : atomics) {
+    OpBuilder b(op);
+    Location l = op->getLoc();
+    if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
+      Value old =
+          memref::LoadOp::create(b, l, rmw.getMemref(), rmw.getIndices());
+      Value next = rmw.getKind() == arith::AtomicRMWKind::assign
+                       ? rmw.getValue()
+                       : arith::getReductionOp(rmw.getKind(), b, l,
+                                               rmw.getValue(), old);
+      memref::StoreOp::create(b, l, next, rmw.getMemref(), rmw.getIndices());
+      rmw.getResult().replaceAllUsesWith(old);
+      rmw.erase();
+      continue;
+    }
+    auto rmw = cast<memref::GenericAtomicRMWOp>(op);
+    Value old = memref::LoadOp::create(b, l, rmw.getMemref(), rmw.getIndices());
+    Block &body = rmw.getAtomicBody().front();
+    IRMapping mapping;
+    mapping.map(body.getArgument(0), old);
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, mapping);
+    auto yield = cast<memref::AtomicYieldOp>(body.getTerminator());
+    memref::StoreOp::create(b, l, mapping.lookupOrDefault(yield.getResult()),
+                            rmw.getMemref(), rmw.getIndices());
+    rmw.getResult().replaceAllUsesWith(old);
+    rmw.erase();
   }
   return success();
 }
@@ -880,7 +923,7 @@ LogicalResult BodyLowering::run() {
   });
   if (targetSpecific.wasInterrupted())
     return failure();
-  if (failed(instrumentAccesses()))
+  if (failed(instrumentAccesses()) || failed(lowerAtomics()))
     return failure();
   // all_reduce first: its region is inlined and may hold other gpu ops.
   SmallVector<gpu::AllReduceOp> reductions;
