@@ -160,7 +160,7 @@ public:
         "llvm.emit_c_interface", UnitAttr::get(ctx->get()));
     DiagnosticCollector diags(ctx->get());
     PassManager pm(ctx->get());
-    ext::buildCpuPipeline(pm);
+    ext::buildCpuPipeline(pm, ext::CpuPipelineOptions());
     if (failed(pm.run(*lowered)))
       throw std::runtime_error("ext-cpu-pipeline failed:\n" + diags.text);
 

@@ -1,5 +1,6 @@
 //===- CpuPipeline.cpp - ext-cpu-pipeline ---------------------------------===//
 
+#include "ext/Conversion/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
 
@@ -9,12 +10,17 @@
 using namespace mlir;
 
 // Spelled as text so the pipeline reads the same in the docs, in
-// `ext-opt --help` and here. Each pass is upstream's except the first.
-static constexpr const char *kCpuPipeline =
-    "ext-lower-to-loops,"
+// `ext-opt --help` and here. Each pass is upstream's except the ext-* ones.
+// Kernels (gpu.launch) are outlined and turned into calls to the CPU
+// emulation runtime once loops and affine code are lowered, so what runs
+// inside them is plain memref code; both passes leave a module without gpu
+// ops unchanged.
+static constexpr const char *kCpuLowering =
     "convert-linalg-to-loops,"
     "canonicalize,"
     "lower-affine,"
+    "gpu-kernel-outlining,"
+    "ext-gpu-to-cpu-emulation,"
     "convert-scf-to-cf,"
     "expand-strided-metadata,"
     "lower-affine,"
@@ -27,8 +33,29 @@ static constexpr const char *kCpuPipeline =
     "convert-cf-to-llvm,"
     "reconcile-unrealized-casts";
 
-void ext::buildCpuPipeline(OpPassManager &pm) {
-  if (failed(parsePassPipeline(kCpuPipeline, pm)))
+std::string ext::getCpuPipelineText(const CpuPipelineOptions &options) {
+  // Scheduled computes run as the GPU kernels they become (on the emulator);
+  // `reference` runs every compute as plain loops instead.
+  std::string text;
+  if (!options.reference) {
+    text += "ext-apply-schedule,ext-lower-decomposition,";
+    text += "ext-lower-tile-ops{drop-barrier=" +
+            std::to_string(options.dropBarrier) + "},";
+    text += "ext-lower-storage-align,";
+  }
+  text += "ext-lower-to-loops,canonicalize,cse,";
+  if (!options.reference) {
+    text += "gpu-launch-sink-index-computations,";
+    if (options.reuseSharedMemory)
+      text += std::string("ext-reuse-shared-memory{drop-hazard-barriers=") +
+              (options.dropHazardBarriers ? "true" : "false") + "},";
+  }
+  return text + kCpuLowering;
+}
+
+void ext::buildCpuPipeline(OpPassManager &pm,
+                           const CpuPipelineOptions &options) {
+  if (failed(parsePassPipeline(getCpuPipelineText(options), pm)))
     llvm::report_fatal_error("ext-cpu-pipeline: a pass is not registered");
 }
 
@@ -57,9 +84,12 @@ void ext::registerPipelines() {
       "Turn scheduled ext.computes into gpu.launch kernels (and the "
       "unscheduled ones into loops)",
       [](OpPassManager &pm) { buildScheduleToGpuPipeline(pm); });
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<CpuPipelineOptions>(
       "ext-cpu-pipeline",
-      "Lower ext.compute and the surrounding code to the LLVM dialect for "
-      "execution on the CPU",
-      [](OpPassManager &pm) { buildCpuPipeline(pm); });
+      "Lower ext.compute and the surrounding code, gpu kernels included "
+      "(scheduled computes become kernels; kernels run on the CPU "
+      "emulation runtime), to the LLVM dialect for execution on the CPU",
+      [](OpPassManager &pm, const CpuPipelineOptions &options) {
+        buildCpuPipeline(pm, options);
+      });
 }

@@ -1,6 +1,7 @@
 //===- InitAll.cpp - register everything ext provides ---------------------===//
 
 #include "ext/InitAll.h"
+#include "ext/Conversion/Passes.h"
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Passes.h"
@@ -12,6 +13,7 @@ void ext::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void ext::registerAllPasses() {
   ext::registerExtPasses();
+  ext::registerExtConversionPasses();
   ext::registerPipelines();
   ext::registerExtGPUPasses();
   ext::registerGpuPipelines();

@@ -6,3 +6,4 @@
 // RUN: diff %ext_src/docs/generated/ExtPasses.md %ext_obj/docs/Ext/ExtPasses.md
 // RUN: diff %ext_src/docs/generated/ExtInterfaces.md %ext_obj/docs/Ext/ExtInterfaces.md
 // RUN: diff %ext_src/docs/generated/ExtGPUPasses.md %ext_obj/docs/Ext/ExtGPUPasses.md
+// RUN: diff %ext_src/docs/generated/ExtConversionPasses.md %ext_obj/docs/Ext/ExtConversionPasses.md

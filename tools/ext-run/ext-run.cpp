@@ -2,8 +2,9 @@
 //
 // ext-run FILE.mlir: lowers the module with ext-cpu-pipeline and runs its
 // `func.func @main()` through MLIR's ExecutionEngine, with the runner
-// utilities (printMemrefF32 and friends) loaded. Every failure is a
-// diagnostic and a non-zero exit, never a crash.
+// utilities (printMemrefF32 and friends) and the CPU emulation runtime of gpu
+// kernels loaded. Every failure is a diagnostic and a non-zero exit, never a
+// crash.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,9 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+#include <cstdlib>
+
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -61,6 +65,37 @@ llvm::cl::opt<std::string>
          llvm::cl::desc("--target=cuda: sm_NN to compile kernels for "
                         "(default: the device's)"),
          llvm::cl::init(""));
+// The emulation runtime reads its settings from the environment, so these
+// flags and EXT_EMU_* variables (for mlir-runner users) are the same thing.
+llvm::cl::opt<std::string> emuSeed(
+    "emu-seed",
+    llvm::cl::desc("gpu kernels: seed that permutes the interleaving of "
+                   "threads (EXT_EMU_SEED; 0, the default, is thread order)"),
+    llvm::cl::value_desc("N"));
+llvm::cl::opt<std::string> emuSchedule(
+    "emu-schedule",
+    llvm::cl::desc("gpu kernels: how threads interleave at yield points: "
+                   "random (default), round-robin or sequential "
+                   "(EXT_EMU_SCHEDULE)"),
+    llvm::cl::value_desc("policy"));
+llvm::cl::opt<bool> reference(
+    "reference",
+    llvm::cl::desc("--target=cpu: ignore schedules, run every ext.compute as "
+                   "plain loops (the reference)"),
+    llvm::cl::init(false));
+llvm::cl::opt<bool> reuseSharedMemory(
+    "reuse-shared-memory",
+    llvm::cl::desc("pack kernels' workgroup buffers (ext-reuse-shared-memory)"),
+    llvm::cl::init(true));
+llvm::cl::opt<int> dropBarrier(
+    "drop-barrier",
+    llvm::cl::desc("tests only: omit the N-th barrier ext-lower-tile-ops "
+                   "inserts, to show the result going wrong"),
+    llvm::cl::init(-1));
+llvm::cl::opt<bool> dropHazardBarriers(
+    "drop-hazard-barriers",
+    llvm::cl::desc("tests only: omit the barriers shared-memory reuse needs"),
+    llvm::cl::init(false));
 llvm::cl::opt<bool>
     printLowered("print-lowered",
                  llvm::cl::desc("print the module after lowering, then run"),
@@ -80,6 +115,18 @@ int main(int argc, char **argv) {
                                                 "MLIR module\n");
   if (optLevel > 3)
     return fail("-O must be 0, 1, 2 or 3");
+  if (emuSeed.getNumOccurrences()) {
+    uint64_t seed;
+    if (StringRef(emuSeed).getAsInteger(10, seed))
+      return fail("--emu-seed must be a non-negative integer");
+    setenv("EXT_EMU_SEED", emuSeed.c_str(), 1);
+  }
+  if (emuSchedule.getNumOccurrences()) {
+    if (!llvm::is_contained({"random", "round-robin", "sequential"},
+                            StringRef(emuSchedule)))
+      return fail("--emu-schedule must be random, round-robin or sequential");
+    setenv("EXT_EMU_SCHEDULE", emuSchedule.c_str(), 1);
+  }
 
   DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -124,7 +171,12 @@ int main(int argc, char **argv) {
   }
 
   PassManager pm(&context, module.get()->getName().getStringRef());
-  ext::buildCpuPipeline(pm);
+  ext::CpuPipelineOptions pipelineOptions;
+  pipelineOptions.reference = reference;
+  pipelineOptions.reuseSharedMemory = reuseSharedMemory;
+  pipelineOptions.dropBarrier = dropBarrier;
+  pipelineOptions.dropHazardBarriers = dropHazardBarriers;
+  ext::buildCpuPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return fail("lowering '" + inputFilename + "' with ext-cpu-pipeline failed");
   if (printLowered)
@@ -152,7 +204,8 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
 
-  SmallVector<StringRef> libs = {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB};
+  SmallVector<StringRef> libs = {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB,
+                                 EXT_CPU_EMULATION_LIB};
   for (const std::string &lib : sharedLibs)
     libs.push_back(lib);
 

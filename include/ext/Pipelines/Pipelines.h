@@ -10,10 +10,37 @@
 
 namespace ext {
 
-/// ext-cpu-pipeline: ext.compute (and any scf/affine/memref/arith/math code
-/// around it) down to the LLVM dialect, ready for the ExecutionEngine or
-/// mlir-translate --mlir-to-llvmir.
-void buildCpuPipeline(mlir::OpPassManager &pm);
+/// Options of ext-cpu-pipeline.
+struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
+  Option<bool> reference{
+      *this, "reference",
+      llvm::cl::desc("Ignore schedules: every ext.compute runs as plain loops "
+                     "(the reference semantics)"),
+      llvm::cl::init(false)};
+  Option<bool> reuseSharedMemory{
+      *this, "reuse-shared-memory",
+      llvm::cl::desc("Pack kernels' workgroup buffers (ext-reuse-shared-memory)"),
+      llvm::cl::init(true)};
+  Option<int> dropBarrier{
+      *this, "drop-barrier",
+      llvm::cl::desc("Tests only: omit the N-th barrier ext-lower-tile-ops "
+                     "inserts (-1 keeps all)"),
+      llvm::cl::init(-1)};
+  Option<bool> dropHazardBarriers{
+      *this, "drop-hazard-barriers",
+      llvm::cl::desc("Tests only: omit the barriers shared-memory reuse needs"),
+      llvm::cl::init(false)};
+};
+
+/// ext-cpu-pipeline: scheduled ext.computes to gpu.launch kernels (as
+/// ext-schedule-to-gpu does, then ext-reuse-shared-memory), the rest to
+/// loops, kernels to calls into the CPU emulation runtime, everything to the
+/// LLVM dialect, ready for the ExecutionEngine or mlir-translate.
+void buildCpuPipeline(mlir::OpPassManager &pm,
+                      const CpuPipelineOptions &options = {});
+
+/// ext-cpu-pipeline for `options`, as pipeline text.
+std::string getCpuPipelineText(const CpuPipelineOptions &options);
 
 /// ext-schedule-to-gpu: ext-apply-schedule, ext-lower-decomposition,
 /// ext-lower-tile-ops, ext-lower-storage-align, then ext-lower-to-loops for

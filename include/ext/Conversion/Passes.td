@@ -1,0 +1,57 @@
+//===- Passes.td - ext conversion passes -------------------*- tablegen -*-===//
+
+#ifndef EXT_CONVERSION_PASSES_TD
+#define EXT_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ExtGPUToCPUEmulation : Pass<"ext-gpu-to-cpu-emulation", "::mlir::ModuleOp"> {
+  let summary = "Run outlined gpu kernels on the CPU through ext's emulation runtime";
+  let description = [{
+    Rewrites a `gpu.container_module` (after `gpu-kernel-outlining`) into
+    host code that runs every kernel on the CPU emulation runtime
+    (`runtime/cpu`, ABI in `ext/Runtime/CpuEmulationABI.h`), where each GPU
+    thread is a cooperative fiber:
+
+    - every function of a `gpu.module` moves into the host module (renamed
+      `<module>_<name>`); a kernel `gpu.func` becomes a `func.func` run once
+      per thread, plus a trampoline taking its arguments packed as `void **`;
+    - `gpu.thread_id`, `block_id`, `block_dim`, `grid_dim`, `global_id`,
+      `lane_id`, `subgroup_id`, `num_subgroups`, `subgroup_size` become
+      runtime queries hoisted to the function entry;
+    - workgroup attributions and static workgroup `memref.alloc`s get offsets
+      in the block's workgroup memory, `gpu.dynamic_shared_memory` the part
+      after them; private attributions become `memref.alloca`;
+    - `gpu.barrier` yields until the whole block arrives; `gpu.shuffle`,
+      `gpu.rotate`, `gpu.subgroup_broadcast`, `gpu.subgroup_reduce` and
+      `gpu.all_reduce` exchange values through per-block scratch between warp
+      or block rendezvous (reductions combine in lane order, so all lanes
+      get the same bits); `gpu.printf` calls `printf`;
+    - a call to `__ext_emu_access` (address, size, kind, source location)
+      precedes every workgroup-memory load and store and every atomic, and
+      follows every `llvm.fence`: these are the scheduler's yield points, so
+      spin-waits make progress and a missing barrier changes results;
+    - on the host, `gpu.launch_func` calls `__ext_emu_launch` with the grid,
+      `gpu.alloc`/`dealloc`/`memcpy`/`memset` become memref code and
+      `gpu.host_register`, `gpu.wait` disappear (everything is synchronous).
+
+    An op the emulator cannot run is an error naming it at its location.
+    Memory spaces `#gpu.address_space<...>` are dropped at the end. A module
+    without gpu ops is left as it is.
+  }];
+  let options = [
+    Option<"instrumentGlobal", "instrument-global", "bool", /*default=*/"false",
+           "Also report every non-atomic global-memory access of a kernel "
+           "to the runtime">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+#endif // EXT_CONVERSION_PASSES_TD

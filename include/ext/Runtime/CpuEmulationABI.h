@@ -1,0 +1,107 @@
+//===- CpuEmulationABI.h - ext-gpu-to-cpu-emulation <-> runtime -*- C++ -*-===//
+//
+// The contract between the code `ext-gpu-to-cpu-emulation` emits and the CPU
+// emulation runtime (runtime/cpu, libExtCpuEmulationRuntime.so). Plain C so
+// the runtime does not depend on MLIR; the pass spells the same names.
+//
+// Every entry point except __ext_emu_launch is called by a kernel thread
+// (a fiber) while a launch runs; `site` indexes the launch's site table, a
+// list of NUL-terminated source locations the pass emits per kernel, so that
+// diagnostics (and, later, race reports) name the op that caused them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXT_RUNTIME_CPUEMULATIONABI_H
+#define EXT_RUNTIME_CPUEMULATIONABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+namespace ext::emu {
+#endif
+
+/// Access kinds passed to __ext_emu_access: an operation, a memory space and
+/// whether the access is atomic. A fence is an access of size 0.
+enum AccessKind : int32_t {
+  EXT_EMU_LOAD = 1,
+  EXT_EMU_STORE = 2,
+  EXT_EMU_RMW = 3, // read-modify-write
+  EXT_EMU_OP_MASK = 3,
+  EXT_EMU_ATOMIC = 4,
+  EXT_EMU_FENCE = 8,
+  EXT_EMU_WORKGROUP = 16, // gpu.address_space<workgroup>
+  EXT_EMU_GLOBAL = 32,    // any other memory
+};
+
+/// Threads per warp (gpu.subgroup_size) and the largest block.
+enum : int32_t {
+  EXT_EMU_WARP_SIZE = 32,
+  EXT_EMU_MAX_BLOCK_THREADS = 1024,
+  /// Bytes of per-block collective scratch per thread (the widest value a
+  /// shuffle or reduction may carry).
+  EXT_EMU_SCRATCH_BYTES_PER_THREAD = 16,
+};
+
+#ifdef __cplusplus
+} // namespace ext::emu
+#endif
+
+// Entry points, in the order the pass uses them. `int64_t` is `index`.
+#define EXT_EMU_LAUNCH "__ext_emu_launch"
+#define EXT_EMU_THREAD_ID "__ext_emu_thread_id"
+#define EXT_EMU_BLOCK_ID "__ext_emu_block_id"
+#define EXT_EMU_BLOCK_DIM "__ext_emu_block_dim"
+#define EXT_EMU_GRID_DIM "__ext_emu_grid_dim"
+#define EXT_EMU_SHARED_BASE "__ext_emu_shared_base"
+#define EXT_EMU_DYNAMIC_SHARED_BASE "__ext_emu_dynamic_shared_base"
+#define EXT_EMU_DYNAMIC_SHARED_SIZE "__ext_emu_dynamic_shared_size"
+#define EXT_EMU_SCRATCH "__ext_emu_scratch"
+#define EXT_EMU_BARRIER "__ext_emu_barrier"
+#define EXT_EMU_WARP_SYNC "__ext_emu_warp_sync"
+#define EXT_EMU_ACCESS "__ext_emu_access"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Runs `trampoline(args)` once per thread of a grid of `g*` blocks of `b*`
+/// threads and returns when every thread has finished. `sites` holds
+/// `numSites` NUL-terminated strings. Each block gets `staticShared` bytes of
+/// workgroup memory followed (16-byte aligned) by `dynamicShared` bytes. An
+/// error (deadlock, a thread leaving a barrier others wait at, a bad launch)
+/// is reported on stderr and ends the process with status 1.
+void __ext_emu_launch(const char *kernel, const char *launchSite,
+                      const char *sites, int64_t numSites,
+                      void (*trampoline)(void **), void **args, int64_t gx,
+                      int64_t gy, int64_t gz, int64_t bx, int64_t by,
+                      int64_t bz, int64_t staticShared, int64_t dynamicShared);
+
+int64_t __ext_emu_thread_id(int32_t dim);
+int64_t __ext_emu_block_id(int32_t dim);
+int64_t __ext_emu_block_dim(int32_t dim);
+int64_t __ext_emu_grid_dim(int32_t dim);
+
+/// The calling thread's block's workgroup memory, its dynamic part and that
+/// part's size, and its collective scratch (EXT_EMU_SCRATCH_BYTES_PER_THREAD
+/// bytes per thread, indexed by the linear thread id).
+void *__ext_emu_shared_base(void);
+void *__ext_emu_dynamic_shared_base(void);
+int64_t __ext_emu_dynamic_shared_size(void);
+void *__ext_emu_scratch(void);
+
+/// gpu.barrier: returns once every thread of the block has arrived.
+void __ext_emu_barrier(int32_t site);
+
+/// Warp-level rendezvous of the live lanes below `width`; returns the mask of
+/// lanes that took part (lanes at or above `width` return at once).
+int64_t __ext_emu_warp_sync(int32_t site, int32_t width);
+
+/// Called before every instrumented memory access (a yield point): `addr`,
+/// `bytes` and `kind` (AccessKind) describe it, `site` names the op.
+void __ext_emu_access(int64_t addr, int64_t bytes, int32_t kind, int32_t site);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // EXT_RUNTIME_CPUEMULATIONABI_H

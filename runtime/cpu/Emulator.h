@@ -1,0 +1,81 @@
+//===- Emulator.h - run GPU grids as cooperative fibers ---------*- C++ -*-===//
+//
+// The scheduler behind the CPU emulation of GPU kernels. Each GPU thread is a
+// Boost.Context fiber with a small fixed stack; threads only switch at yield
+// points (barriers, warp collectives, instrumented memory accesses, atomics
+// and fences), so a launch is deterministic for a given Config.
+//
+// A launch keeps as many blocks resident as fit in Config::maxResidentThreads
+// (at least one) and admits the next block, in linear block order, when a
+// resident one finishes; threads of every resident block are scheduled
+// together, so spin-waits across resident blocks make progress.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXT_RUNTIME_CPU_EMULATOR_H
+#define EXT_RUNTIME_CPU_EMULATOR_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ext::emu {
+
+/// How the scheduler picks the next thread at a yield point.
+enum class Policy {
+  /// Seeded pseudo-random choice among the runnable threads of every
+  /// resident block: threads drift apart, so a missing barrier shows.
+  Random,
+  /// Strict rotation in thread order: threads advance in lock step.
+  RoundRobin,
+  /// A thread runs until it blocks (barrier, warp collective) or reaches an
+  /// atomic or fence; workgroup accesses do not switch.
+  Sequential,
+};
+
+struct Config {
+  uint64_t seed = 0;
+  Policy policy = Policy::Random;
+  /// Usable stack per thread (each also has a guard page).
+  size_t stackBytes = 64 * 1024;
+  /// Resident blocks are admitted while their threads fit in this bound.
+  int64_t maxResidentThreads = 32768;
+  /// Consecutive yields at atomics and fences without progress (a thread
+  /// exiting, a barrier or warp collective completing, a workgroup access)
+  /// after which a launch is reported as a livelock.
+  uint64_t spinLimit = uint64_t(1) << 26;
+
+  /// The defaults overridden by EXT_EMU_SEED, EXT_EMU_SCHEDULE
+  /// (random|round-robin|sequential), EXT_EMU_STACK_KB,
+  /// EXT_EMU_MAX_RESIDENT_THREADS and EXT_EMU_SPIN_LIMIT; a malformed value
+  /// is an error in `error`.
+  static Config fromEnvironment(std::string &error);
+};
+
+struct Dim3 {
+  int64_t x = 1, y = 1, z = 1;
+  int64_t count() const { return x * y * z; }
+};
+
+struct LaunchParams {
+  std::string kernel;
+  std::string launchSite;
+  /// Source locations indexed by the `site` arguments of the entry points.
+  std::vector<std::string> sites;
+  void (*trampoline)(void **) = nullptr;
+  void **args = nullptr;
+  Dim3 grid, block;
+  int64_t staticShared = 0, dynamicShared = 0;
+};
+
+/// Runs a grid to completion. Returns an empty string on success, otherwise
+/// the diagnostic; after an error the threads still suspended are abandoned
+/// (their stacks leak, nothing is unwound through kernel frames).
+std::string launch(const LaunchParams &params, const Config &config);
+
+/// The number of context switches of the last launch on this OS thread.
+uint64_t lastLaunchSwitches();
+
+} // namespace ext::emu
+
+#endif // EXT_RUNTIME_CPU_EMULATOR_H

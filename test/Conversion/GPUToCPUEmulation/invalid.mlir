@@ -1,0 +1,94 @@
+// RUN: ext-opt %s --ext-gpu-to-cpu-emulation -split-input-file -verify-diagnostics
+// What the CPU emulation cannot run is an error naming the op where it is.
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k() kernel {
+      // expected-error @below {{'gpu.cluster_id' op is not supported by the CPU emulation of GPU kernels}}
+      %c = gpu.cluster_id x
+      %i = arith.index_cast %c : index to i32
+      gpu.printf "%d", %i : i32
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k() kernel {
+      // expected-error @below {{'nvvm.read.ptx.sreg.tid.x' op is specific to one GPU target and cannot run on the CPU emulation}}
+      %t = nvvm.read.ptx.sreg.tid.x : i32
+      gpu.printf "%d", %t : i32
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%n: index) kernel {
+      // expected-error @below {{'memref.alloc' op of workgroup memory needs a static shape and the identity layout on the CPU emulation}}
+      %a = memref.alloc(%n) : memref<?xf32, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %v = memref.load %a[%c0] : memref<?xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+func.func @f(%n: index) {
+  // expected-error @below {{'gpu.launch' op must be outlined first: run gpu-kernel-outlining before ext-gpu-to-cpu-emulation}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %n, %gz = %n)
+             threads(%tx, %ty, %tz) in (%sx = %n, %sy = %n, %sz = %n) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k() kernel {
+      %v = arith.constant 1.0 : f64
+      %w = vector.broadcast %v : f64 to vector<4xf64>
+      // expected-error @below {{'gpu.subgroup_reduce' op on a value of 'vector<4xf64>' wider than the emulator's 16-byte lanes}}
+      %r = gpu.subgroup_reduce add %w : (vector<4xf64>) -> vector<4xf64>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  func.func @f(%n: index) -> !gpu.async.token {
+    // expected-error @below {{'gpu.launch_func' op produces an async token used by 'func.return'; the CPU emulation runs gpu ops synchronously and cannot pass tokens through it}}
+    %t = gpu.launch_func async @m::@k blocks in (%n, %n, %n) threads in (%n, %n, %n)
+    return %t : !gpu.async.token
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k() kernel {
+      %a = arith.constant 1.0 : f16
+      // expected-error @below {{'gpu.subgroup_mma_constant_matrix' op is not supported by the CPU emulation of GPU kernels}}
+      %m = gpu.subgroup_mma_constant_matrix %a : !gpu.mma_matrix<16x16xf16, "COp">
+      gpu.return
+    }
+  }
+}
