@@ -94,6 +94,7 @@ enum class State { Ready, Running, AtBarrier, AtWarpSync, Done };
 
 struct Launch;
 struct Block;
+using SmallBlocks = std::vector<Block *>;
 
 struct Thread {
   Launch *launch = nullptr;
@@ -135,6 +136,8 @@ struct Block {
   int32_t barrierSite = -1;
   int64_t firstExited = -1;
   char *shared = nullptr, *scratch = nullptr;
+  /// Its runnable threads.
+  std::deque<Thread *> ready;
   ~Block() {
     std::free(shared);
     std::free(scratch);
@@ -177,8 +180,14 @@ struct Launch {
   StackPool &pool;
   int64_t blockThreads = 0, totalBlocks = 0, sharedBytes = 0;
   std::vector<int64_t> order;
-  std::deque<Thread *> ready;
   std::vector<std::unique_ptr<Block>> resident;
+  /// Threads switch within `current` at workgroup yield points (only its
+  /// threads share that memory, and its stacks stay in cache); the scheduler
+  /// moves to another block when asked to (atomics, fences: the points where
+  /// blocks can wait on each other) or when `current` has nothing to run.
+  Block *current = nullptr;
+  bool switchBlock = true;
+  int64_t readyCount = 0;
   int64_t nextBlock = 0, residentThreads = 0;
   std::string error;
   uint64_t spins = 0, switches = 0;
@@ -241,13 +250,43 @@ struct Launch {
                              });
       }
       for (int64_t i : order)
-        ready.push_back(&block->threads[i]);
+        push(block->threads[i]);
       residentThreads += blockThreads;
       resident.push_back(std::move(block));
     }
   }
 
+  void push(Thread &t) {
+    t.block->ready.push_back(&t);
+    ++readyCount;
+  }
+
+  Block *chooseBlock() {
+    if (c.policy == Policy::Random) {
+      SmallBlocks candidates;
+      for (auto &b : resident)
+        if (!b->ready.empty())
+          candidates.push_back(b.get());
+      return candidates[size_t(rng() % candidates.size())];
+    }
+    // The next block with work after `current`, in admission order.
+    size_t n = resident.size(), start = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (resident[i].get() == current)
+        start = i + 1;
+    for (size_t k = 0; k < n; ++k) {
+      Block *b = resident[(start + k) % n].get();
+      if (!b->ready.empty())
+        return b;
+    }
+    return nullptr; // unreachable: readyCount > 0
+  }
+
   Thread *pick() {
+    if (!current || current->ready.empty() || switchBlock)
+      current = chooseBlock();
+    switchBlock = false;
+    std::deque<Thread *> &ready = current->ready;
     Thread *t;
     if (c.policy == Policy::Random) {
       size_t index = size_t(rng() % ready.size());
@@ -258,6 +297,7 @@ struct Launch {
       t = ready.front();
       ready.pop_front();
     }
+    --readyCount;
     return t;
   }
 
@@ -266,6 +306,8 @@ struct Launch {
       return b->exited == blockThreads;
     };
     size_t before = resident.size();
+    if (current && current->exited == blockThreads)
+      current = nullptr;
     resident.erase(std::remove_if(resident.begin(), resident.end(), done),
                    resident.end());
     residentThreads -= int64_t(before - resident.size()) * blockThreads;
@@ -319,7 +361,7 @@ struct Launch {
   std::string run() {
     admitBlocks();
     while (error.empty()) {
-      if (ready.empty()) {
+      if (readyCount == 0) {
         if (resident.empty() && nextBlock == totalBlocks)
           break;
         fail(describeDeadlock());
@@ -350,7 +392,7 @@ struct Launch {
 
   void yield(Thread &t) {
     t.state = State::Ready;
-    ready.push_back(&t);
+    push(t);
     suspend(t);
   }
 
@@ -359,7 +401,7 @@ struct Launch {
       Thread &t = b.threads[i];
       if (t.state == State::AtBarrier) {
         t.state = State::Ready;
-        ready.push_back(&t);
+        push(t);
       }
     }
     b.atBarrier = 0;
@@ -384,9 +426,9 @@ struct Launch {
     if (b.exited > 0) {
       const Thread &gone = b.threads[b.firstExited];
       fail(where(t) + " waits at the gpu.barrier at " + this->site(site) +
-           ", but thread " + formatDim(gone.id) +
-           " of its block has already exited; every thread of a block must "
-           "reach each barrier");
+           ", but " + where(gone) +
+           " has already exited; every thread of a block must reach each "
+           "barrier");
       suspend(t);
       return;
     }
@@ -418,7 +460,7 @@ struct Launch {
         if (coll.arrived & (uint64_t(1) << t.lane)) {
           t.syncMask = int64_t(coll.arrived);
           t.state = State::Ready;
-          ready.push_back(&t);
+          push(t);
         }
       }
       w.pending.erase(w.pending.begin() + c);
@@ -448,11 +490,16 @@ struct Launch {
   }
 
   void access(Thread &t, int32_t kind, int32_t site) {
-    if (!(kind & (EXT_EMU_ATOMIC | EXT_EMU_FENCE))) {
+    bool spin = kind & (EXT_EMU_ATOMIC | EXT_EMU_FENCE);
+    if (!spin) {
       spins = 0;
       if (c.policy == Policy::Sequential)
         return;
-    } else if (++spins > c.spinLimit) {
+    } else {
+      // Where blocks may wait on each other: let another block run.
+      switchBlock = true;
+    }
+    if (spin && ++spins > c.spinLimit) {
       fail("no progress after " + std::to_string(c.spinLimit) +
            " consecutive yields at atomics and fences (last at " +
            this->site(site) + " in " + where(t) +

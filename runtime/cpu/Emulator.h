@@ -7,8 +7,11 @@
 //
 // A launch keeps as many blocks resident as fit in Config::maxResidentThreads
 // (at least one) and admits the next block, in linear block order, when a
-// resident one finishes; threads of every resident block are scheduled
-// together, so spin-waits across resident blocks make progress.
+// resident one finishes. Workgroup yield points switch among the threads of
+// the current block (only they share its memory); atomics and fences, where
+// blocks can wait on each other, and a block with nothing left to run move
+// the scheduler to another resident block, so spin-waits across resident
+// blocks make progress.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,10 +26,12 @@ namespace ext::emu {
 
 /// How the scheduler picks the next thread at a yield point.
 enum class Policy {
-  /// Seeded pseudo-random choice among the runnable threads of every
-  /// resident block: threads drift apart, so a missing barrier shows.
+  /// Seeded pseudo-random choice among the runnable threads of the block
+  /// (and of the blocks, when switching): threads drift apart, so a missing
+  /// barrier shows.
   Random,
-  /// Strict rotation in thread order: threads advance in lock step.
+  /// Strict rotation in thread order (blocks in admission order): threads
+  /// advance in lock step.
   RoundRobin,
   /// A thread runs until it blocks (barrier, warp collective) or reaches an
   /// atomic or fence; workgroup accesses do not switch.
