@@ -44,7 +44,10 @@ struct Config {
   /// Usable stack per thread (each also has a guard page).
   size_t stackBytes = 64 * 1024;
   /// Resident blocks are admitted while their threads fit in this bound.
-  int64_t maxResidentThreads = 32768;
+  /// Each resident thread's stack and guard page are two memory mappings, and
+  /// Linux allows 65530 per process by default (vm.max_map_count): 16384
+  /// threads leave room for the JIT and the rest of the process.
+  int64_t maxResidentThreads = 16384;
   /// Consecutive yields at atomics and fences without progress (a thread
   /// exiting, a barrier or warp collective completing, a workgroup access)
   /// after which a launch is reported as a livelock.

@@ -18,4 +18,5 @@
 // EXACT-NEXT: [0]
 // CLOSE: rank = 1 offset = 0 sizes = [1] strides = [1] data =
 // CLOSE-NEXT: [1]
-// EMULATED: llvm.call @ext_emu_launch
+// EMULATED-DAG: llvm.call @__ext_emu_launch
+// EMULATED-DAG: llvm.call @__ext_emu_barrier
