@@ -97,7 +97,6 @@ static LogicalResult verifyComputeLike(OpT op) {
   auto getOutputs = [&] { return op.getOutputs(); };
   auto getInputs = [&] { return op.getInputs(); };
   auto getMaps = [&] { return op.getMaps(); };
-  auto getOperands = [&] { return op->getOperands(); };
   auto getExtents = [&] { return op.getExtents(); };
   auto hasReduceAxes = [&] { return op.hasReduceAxes(); };
   auto getCombiner = [&] { return op.getCombiner(); };
