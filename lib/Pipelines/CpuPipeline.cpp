@@ -9,9 +9,10 @@
 using namespace mlir;
 
 // Spelled as text so the pipeline reads the same in the docs, in
-// `ext-opt --help` and here. Each pass is upstream's except the first.
+// `ext-opt --help` and here. Each pass is upstream's except the first,
+// which rejects tile-level ext ops (they have no CPU lowering).
 static constexpr const char *kCpuPipeline =
-    "ext-lower-to-loops,"
+    "ext-lower-to-loops{reject-tile-level=true},"
     "convert-linalg-to-loops,"
     "canonicalize,"
     "lower-affine,"
