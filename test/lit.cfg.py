@@ -25,7 +25,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.ext_tools_dir, config.llvm_tools_dir]
-tools = ["ext-opt", "ext-translate", "ext-run", "mlir-opt", "split-file"]
+tools = ["ext-opt", "ext-translate", "ext-run", "ext-fuzz-replay", "mlir-opt",
+         "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

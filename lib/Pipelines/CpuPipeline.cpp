@@ -43,7 +43,9 @@ std::string ext::getCpuPipelineText(const CpuPipelineOptions &options) {
             std::to_string(options.dropBarrier) + "},";
     text += "ext-lower-storage-align,";
   }
-  text += "ext-lower-to-loops,canonicalize,cse,";
+  // Tile-level ext ops left at this point have no CPU lowering: rejected
+  // with a diagnostic rather than left for the LLVM conversion to trip on.
+  text += "ext-lower-to-loops{reject-tile-level=true},canonicalize,cse,";
   if (!options.reference) {
     text += "gpu-launch-sink-index-computations,";
     if (options.reuseSharedMemory)

@@ -129,11 +129,30 @@ struct LowerComputeToLoops : OpRewritePattern<ComputeOp> {
 
 struct ExtLowerToLoopsPass
     : ext::impl::ExtLowerToLoopsBase<ExtLowerToLoopsPass> {
+  using ExtLowerToLoopsBase::ExtLowerToLoopsBase;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateLowerToLoopsPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation()->emitError("ext-lower-to-loops: the rewrite did not "
+                                "converge");
       return signalPassFailure();
+    }
+    if (!rejectTileLevel)
+      return;
+    Dialect *ext = getContext().getLoadedDialect<ext::ExtDialect>();
+    WalkResult result =
+        getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+          if (op->getDialect() != ext)
+            return WalkResult::advance();
+          op->emitOpError("is tile-level IR, which has no CPU lowering; "
+                          "lower it through ext-lower-decomposition and the "
+                          "GPU passes");
+          return WalkResult::interrupt();
+        });
+    if (result.wasInterrupted())
+      signalPassFailure();
   }
 };
 

@@ -20,7 +20,17 @@ def ExtLowerToLoops : Pass<"ext-lower-to-loops"> {
 
     This is the definition every other lowering of `ext.compute` is checked
     against.
+
+    With `reject-tile-level`, any ext op left afterwards (`ext.kernel` and
+    the tile ops, which only the GPU path lowers) is an error at that op:
+    `ext-cpu-pipeline` sets it, as upstream's loop lowerings would otherwise
+    break the single-block regions of those ops.
   }];
+  let options = [
+    Option<"rejectTileLevel", "reject-tile-level", "bool", /*default=*/"false",
+           "Fail, with an error at the op, on ext ops that remain after "
+           "lowering (the tile level)">
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",

@@ -1,0 +1,13 @@
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<16xf32>) -> (), sym_name = "kernel_with_loop"}> ({
+  ^bb0(%arg0: memref<16xf32>):
+    "ext.kernel"() <{decomposition = #ext.data_parallel, iters = 2 : i64, raster = 0 : i32, swizzle = 1 : i64, threads = 32 : i64, tiles = array<i64: 1>}> ({
+}, {
+}, {
+}, {
+}, {
+}) : () -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+

@@ -1,0 +1,13 @@
+func.func @reducer_with_builtin(%X: memref<4x8xf32>, %Y: memref<4xf32>) {
+  // expected-error @+1 {{takes a reducer region only with combiner(custom)}}
+  ext.compute [#ext.axis<"i", spatial, 4>, #ext.axis<"k", reduce, 8>]
+      ins(%X : memref<4x8xf32>) outs(%Y : memref<4xf32>)
+      maps [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>] combiner(sum) {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  } reducer {
+  ^bb0(%a: f32, %b: f32):
+    ext.yield %a : f32
+  }
+  return
+}

@@ -1,0 +1,14 @@
+func.func @custom_without_identity(%X: memref<4x8xf32>, %Y: memref<4xf32>) {
+  // expected-error @+1 {{with combiner(custom) needs an identity, one value per output}}
+  ext.compute [#ext.axis<"i", spatial, 4>, #ext.axis<"k", reduce, 8>]
+      ins(%X : memref<4x8xf32>) outs(%Y : memref<4xf32>)
+      maps [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>] combiner(custom) {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  } reducer {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    ext.yield %s : f32
+  }
+  return
+}

@@ -1,0 +1,1 @@
+// ext-opt lists ext's passes and pipelines next to upstream's.

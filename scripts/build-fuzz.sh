@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Configures (once) and builds the fuzz build in build-fuzz/: ext's code with
+# clang, AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer coverage,
+# and the ext-fuzz target (see fuzz/ext-fuzz.cpp, bench/fuzz/run.sh).
+# Needs Debian's clang-14 and libclang-rt-14-dev; without them it says so and
+# exits 0 (the default build never needs them). Extra arguments go to
+# `cmake --build` (e.g. -j 2).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${EXT_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
+LLVM_PREFIX=/usr/lib/llvm-22
+CC="${EXT_FUZZ_CC:-clang-14}"
+CXX="${EXT_FUZZ_CXX:-clang++-14}"
+
+if ! command -v "$CC" >/dev/null 2>&1 || ! command -v "$CXX" >/dev/null 2>&1; then
+  echo "build-fuzz: $CXX is not installed; skipping the fuzz build"
+  exit 0
+fi
+# The runtimes (libclang-rt-14-dev): link a trivial fuzz target.
+probe="$(mktemp -d)"
+trap 'rm -rf "$probe"' EXIT
+echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char *, unsigned long) { return 0; }' \
+  > "$probe/probe.cpp"
+if ! "$CXX" -fsanitize=fuzzer,address,undefined "$probe/probe.cpp" -o "$probe/probe" \
+     >"$probe/log" 2>&1; then
+  echo "build-fuzz: $CXX cannot link libFuzzer with ASan and UBSan (libclang-rt-14-dev missing?); skipping the fuzz build"
+  sed 's/^/  /' "$probe/log" | head -5
+  exit 0
+fi
+
+if [ ! -f "$BUILD/build.ninja" ]; then
+  launcher=()
+  if command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  # -O1: fast enough to fuzz, quick to build, readable sanitizer traces.
+  cmake -G Ninja -S "$ROOT" -B "$BUILD" \
+    -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_FLAGS_RELEASE=-O1 -DCMAKE_CXX_FLAGS_RELEASE=-O1 \
+    -DEXT_ENABLE_FUZZER=ON \
+    -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
+    -DLLVM_DIR="$LLVM_PREFIX/lib/cmake/llvm" \
+    -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
+    -DPython3_EXECUTABLE=/usr/bin/python3 \
+    "${launcher[@]}"
+fi
+cmake --build "$BUILD" --target ext-fuzz "$@"
+echo "build-fuzz: $BUILD/bin/ext-fuzz"
