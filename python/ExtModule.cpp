@@ -169,7 +169,8 @@ public:
         makeOptimizingTransformer(opt, 0, nullptr);
     ExecutionEngineOptions options;
     options.transformer = transformer;
-    SmallVector<StringRef> libs = {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB};
+    SmallVector<StringRef> libs = {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB,
+                                   EXT_CPU_EMULATION_LIB};
     options.sharedLibPaths = libs;
     auto engine = ExecutionEngine::create(*lowered, options);
     if (!engine)
