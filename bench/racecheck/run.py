@@ -38,10 +38,11 @@ def main():
     for f in sorted(glob.glob(os.path.join(root, "examples", "kernels", "*.mlir"))):
         plain = best([run, f], args.repeat)
         checked = best([run, "--racecheck", f], args.repeat)
-        rows.append((os.path.basename(f), plain, checked, checked / plain))
+        note = "" if "schedule" in open(f).read() else "  (no kernel: unscheduled, runs as loops)"
+        rows.append((os.path.basename(f), plain, checked, checked / plain, note))
     lines = [f"{'kernel':<16} {'plain s':>9} {'racecheck s':>12} {'slowdown':>9}"]
-    for name, p, c, s in rows:
-        lines.append(f"{name:<16} {p:>9.3f} {c:>12.3f} {s:>8.2f}x")
+    for name, p, c, s, note in rows:
+        lines.append(f"{name:<16} {p:>9.3f} {c:>12.3f} {s:>8.2f}x{note}")
     total_p = sum(r[1] for r in rows)
     total_c = sum(r[2] for r in rows)
     lines.append(f"{'total':<16} {total_p:>9.3f} {total_c:>12.3f} {total_c / total_p:>8.2f}x")
