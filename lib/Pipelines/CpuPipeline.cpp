@@ -52,7 +52,14 @@ std::string ext::getCpuPipelineText(const CpuPipelineOptions &options) {
       text += std::string("ext-reuse-shared-memory{drop-hazard-barriers=") +
               (options.dropHazardBarriers ? "true" : "false") + "},";
   }
-  return text + kCpuLowering;
+  std::string lowering = kCpuLowering;
+  if (options.racecheck) {
+    static constexpr llvm::StringLiteral pass = "ext-gpu-to-cpu-emulation,";
+    size_t at = lowering.find(pass.str());
+    lowering.replace(at, pass.size(),
+                     "ext-gpu-to-cpu-emulation{instrument-global=true},");
+  }
+  return text + lowering;
 }
 
 void ext::buildCpuPipeline(OpPassManager &pm,

@@ -16,6 +16,7 @@
 #include <random>
 #include <sstream>
 #include <sys/mman.h>
+#include <unordered_map>
 #include <unistd.h>
 
 namespace ext::emu {
@@ -110,6 +111,78 @@ struct Thread {
   /// The thread's context while suspended, and the scheduler's while the
   /// thread runs.
   bctx::fiber self, scheduler;
+  /// Racecheck: the top of its stack (private memory is never shadowed).
+  char *stackTop = nullptr;
+};
+
+//===----------------------------------------------------------------------===//
+// Race detection shadow
+//===----------------------------------------------------------------------===//
+
+/// One recorded access to a byte.
+struct Access {
+  int32_t site = -1; // -1: none
+  uint32_t gtid = 0; // grid-linear thread id
+  uint32_t epoch = 0; // barrier epoch of its block
+  uint32_t clock = 0; // its block's release clock at the time
+  bool atomic = false;
+  bool valid() const { return site >= 0; }
+};
+
+/// Per byte: the last write and up to kReaders reads since it.
+struct Shadow {
+  static constexpr int kReaders = 4;
+  Access write;
+  Access readers[kReaders];
+};
+
+using VectorClock = std::vector<std::pair<uint32_t, uint32_t>>;
+
+void joinInto(VectorClock &into, const VectorClock &from) {
+  if (from.empty())
+    return;
+  VectorClock out;
+  out.reserve(into.size() + from.size());
+  size_t i = 0, j = 0;
+  while (i < into.size() || j < from.size()) {
+    if (j == from.size() || (i < into.size() && into[i].first < from[j].first))
+      out.push_back(into[i++]);
+    else if (i == into.size() || from[j].first < into[i].first)
+      out.push_back(from[j++]);
+    else {
+      out.push_back({into[i].first, std::max(into[i].second, from[j].second)});
+      ++i, ++j;
+    }
+  }
+  into.swap(out);
+}
+
+void setEntry(VectorClock &vc, uint32_t id, uint32_t clock) {
+  auto it = std::lower_bound(vc.begin(), vc.end(), std::make_pair(id, 0u));
+  if (it != vc.end() && it->first == id)
+    it->second = std::max(it->second, clock);
+  else
+    vc.insert(it, {id, clock});
+}
+
+uint32_t entry(const VectorClock &vc, uint32_t id) {
+  auto it = std::lower_bound(vc.begin(), vc.end(), std::make_pair(id, 0u));
+  return it != vc.end() && it->first == id ? it->second : 0;
+}
+
+enum class RaceKind { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
+
+/// A deduplicated race: per (kind, memory, earlier site, later site), the
+/// first instance and a count.
+struct RaceReport {
+  RaceKind kind;
+  bool shared;
+  int64_t where; // workgroup byte offset or global address
+  uint32_t firstGtid, secondGtid;
+  int32_t firstSite, secondSite;
+  uint64_t count = 0;
+  uint64_t order = 0;
+  uint64_t lastAccess = 0;
 };
 
 /// One execution of a warp collective that lanes are gathering at. Lanes at
@@ -138,6 +211,13 @@ struct Block {
   char *shared = nullptr, *scratch = nullptr;
   /// Its runnable threads.
   std::deque<Thread *> ready;
+  /// Racecheck: barriers passed, the workgroup memory's shadow, the block's
+  /// release clock and what it acquired from other blocks (a vector clock
+  /// over linear block ids).
+  uint32_t epoch = 0;
+  std::unique_ptr<Shadow[]> sharedShadow;
+  uint32_t clock = 1;
+  std::vector<std::pair<uint32_t, uint32_t>> vc;
   ~Block() {
     std::free(shared);
     std::free(scratch);
@@ -191,6 +271,12 @@ struct Launch {
   int64_t nextBlock = 0, residentThreads = 0;
   std::string error;
   uint64_t spins = 0, switches = 0;
+  /// Racecheck state: global memory's shadow, the vector clock released at
+  /// each atomic's address, and the races found.
+  std::unordered_map<uint64_t, Shadow> globalShadow;
+  std::unordered_map<uint64_t, VectorClock> syncObjects;
+  std::map<std::tuple<int, bool, int32_t, int32_t>, RaceReport> races;
+  uint64_t raceCount = 0, accessSerial = 0;
 
   const std::string &site(int32_t index) const {
     static const std::string unknown = "<unknown location>";
@@ -230,6 +316,8 @@ struct Launch {
           std::aligned_alloc(64, std::max<int64_t>(64, (sharedBytes + 63) /
                                                            64 * 64)));
       std::memset(block->shared, 0xff, sharedBytes);
+      if (c.racecheck && sharedBytes > 0)
+        block->sharedShadow = std::make_unique<Shadow[]>(sharedBytes);
       block->scratch = static_cast<char *>(std::aligned_alloc(
           64, blockThreads * EXT_EMU_SCRATCH_BYTES_PER_THREAD));
       for (int64_t i = 0; i < blockThreads; ++i) {
@@ -244,6 +332,8 @@ struct Launch {
         t.self = bctx::fiber(std::allocator_arg, PoolAllocator{&pool},
                              [tp](bctx::fiber &&scheduler) {
                                tp->scheduler = std::move(scheduler);
+                               tp->stackTop = static_cast<char *>(
+                                   __builtin_frame_address(0));
                                tp->launch->p.trampoline(tp->launch->p.args);
                                tp->launch->onExit(*tp);
                                return std::move(tp->scheduler);
@@ -380,6 +470,8 @@ struct Launch {
     }
     if (!error.empty())
       abandonSuspendedThreads();
+    else if (c.racecheck && !races.empty())
+      fail(raceSummary());
     tlsLastSwitches = switches;
     return error;
   }
@@ -406,6 +498,7 @@ struct Launch {
     }
     b.atBarrier = 0;
     b.barrierSite = -1;
+    ++b.epoch;
     spins = 0;
   }
 
@@ -489,7 +582,165 @@ struct Launch {
     return t.syncMask;
   }
 
-  void access(Thread &t, int32_t kind, int32_t site) {
+  //===--------------------------------------------------------------------===//
+  // Race detection
+  //===--------------------------------------------------------------------===//
+
+  uint32_t gtid(const Thread &t) const {
+    return uint32_t(t.block->linear * blockThreads + t.linear);
+  }
+
+  /// Whether `a` happens before the access `t` is making now.
+  bool ordered(const Access &a, const Thread &t, bool shared) const {
+    if (a.gtid == gtid(t))
+      return true;
+    int64_t aBlock = int64_t(a.gtid) / blockThreads;
+    if (aBlock == t.block->linear)
+      return a.epoch < t.block->epoch;
+    // Shared memory is per block; across blocks only global memory, ordered
+    // by what the accessing block acquired from the earlier one.
+    return !shared && entry(t.block->vc, uint32_t(aBlock)) >= a.clock;
+  }
+
+  void report(RaceKind kind, bool shared, int64_t where, const Access &first,
+              const Thread &t, int32_t site) {
+    RaceReport &r = races[{int(kind), shared, first.site, site}];
+    // Counted once per access (not per byte it covers).
+    if (r.lastAccess == accessSerial)
+      return;
+    r.lastAccess = accessSerial;
+    ++raceCount;
+    if (r.count++ == 0) {
+      r.kind = kind;
+      r.shared = shared;
+      r.where = where;
+      r.firstGtid = first.gtid;
+      r.secondGtid = gtid(t);
+      r.firstSite = first.site;
+      r.secondSite = site;
+      r.order = raceCount;
+    }
+  }
+
+  void check(Shadow &sh, Thread &t, int32_t op, bool atomic, int32_t site,
+             bool shared, int64_t where) {
+    Access cur{site, gtid(t), t.block->epoch, t.block->clock, atomic};
+    bool writes = op & EXT_EMU_STORE;
+    if (sh.write.valid() && !(atomic && sh.write.atomic) &&
+        !ordered(sh.write, t, shared))
+      report(writes ? RaceKind::WriteAfterWrite : RaceKind::ReadAfterWrite,
+             shared, where, sh.write, t, site);
+    if (writes) {
+      for (Access &r : sh.readers)
+        if (r.valid() && !(atomic && r.atomic) && !ordered(r, t, shared))
+          report(RaceKind::WriteAfterRead, shared, where, r, t, site);
+      sh.write = cur;
+      for (Access &r : sh.readers)
+        r.site = -1;
+      return;
+    }
+    // A read: replace this thread's earlier read, a free slot, or (shared
+    // memory) a read every later access is ordered after; otherwise one
+    // slot (a race with the read dropped may go unreported, never invented).
+    Access *slot = nullptr;
+    for (Access &r : sh.readers)
+      if (r.valid() && r.gtid == cur.gtid)
+        slot = &r;
+    for (Access &r : sh.readers)
+      if (!slot && (!r.valid() || (shared && r.epoch < cur.epoch)))
+        slot = &r;
+    if (!slot)
+      slot = &sh.readers[cur.gtid % Shadow::kReaders];
+    *slot = cur;
+  }
+
+  void recordAccess(Thread &t, int64_t addr, int64_t bytes, int32_t kind,
+                    int32_t site) {
+    if (kind & EXT_EMU_FENCE || bytes <= 0)
+      return;
+    ++accessSerial;
+    int32_t op = kind & EXT_EMU_OP_MASK;
+    bool atomic = kind & EXT_EMU_ATOMIC;
+    Block &b = *t.block;
+    char *p = reinterpret_cast<char *>(addr);
+    if (kind & EXT_EMU_WORKGROUP) {
+      if (!b.sharedShadow || p < b.shared || p + bytes > b.shared + sharedBytes)
+        return;
+      int64_t offset = p - b.shared;
+      for (int64_t i = 0; i < bytes; ++i)
+        check(b.sharedShadow[offset + i], t, op, atomic, site, true,
+              offset + i);
+      return;
+    }
+    // Private memory (the thread's stack) is not shared.
+    if (t.stackTop && p <= t.stackTop + 256 &&
+        p + bytes >= t.stackTop - int64_t(pool.usableBytes()))
+      return;
+    if (atomic) {
+      // Atomics are acquire-release on their address (block granularity).
+      VectorClock &sync = syncObjects[uint64_t(addr)];
+      joinInto(b.vc, sync);
+      joinInto(sync, b.vc);
+      setEntry(sync, uint32_t(b.linear), b.clock);
+      ++b.clock;
+    }
+    for (int64_t i = 0; i < bytes; ++i)
+      check(globalShadow[uint64_t(addr + i)], t, op, atomic, site, false,
+            addr + i);
+  }
+
+  std::string describeThread(uint32_t g) const {
+    int64_t blk = int64_t(g) / blockThreads, thr = int64_t(g) % blockThreads;
+    return "thread " + formatDim(delinearize(thr, p.block)) + " of block " +
+           formatDim(delinearize(blk, p.grid));
+  }
+
+  std::string raceSummary() const {
+    if (races.empty())
+      return {};
+    std::vector<const RaceReport *> list;
+    for (auto &[key, r] : races)
+      list.push_back(&r);
+    std::sort(list.begin(), list.end(),
+              [](auto *a, auto *b) { return a->order < b->order; });
+    std::ostringstream os;
+    os << "racecheck: " << races.size() << " data race"
+       << (races.size() == 1 ? "" : "s") << " (" << raceCount
+       << " conflicting access pair" << (raceCount == 1 ? "" : "s") << ")";
+    static const char *kinds[] = {"read-after-write", "write-after-read",
+                                  "write-after-write"};
+    for (const RaceReport *r : list) {
+      bool firstWrites = r->kind != RaceKind::WriteAfterRead;
+      bool secondWrites = r->kind != RaceKind::ReadAfterWrite;
+      os << "\next-emu: race: " << kinds[int(r->kind)] << " on ";
+      if (r->shared)
+        os << "shared memory, workgroup byte " << r->where;
+      else {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)r->where);
+        os << "global memory, address " << buf;
+      }
+      os << ": " << (firstWrites ? "write" : "read") << " by "
+         << describeThread(r->firstGtid) << " at " << site(r->firstSite)
+         << ", then " << (secondWrites ? "write" : "read") << " by "
+         << describeThread(r->secondGtid) << " at " << site(r->secondSite)
+         << " (" << r->count << " time" << (r->count == 1 ? "" : "s")
+         << ")";
+    }
+    return os.str();
+  }
+
+  void access(Thread &t, int64_t addr, int64_t bytes, int32_t kind,
+              int32_t site) {
+    schedule(t, kind, site);
+    // The access happens when the thread resumes from its yield point (no
+    // other thread runs until its next one): record it now, so that what an
+    // atomic acquires is what the value it reads was released with.
+    if (c.racecheck && error.empty())
+      recordAccess(t, addr, bytes, kind, site);
+  }
+
+  void schedule(Thread &t, int32_t kind, int32_t site) {
     bool spin = kind & (EXT_EMU_ATOMIC | EXT_EMU_FENCE);
     if (!spin) {
       spins = 0;
@@ -571,6 +822,9 @@ Config Config::fromEnvironment(std::string &error) {
   number("EXT_EMU_STACK_KB", kb);
   number("EXT_EMU_MAX_RESIDENT_THREADS", resident);
   number("EXT_EMU_SPIN_LIMIT", c.spinLimit);
+  uint64_t racecheck = 0;
+  number("EXT_EMU_RACECHECK", racecheck);
+  c.racecheck = racecheck != 0;
   if (kb < 16)
     kb = 16;
   c.stackBytes = size_t(kb) * 1024;
@@ -706,10 +960,8 @@ int64_t __ext_emu_warp_sync(int32_t site, int32_t width) {
 
 void __ext_emu_access(int64_t addr, int64_t bytes, int32_t kind,
                       int32_t site) {
-  (void)addr;
-  (void)bytes;
   Thread &t = current("__ext_emu_access");
-  t.launch->access(t, kind, site);
+  t.launch->access(t, addr, bytes, kind, site);
 }
 
 } // extern "C"

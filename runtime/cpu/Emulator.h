@@ -52,10 +52,13 @@ struct Config {
   /// exiting, a barrier or warp collective completing, a workgroup access)
   /// after which a launch is reported as a livelock.
   uint64_t spinLimit = uint64_t(1) << 26;
+  /// Race detection over the instrumented accesses (see docs/CpuEmulation.md,
+  /// "Race detection"): races are reported when the launch ends, as its error.
+  bool racecheck = false;
 
   /// The defaults overridden by EXT_EMU_SEED, EXT_EMU_SCHEDULE
   /// (random|round-robin|sequential), EXT_EMU_STACK_KB,
-  /// EXT_EMU_MAX_RESIDENT_THREADS and EXT_EMU_SPIN_LIMIT; a malformed value
+  /// EXT_EMU_MAX_RESIDENT_THREADS, EXT_EMU_SPIN_LIMIT and EXT_EMU_RACECHECK (0|1); a malformed value
   /// is an error in `error`.
   static Config fromEnvironment(std::string &error);
 };

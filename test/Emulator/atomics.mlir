@@ -1,4 +1,6 @@
 // RUN: ext-run %s | FileCheck %s
+// RUN: ext-run --racecheck %s | FileCheck %s
+// RUN: ext-run --racecheck --emu-seed=6 %s | FileCheck %s
 // RUN: ext-run --emu-seed=2 %s | FileCheck %s
 // RUN: ext-run --emu-schedule=sequential %s | FileCheck %s
 // RUN: ext-run --emu-schedule=round-robin %s | FileCheck %s

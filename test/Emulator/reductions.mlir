@@ -1,4 +1,6 @@
 // RUN: ext-run %s | FileCheck %s
+// RUN: ext-run --racecheck %s | FileCheck %s
+// RUN: ext-run --racecheck --emu-seed=6 %s | FileCheck %s
 // RUN: ext-run --emu-seed=4 %s | FileCheck %s
 // gpu.all_reduce with every kind and the region form, gpu.subgroup_reduce with
 // every kind and clusters, on one block of 40 threads (a full warp and one

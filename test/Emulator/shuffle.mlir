@@ -1,4 +1,6 @@
 // RUN: ext-run %s | FileCheck %s
+// RUN: ext-run --racecheck %s | FileCheck %s
+// RUN: ext-run --racecheck --emu-seed=6 %s | FileCheck %s
 // RUN: ext-run --emu-seed=9 %s | FileCheck %s
 // RUN: ext-run --emu-schedule=sequential %s | FileCheck %s
 // gpu.shuffle in every mode, at width 32 and below, with the valid flag;

@@ -1,4 +1,6 @@
 // RUN: ext-run %s | FileCheck %s
+// RUN: ext-run --racecheck %s | FileCheck %s
+// RUN: ext-run --racecheck --emu-seed=6 %s | FileCheck %s
 // RUN: ext-run --emu-seed=5 --emu-schedule=sequential %s | FileCheck %s
 // Transpose of a 6x8 matrix through a padded 4x5 workgroup tile, with 2-D
 // blocks of 4x4 threads on a 2x2 grid (edge tiles partly outside the

@@ -78,6 +78,12 @@ llvm::cl::opt<std::string> emuSchedule(
                    "random (default), round-robin or sequential "
                    "(EXT_EMU_SCHEDULE)"),
     llvm::cl::value_desc("policy"));
+llvm::cl::opt<bool> racecheck(
+    "racecheck",
+    llvm::cl::desc("--target=cpu: detect shared- and global-memory races in "
+                   "gpu kernels; races are reported and the run fails "
+                   "(EXT_EMU_RACECHECK=1; global accesses instrumented)"),
+    llvm::cl::init(false));
 llvm::cl::opt<bool> reference(
     "reference",
     llvm::cl::desc("--target=cpu: ignore schedules, run every ext.compute as "
@@ -126,6 +132,11 @@ int main(int argc, char **argv) {
                             StringRef(emuSchedule)))
       return fail("--emu-schedule must be random, round-robin or sequential");
     setenv("EXT_EMU_SCHEDULE", emuSchedule.c_str(), 1);
+  }
+  if (racecheck) {
+    if (target != Target::Cpu)
+      return fail("--racecheck needs --target=cpu");
+    setenv("EXT_EMU_RACECHECK", "1", 1);
   }
 
   DialectRegistry registry;
@@ -176,6 +187,7 @@ int main(int argc, char **argv) {
   pipelineOptions.reuseSharedMemory = reuseSharedMemory;
   pipelineOptions.dropBarrier = dropBarrier;
   pipelineOptions.dropHazardBarriers = dropHazardBarriers;
+  pipelineOptions.racecheck = racecheck;
   ext::buildCpuPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return fail("lowering '" + inputFilename + "' with ext-cpu-pipeline failed");

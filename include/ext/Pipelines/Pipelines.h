@@ -30,6 +30,12 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
       *this, "drop-hazard-barriers",
       llvm::cl::desc("Tests only: omit the barriers shared-memory reuse needs"),
       llvm::cl::init(false)};
+  Option<bool> racecheck{
+      *this, "racecheck",
+      llvm::cl::desc("Instrument global accesses in kernels too "
+                     "(ext-gpu-to-cpu-emulation instrument-global=true), for "
+                     "the emulator's race detection (EXT_EMU_RACECHECK=1)"),
+      llvm::cl::init(false)};
 };
 
 /// ext-cpu-pipeline: scheduled ext.computes to gpu.launch kernels (as

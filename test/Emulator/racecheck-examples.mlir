@@ -1,0 +1,23 @@
+// Every generated kernel (each example under examples/kernels, with and
+// without ext-reuse-shared-memory) runs under the emulator's race detection
+// and has no race; the script globs the directory, so new examples are
+// covered. The debug options that drop a barrier give the expected reports.
+// RUN: bash %S/Inputs/racecheck-examples.sh ext-run %ext_src/examples/kernels | FileCheck %s
+// CHECK-NOT: FAILED
+// CHECK: race-free: gemm_f32.mlir reuse=true
+// CHECK-NOT: FAILED
+// CHECK: racecheck: {{[0-9]+}} runs, 0 failed
+
+// The barrier after the shared-memory copies dropped: threads read the tiles
+// other threads are writing.
+// RUN: not ext-run --racecheck --drop-barrier=0 %ext_src/examples/kernels/gemm_f32.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=DROP
+// DROP: ext-emu: error: kernel 'gemm_kernel' (launched at {{.*}}gemm_f32.mlir:{{[0-9]+}}:{{[0-9]+}}): racecheck: {{[0-9]+}} data races
+// DROP: ext-emu: race: read-after-write on shared memory, workgroup byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:{{[0-9]+}}:{{[0-9]+}}, then read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:{{[0-9]+}}:{{[0-9]+}} ({{[0-9]+}} times)
+
+// Shared-memory reuse without its hazard barrier: B's writes overwrite A
+// while other threads still read it.
+// RUN: ext-run --racecheck %ext_src/test/Transforms/ReuseSharedMemory/execution.mlir > /dev/null
+// RUN: not ext-run --racecheck --drop-hazard-barriers %ext_src/test/Transforms/ReuseSharedMemory/execution.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=HAZARD
+// HAZARD: racecheck: 2 data races
+// HAZARD-DAG: ext-emu: race: write-after-read on shared memory, workgroup byte {{[0-9]+}}: read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:30:10, then write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:34:5
+// HAZARD-DAG: ext-emu: race: read-after-write on shared memory, workgroup byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:34:5, then read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:30:10
