@@ -12,6 +12,8 @@ Seeds, each a small file:
           a region missing or extra, a block argument retyped: the generic
           form reaches verifier paths the custom syntax guards.
 Findings' regression files (test/Fuzz/) are seeds through the src- rule.
+Files named by a SHA-1 are inputs a fuzz run found new coverage with, merged
+in with `ext-fuzz -merge=1 fuzz/corpus RUN/corpus`; this script keeps them.
 
   fuzz/make-corpus.py --ext-opt build/bin/ext-opt [--out fuzz/corpus]
 """
@@ -284,8 +286,11 @@ def main():
         add("gen-" + tag, mutant)
 
     os.makedirs(args.out, exist_ok=True)
+    # Replace this script's own seeds; inputs libFuzzer added (merged from a
+    # run, named by their SHA-1) stay.
     for f in os.listdir(args.out):
-        os.remove(os.path.join(args.out, f))
+        if f.startswith(("src-", "lvl-", "gen-")):
+            os.remove(os.path.join(args.out, f))
     digests = set()
     written = 0
     for name in sorted(seeds):

@@ -6,7 +6,8 @@
 For every ext pass and pipeline ext-opt lists in --help (so passes added later
 are replayed too), and once with no pass (parse, verify, print), ext-opt runs
 over every corpus file. Diagnostics and non-zero exits are fine: most corpus
-inputs are invalid on purpose. A crash is not: a signal, LLVM's "Stack dump"
+inputs are invalid on purpose; but an input ext-opt rejects must get an error
+diagnostic (checked file by file without passes). A crash is not: a signal, LLVM's "Stack dump"
 or "PLEASE submit a bug report", a fatal "LLVM ERROR", a sanitizer report.
 
 To keep it fast, all files go through one ext-opt per pass as the chunks of
@@ -97,6 +98,23 @@ def main():
                 crashes.append((" ".join(flags), "(all inputs together)", proc.returncode,
                                 proc.stderr.decode(errors="replace").strip().splitlines()[-3:]))
 
+    # Parse and verify, file by file: a rejected input must say why (exit 1
+    # with an error diagnostic), never just fail.
+    from concurrent.futures import ThreadPoolExecutor
+    def parse_alone(f):
+        return f, run(args.ext_opt, f, [], False, args.timeout)
+    silent = 0
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for f, proc in pool.map(parse_alone, files):
+            if crashed(proc):
+                crashes.append(("", f, proc.returncode,
+                                proc.stderr.decode(errors="replace").strip().splitlines()[-3:]))
+            elif proc.returncode != 0 and (proc.returncode != 1 or b"error:" not in proc.stderr):
+                silent += 1
+                crashes.append(("(failed without an error)", f, proc.returncode, []))
+    print("replay: %-28s %d inputs, each accepted or rejected with an error"
+          % ("parse alone", len(files) - silent))
+
     for flags, f, rc, tail in crashes:
         print("replay: CRASH: ext-opt %s %s: exit %d" % (f, flags, rc))
         for line in tail:
@@ -104,7 +122,7 @@ def main():
     if crashes:
         print("replay: %d crashes" % len(crashes))
         return 1
-    print("replay: %d inputs x %d runs, no crash" % (len(files), len(runs)))
+    print("replay: %d inputs x %d runs, no crash" % (len(files), len(runs) + 1))
     return 0
 
 

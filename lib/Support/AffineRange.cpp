@@ -106,6 +106,14 @@ std::optional<IndexRange> computeAffineRange(AffineExpr expr,
     if (auto d = dyn_cast<AffineDimExpr>(e))
       outOfDomain |= d.getPosition() >= extents.size();
     outOfDomain |= isa<AffineSymbolExpr>(e);
+    // getFlattenedAffineExpr divides by a mod's or division's constant.
+    if (auto bin = dyn_cast<AffineBinaryOpExpr>(e))
+      if (e.getKind() == AffineExprKind::Mod ||
+          e.getKind() == AffineExprKind::FloorDiv ||
+          e.getKind() == AffineExprKind::CeilDiv) {
+        auto rhs = dyn_cast<AffineConstantExpr>(bin.getRHS());
+        outOfDomain |= !rhs || rhs.getValue() <= 0;
+      }
   });
   if (outOfDomain)
     return std::nullopt;

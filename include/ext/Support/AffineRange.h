@@ -27,7 +27,8 @@ struct IndexRange {
 /// ranges over [0, extents[i]) (every extent must be >= 1). Exact for linear
 /// expressions (the box's extreme corners are attained); for mod, floordiv and
 /// ceildiv by constants an interval over-approximation. Returns std::nullopt
-/// for symbols, non-constant divisors or multipliers, or on overflow.
+/// for symbols, non-constant or non-positive divisors, non-constant
+/// multipliers, or on overflow.
 std::optional<IndexRange> computeAffineRange(mlir::AffineExpr expr,
                                              llvm::ArrayRef<int64_t> extents);
 

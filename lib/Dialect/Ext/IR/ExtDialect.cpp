@@ -5,6 +5,7 @@
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringSet.h"
@@ -211,9 +212,10 @@ TileDecompositionAttrInterface ScheduleAttr::getDecompositionOrDefault() const {
 }
 
 int64_t ScheduleAttr::getNumThreads() const {
+  // Saturates at INT64_MAX (the counts come from the input).
   int64_t n = 1;
   for (int64_t t : getThreads())
-    n *= t;
+    n = llvm::checkedMul(n, t).value_or(INT64_MAX);
   return n;
 }
 

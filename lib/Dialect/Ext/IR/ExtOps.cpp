@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace ext;
@@ -143,6 +144,28 @@ static LogicalResult verifyComputeLike(OpT op) {
                            << " has " << map.getNumResults()
                            << " results but the operand " << type
                            << " has rank " << type.getRank();
+    // The affine parser keeps `d0 mod 0` unfolded; upstream's flattener and
+    // lower-affine then divide by it.
+    for (AffineExpr expr : map.getResults()) {
+      std::optional<AffineExpr> bad;
+      expr.walk([&](AffineExpr e) {
+        auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+        if (!bin || bad || (e.getKind() != AffineExprKind::Mod &&
+                            e.getKind() != AffineExprKind::FloorDiv &&
+                            e.getKind() != AffineExprKind::CeilDiv))
+          return;
+        auto rhs = dyn_cast<AffineConstantExpr>(bin.getRHS());
+        if (!rhs || rhs.getValue() <= 0)
+          bad = e;
+      });
+      if (bad)
+        return emitOpError() << "indexing map of " << describeOperand(op, i)
+                             << " divides by '"
+                             << str(cast<AffineBinaryOpExpr>(*bad).getRHS())
+                             << "' in '" << str(*bad)
+                             << "'; mod and divisions need a positive "
+                                "constant divisor";
+    }
   }
 
   // Outputs: each element is written exactly once, so an output map is a
@@ -289,7 +312,8 @@ static LogicalResult verifyScheduleFor(ComputeOp op, ScheduleAttr schedule) {
     if (tile > axis.getExtent())
       return err() << "tile size " << tile << " of axis '" << axis.getName()
                    << "' exceeds its extent " << axis.getExtent();
-    numThreads *= threads;
+    // Saturates: thread counts come from the input.
+    numThreads = llvm::checkedMul(numThreads, threads).value_or(INT64_MAX);
     if (axis.isSpatial()) {
       if (tile < axis.getExtent() && !blocked.test(a))
         return err() << "spatial axis '" << axis.getName() << "' is tiled ("
@@ -326,6 +350,9 @@ static LogicalResult verifyScheduleFor(ComputeOp op, ScheduleAttr schedule) {
     return err() << "tiles " << splitReduceAxes
                  << " reduce axes below their extents; only one reduce axis "
                     "can be iterated over";
+  if (numThreads == INT64_MAX)
+    return err() << "asks for more than 2^63 threads per block; a block "
+                    "allows at most 1024";
   if (numThreads > 1024)
     return err() << "asks for " << numThreads
                  << " threads per block; a block allows at most 1024";
@@ -476,9 +503,10 @@ LogicalResult IndexOp::verify() {
 //===----------------------------------------------------------------------===//
 
 int64_t TileComputeOp::getNumThreads() {
+  // Saturates at INT64_MAX (the counts come from the input).
   int64_t n = 1;
   for (int64_t t : getThreads())
-    n *= t;
+    n = llvm::checkedMul(n, t).value_or(INT64_MAX);
   return n;
 }
 
@@ -572,20 +600,34 @@ LogicalResult KernelOp::verifyRegions() {
 // AllocSharedOp, AllocFragmentOp, CopyOp
 //===----------------------------------------------------------------------===//
 
-SmallVector<int64_t>
+FailureOr<SmallVector<int64_t>>
 AllocSharedOp::computeAlignedStrides(ArrayRef<int64_t> shape,
                                      ArrayRef<StorageAlignAttr> aligns) {
+  // Every step is checked: shapes and factors come from the input IR.
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    int64_t stride = d + 1 < static_cast<int64_t>(shape.size())
-                         ? strides[d + 1] * shape[d + 1]
-                         : 1;
-    for (StorageAlignAttr a : aligns)
-      if (a.getDim() == d)
-        stride += (a.getFactor() + a.getOffset() - stride % a.getFactor()) %
-                  a.getFactor();
-    strides[d] = stride;
+    std::optional<int64_t> stride = 1;
+    if (d + 1 < static_cast<int64_t>(shape.size()))
+      stride = llvm::checkedMul(strides[d + 1], shape[d + 1]);
+    for (StorageAlignAttr a : aligns) {
+      if (!stride)
+        break;
+      if (a.getDim() != d)
+        continue;
+      // (factor + offset - stride % factor) % factor, with offset < factor
+      // (the attribute's verifier): the same value without the overflowing
+      // sum.
+      int64_t rem = *stride % a.getFactor();
+      int64_t pad = a.getOffset() >= rem ? a.getOffset() - rem
+                                         : a.getFactor() - (rem - a.getOffset());
+      stride = llvm::checkedAdd(*stride, pad % a.getFactor());
+    }
+    if (!stride)
+      return failure();
+    strides[d] = *stride;
   }
+  if (!shape.empty() && !llvm::checkedMul(strides[0], shape[0]))
+    return failure();
   return strides;
 }
 
@@ -609,8 +651,12 @@ LogicalResult AllocSharedOp::verify() {
     if (a.getDim() >= type.getRank())
       return emitOpError() << "storage_align names dimension " << a.getDim()
                            << " of a rank-" << type.getRank() << " buffer";
-  SmallVector<int64_t> expected =
+  FailureOr<SmallVector<int64_t>> expectedOr =
       computeAlignedStrides(type.getShape(), aligns);
+  if (failed(expectedOr))
+    return emitOpError() << "padded size of " << type
+                         << " overflows a 64-bit element count";
+  SmallVector<int64_t> &expected = *expectedOr;
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)) || offset != 0 ||

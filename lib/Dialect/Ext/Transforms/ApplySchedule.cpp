@@ -12,6 +12,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace ext {
 #define GEN_PASS_DEF_EXTAPPLYSCHEDULE
@@ -124,20 +125,39 @@ FailureOr<TilingPlan> planTiling(ComputeOp op, ScheduleAttr schedule) {
       }
       d.coeffs.assign(flat.begin(), flat.end() - 1);
       d.constant = flat.back();
-      int64_t lo = 0, hi = 0;
+      // Coefficients and tiles come from the input: every step is checked.
+      std::optional<int64_t> lo = 0, hi = 0;
       AffineExpr e = getAffineConstantExpr(0, ctx);
-      for (unsigned a = 0; a < numAxes; ++a) {
-        int64_t span = d.coeffs[a] * (plan.tile[a] - 1);
-        (span < 0 ? lo : hi) += span;
+      for (unsigned a = 0; a < numAxes && lo && hi; ++a) {
+        std::optional<int64_t> span =
+            llvm::checkedMul(d.coeffs[a], plan.tile[a] - 1);
+        if (!span) {
+          lo.reset();
+          break;
+        }
+        std::optional<int64_t> &bound = *span < 0 ? lo : hi;
+        bound = llvm::checkedAdd(*bound, *span);
         e = e + getAffineDimExpr(a, ctx) * d.coeffs[a];
       }
-      d.lo = lo;
-      d.size = hi - lo + 1;
-      local.push_back(e - lo);
+      std::optional<int64_t> size;
+      if (lo && hi)
+        if (std::optional<int64_t> diff = llvm::checkedSub(*hi, *lo))
+          size = llvm::checkedAdd(*diff, int64_t(1));
+      if (!size)
+        return op.emitOpError() << "the tile window of input #" << i
+                                << " overflows a 64-bit size";
+      d.lo = *lo;
+      d.size = *size;
+      local.push_back(e - d.lo);
       w.shape.push_back(d.size);
       w.dims.push_back(std::move(d));
     }
     w.localMap = AffineMap::get(numAxes, 0, local, ctx);
+    if (plan.cached.test(i) &&
+        failed(AllocSharedOp::computeAlignedStrides(
+            w.shape, plan.cacheAttrs[i].getAlign())))
+      return op.emitOpError() << "the shared tile of input #" << i
+                              << " overflows a 64-bit size";
     plan.windows.push_back(std::move(w));
   }
   return plan;
@@ -192,12 +212,15 @@ Value windowOrigin(OpBuilder &b, Location loc, const WindowDim &d,
   return origin;
 }
 
+/// Null when the padded tile's size overflows (planTiling checks first).
 MemRefType sharedTileType(ArrayRef<int64_t> shape, Type elem,
                           ArrayRef<StorageAlignAttr> aligns) {
   MLIRContext *ctx = elem.getContext();
-  SmallVector<int64_t> strides =
+  FailureOr<SmallVector<int64_t>> strides =
       AllocSharedOp::computeAlignedStrides(shape, aligns);
-  auto layout = StridedLayoutAttr::get(ctx, 0, strides);
+  if (failed(strides))
+    return {};
+  auto layout = StridedLayoutAttr::get(ctx, 0, *strides);
   auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   return MemRefType::get(shape, elem, layout, space);
 }
@@ -304,6 +327,7 @@ LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
     Type elem = cast<MemRefType>(op.getInputs()[i].getType()).getElementType();
     ArrayRef<StorageAlignAttr> aligns = plan.cacheAttrs[i].getAlign();
     auto type = sharedTileType(plan.windows[i].shape, elem, aligns);
+    assert(type && "planTiling checked the shared tile's size");
     ArrayAttr alignAttr =
         aligns.empty() ? ArrayAttr()
                        : rw.getArrayAttr(SmallVector<Attribute>(aligns.begin(),

@@ -38,8 +38,9 @@ struct ExtLowerStorageAlignPass
     IRRewriter rw(&getContext());
     for (AllocSharedOp op : allocs) {
       auto type = cast<MemRefType>(op.getType());
-      SmallVector<int64_t> strides =
-          AllocSharedOp::computeAlignedStrides(type.getShape(), op.getAligns());
+      // The op verified, so its padded size fits.
+      SmallVector<int64_t> strides = *AllocSharedOp::computeAlignedStrides(
+          type.getShape(), op.getAligns());
       int64_t elems = type.getRank() == 0 ? 1 : strides[0] * type.getShape()[0];
       FailureOr<Value> buffer =
           addWorkgroupBuffer(op, type.getElementType(), elems);

@@ -231,8 +231,9 @@ def Ext_AllocSharedOp : Ext_Op<"alloc_shared"> {
   let assemblyFormat = "attr-dict `:` type($buffer)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// Row-major strides of `shape` padded by `aligns` (TVM's rule).
-    static ::llvm::SmallVector<int64_t>
+    /// Row-major strides of `shape` padded by `aligns` (TVM's rule); fails
+    /// when a stride or the padded element count overflows int64_t.
+    static ::mlir::FailureOr<::llvm::SmallVector<int64_t>>
     computeAlignedStrides(::llvm::ArrayRef<int64_t> shape,
                           ::llvm::ArrayRef<::ext::StorageAlignAttr> aligns);
     ::llvm::SmallVector<::ext::StorageAlignAttr> getAligns();
