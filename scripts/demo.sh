@@ -15,3 +15,9 @@ bash "$ROOT/scripts/build.sh"
 echo
 echo "== report: $(basename "$KERNEL")"
 /usr/bin/python3 "$ROOT/scripts/report.py" "$KERNEL" --build "$BUILD"
+
+echo
+echo "== ext-run examples/kernels/matmul.mlir: C = A B (48x40, first rows), checked against numpy"
+out="$("$BUILD/bin/ext-run" "$ROOT/examples/kernels/matmul.mlir")"
+printf '%s\n' "$out" | sed -n '2,4p' | cut -c1-120
+printf '%s\n' "$out" | /usr/bin/python3 "$ROOT/scripts/check_matmul_example.py"
