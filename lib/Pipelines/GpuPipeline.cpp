@@ -185,26 +185,9 @@ void ext::buildGpuPipeline(OpPassManager &pm, const GpuTarget &options) {
     llvm::report_fatal_error("ext-gpu-pipeline: a pass is not registered");
 }
 
-// The host's part mirrors ext-cpu-pipeline, with gpu-to-llvm turning
+// The host's part is ext-cpu-pipeline's lowering with gpu-to-llvm turning
 // gpu.launch_func, gpu.alloc and gpu.memcpy into mgpu* runtime calls (ext's
-// runtime library implements them).
-static constexpr const char *kHostPipeline =
-    "convert-linalg-to-loops,"
-    "canonicalize,"
-    "lower-affine,"
-    "convert-scf-to-cf,"
-    "expand-strided-metadata,"
-    "lower-affine,"
-    "convert-math-to-llvm,"
-    "convert-math-to-libm,"
-    "gpu-to-llvm,"
-    "finalize-memref-to-llvm,"
-    "convert-arith-to-llvm,"
-    "convert-index-to-llvm,"
-    "convert-func-to-llvm,"
-    "convert-cf-to-llvm,"
-    "reconcile-unrealized-casts";
-
+// runtime library implements them) instead of the CPU emulation.
 void ext::buildGpuHostPipeline(OpPassManager &pm, const GpuTarget &options,
                                llvm::StringRef format,
                                llvm::StringRef toolkit) {
@@ -214,7 +197,8 @@ void ext::buildGpuHostPipeline(OpPassManager &pm, const GpuTarget &options,
                      ",gpu-module-to-binary{format=" + format.str();
   if (!toolkit.empty())
     text += " toolkit=" + toolkit.str();
-  text += "}," + std::string(kHostPipeline);
+  text += "}," + getHostToLLVMPipelineText(/*kernelLowering=*/"",
+                                          /*launchLowering=*/"gpu-to-llvm,");
   if (failed(parsePassPipeline(text, pm)))
     llvm::report_fatal_error("ext-gpu-host-pipeline: a pass is not registered");
 }
@@ -222,21 +206,7 @@ void ext::buildGpuHostPipeline(OpPassManager &pm, const GpuTarget &options,
 namespace {
 /// Options of ext-gpu-host-pipeline: the device's, plus the binary format.
 struct GpuHostPipelineOptions
-    : PassPipelineOptions<GpuHostPipelineOptions> {
-  Option<std::string> target{*this, "target",
-                             llvm::cl::desc("nvvm or rocdl"),
-                             llvm::cl::init("nvvm")};
-  Option<std::string> chip{*this, "chip", llvm::cl::desc("sm_NN or gfxNNN"),
-                           llvm::cl::init("")};
-  Option<std::string> features{*this, "features",
-                               llvm::cl::desc("target features"),
-                               llvm::cl::init("")};
-  Option<unsigned> optLevel{*this, "O",
-                            llvm::cl::desc("device optimization level"),
-                            llvm::cl::init(2)};
-  Option<std::string> abi{*this, "abi",
-                          llvm::cl::desc("rocdl code object version"),
-                          llvm::cl::init("500")};
+    : ext::GpuTargetOptions<GpuHostPipelineOptions> {
   Option<std::string> format{
       *this, "format",
       llvm::cl::desc("gpu-module-to-binary format: isa (PTX, JIT-compiled "
@@ -245,21 +215,6 @@ struct GpuHostPipelineOptions
   Option<std::string> toolkit{*this, "toolkit",
                               llvm::cl::desc("toolkit path for serialization"),
                               llvm::cl::init("")};
-  Option<bool> reuseSharedMemory{
-      *this, "reuse-shared-memory",
-      llvm::cl::desc("Pack each kernel's workgroup buffers"),
-      llvm::cl::init(true)};
-
-  ext::GpuTarget toTarget() const {
-    ext::GpuTarget t;
-    t.reuseSharedMemory = reuseSharedMemory;
-    t.target = target;
-    t.chip = chip;
-    t.features = features;
-    t.abi = abi;
-    t.optLevel = optLevel;
-    return t;
-  }
 };
 
 FailureOr<ext::GpuTarget>

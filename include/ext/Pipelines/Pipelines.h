@@ -54,8 +54,19 @@ std::string getCpuPipelineText(const CpuPipelineOptions &options);
 /// into the launches (so outlining passes no constants as kernel arguments).
 void buildScheduleToGpuPipeline(mlir::OpPassManager &pm);
 
-/// ext-schedule-to-gpu as pipeline text, for building longer pipelines.
-std::string getScheduleToGpuPipelineText();
+/// ext-schedule-to-gpu as pipeline text, for building longer pipelines:
+/// `dropBarrier` is ext-lower-tile-ops' test option, `rejectTileLevel`
+/// makes ext-lower-to-loops report tile-level ops left over.
+std::string getScheduleToGpuPipelineText(int dropBarrier = -1,
+                                         bool rejectTileLevel = false);
+
+/// The host's lowering to the LLVM dialect after the kernels are dealt with:
+/// `kernelLowering` runs once loops and affine code are lowered (the CPU
+/// emulation), `launchLowering` right before memrefs become LLVM
+/// (gpu-to-llvm for a real device). Each is a pass list ending in ',' or
+/// empty.
+std::string getHostToLLVMPipelineText(llvm::StringRef kernelLowering,
+                                      llvm::StringRef launchLowering);
 
 /// The device ext-gpu-pipeline compiles for.
 struct GpuTarget {
@@ -75,32 +86,35 @@ struct GpuTarget {
   bool isNvvm() const { return target == "nvvm"; }
 };
 
-/// Options of ext-gpu-pipeline.
-struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {
-  Option<std::string> target{
+/// The device options of ext-gpu-pipeline, shared by every pipeline that
+/// compiles for a GPU target (`Derived` is the options struct itself).
+template <typename Derived>
+struct GpuTargetOptions : mlir::PassPipelineOptions<Derived> {
+  using Base = mlir::PassPipelineOptions<Derived>;
+  typename Base::template Option<std::string> target{
       *this, "target",
       llvm::cl::desc("Device back end: nvvm (NVIDIA, PTX) or rocdl (AMD, "
                      "HSACO)"),
       llvm::cl::init("nvvm")};
-  Option<std::string> chip{
+  typename Base::template Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("Device to compile for: sm_NN for nvvm (default "
                      "sm_80), gfxNNN for rocdl (default gfx90a)"),
       llvm::cl::init("")};
-  Option<std::string> features{
+  typename Base::template Option<std::string> features{
       *this, "features",
       llvm::cl::desc("Target features (nvvm default: the lowest PTX ISA the "
                      "chip needs; +ptx80 asks for more)"),
       llvm::cl::init("")};
-  Option<unsigned> optLevel{
+  typename Base::template Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("Device code optimization level (0-3)"),
       llvm::cl::init(2)};
-  Option<std::string> abi{
+  typename Base::template Option<std::string> abi{
       *this, "abi",
       llvm::cl::desc("rocdl only: AMDHSA code object version (400, 500 or "
                      "600)"),
       llvm::cl::init("500")};
-  Option<bool> reuseSharedMemory{
+  typename Base::template Option<bool> reuseSharedMemory{
       *this, "reuse-shared-memory",
       llvm::cl::desc("Pack each kernel's workgroup buffers into one "
                      "allocation (ext-reuse-shared-memory)"),
@@ -117,6 +131,9 @@ struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {
     return t;
   }
 };
+
+/// Options of ext-gpu-pipeline.
+struct GpuPipelineOptions : GpuTargetOptions<GpuPipelineOptions> {};
 
 /// Checks `requested` (a known target, a chip of that target LLVM knows, the
 /// opt level, the ABI) and fills in the default chip; on failure returns
