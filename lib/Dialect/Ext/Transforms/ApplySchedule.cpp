@@ -237,18 +237,14 @@ Value tileView(OpBuilder &b, Location loc, Value source, ValueRange origins,
   return memref::SubViewOp::create(b, loc, source, offs, szs, strides);
 }
 
-/// Copies `src`'s single block into the empty region `dst`, turning every
-/// ext.index into (tile-local index + the axis' tile offset).
-void cloneBodyWithOffsets(OpBuilder &b, Region &src, Region &dst,
-                          ArrayRef<AxisAttr> axes, ArrayRef<Value> offsets,
-                          ArrayRef<unsigned> axisMap) {
+/// Copies `op`'s body into the empty region `dst`, turning every ext.index
+/// into (tile-local index + the axis' tile offset).
+void cloneBodyWithOffsets(ComputeOp op, Region &dst, ArrayRef<Value> offsets) {
   IRMapping mapping;
-  src.cloneInto(&dst, mapping);
+  op.getBody().cloneInto(&dst, mapping);
   dst.walk([&](IndexOp index) {
-    unsigned pos = 0;
-    for (unsigned a : axisMap)
-      if (axes[a].getName() == index.getAxis())
-        pos = a;
+    // The verifier guarantees the axis exists.
+    unsigned pos = *op.getAxisPosition(index.getAxis());
     OpBuilder ib(index->getContext());
     ib.setInsertionPointAfter(index);
     Value global = arith::AddIOp::create(ib, index.getLoc(), index.getResult(),
@@ -369,8 +365,7 @@ LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
         rw.getDenseI64ArrayAttr(plan.threads), bounds, ins, outs,
         rw.getAffineMapArrayAttr(maps), op.getCombinerAttr(),
         op.getIdentityAttr(), accumulate ? rw.getUnitAttr() : UnitAttr());
-    cloneBodyWithOffsets(rw, op.getBody(), tc.getBody(), plan.axes, offsets,
-                         allAxes);
+    cloneBodyWithOffsets(op, tc.getBody(), offsets);
     if (!op.getReducer().empty()) {
       IRMapping mapping;
       op.getReducer().cloneInto(&tc.getReducer(), mapping);
