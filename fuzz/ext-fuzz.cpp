@@ -103,8 +103,8 @@ void discoverExtPipelines(FuzzSetup &s) {
   llvm::sort(names);
 
   MLIRContext ctx(s.registry, MLIRContext::Threading::DISABLED);
-  std::vector<std::string> passes;
-  std::vector<std::pair<std::string, std::string>> pipelines;
+  /// (name, textual pipeline) of each ext pass, and of each pipeline.
+  std::vector<std::pair<std::string, std::string>> passes, pipelines;
   for (const std::string &name : names) {
     PassManager pm(&ctx);
     if (failed(parsePassPipeline(name, pm, llvm::errs()))) {
@@ -116,8 +116,14 @@ void discoverExtPipelines(FuzzSetup &s) {
     if (text.empty())
       continue;
     if (PassInfo::lookup(name)) {
-      passes.push_back(name);
-      s.pipelines.push_back({name, name});
+      // A pass anchored on an op nested in the module (gpu.module) runs
+      // nested, as a pipeline author writes it: at the top level it would only
+      // fail to schedule.
+      std::optional<StringRef> anchor = pm.getPasses().begin()->getOpName();
+      if (anchor && *anchor != ModuleOp::getOperationName())
+        text = (*anchor + "(" + text + ")").str();
+      passes.push_back({name, text});
+      s.pipelines.push_back({name, text});
       // The same pass with every boolean option on (reports, debugging
       // switches): those paths are code too.
       std::string allOn = text;
@@ -136,9 +142,9 @@ void discoverExtPipelines(FuzzSetup &s) {
     // leaves workgroup buffers to ext-reuse-shared-memory): a pass then sees
     // what another produced, not only what a test author wrote.
     std::string chain = text;
-    for (const std::string &pass : passes)
-      if (text.find(pass) == std::string::npos)
-        chain += "," + pass;
+    for (auto &[passName, passText] : passes)
+      if (text.find(passName) == std::string::npos)
+        chain += "," + passText;
     if (chain != text)
       s.pipelines.push_back({name + " + the other ext passes", chain});
   }
