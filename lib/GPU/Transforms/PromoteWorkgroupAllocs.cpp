@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ext/GPU/WorkgroupAttributions.h"
 #include "ext/GPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -67,12 +68,12 @@ bool promote(gpu::GPUFuncOp func, Operation *alloc, IRRewriter &rewriter) {
   Location loc = alloc->getLoc();
   Value replacement;
   if (type.getLayout().isIdentity()) {
-    replacement = func.addWorkgroupAttribution(type, loc);
+    replacement = ext::addWorkgroupAttribution(func, type, loc);
   } else {
     auto flatType = MemRefType::get({*span}, type.getElementType(),
                                     MemRefLayoutAttrInterface(),
                                     type.getMemorySpace());
-    Value flat = func.addWorkgroupAttribution(flatType, loc);
+    Value flat = ext::addWorkgroupAttribution(func, flatType, loc);
     SmallVector<int64_t> strides;
     int64_t offset;
     (void)type.getStridesAndOffset(strides, offset);

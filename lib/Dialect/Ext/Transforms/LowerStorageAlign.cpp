@@ -1,5 +1,6 @@
 //===- LowerStorageAlign.cpp - ext.alloc_shared to workgroup buffers ------===//
 
+#include "ext/GPU/WorkgroupAttributions.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 
@@ -24,9 +25,9 @@ FailureOr<Value> addWorkgroupBuffer(Operation *op, Type elem, int64_t elems) {
   auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto type = MemRefType::get({elems}, elem, MemRefLayoutAttrInterface(), space);
   if (auto launch = op->getParentOfType<gpu::LaunchOp>())
-    return Value(launch.addWorkgroupAttribution(type, op->getLoc()));
+    return Value(ext::addWorkgroupAttribution(launch, type, op->getLoc()));
   if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
-    return Value(func.addWorkgroupAttribution(type, op->getLoc()));
+    return Value(ext::addWorkgroupAttribution(func, type, op->getLoc()));
   return failure();
 }
 

@@ -1,5 +1,6 @@
 //===- ReuseSharedMemory.cpp - pack workgroup buffers ---------------------===//
 
+#include "ext/GPU/WorkgroupAttributions.h"
 #include "ext/Analysis/SharedMemoryLiveness.h"
 #include "ext/Analysis/SharedMemoryPacking.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
@@ -155,10 +156,10 @@ struct ExtReuseSharedMemoryPass
                                       MemRefLayoutAttrInterface(), space);
     Value merged;
     if (auto launch = dyn_cast<gpu::LaunchOp>(kernel))
-      merged = launch.addWorkgroupAttribution(mergedType, kernel->getLoc());
+      merged = ext::addWorkgroupAttribution(launch, mergedType, kernel->getLoc());
     else
-      merged = cast<gpu::GPUFuncOp>(kernel).addWorkgroupAttribution(
-          mergedType, kernel->getLoc());
+      merged = ext::addWorkgroupAttribution(cast<gpu::GPUFuncOp>(kernel),
+                                            mergedType, kernel->getLoc());
     Block &entry = kernel->getRegion(0).front();
     SmallVector<unsigned> erasedAttributions;
     unsigned firstAttr = firstWorkgroupAttribution(kernel);
