@@ -26,6 +26,17 @@ mlir::BlockArgument addWorkgroupAttribution(KernelOp op, mlir::Type type,
   return op.addWorkgroupAttribution(type, loc);
 }
 
+/// The same for a kernel known only as an op: a gpu::LaunchOp or a
+/// gpu::GPUFuncOp.
+inline mlir::BlockArgument addWorkgroupAttribution(mlir::Operation *kernel,
+                                                   mlir::Type type,
+                                                   mlir::Location loc) {
+  if (auto launch = llvm::dyn_cast<mlir::gpu::LaunchOp>(kernel))
+    return addWorkgroupAttribution(launch, type, loc);
+  return addWorkgroupAttribution(llvm::cast<mlir::gpu::GPUFuncOp>(kernel), type,
+                                 loc);
+}
+
 } // namespace ext
 
 #endif // EXT_GPU_WORKGROUPATTRIBUTIONS_H

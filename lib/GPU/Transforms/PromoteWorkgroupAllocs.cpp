@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ext/GPU/WorkgroupAttributions.h"
 #include "ext/GPU/Transforms/Passes.h"
+#include "ext/GPU/WorkgroupAttributions.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

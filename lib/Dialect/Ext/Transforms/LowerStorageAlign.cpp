@@ -1,8 +1,8 @@
 //===- LowerStorageAlign.cpp - ext.alloc_shared to workgroup buffers ------===//
 
-#include "ext/GPU/WorkgroupAttributions.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/GPU/WorkgroupAttributions.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

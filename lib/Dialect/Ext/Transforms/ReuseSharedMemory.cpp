@@ -1,10 +1,10 @@
 //===- ReuseSharedMemory.cpp - pack workgroup buffers ---------------------===//
 
-#include "ext/GPU/WorkgroupAttributions.h"
 #include "ext/Analysis/SharedMemoryLiveness.h"
 #include "ext/Analysis/SharedMemoryPacking.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/GPU/WorkgroupAttributions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -154,12 +154,8 @@ struct ExtReuseSharedMemoryPass
     auto mergedType = MemRefType::get({static_cast<int64_t>(result.total)},
                                       b.getI8Type(),
                                       MemRefLayoutAttrInterface(), space);
-    Value merged;
-    if (auto launch = dyn_cast<gpu::LaunchOp>(kernel))
-      merged = ext::addWorkgroupAttribution(launch, mergedType, kernel->getLoc());
-    else
-      merged = ext::addWorkgroupAttribution(cast<gpu::GPUFuncOp>(kernel),
-                                            mergedType, kernel->getLoc());
+    Value merged =
+        ext::addWorkgroupAttribution(kernel, mergedType, kernel->getLoc());
     Block &entry = kernel->getRegion(0).front();
     SmallVector<unsigned> erasedAttributions;
     unsigned firstAttr = firstWorkgroupAttribution(kernel);
