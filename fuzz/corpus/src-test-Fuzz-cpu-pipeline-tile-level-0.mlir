@@ -1,6 +1,7 @@
 // Fuzzer finding: ext-cpu-pipeline on tile-level IR let convert-scf-to-cf
 // split the single-block body of an ext.kernel, and the result did not
-// verify. The pipeline now rejects tile-level ops at the op.
+// verify. In reference mode (no schedule lowering) the pipeline rejects
+// tile-level ops at the op; by default it lowers them to emulated kernels.
 
 func.func @kernel_with_loop(%A: memref<16xf32>) {
   // expected-error @+1 {{'ext.kernel' op is tile-level IR, which has no CPU lowering}}

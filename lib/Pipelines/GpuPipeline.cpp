@@ -162,7 +162,10 @@ static std::string getDevicePipelineText(const ext::GpuTarget &options) {
                              : "convert-gpu-to-nvvm,"
                                "llvm-optimize-for-nvvm-target")
            : "convert-gpu-to-rocdl{chipset=" + options.chip + "}";
-  return "gpu-kernel-outlining," + attach +
+  // Ops the chip lacks are rejected before upstream lowers them to IR that
+  // does not verify.
+  return "ext-gpu-check-target-support{chip=" + options.chip +
+         "},gpu-kernel-outlining," + attach +
          ",gpu.module("
          "ext-gpu-promote-workgroup-allocs,"
          "lower-affine,"

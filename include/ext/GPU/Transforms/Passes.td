@@ -69,4 +69,36 @@ def ExtGpuStageKernelOperands
   ];
 }
 
+def ExtGpuCheckTargetSupport
+    : Pass<"ext-gpu-check-target-support", "::mlir::ModuleOp"> {
+  let summary = "Reject GPU ops that the target chip cannot run, at the op, "
+                "before they are lowered";
+  let description = [{
+    Upstream's `convert-gpu-to-nvvm` lowers an op whether or not the chip has
+    it: `gpu.cluster_id` on `sm_80` becomes `nvvm.read.ptx.sreg.clusterid.x`,
+    which then fails to verify after the conversion (invalid IR out of a
+    pass), and a `gpu.launch_func` with a cluster size becomes a
+    `mgpuLaunchClusterKernel` call that fails only when the driver runs it.
+    `ext-gpu-pipeline` runs this pass first, with its `chip`, so such input
+    gets one error at the op that needs the feature, naming the chip that
+    does not have it.
+
+    Checked, in kernels (`gpu.module` bodies and `gpu.launch` regions):
+
+    - thread block clusters (`gpu.cluster_id`, `gpu.cluster_dim`,
+      `gpu.cluster_block_id`, `gpu.cluster_dim_blocks`, and `gpu.launch` /
+      `gpu.launch_func` with a cluster size) need `sm_90` or later; AMD chips
+      have none;
+    - NVVM ops already in the input need the SM version their
+      `RequiresSMInterface` declares (`nvvm-attach-target` would otherwise
+      make them invalid by attaching an older chip).
+
+    The pass changes nothing; it only reports.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "Target chip: sm_NN[a] for NVIDIA, gfxNNN for AMD">
+  ];
+}
+
 #endif // EXT_GPU_TRANSFORMS_PASSES_TD

@@ -1,0 +1,58 @@
+// A shared-memory tree reduction (the textbook kernel): 4 blocks of 64
+// threads each sum 64 elements of x[i] = i with a barrier per level.
+// Block b sums 64b .. 64b+63 = 4096b + 2016.
+
+func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }
+
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %c0 = arith.constant 0 : index
+  %x = memref.alloc() : memref<256xf32>
+  %sums = memref.alloc() : memref<4xf32>
+  scf.for %i = %c0 to %c256 step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    memref.store %f, %x[%i] : memref<256xf32>
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %sh = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+    %base = arith.muli %bx, %sx : index
+    %g = arith.addi %base, %tx : index
+    %v = memref.load %x[%g] : memref<256xf32>
+    memref.store %v, %sh[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %c32 = arith.constant 32 : index
+    %c0i = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %last = scf.while (%s = %c32) : (index) -> index {
+      %more = arith.cmpi ugt, %s, %c0i : index
+      scf.condition(%more) %s : index
+    } do {
+    ^bb0(%s: index):
+      %active = arith.cmpi ult, %tx, %s : index
+      scf.if %active {
+        %o = arith.addi %tx, %s : index
+        %a = memref.load %sh[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+        %b = memref.load %sh[%o] : memref<64xf32, #gpu.address_space<workgroup>>
+        %sum = arith.addf %a, %b : f32
+        memref.store %sum, %sh[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      %next = arith.divui %s, %c2 : index
+      scf.yield %next : index
+    }
+    %first = arith.cmpi eq, %tx, %c0i : index
+    scf.if %first {
+      %r = memref.load %sh[%c0i] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %r, %sums[%bx] : memref<4xf32>
+    }
+    gpu.terminator
+  }
+  %u = memref.cast %sums : memref<4xf32> to memref<*xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}

@@ -1,0 +1,7 @@
+// Invalid ext-gpu-pipeline options are diagnosed, never accepted or crashed on.
+// The same checks guard the textual form.
+
+
+func.func @f() {
+  return
+}
