@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <sstream>
 #include <sys/mman.h>
 #include <unordered_map>
@@ -276,6 +277,8 @@ struct Launch {
   std::unordered_map<uint64_t, Shadow> globalShadow;
   std::unordered_map<uint64_t, VectorClock> syncObjects;
   std::map<std::tuple<int, bool, int32_t, int32_t>, RaceReport> races;
+  /// Views of workgroup memory the kernel named: (offset, bytes, name).
+  std::set<std::tuple<int64_t, int64_t, std::string>> sharedViews;
   uint64_t raceCount = 0, accessSerial = 0;
 
   const std::string &site(int32_t index) const {
@@ -695,6 +698,51 @@ struct Launch {
            formatDim(delinearize(blk, p.grid));
   }
 
+  void nameShared(Thread &t, const char *name, int64_t addr, int64_t bytes) {
+    char *ptr = reinterpret_cast<char *>(addr);
+    Block &b = *t.block;
+    if (!c.racecheck || !name || ptr < b.shared ||
+        ptr - b.shared >= sharedBytes || bytes <= 0)
+      return;
+    sharedViews.insert({ptr - b.shared, bytes, name});
+  }
+
+  /// "shared memory, byte 4 of <buffer>" or "global memory, byte 8 of
+  /// <buffer>"; the raw offset or address where no named buffer holds it.
+  /// Shared bytes also name the views over them (more than one where
+  /// ext-reuse-shared-memory gave one range to buffers live at other times).
+  std::string describeByte(bool shared, int64_t where) const {
+    std::ostringstream os;
+    os << (shared ? "shared memory, " : "global memory, ");
+    const LaunchParams::Buffer *buffer = nullptr;
+    for (const LaunchParams::Buffer &b : p.buffers)
+      if (b.shared == shared && where >= b.start && where - b.start < b.bytes) {
+        buffer = &b;
+        break;
+      }
+    int64_t dynamicStart = (p.staticShared + 15) / 16 * 16;
+    if (buffer) {
+      os << "byte " << where - buffer->start << " of " << buffer->name;
+    } else if (shared && p.dynamicShared > 0 && where >= dynamicStart) {
+      os << "byte " << where - dynamicStart << " of dynamic shared memory";
+    } else if (shared) {
+      os << "workgroup byte " << where;
+    } else {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)where);
+      os << "address " << buf;
+    }
+    if (!shared)
+      return os.str();
+    const char *sep = ", in ";
+    for (const auto &[offset, bytes, name] : sharedViews)
+      if (where >= offset && where - offset < bytes) {
+        os << sep << name << " at byte " << where - offset;
+        sep = " or ";
+      }
+    return os.str();
+  }
+
   std::string raceSummary() const {
     if (races.empty())
       return {};
@@ -712,15 +760,8 @@ struct Launch {
     for (const RaceReport *r : list) {
       bool firstWrites = r->kind != RaceKind::WriteAfterRead;
       bool secondWrites = r->kind != RaceKind::ReadAfterWrite;
-      os << "\next-emu: race: " << kinds[int(r->kind)] << " on ";
-      if (r->shared)
-        os << "shared memory, workgroup byte " << r->where;
-      else {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)r->where);
-        os << "global memory, address " << buf;
-      }
-      os << ": " << (firstWrites ? "write" : "read") << " by "
+      os << "\next-emu: race: " << kinds[int(r->kind)] << " on "
+         << describeByte(r->shared, r->where) << ": " << (firstWrites ? "write" : "read") << " by "
          << describeThread(r->firstGtid) << " at " << site(r->firstSite)
          << ", then " << (secondWrites ? "write" : "read") << " by "
          << describeThread(r->secondGtid) << " at " << site(r->secondSite)
@@ -897,8 +938,9 @@ void __ext_emu_launch(const char *kernel, const char *launchSite,
                       const char *sites, int64_t numSites,
                       void (*trampoline)(void **), void **args, int64_t gx,
                       int64_t gy, int64_t gz, int64_t bx, int64_t by,
-                      int64_t bz, int64_t staticShared,
-                      int64_t dynamicShared) {
+                      int64_t bz, int64_t staticShared, int64_t dynamicShared,
+                      const char *buffers, int64_t numBuffers,
+                      const int64_t *bufferRanges) {
   std::string error;
   Config config = Config::fromEnvironment(error);
   if (!error.empty())
@@ -909,6 +951,15 @@ void __ext_emu_launch(const char *kernel, const char *launchSite,
   for (int64_t i = 0; sites && i < numSites; ++i) {
     params.sites.emplace_back(sites);
     sites += params.sites.back().size() + 1;
+  }
+  for (int64_t i = 0; buffers && bufferRanges && i < numBuffers; ++i) {
+    LaunchParams::Buffer b;
+    b.name = buffers;
+    buffers += b.name.size() + 1;
+    b.shared = bufferRanges[3 * i] == EXT_EMU_BUFFER_WORKGROUP;
+    b.start = bufferRanges[3 * i + 1];
+    b.bytes = bufferRanges[3 * i + 2];
+    params.buffers.push_back(std::move(b));
   }
   params.trampoline = trampoline;
   params.args = args;
@@ -962,6 +1013,11 @@ void __ext_emu_access(int64_t addr, int64_t bytes, int32_t kind,
                       int32_t site) {
   Thread &t = current("__ext_emu_access");
   t.launch->access(t, addr, bytes, kind, site);
+}
+
+void __ext_emu_name_shared(const char *name, int64_t addr, int64_t bytes) {
+  Thread &t = current("__ext_emu_name_shared");
+  t.launch->nameShared(t, name, addr, bytes);
 }
 
 } // extern "C"

@@ -77,6 +77,14 @@ struct LaunchParams {
   void **args = nullptr;
   Dim3 grid, block;
   int64_t staticShared = 0, dynamicShared = 0;
+  /// Named memory ranges, for race reports: kernel arguments (addresses) and
+  /// workgroup buffers (offsets into workgroup memory).
+  struct Buffer {
+    std::string name;
+    bool shared = false;
+    int64_t start = 0, bytes = 0;
+  };
+  std::vector<Buffer> buffers;
 };
 
 /// Runs a grid to completion. Returns an empty string on success, otherwise

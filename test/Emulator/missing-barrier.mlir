@@ -73,9 +73,9 @@ func.func @main() {
 // LOCKSTEP-NEXT: [2016,  6112,  10208,  14304]
 // Racecheck names the race, both threads and both ops, whatever the schedule.
 // RACE: ext-emu: error: kernel 'main_kernel' (launched at {{.*}}missing-barrier.mlir:26:3): racecheck: 2 data races
-// RACE-DAG: ext-emu: race: read-after-write on shared memory, workgroup byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:32:5, then read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:46:14 ({{[0-9]+}} times)
-// RACE-DAG: ext-emu: race: write-after-read on shared memory, workgroup byte {{[0-9]+}}: read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:46:14, then write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:32:5 ({{[0-9]+}} times)
+// RACE-DAG: ext-emu: race: read-after-write on shared memory, byte {{[0-9]+}} of 'memref.alloc' buffer (memref<64xf32>, at {{.*}}missing-barrier.mlir:28:11): write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:32:5, then read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:46:14 ({{[0-9]+}} times)
+// RACE-DAG: ext-emu: race: write-after-read on shared memory, byte {{[0-9]+}} of 'memref.alloc' buffer (memref<64xf32>, at {{.*}}missing-barrier.mlir:28:11): read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:46:14, then write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:32:5 ({{[0-9]+}} times)
 // Even the lock-step schedule, whose numbers come out right, is reported:
 // racecheck does not depend on the interleaving exposing the bug.
 // RACE-LOCKSTEP: racecheck: 1 data race
-// RACE-LOCKSTEP-NEXT: ext-emu: race: read-after-write on shared memory, workgroup byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:32:5, then read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:46:14
+// RACE-LOCKSTEP-NEXT: ext-emu: race: read-after-write on shared memory, byte {{[0-9]+}} of 'memref.alloc' buffer (memref<64xf32>, at {{.*}}missing-barrier.mlir:28:11): write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:32:5, then read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]}}, 0, 0) at {{.*}}missing-barrier.mlir:46:14

@@ -9,15 +9,20 @@
 // CHECK: racecheck: {{[0-9]+}} runs, 0 failed
 
 // The barrier after the shared-memory copies dropped: threads read the tiles
-// other threads are writing.
+// other threads are writing, and the next copies overwrite tiles still read.
 // RUN: not ext-run --racecheck --drop-barrier=0 %ext_src/examples/kernels/gemm_f32.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=DROP
-// DROP: ext-emu: error: kernel 'gemm_kernel' (launched at {{.*}}gemm_f32.mlir:{{[0-9]+}}:{{[0-9]+}}): racecheck: {{[0-9]+}} data races
-// DROP: ext-emu: race: read-after-write on shared memory, workgroup byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:{{[0-9]+}}:{{[0-9]+}}, then read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:{{[0-9]+}}:{{[0-9]+}} ({{[0-9]+}} times)
+// DROP: ext-emu: error: kernel 'gemm_kernel' (launched at {{.*}}gemm_f32.mlir:17:3): racecheck: 4 data races
+// Each side names its phase of the schedule and the tile it touches.
+// DROP-DAG: ext-emu: race: read-after-write on shared memory, byte {{[0-9]+}} of workgroup buffer 0 (memref<12544xi8>, at {{.*}}gemm_f32.mlir:17:3), in 'memref.view' (memref<2112xf32>, at {{.*}}gemm_f32.mlir:17:3 (shared tile of input 0)) at byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:17:3 (copy of input 0 into shared memory), then read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:17:3 (tile compute) ({{[0-9]+}} times)
+// DROP-DAG: ext-emu: race: write-after-read on shared memory, byte {{[0-9]+}} of workgroup buffer 0 (memref<12544xi8>, at {{.*}}gemm_f32.mlir:17:3), in 'memref.view' (memref<2112xf32>, at {{.*}}gemm_f32.mlir:17:3 (shared tile of input 0)) at byte {{[0-9]+}}: read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:17:3 (tile compute), then write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:17:3 (copy of input 0 into shared memory) ({{[0-9]+}} times)
+// DROP-DAG: ext-emu: race: read-after-write on shared memory, byte {{[0-9]+}} of workgroup buffer 0 (memref<12544xi8>, at {{.*}}gemm_f32.mlir:17:3), in 'memref.view' (memref<1024xf32>, at {{.*}}gemm_f32.mlir:17:3 (shared tile of input 1)) at byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:17:3 (copy of input 1 into shared memory), then read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:17:3 (tile compute) ({{[0-9]+}} times)
+// DROP-DAG: ext-emu: race: write-after-read on shared memory, byte {{[0-9]+}} of workgroup buffer 0 (memref<12544xi8>, at {{.*}}gemm_f32.mlir:17:3), in 'memref.view' (memref<1024xf32>, at {{.*}}gemm_f32.mlir:17:3 (shared tile of input 1)) at byte {{[0-9]+}}: read by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:17:3 (tile compute), then write by thread ({{[0-9]+}}, 0, 0) of block ({{[0-9]+}}, 0, 0) at {{.*}}gemm_f32.mlir:17:3 (copy of input 1 into shared memory) ({{[0-9]+}} times)
 
 // Shared-memory reuse without its hazard barrier: B's writes overwrite A
-// while other threads still read it.
+// while other threads still read it; the report names both buffers that
+// share the bytes.
 // RUN: ext-run --racecheck %ext_src/test/Transforms/ReuseSharedMemory/execution.mlir > /dev/null
 // RUN: not ext-run --racecheck --drop-hazard-barriers %ext_src/test/Transforms/ReuseSharedMemory/execution.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=HAZARD
 // HAZARD: racecheck: 2 data races
-// HAZARD-DAG: ext-emu: race: write-after-read on shared memory, workgroup byte {{[0-9]+}}: read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:30:10, then write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:34:5
-// HAZARD-DAG: ext-emu: race: read-after-write on shared memory, workgroup byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:34:5, then read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:30:10
+// HAZARD-DAG: ext-emu: race: write-after-read on shared memory, byte {{[0-9]+}} of workgroup buffer 0 (memref<1024xi8>, at {{.*}}execution.mlir:20:3), in 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:22:24) at byte {{[0-9]+}} or 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:23:24) at byte {{[0-9]+}}: read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:30:10, then write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:34:5
+// HAZARD-DAG: ext-emu: race: read-after-write on shared memory, byte {{[0-9]+}} of workgroup buffer 0 (memref<1024xi8>, at {{.*}}execution.mlir:20:3), in 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:22:24) at byte {{[0-9]+}} or 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:23:24) at byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:34:5, then read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:30:10

@@ -31,7 +31,7 @@ func.func @two_blocks() {
   return
 }
 // WAW: ext-emu: error: kernel 'two_blocks_kernel' (launched at {{.*}}racecheck-global.mlir:19:3): racecheck: 1 data race (1 conflicting access pair)
-// WAW-NEXT: ext-emu: race: write-after-write on global memory, address 0x{{[0-9a-f]+}}: write by thread (0, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:25:7, then write by thread (0, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:25:7 (1 time)
+// WAW-NEXT: ext-emu: race: write-after-write on global memory, byte 0 of argument 1 of @two_blocks_kernel (memref<1xi32>, at {{.*}}racecheck-global.mlir:19:3): write by thread (0, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:25:7, then write by thread (0, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:25:7 (1 time)
 
 // Every thread of 4 blocks adds into one word with an atomic: no race.
 func.func @atomic_sum() {
@@ -101,5 +101,26 @@ func.func @block_no_barrier() {
   return
 }
 // NOBAR: racecheck: 2 data races
-// NOBAR-DAG: ext-emu: race: write-after-read on global memory, address 0x{{[0-9a-f]+}}: read by thread ({{[0-9]+}}, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:95:10, then write by thread ({{[0-9]+}}, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:93:5
-// NOBAR-DAG: ext-emu: race: read-after-write on global memory, address 0x{{[0-9a-f]+}}: write by thread ({{[0-9]+}}, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:93:5, then read by thread ({{[0-9]+}}, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:95:10
+// NOBAR-DAG: ext-emu: race: write-after-read on global memory, byte {{[0-9]+}} of argument 0 of @block_no_barrier_kernel (memref<2x16xi32>, at {{.*}}racecheck-global.mlir:89:3): read by thread ({{[0-9]+}}, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:95:10, then write by thread ({{[0-9]+}}, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:93:5
+// NOBAR-DAG: ext-emu: race: read-after-write on global memory, byte {{[0-9]+}} of argument 0 of @block_no_barrier_kernel (memref<2x16xi32>, at {{.*}}racecheck-global.mlir:89:3): write by thread ({{[0-9]+}}, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:93:5, then read by thread ({{[0-9]+}}, 0, 0) of block ({{[01]}}, 0, 0) at {{.*}}racecheck-global.mlir:95:10
+
+// A strided view as the kernel argument: the byte offset counts from the
+// view's first element (offset 2 of the 8x8 buffer), not from the buffer.
+// RUN: not ext-run --racecheck --entry=strided_view %s 2>&1 >/dev/null | FileCheck %s --check-prefix=STRIDED
+func.func @strided_view() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %buf = memref.alloc() : memref<8x8xi32>
+  %view = memref.subview %buf[0, 2] [4, 4] [1, 1] : memref<8x8xi32> to memref<4x4xi32, strided<[8, 1], offset: 2>>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %c3 = arith.constant 3 : index
+    %b = arith.index_cast %bx : index to i32
+    memref.store %b, %view[%c3, %c3] : memref<4x4xi32, strided<[8, 1], offset: 2>>
+    gpu.terminator
+  }
+  memref.dealloc %buf : memref<8x8xi32>
+  return
+}
+// Element [3, 3] is 3 * 8 + 3 elements, 108 bytes, into the view.
+// STRIDED: ext-emu: race: write-after-write on global memory, byte 108 of argument 0 of @strided_view_kernel (memref<4x4xi32, strided<[8, 1], offset: 2>>, at {{.*}}racecheck-global.mlir:{{[0-9]+}}:3): write by thread (0, 0, 0) of block ({{[01]}}, 0, 0)

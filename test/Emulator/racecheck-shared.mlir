@@ -1,5 +1,5 @@
 // Race detection in workgroup memory: races are reported with the kind, the
-// workgroup byte, both threads and both ops' locations, deduplicated per pair
+// buffer and byte offset, both threads and both ops' locations, deduplicated per pair
 // of ops with a count, and the run fails.
 // RUN: not ext-run --racecheck --entry=loop_tile %s 2>&1 >/dev/null | FileCheck %s --check-prefixes=LOOP,LOOP-RANDOM
 // RUN: not ext-run --racecheck --entry=loop_tile --emu-schedule=round-robin %s 2>&1 >/dev/null | FileCheck %s --check-prefix=LOOP
@@ -43,8 +43,8 @@ func.func @loop_tile() {
 // With random interleaving, the next iteration's write also races with late
 // readers of this one (read-after-write: the reader may see either value).
 // LOOP: ext-emu: error: kernel 'loop_tile_kernel' (launched at {{.*}}racecheck-shared.mlir:22:3): racecheck: {{[12]}} data race{{s?}} ({{[0-9]+}} conflicting access pairs)
-// LOOP-DAG: ext-emu: race: write-after-read on shared memory, workgroup byte {{[0-9]+}}: read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:33:12, then write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:31:7 ({{[0-9]+}} times)
-// LOOP-RANDOM-DAG: ext-emu: race: read-after-write on shared memory, workgroup byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:31:7, then read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:33:12 ({{[0-9]+}} times)
+// LOOP-DAG: ext-emu: race: write-after-read on shared memory, byte {{[0-9]+}} of 'memref.alloc' buffer (memref<32xf32>, at {{.*}}racecheck-shared.mlir:24:13): read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:33:12, then write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:31:7 ({{[0-9]+}} times)
+// LOOP-RANDOM-DAG: ext-emu: race: read-after-write on shared memory, byte {{[0-9]+}} of 'memref.alloc' buffer (memref<32xf32>, at {{.*}}racecheck-shared.mlir:24:13): write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:31:7, then read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:33:12 ({{[0-9]+}} times)
 
 // The same loop with the barrier: race-free.
 func.func @loop_tile_ok() {
@@ -104,7 +104,7 @@ func.func @shuffle_no_order() {
   return
 }
 // SHFL: racecheck: 1 data race
-// SHFL-NEXT: ext-emu: race: read-after-write on shared memory, workgroup byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:91:5, then read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:97:10
+// SHFL-NEXT: ext-emu: race: read-after-write on shared memory, byte {{[0-9]+}} of 'memref.alloc' buffer (memref<32xf32>, at {{.*}}racecheck-shared.mlir:88:11): write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:91:5, then read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}racecheck-shared.mlir:97:10
 
 // A thread reading and rewriting its own slots, no barrier: no race.
 func.func @same_thread() {
@@ -123,3 +123,34 @@ func.func @same_thread() {
   }
   return
 }
+
+// Views of dynamic workgroup memory without a barrier between the writes and
+// the mirrored reads: the report names the dynamic memory and the view.
+// RUN: not ext-run --racecheck --entry=dynamic_views %s 2>&1 >/dev/null | FileCheck %s --check-prefix=DYN
+func.func @dynamic_views() {
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %bytes = arith.constant 48 : i32
+  %out = memref.alloc() : memref<6xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c6, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %bytes {
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c24 = arith.constant 24 : index
+    %hi = memref.view %dyn[%c24][%sx] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+    %ti = arith.index_cast %tx : index to i32
+    %tf = arith.sitofp %ti : i32 to f32
+    memref.store %tf, %hi[%tx] : memref<?xf32, #gpu.address_space<workgroup>>
+    %c5 = arith.constant 5 : index
+    %m = arith.subi %c5, %tx : index
+    %v = memref.load %hi[%m] : memref<?xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%tx] : memref<6xf32>
+    gpu.terminator
+  }
+  %u = memref.cast %out : memref<6xf32> to memref<*xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}
+// DYN: racecheck: 2 data races
+// DYN-DAG: ext-emu: race: read-after-write on shared memory, byte {{[0-9]+}} of dynamic shared memory, in 'memref.view' (memref<?xf32>, at {{.*}}racecheck-shared.mlir:[[@LINE-15]]:11) at byte {{[0-9]+}}: write by
+// DYN-DAG: ext-emu: race: write-after-read on shared memory, byte {{[0-9]+}} of dynamic shared memory, in 'memref.view' (memref<?xf32>, at {{.*}}racecheck-shared.mlir:[[@LINE-16]]:11) at byte {{[0-9]+}}: read by

@@ -33,6 +33,12 @@ enum AccessKind : int32_t {
   EXT_EMU_GLOBAL = 32,    // any other memory
 };
 
+/// The memory a named buffer range of __ext_emu_launch lies in.
+enum BufferSpace : int64_t {
+  EXT_EMU_BUFFER_WORKGROUP = 0, // start is a byte offset in workgroup memory
+  EXT_EMU_BUFFER_GLOBAL = 1,    // start is an address
+};
+
 /// Threads per warp (gpu.subgroup_size) and the largest block.
 enum : int32_t {
   EXT_EMU_WARP_SIZE = 32,
@@ -59,6 +65,7 @@ enum : int32_t {
 #define EXT_EMU_BARRIER "__ext_emu_barrier"
 #define EXT_EMU_WARP_SYNC "__ext_emu_warp_sync"
 #define EXT_EMU_ACCESS "__ext_emu_access"
+#define EXT_EMU_NAME_SHARED "__ext_emu_name_shared"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,14 +74,20 @@ extern "C" {
 /// Runs `trampoline(args)` once per thread of a grid of `g*` blocks of `b*`
 /// threads and returns when every thread has finished. `sites` holds
 /// `numSites` NUL-terminated strings. Each block gets `staticShared` bytes of
-/// workgroup memory followed (16-byte aligned) by `dynamicShared` bytes. An
-/// error (deadlock, a thread leaving a barrier others wait at, a bad launch)
-/// is reported on stderr and ends the process with status 1.
+/// workgroup memory followed (16-byte aligned) by `dynamicShared` bytes.
+/// `buffers` names `numBuffers` memory ranges (NUL-terminated strings) so that
+/// race reports say which buffer a byte belongs to; `bufferRanges` holds a
+/// (BufferSpace, start, bytes) triple per name: a byte offset into workgroup
+/// memory or an address. An error (deadlock, a thread leaving a barrier others
+/// wait at, a bad launch) is reported on stderr and ends the process with
+/// status 1.
 void __ext_emu_launch(const char *kernel, const char *launchSite,
                       const char *sites, int64_t numSites,
                       void (*trampoline)(void **), void **args, int64_t gx,
                       int64_t gy, int64_t gz, int64_t bx, int64_t by,
-                      int64_t bz, int64_t staticShared, int64_t dynamicShared);
+                      int64_t bz, int64_t staticShared, int64_t dynamicShared,
+                      const char *buffers, int64_t numBuffers,
+                      const int64_t *bufferRanges);
 
 int64_t __ext_emu_thread_id(int32_t dim);
 int64_t __ext_emu_block_id(int32_t dim);
@@ -99,6 +112,11 @@ int64_t __ext_emu_warp_sync(int32_t site, int32_t width);
 /// Called before every instrumented memory access (a yield point): `addr`,
 /// `bytes` and `kind` (AccessKind) describe it, `site` names the op.
 void __ext_emu_access(int64_t addr, int64_t bytes, int32_t kind, int32_t site);
+
+/// Names `bytes` of the calling block's workgroup memory at `addr` (a view
+/// the kernel made of a workgroup buffer) for race reports; under racecheck
+/// only, not a yield point.
+void __ext_emu_name_shared(const char *name, int64_t addr, int64_t bytes);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -64,22 +64,66 @@ MemRefType withoutMemorySpace(MemRefType type) {
                          type.getLayout(), Attribute());
 }
 
-/// `file:line:col` of the first file location inside `loc`, else its text.
+/// The first file location inside `loc` and the name of the first NameLoc
+/// on the way to it (ext's lowerings name the phase an op implements).
+void findFileLocation(Location loc, std::optional<FileLineColLoc> &file,
+                      std::string &name) {
+  if (file)
+    return;
+  if (auto f = dyn_cast<FileLineColLoc>(loc)) {
+    file = f;
+  } else if (auto n = dyn_cast<NameLoc>(loc)) {
+    bool outermost = name.empty();
+    if (outermost)
+      name = n.getName().str();
+    findFileLocation(n.getChildLoc(), file, name);
+    if (!file && outermost)
+      name.clear();
+  } else if (auto c = dyn_cast<CallSiteLoc>(loc)) {
+    findFileLocation(c.getCallee(), file, name);
+  } else if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location inner : fused.getLocations())
+      findFileLocation(inner, file, name);
+  } else if (auto opaque = dyn_cast<OpaqueLoc>(loc)) {
+    findFileLocation(opaque.getFallbackLocation(), file, name);
+  }
+}
+
+/// `file:line:col` of the first file location inside `loc`, with the name
+/// around it as ` (name)`; empty where there is none.
+std::string fileLocationString(Location loc) {
+  std::optional<FileLineColLoc> file;
+  std::string name;
+  findFileLocation(loc, file, name);
+  if (!file)
+    return {};
+  std::string out = (file->getFilename().getValue() + ":" +
+                     Twine(file->getLine()) + ":" + Twine(file->getColumn()))
+                        .str();
+  if (!name.empty())
+    out += " (" + name + ")";
+  return out;
+}
+
+/// fileLocationString, else the location's text.
 std::string locationString(Location loc) {
-  std::string out;
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      out = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-             ":" + Twine(file.getColumn()))
-                .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
+  std::string out = fileLocationString(loc);
   if (out.empty()) {
     llvm::raw_string_ostream os(out);
     loc.print(os);
   }
+  return out;
+}
+
+/// How race reports name a buffer: `what (type, at file:line:col)`.
+std::string bufferName(const Twine &what, Type type, Location loc) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << what << " (" << type;
+  std::string at = fileLocationString(loc);
+  if (!at.empty())
+    os << ", at " << at;
+  os << ")";
   return out;
 }
 
@@ -135,6 +179,37 @@ Value combine(OpBuilder &b, Location loc, gpu::AllReduceOperation kind,
   llvm_unreachable("unknown gpu reduction kind");
 }
 
+/// The bytes a strided memref covers: its lowest address and its extent
+/// (0 when it has no elements), from the descriptor at run time.
+std::pair<Value, Value> memrefExtent(OpBuilder &b, Location loc,
+                                            Value memref, int64_t elementBytes) {
+  auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1);
+  Value low = md.getOffset(), span = one, empty;
+  for (auto [size, stride] : llvm::zip(md.getSizes(), md.getStrides())) {
+    // The last element along this dimension, relative to the first; a
+    // negative stride extends the range downwards.
+    Value reach = arith::MulIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, size, one), stride);
+    low = arith::AddIOp::create(b, loc, low,
+                                arith::MinSIOp::create(b, loc, reach, zero));
+    Value magnitude = arith::MaxSIOp::create(
+        b, loc, reach, arith::SubIOp::create(b, loc, zero, reach));
+    span = arith::AddIOp::create(b, loc, span, magnitude);
+    Value none = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                       size, zero);
+    empty = empty ? arith::OrIOp::create(b, loc, empty, none) : none;
+  }
+  Value scale = indexConst(b, loc, elementBytes);
+  Value start = arith::AddIOp::create(
+      b, loc, base, arith::MulIOp::create(b, loc, low, scale));
+  Value bytes = arith::MulIOp::create(b, loc, span, scale);
+  if (empty)
+    bytes = arith::SelectOp::create(b, loc, empty, zero, bytes);
+  return {start, bytes};
+}
+
 /// Source locations of one gpu.module, numbered for the runtime.
 struct SiteTable {
   std::vector<std::string> entries;
@@ -158,12 +233,27 @@ struct SiteTable {
   }
 };
 
+/// A named range of a kernel's static workgroup memory.
+struct SharedBuffer {
+  std::string name;
+  int64_t offset, bytes;
+};
+
 struct KernelInfo {
   func::FuncOp func;
   func::FuncOp trampoline;
   std::string displayName;
   SiteTable *sites = nullptr;
   int64_t staticShared = 0;
+  std::vector<SharedBuffer> sharedBuffers;
+
+  /// A 16-byte aligned slot of `bytes` after the slots so far, named.
+  int64_t allocateShared(std::string name, int64_t bytes) {
+    int64_t offset = llvm::alignTo(staticShared, 16);
+    staticShared = offset + bytes;
+    sharedBuffers.push_back({std::move(name), offset, bytes});
+    return offset;
+  }
 };
 
 //===----------------------------------------------------------------------===//
@@ -256,6 +346,13 @@ private:
   LogicalResult buildTrampoline(KernelInfo &kernel);
   LogicalResult lowerHost();
   LogicalResult lowerLaunch(gpu::LaunchFuncOp launch);
+  /// The buffer names, their count and their (space, start, bytes) array
+  /// for __ext_emu_launch (the array's slot allocated in `entry`).
+  std::tuple<Value, Value, Value> describeBuffers(OpBuilder &b,
+                                                  OpBuilder &entry,
+                                                  Location loc,
+                                                  const KernelInfo &kernel,
+                                                  ValueRange operands);
   void stripMemorySpaces();
 
   friend class BodyLowering;
@@ -386,6 +483,7 @@ private:
 
   bool instrumentGlobal();
   LogicalResult instrumentAccesses();
+  void nameWorkgroupViews();
   LogicalResult lowerAtomics();
   void instrument(Operation *op, Value memref, ValueRange indices,
                   Type accessType, int32_t kind);
@@ -473,6 +571,29 @@ LogicalResult BodyLowering::instrumentAccesses() {
 /// and none lies between the load and the store (the yield point is the
 /// access hook just before). It also covers every kind, floats included,
 /// and the region form, which finalize-memref-to-llvm leaves unlowered.
+/// Each memref.view of workgroup memory tells the runtime which bytes it
+/// covers, so that a race report names the buffer the kernel meant (those
+/// ext-reuse-shared-memory packed into one allocation included).
+void BodyLowering::nameWorkgroupViews() {
+  if (!kernel)
+    return;
+  func.walk([&](memref::ViewOp view) {
+    MemRefType type = view.getType();
+    if (!isWorkgroup(type))
+      return;
+    OpBuilder b(view->getContext());
+    b.setInsertionPointAfter(view);
+    Location loc = view.getLoc();
+    auto [start, bytes] = memrefExtent(b, loc, view.getResult(),
+                                       emu.byteSize(type.getElementType()));
+    std::string name =
+        bufferName("'memref.view'", withoutMemorySpace(type), loc);
+    emu.call(b, loc, EXT_EMU_NAME_SHARED, {},
+             {emu.stringPtr(b, loc, "__ext_emu_view_name", name), start,
+              bytes});
+  });
+}
+
 LogicalResult BodyLowering::lowerAtomics() {
   SmallVector<Operation *> atomics;
   func.walk([&](Operation *op) {
@@ -799,9 +920,10 @@ LogicalResult BodyLowering::lowerWorkgroupAlloc(Operation *op,
   // One slot of the block's workgroup memory per op, as for a __shared__
   // declaration: every thread (and every execution) gets the same bytes.
   OpBuilder b(op);
-  int64_t offset = llvm::alignTo(kernel->staticShared, 16);
-  kernel->staticShared =
-      offset + type.getNumElements() * emu.byteSize(type.getElementType());
+  int64_t offset = kernel->allocateShared(
+      bufferName("'" + op->getName().getStringRef() + "' buffer",
+                 withoutMemorySpace(type), op->getLoc()),
+      type.getNumElements() * emu.byteSize(type.getElementType()));
   Value ptr = LLVM::GEPOp::create(
       b, op->getLoc(), emu.ptrType(), b.getI8Type(),
       entryPtr(EXT_EMU_SHARED_BASE), ArrayRef<LLVM::GEPArg>{int32_t(offset)});
@@ -925,6 +1047,7 @@ LogicalResult BodyLowering::run() {
     return failure();
   if (failed(instrumentAccesses()) || failed(lowerAtomics()))
     return failure();
+  nameWorkgroupViews();
   // all_reduce first: its region is inlined and may hold other gpu ops.
   SmallVector<gpu::AllReduceOp> reductions;
   func.walk([&](gpu::AllReduceOp op) { reductions.push_back(op); });
@@ -969,7 +1092,7 @@ FailureOr<func::FuncOp> Emulation::convertGpuFunc(gpu::GPUFuncOp gpuFunc,
   Block &entry = func.getBody().front();
   OpBuilder eb = OpBuilder::atBlockBegin(&entry);
   Value sharedBase;
-  for (BlockArgument arg : workgroup) {
+  for (auto [index, arg] : llvm::enumerate(workgroup)) {
     auto type = cast<MemRefType>(arg.getType());
     if (!kernel)
       return emitError(loc) << "workgroup attributions of a non-kernel "
@@ -980,9 +1103,10 @@ FailureOr<func::FuncOp> Emulation::convertGpuFunc(gpu::GPUFuncOp gpuFunc,
                             << " needs a static shape and identity layout";
     if (!sharedBase)
       sharedBase = call(eb, loc, EXT_EMU_SHARED_BASE, {ptrType()}, {});
-    int64_t offset = llvm::alignTo(kernel->staticShared, 16);
-    kernel->staticShared =
-        offset + type.getNumElements() * byteSize(type.getElementType());
+    int64_t offset = kernel->allocateShared(
+        bufferName("workgroup buffer " + Twine(index),
+                   withoutMemorySpace(type), arg.getLoc()),
+        type.getNumElements() * byteSize(type.getElementType()));
     Value ptr = LLVM::GEPOp::create(eb, loc, ptrType(), eb.getI8Type(),
                                     sharedBase,
                                     ArrayRef<LLVM::GEPArg>{int32_t(offset)});
@@ -1134,6 +1258,54 @@ LogicalResult Emulation::buildTrampoline(KernelInfo &kernel) {
 // Host side
 //===----------------------------------------------------------------------===//
 
+std::tuple<Value, Value, Value>
+Emulation::describeBuffers(OpBuilder &b, OpBuilder &entry, Location loc,
+                           const KernelInfo &kernel, ValueRange operands) {
+  std::string names;
+  SmallVector<std::array<Value, 3>> ranges;
+  auto i64 = [&](Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  };
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                    b.getI64IntegerAttr(v));
+  };
+  for (const SharedBuffer &buffer : kernel.sharedBuffers) {
+    names += buffer.name;
+    names.push_back('\0');
+    ranges.push_back({constant(EXT_EMU_BUFFER_WORKGROUP),
+                      constant(buffer.offset), constant(buffer.bytes)});
+  }
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type)
+      continue;
+    func::FuncOp func = kernel.func;
+    Location argLoc =
+        i < func.getNumArguments() ? func.getArgument(i).getLoc() : loc;
+    names += bufferName("argument " + Twine(i) + " of @" + kernel.displayName,
+                        withoutMemorySpace(type), argLoc);
+    names.push_back('\0');
+    auto [start, bytes] =
+        memrefExtent(b, loc, operand, byteSize(type.getElementType()));
+    ranges.push_back({constant(EXT_EMU_BUFFER_GLOBAL), i64(start), i64(bytes)});
+  }
+  Value count = LLVM::ConstantOp::create(
+      entry, loc, entry.getI64Type(),
+      entry.getI64IntegerAttr(std::max<size_t>(1, 3 * ranges.size())));
+  Value array =
+      LLVM::AllocaOp::create(entry, loc, ptrType(), entry.getI64Type(), count);
+  for (auto [i, range] : llvm::enumerate(ranges))
+    for (auto [j, value] : llvm::enumerate(range)) {
+      Value element = LLVM::GEPOp::create(
+          b, loc, ptrType(), b.getI64Type(), array,
+          ArrayRef<LLVM::GEPArg>{int32_t(3 * i + j)});
+      LLVM::StoreOp::create(b, loc, value, element);
+    }
+  return {stringPtr(b, loc, "__ext_emu_buffers", names),
+          indexConst(b, loc, ranges.size()), array};
+}
+
 LogicalResult Emulation::lowerLaunch(gpu::LaunchFuncOp launch) {
   Location loc = launch.getLoc();
   if (launch.getAsyncObject())
@@ -1193,6 +1365,8 @@ LogicalResult Emulation::lowerLaunch(gpu::LaunchFuncOp launch) {
   Value fn = func::ConstantOp::create(
       b, loc, kernel.trampoline.getFunctionType(),
       FlatSymbolRefAttr::get(kernel.trampoline.getSymNameAttr()));
+  auto [bufferNames, bufferCount, bufferRanges] =
+      describeBuffers(b, entry, loc, kernel, operands);
   std::string sites = kernel.sites->blob();
   SmallVector<Value> args = {
       stringPtr(b, loc, "__ext_emu_kernel_name", kernel.displayName),
@@ -1208,7 +1382,10 @@ LogicalResult Emulation::lowerLaunch(gpu::LaunchFuncOp launch) {
       asIndex(block.y),
       asIndex(block.z),
       indexConst(b, loc, kernel.staticShared),
-      dynamicShared};
+      dynamicShared,
+      bufferNames,
+      bufferCount,
+      bufferRanges};
   call(b, loc, EXT_EMU_LAUNCH, {}, args);
   return success();
 }

@@ -33,18 +33,26 @@ module attributes {gpu.container_module} {
 // GONE-NOT: #gpu.address_space
 // The sites: the load, the atomic, the barrier.
 // CHECK: llvm.mlir.global internal constant @__ext_emu_sites("{{.*}}lowering.mlir:13:12\00{{.*}}lowering.mlir:17:14\00{{.*}}lowering.mlir:14:7\00\00")
+// The buffers race reports name: the workgroup buffers (at their offsets) and
+// the memref argument (its extent read from the descriptor at launch).
+// CHECK: llvm.mlir.global internal constant @__ext_emu_buffers("workgroup buffer 0 (memref<3xf32>, at {{.*}}lowering.mlir:7:19)\00workgroup buffer 1 (memref<4xi64>, at {{.*}}lowering.mlir:8:19)\00argument 0 of @k (memref<8xf32>, at {{.*}}lowering.mlir:6:17)\00\00")
 
 // CHECK-LABEL: func.func @host(
 // CHECK-SAME: %[[N:.*]]: index)
 // CHECK:   %[[SLOTS:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
+// Three (space, start, bytes) triples.
+// CHECK:   %[[NINE:.*]] = llvm.mlir.constant(9 : i64) : i64
+// CHECK:   %[[RANGES:.*]] = llvm.alloca %[[NINE]] x i64
 // CHECK:   %[[D:.*]] = memref.alloc(%[[N]]) : memref<?xf32>
 // CHECK:   %[[H:.*]] = memref.alloc() : memref<8xf32>
 // CHECK:   %[[HD:.*]] = builtin.unrealized_conversion_cast %[[H]] : memref<8xf32> to !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 // CHECK:   %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
 // CHECK:   %[[ENTRY:.*]] = constant @m_k_emu_entry : (!llvm.ptr) -> ()
+// CHECK:   memref.extract_strided_metadata %[[H]] : memref<8xf32>
+// CHECK:   memref.extract_aligned_pointer_as_index %[[H]] : memref<8xf32> -> index
 // Two workgroup buffers, 12 bytes at 0 and 32 bytes at 16: 48 static bytes.
 // CHECK:   %[[STATIC:.*]] = arith.constant 48 : index
-// CHECK:   call @__ext_emu_launch(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ENTRY]], %[[SLOTS]], %[[N]], %[[N]], %[[N]], %[[N]], %[[N]], %[[N]], %[[STATIC]], %{{.*}})
+// CHECK:   call @__ext_emu_launch(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ENTRY]], %[[SLOTS]], %[[N]], %[[N]], %[[N]], %[[N]], %[[N]], %[[N]], %[[STATIC]], %{{.*}}, %[[BUFFERS:.*]], %[[THREE:.*]], %[[RANGES]])
 // CHECK:   memref.dealloc %[[D]] : memref<?xf32>
 
 // CHECK-LABEL: func.func private @m_k(
@@ -92,6 +100,27 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A view of workgroup memory names the bytes it covers for race reports:
+// its address and extent come from its descriptor, its name from its type and
+// location.
+// CHECK: llvm.mlir.global internal constant @__ext_emu_view_name("'memref.view' (memref<4xf32>, at {{.*}}lowering.mlir:[[@LINE+10]]:12)\00")
+// CHECK-LABEL: func.func private @views_v(
+// CHECK:   %[[VIEW:.*]] = memref.view
+// CHECK:   memref.extract_strided_metadata %[[VIEW]]
+// CHECK:   %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %[[VIEW]]
+// CHECK:   %[[NAME:.*]] = llvm.mlir.addressof @__ext_emu_view_name
+// CHECK:   call @__ext_emu_name_shared(%[[NAME]], %{{.*}}, %{{.*}}) : (!llvm.ptr, index, index) -> ()
+module attributes {gpu.container_module} {
+  gpu.module @views {
+    gpu.func @v(%at: index) workgroup(%raw : memref<32xi8, #gpu.address_space<workgroup>>) kernel {
+      %v = memref.view %raw[%at][] : memref<32xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // A module without gpu ops is left exactly as it is.
 // CHECK-LABEL: func.func @plain(
 // CHECK-NEXT:   %[[A:.*]] = memref.alloc() : memref<4xf32, 3>
@@ -101,3 +130,4 @@ func.func @plain() {
   %a = memref.alloc() : memref<4xf32, 3>
   return
 }
+

@@ -262,6 +262,13 @@ ArrayAttr axesAttr(MLIRContext *ctx, const TilingPlan &plan,
   return ArrayAttr::get(ctx, attrs);
 }
 
+/// `loc` named after the phase of the schedule an op implements: the ops
+/// lowered from it keep the name, so diagnostics and race reports tell the
+/// copy, the compute and the epilogue of one ext.compute apart.
+Location phaseLoc(Location loc, const Twine &phase) {
+  return NameLoc::get(StringAttr::get(loc->getContext(), phase), loc);
+}
+
 LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
   ScheduleAttr schedule = op.getScheduleAttr();
   FailureOr<TilingPlan> planOr = planTiling(op, schedule);
@@ -328,7 +335,9 @@ LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
         aligns.empty() ? ArrayAttr()
                        : rw.getArrayAttr(SmallVector<Attribute>(aligns.begin(),
                                                                 aligns.end()));
-    sharedBufs[i] = AllocSharedOp::create(rw, loc, type, alignAttr);
+    sharedBufs[i] = AllocSharedOp::create(
+        rw, phaseLoc(loc, "shared tile of input " + Twine(i)), type,
+        alignAttr);
   }
 
   // Stages the cached inputs and returns every input's tile operand.
@@ -340,8 +349,10 @@ LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
         origins.push_back(windowOrigin(rw, loc, d, offsets));
       Value input = op.getInputs()[i];
       if (plan.cached.test(i)) {
-        CopyOp::create(rw, loc, input, origins, sharedBufs[i],
-                       schedule.getVector());
+        CopyOp::create(rw,
+                       phaseLoc(loc, "copy of input " + Twine(i) +
+                                         " into shared memory"),
+                       input, origins, sharedBufs[i], schedule.getVector());
         operands.push_back(sharedBufs[i]);
       } else {
         operands.push_back(
@@ -361,7 +372,7 @@ LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
     SmallVector<AffineMap> maps(inputMaps);
     llvm::append_range(maps, outMaps);
     auto tc = TileComputeOp::create(
-        rw, loc, axesAttr(ctx, plan, allAxes),
+        rw, phaseLoc(loc, "tile compute"), axesAttr(ctx, plan, allAxes),
         rw.getDenseI64ArrayAttr(plan.threads), bounds, ins, outs,
         rw.getAffineMapArrayAttr(maps), op.getCombinerAttr(),
         op.getIdentityAttr(), accumulate ? rw.getUnitAttr() : UnitAttr());
@@ -384,7 +395,8 @@ LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
       SmallVector<AffineMap> idMaps(
           numOutputs, AffineMap::getMultiDimIdentityMap(spatialTile.size(), ctx));
       auto fill = TileComputeOp::create(
-          rw, loc, axesAttr(ctx, plan, plan.spatialAxes),
+          rw, phaseLoc(loc, "accumulator fill"),
+          axesAttr(ctx, plan, plan.spatialAxes),
           rw.getDenseI64ArrayAttr(spatialThreads), ValueRange{}, ValueRange{},
           frags, rw.getAffineMapArrayAttr(idMaps), CombinerKindAttr(),
           ArrayAttr(), UnitAttr());
@@ -454,7 +466,8 @@ LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
           AffineMap::get(spatialTile.size(), 0, exprs, ctx)};
       Value frag = epilogue->getArgument(numTileDims + o);
       auto store = TileComputeOp::create(
-          rw, loc, axesAttr(ctx, plan, plan.spatialAxes),
+          rw, phaseLoc(loc, "epilogue store of output " + Twine(o)),
+          axesAttr(ctx, plan, plan.spatialAxes),
           rw.getDenseI64ArrayAttr(spatialThreads), spatialBounds,
           ValueRange{frag}, ValueRange{view}, rw.getAffineMapArrayAttr(maps),
           CombinerKindAttr(), ArrayAttr(), UnitAttr());

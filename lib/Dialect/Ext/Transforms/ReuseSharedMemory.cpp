@@ -166,7 +166,7 @@ struct ExtReuseSharedMemoryPass
         b.setInsertionPoint(alloc);
       else
         b.setInsertionPointToStart(&entry);
-      Location loc = alloc ? alloc->getLoc() : kernel->getLoc();
+      Location loc = alloc ? alloc->getLoc() : buf.root.getLoc();
       Value offset = constIndex(b, loc, result.offsets[slot]);
       Value view = memref::ViewOp::create(b, loc, buf.type, merged, offset,
                                           ValueRange{});
