@@ -1,7 +1,9 @@
 // RUN: ext-opt %s --split-input-file --verify-diagnostics --ext-gpu-check-target-support=chip=sm_80
 // RUN: not ext-opt %s --split-input-file --ext-gpu-check-target-support=chip=gfx90a 2>&1 | FileCheck %s --check-prefix=AMD
 // RUN: ext-opt %s --split-input-file --ext-gpu-check-target-support=chip=sm_90 | FileCheck %s --check-prefix=SM90
+// RUN: ext-opt %s --split-input-file --ext-gpu-check-target-support=chip=sm_90a | FileCheck %s --check-prefix=SM90
 // RUN: not ext-opt %s --split-input-file --ext-gpu-check-target-support=chip=volta 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not ext-opt %s --split-input-file --ext-gpu-check-target-support=chip=sm_9x 2>&1 | FileCheck %s --check-prefix=CHIP-SM
 // A kernel that uses a feature the chip lacks gets one error at the op, before
 // convert-gpu-to-nvvm lowers it to IR that does not verify for that chip.
 
@@ -16,6 +18,7 @@
 // AMD: 'nvvm.read.ptx.sreg.clusterid.x' op is an NVVM op; the target is the AMD chip gfx90a
 // AMD-NOT: error: '
 // CHIP: error: ext-gpu-check-target-support: chip 'volta' is neither sm_NN (NVIDIA) nor gfxNNN (AMD)
+// CHIP-SM: error: ext-gpu-check-target-support: chip 'sm_9x' is neither sm_NN (NVIDIA) nor gfxNNN (AMD)
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @cluster_id() kernel {

@@ -35,9 +35,13 @@ FailureOr<Chip> parseChip(StringRef name) {
   chip.name = name.str();
   if (name.starts_with("gfx"))
     return chip;
+  // sm_NN with an optional arch-specific suffix (sm_90a, sm_100f).
   StringRef digits = name;
-  if (!digits.consume_front("sm_") || digits.empty() ||
-      !llvm::isDigit(digits.front()))
+  if (!digits.consume_front("sm_"))
+    return failure();
+  if (!digits.consume_back("a"))
+    digits.consume_back("f");
+  if (digits.empty() || !llvm::all_of(digits, llvm::isDigit))
     return failure();
   chip.nvidia = true;
   chip.sm = NVVM::NVVMCheckSMVersion::getTargetSMVersionFromStr(name);
