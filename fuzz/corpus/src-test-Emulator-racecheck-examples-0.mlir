@@ -4,7 +4,9 @@
 // covered. The debug options that drop a barrier give the expected reports.
 
 // The barrier after the shared-memory copies dropped: threads read the tiles
-// other threads are writing.
+// other threads are writing, and the next copies overwrite tiles still read.
+// Each side names its phase of the schedule and the tile it touches.
 
 // Shared-memory reuse without its hazard barrier: B's writes overwrite A
-// while other threads still read it.
+// while other threads still read it; the report names both buffers that
+// share the bytes.

@@ -91,3 +91,22 @@ func.func @block_no_barrier() {
   call @printMemrefI32(%u) : (memref<*xi32>) -> ()
   return
 }
+
+// A strided view as the kernel argument: the byte offset counts from the
+// view's first element (offset 2 of the 8x8 buffer), not from the buffer.
+func.func @strided_view() {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %buf = memref.alloc() : memref<8x8xi32>
+  %view = memref.subview %buf[0, 2] [4, 4] [1, 1] : memref<8x8xi32> to memref<4x4xi32, strided<[8, 1], offset: 2>>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %c3 = arith.constant 3 : index
+    %b = arith.index_cast %bx : index to i32
+    memref.store %b, %view[%c3, %c3] : memref<4x4xi32, strided<[8, 1], offset: 2>>
+    gpu.terminator
+  }
+  memref.dealloc %buf : memref<8x8xi32>
+  return
+}
+// Element [3, 3] is 3 * 8 + 3 elements, 108 bytes, into the view.

@@ -112,3 +112,30 @@ func.func @same_thread() {
   }
   return
 }
+
+// Views of dynamic workgroup memory without a barrier between the writes and
+// the mirrored reads: the report names the dynamic memory and the view.
+func.func @dynamic_views() {
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %bytes = arith.constant 48 : i32
+  %out = memref.alloc() : memref<6xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c6, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %bytes {
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c24 = arith.constant 24 : index
+    %hi = memref.view %dyn[%c24][%sx] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+    %ti = arith.index_cast %tx : index to i32
+    %tf = arith.sitofp %ti : i32 to f32
+    memref.store %tf, %hi[%tx] : memref<?xf32, #gpu.address_space<workgroup>>
+    %c5 = arith.constant 5 : index
+    %m = arith.subi %c5, %tx : index
+    %v = memref.load %hi[%m] : memref<?xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%tx] : memref<6xf32>
+    gpu.terminator
+  }
+  %u = memref.cast %out : memref<6xf32> to memref<*xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}

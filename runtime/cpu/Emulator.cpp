@@ -17,8 +17,8 @@
 #include <set>
 #include <sstream>
 #include <sys/mman.h>
-#include <unordered_map>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace ext::emu {
 namespace {
@@ -761,12 +761,12 @@ struct Launch {
       bool firstWrites = r->kind != RaceKind::WriteAfterRead;
       bool secondWrites = r->kind != RaceKind::ReadAfterWrite;
       os << "\next-emu: race: " << kinds[int(r->kind)] << " on "
-         << describeByte(r->shared, r->where) << ": " << (firstWrites ? "write" : "read") << " by "
+         << describeByte(r->shared, r->where) << ": "
+         << (firstWrites ? "write" : "read") << " by "
          << describeThread(r->firstGtid) << " at " << site(r->firstSite)
          << ", then " << (secondWrites ? "write" : "read") << " by "
          << describeThread(r->secondGtid) << " at " << site(r->secondSite)
-         << " (" << r->count << " time" << (r->count == 1 ? "" : "s")
-         << ")";
+         << " (" << r->count << " time" << (r->count == 1 ? "" : "s") << ")";
     }
     return os.str();
   }

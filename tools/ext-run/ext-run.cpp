@@ -11,6 +11,7 @@
 #include "CudaTarget.h"
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
+#include "ext/Support/ParserHazards.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -153,6 +154,8 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  if (failed(ext::rejectParserHazards(sourceMgr)))
+    return 1;
 
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)

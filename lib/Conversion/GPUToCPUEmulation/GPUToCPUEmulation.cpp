@@ -181,8 +181,8 @@ Value combine(OpBuilder &b, Location loc, gpu::AllReduceOperation kind,
 
 /// The bytes a strided memref covers: its lowest address and its extent
 /// (0 when it has no elements), from the descriptor at run time.
-std::pair<Value, Value> memrefExtent(OpBuilder &b, Location loc,
-                                            Value memref, int64_t elementBytes) {
+std::pair<Value, Value> memrefExtent(OpBuilder &b, Location loc, Value memref,
+                                     int64_t elementBytes) {
   auto md = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1);
@@ -197,8 +197,8 @@ std::pair<Value, Value> memrefExtent(OpBuilder &b, Location loc,
     Value magnitude = arith::MaxSIOp::create(
         b, loc, reach, arith::SubIOp::create(b, loc, zero, reach));
     span = arith::AddIOp::create(b, loc, span, magnitude);
-    Value none = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
-                                       size, zero);
+    Value none =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, size, zero);
     empty = empty ? arith::OrIOp::create(b, loc, empty, none) : none;
   }
   Value scale = indexConst(b, loc, elementBytes);
@@ -348,11 +348,9 @@ private:
   LogicalResult lowerLaunch(gpu::LaunchFuncOp launch);
   /// The buffer names, their count and their (space, start, bytes) array
   /// for __ext_emu_launch (the array's slot allocated in `entry`).
-  std::tuple<Value, Value, Value> describeBuffers(OpBuilder &b,
-                                                  OpBuilder &entry,
-                                                  Location loc,
-                                                  const KernelInfo &kernel,
-                                                  ValueRange operands);
+  std::tuple<Value, Value, Value>
+  describeBuffers(OpBuilder &b, OpBuilder &entry, Location loc,
+                  const KernelInfo &kernel, ValueRange operands);
   void stripMemorySpaces();
 
   friend class BodyLowering;
@@ -588,9 +586,9 @@ void BodyLowering::nameWorkgroupViews() {
                                        emu.byteSize(type.getElementType()));
     std::string name =
         bufferName("'memref.view'", withoutMemorySpace(type), loc);
-    emu.call(b, loc, EXT_EMU_NAME_SHARED, {},
-             {emu.stringPtr(b, loc, "__ext_emu_view_name", name), start,
-              bytes});
+    emu.call(
+        b, loc, EXT_EMU_NAME_SHARED, {},
+        {emu.stringPtr(b, loc, "__ext_emu_view_name", name), start, bytes});
   });
 }
 
@@ -1104,8 +1102,8 @@ FailureOr<func::FuncOp> Emulation::convertGpuFunc(gpu::GPUFuncOp gpuFunc,
     if (!sharedBase)
       sharedBase = call(eb, loc, EXT_EMU_SHARED_BASE, {ptrType()}, {});
     int64_t offset = kernel->allocateShared(
-        bufferName("workgroup buffer " + Twine(index),
-                   withoutMemorySpace(type), arg.getLoc()),
+        bufferName("workgroup buffer " + Twine(index), withoutMemorySpace(type),
+                   arg.getLoc()),
         type.getNumElements() * byteSize(type.getElementType()));
     Value ptr = LLVM::GEPOp::create(eb, loc, ptrType(), eb.getI8Type(),
                                     sharedBase,
@@ -1297,9 +1295,9 @@ Emulation::describeBuffers(OpBuilder &b, OpBuilder &entry, Location loc,
       LLVM::AllocaOp::create(entry, loc, ptrType(), entry.getI64Type(), count);
   for (auto [i, range] : llvm::enumerate(ranges))
     for (auto [j, value] : llvm::enumerate(range)) {
-      Value element = LLVM::GEPOp::create(
-          b, loc, ptrType(), b.getI64Type(), array,
-          ArrayRef<LLVM::GEPArg>{int32_t(3 * i + j)});
+      Value element =
+          LLVM::GEPOp::create(b, loc, ptrType(), b.getI64Type(), array,
+                              ArrayRef<LLVM::GEPArg>{int32_t(3 * i + j)});
       LLVM::StoreOp::create(b, loc, value, element);
     }
   return {stringPtr(b, loc, "__ext_emu_buffers", names),

@@ -336,8 +336,7 @@ LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
                        : rw.getArrayAttr(SmallVector<Attribute>(aligns.begin(),
                                                                 aligns.end()));
     sharedBufs[i] = AllocSharedOp::create(
-        rw, phaseLoc(loc, "shared tile of input " + Twine(i)), type,
-        alignAttr);
+        rw, phaseLoc(loc, "shared tile of input " + Twine(i)), type, alignAttr);
   }
 
   // Stages the cached inputs and returns every input's tile operand.
@@ -349,10 +348,10 @@ LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
         origins.push_back(windowOrigin(rw, loc, d, offsets));
       Value input = op.getInputs()[i];
       if (plan.cached.test(i)) {
-        CopyOp::create(rw,
-                       phaseLoc(loc, "copy of input " + Twine(i) +
-                                         " into shared memory"),
-                       input, origins, sharedBufs[i], schedule.getVector());
+        CopyOp::create(
+            rw,
+            phaseLoc(loc, "copy of input " + Twine(i) + " into shared memory"),
+            input, origins, sharedBufs[i], schedule.getVector());
         operands.push_back(sharedBufs[i]);
       } else {
         operands.push_back(
