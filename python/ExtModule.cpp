@@ -8,6 +8,7 @@
 
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
+#include "ext/Support/ParserHazards.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -90,6 +91,13 @@ public:
 
   static ModuleHandle parse(std::shared_ptr<ContextHandle> ctx,
                         const std::string &text) {
+    // Text the installed parser crashes on (it would take Python down).
+    if (std::optional<ext::ParserHazard> hazard = ext::findParserHazard(text)) {
+      StringRef before = StringRef(text).take_front(hazard->offset);
+      throw py::value_error("could not parse the module: line " +
+                            std::to_string(before.count('\n') + 1) + ": " +
+                            hazard->message);
+    }
     DiagnosticCollector diags(ctx->get());
     OwningOpRef<ModuleOp> m = parseSourceString<ModuleOp>(text, ctx->get());
     if (!m)

@@ -65,6 +65,11 @@ def test_verifier_errors_are_exceptions():
         bad.module()
     with pytest.raises(ValueError, match="could not parse"):
         ext.Module.parse(ext.compute._ctx(), "func.func @f( {")
+    # The installed parser would crash (llvm/llvm-project#179045): rejected
+    # first, so Python gets an exception, not a SIGSEGV.
+    with pytest.raises(ValueError, match="line 2: a dense array of 'index'"):
+        ext.Module.parse(ext.compute._ctx(),
+                         '!t = index\n"test.op"() {a = array<!t: 1>} : () -> ()')
 
 
 def test_bad_arguments():
