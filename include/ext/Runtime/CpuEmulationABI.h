@@ -7,7 +7,7 @@
 // Every entry point except __ext_emu_launch is called by a kernel thread
 // (a fiber) while a launch runs; `site` indexes the launch's site table, a
 // list of NUL-terminated source locations the pass emits per kernel, so that
-// diagnostics (and, later, race reports) name the op that caused them.
+// diagnostics and race reports name the op that caused them.
 //
 //===----------------------------------------------------------------------===//
 
