@@ -91,7 +91,7 @@ std::string textUpToSerialization(OpPassManager &pm, bool &truncated) {
 
 void discoverExtPipelines(FuzzSetup &s) {
   // A PassPipelineCLParser with no argument name registers one command-line
-  // flag per registered pass and pipeline (as ext-opt's --ext-lower-to-loops):
+  // flag per registered pass and pipeline (as ext-opt's --ext-compute-to-loops):
   // that is the only public enumeration of the pass registry.
   static PassPipelineCLParser parser("", "ext-fuzz: registered passes");
   std::vector<std::string> names;

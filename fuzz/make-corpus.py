@@ -5,7 +5,7 @@ Seeds, each a small file:
   src-*   every `// -----` split of every .mlir file under test/ and
           examples/, without its RUN/CHECK lines;
   lvl-*   the tile and GPU levels of the scheduled seeds (the output of
-          ext-apply-schedule and ext-lower-decomposition), so the tile-op
+          ext-apply-schedule and ext-kernel-to-gpu), so the tile-op
           verifiers and later passes get inputs too;
   gen-*   generic-form ext ops ("ext.compute"() ...) derived from those with
           a property or attribute missing, extra or mistyped, an operand or
@@ -269,7 +269,7 @@ def main():
         if "schedule" not in generic:
             continue
         for tag, pipe in (("tile", "--ext-apply-schedule"),
-                          ("gpu", "--pass-pipeline=builtin.module(ext-apply-schedule,ext-lower-decomposition)")):
+                          ("gpu", "--pass-pipeline=builtin.module(ext-apply-schedule,ext-kernel-to-gpu)")):
             out = run_opt(args.ext_opt, generic, pipe, "--mlir-print-op-generic")
             if out is not None:
                 add("lvl-%s-%s" % (tag, name[4:]), out)

@@ -25,7 +25,7 @@ ref = A @ B
 
 err = float(np.abs(got - ref).max())
 print(f"kernel:     C[{m}x{n}] = A[{m}x{K}] B[{K}x{n}], f32, k a reduce axis")
-print(f"path:       ext.compute -> ext-lower-to-loops -> ext-cpu-pipeline -> ExecutionEngine")
+print(f"path:       ext.compute -> ext-compute-to-loops -> ext-cpu-pipeline -> ExecutionEngine")
 print(f"checksum:   sum(C) = {got.sum():.0f}, C[0,0] = {got[0,0]:.0f}, C[{m-1},{n-1}] = {got[-1,-1]:.0f}")
 print(f"reference:  numpy, max |C - ref| = {err:g} -> {'MATCH' if err == 0 else 'MISMATCH'}")
 sys.exit(0 if err == 0 else 1)

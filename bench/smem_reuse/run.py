@@ -2,7 +2,7 @@
 """bench/smem_reuse: footprint of ext-reuse-shared-memory against the naive
 sum, best-fit decreasing and the clique lower bound, with the pass's time.
 
-Rows: every lit case under test/Transforms/ReuseSharedMemory, every example
+Rows: every lit case under test/GPU/ReuseSharedMemory, every example
 kernel under examples/kernels (after ext-schedule-to-gpu), and random
 synthetic kernels of 4 to 32 buffers (random lifetimes over phases separated
 by barriers). Prints a table and writes it to bench/smem_reuse/results.txt
@@ -119,7 +119,7 @@ def main():
                           str(st["total"]), str(st["bound"]), f"{ratio:.3f}",
                           st["method"] + (" (optimal)" if st["proved"] else ""), f"{seconds * 1e3:.2f}"))
 
-    lit_dir = os.path.join(ROOT, "test/Transforms/ReuseSharedMemory")
+    lit_dir = os.path.join(ROOT, "test/GPU/ReuseSharedMemory")
     for f in sorted(os.listdir(lit_dir)):
         if f.endswith(".mlir"):
             rows, sec = run_pass(ext_opt, os.path.join(lit_dir, f))

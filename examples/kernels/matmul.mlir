@@ -3,7 +3,7 @@
 //   A[i, k] = ((3i + 5k) mod 11) - 5      B[k, j] = ((7k + 2j) mod 13) - 6
 // so any tool (numpy in scripts/demo.sh) can recompute the reference.
 //
-//   ext-opt examples/kernels/matmul.mlir --ext-lower-to-loops   # the loops
+//   ext-opt examples/kernels/matmul.mlir --ext-compute-to-loops   # the loops
 //   ext-run examples/kernels/matmul.mlir                         # the numbers
 
 func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }

@@ -57,7 +57,7 @@ SharedMemoryLiveness::SharedMemoryLiveness(Operation *kernel,
   Region &body = kernelBody(kernel);
   numberOps(body);
   collectBuffers(body, minAlignment);
-  for (SharedBuffer &b : buffers)
+  for (LiveSharedBuffer &b : buffers)
     computeInterval(b);
 }
 
@@ -80,7 +80,7 @@ void SharedMemoryLiveness::numberOps(Region &body) {
 void SharedMemoryLiveness::collectBuffers(Region &body, uint64_t minAlignment) {
   DataLayout layout = DataLayout::closest(kernel);
   auto addBuffer = [&](Value root) {
-    SharedBuffer b;
+    LiveSharedBuffer b;
     b.root = root;
     b.type = cast<MemRefType>(root.getType());
     b.dynamic = !b.type.hasStaticShape() || !b.type.getLayout().isIdentity();
@@ -176,7 +176,7 @@ static SmallVector<Value> collectAliases(Value root,
   return aliases;
 }
 
-void SharedMemoryLiveness::computeInterval(SharedBuffer &buffer) {
+void SharedMemoryLiveness::computeInterval(LiveSharedBuffer &buffer) {
   llvm::SetVector<Operation *> accessSet;
   SmallVector<Value> aliases = collectAliases(buffer.root, accessSet);
   buffer.accesses = accessSet.takeVector();
@@ -229,7 +229,7 @@ void SharedMemoryLiveness::computeInterval(SharedBuffer &buffer) {
 }
 
 bool SharedMemoryLiveness::interfere(unsigned a, unsigned b) const {
-  const SharedBuffer &x = buffers[a], &y = buffers[b];
+  const LiveSharedBuffer &x = buffers[a], &y = buffers[b];
   if (!x.isLive() || !y.isLive())
     return false;
   return x.begin <= y.end && y.begin <= x.end;

@@ -1,4 +1,4 @@
-//===- GpuPipeline.cpp - ext-gpu-pipeline ---------------------------------===//
+//===- GPUPipeline.cpp - ext-gpu-pipeline and ext-gpu-host-pipeline -------===//
 //
 // Upstream gpu IR (gpu.launch or outlined gpu.module/gpu.func, workgroup
 // memref.allocs, barriers, shuffles, scf, arith, math, memref) lowered to the
@@ -12,12 +12,16 @@
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -64,9 +68,9 @@ unsigned smVersion(llvm::StringRef chip) {
 
 } // namespace
 
-FailureOr<ext::GpuTarget>
-ext::resolveGpuTarget(const GpuTarget &requested, std::string &error) {
-  GpuTarget resolved = requested;
+FailureOr<ext::GPUTarget>
+ext::resolveGPUTarget(const GPUTarget &requested, std::string &error) {
+  GPUTarget resolved = requested;
   llvm::StringRef target = resolved.target;
   std::string chip = resolved.chip;
   if (target == "nvvm") {
@@ -131,85 +135,91 @@ ext::resolveGpuTarget(const GpuTarget &requested, std::string &error) {
 
 /// ext's schedules first (a no-op on plain gpu IR), then the workgroup
 /// buffers of every launch packed before outlining.
-static std::string getSchedulePrefix(const ext::GpuTarget &options) {
-  std::string prefix = ext::getScheduleToGpuPipelineText() + ",";
+static void buildScheduleStage(OpPassManager &pm,
+                               const ext::GPUTarget &options) {
+  ext::buildScheduleToGPUPipeline(pm);
   if (options.reuseSharedMemory)
-    prefix += "ext-reuse-shared-memory,";
-  return prefix;
+    pm.addPass(ext::createExtReuseSharedMemory());
 }
 
 /// Outlining, target attachment and the device lowering.
-static std::string getDevicePipelineText(const ext::GpuTarget &options) {
+static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
   bool nvvm = options.isNvvm();
-  std::string features;
-  if (!options.features.empty())
-    features = " features=" + options.features;
-
-  std::string attach =
-      nvvm ? llvm::formatv("nvvm-attach-target{{chip={0} O={1}{2}}",
-                           options.chip, options.optLevel,
-                           features)
-                 .str()
-           : llvm::formatv("rocdl-attach-target{{chip={0} O={1} abi={2}{3}}",
-                           options.chip, options.optLevel,
-                           options.abi, features)
-                 .str();
-  // redux.sync (integer subgroup reductions) exists from sm_80 on.
-  std::string convert =
-      nvvm ? std::string(smVersion(options.chip) >= 80
-                             ? "convert-gpu-to-nvvm{has-redux=true},"
-                               "llvm-optimize-for-nvvm-target"
-                             : "convert-gpu-to-nvvm,"
-                               "llvm-optimize-for-nvvm-target")
-           : "convert-gpu-to-rocdl{chipset=" + options.chip + "}";
   // Ops the chip lacks are rejected before upstream lowers them to IR that
   // does not verify.
-  return "ext-gpu-check-target-support{chip=" + options.chip +
-         "},gpu-kernel-outlining," + attach +
-         ",gpu.module("
-         "ext-gpu-promote-workgroup-allocs,"
-         "lower-affine,"
-         "convert-scf-to-cf,"
-         "expand-strided-metadata,"
-         "lower-affine," +
-         convert +
-         ","
-         "canonicalize,"
-         "cse,"
-         "reconcile-unrealized-casts)";
+  pm.addPass(ext::createExtGPUCheckTargetSupport({options.chip}));
+  pm.addPass(createGpuKernelOutliningPass());
+  if (nvvm) {
+    GpuNVVMAttachTargetOptions attach;
+    attach.chip = options.chip;
+    attach.optLevel = options.optLevel;
+    attach.features = options.features;
+    pm.addPass(createGpuNVVMAttachTarget(attach));
+  } else {
+    GpuROCDLAttachTargetOptions attach;
+    attach.chip = options.chip;
+    attach.optLevel = options.optLevel;
+    attach.abiVersion = options.abi;
+    attach.features = options.features;
+    pm.addPass(createGpuROCDLAttachTarget(attach));
+  }
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(ext::createExtGPUPromoteWorkgroupAllocs());
+  device.addPass(createLowerAffinePass());
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  if (nvvm) {
+    ConvertGpuOpsToNVVMOpsOptions convert;
+    // redux.sync (integer subgroup reductions) exists from sm_80 on.
+    convert.hasRedux = smVersion(options.chip) >= 80;
+    device.addPass(createConvertGpuOpsToNVVMOps(convert));
+    device.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  } else {
+    ConvertGpuOpsToROCDLOpsOptions convert;
+    convert.chipset = options.chip;
+    device.addPass(createConvertGpuOpsToROCDLOps(convert));
+  }
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
 }
 
-std::string ext::getGpuPipelineText(const GpuTarget &options) {
-  return getSchedulePrefix(options) + getDevicePipelineText(options);
+void ext::buildGPUPipeline(OpPassManager &pm, const GPUTarget &options) {
+  buildScheduleStage(pm, options);
+  buildDeviceStage(pm, options);
 }
 
-void ext::buildGpuPipeline(OpPassManager &pm, const GpuTarget &options) {
-  if (failed(parsePassPipeline(getGpuPipelineText(options), pm)))
-    llvm::report_fatal_error("ext-gpu-pipeline: a pass is not registered");
+std::string ext::getGPUPipelineText(const GPUTarget &options) {
+  OpPassManager pm(ModuleOp::getOperationName());
+  buildGPUPipeline(pm, options);
+  return getPassListText(pm);
 }
 
 // The host's part is ext-cpu-pipeline's lowering with gpu-to-llvm turning
 // gpu.launch_func, gpu.alloc and gpu.memcpy into mgpu* runtime calls (ext's
 // runtime library implements them) instead of the CPU emulation.
-void ext::buildGpuHostPipeline(OpPassManager &pm, const GpuTarget &options,
+void ext::buildGPUHostPipeline(OpPassManager &pm, const GPUTarget &options,
                                llvm::StringRef format,
                                llvm::StringRef toolkit) {
-  std::string text = getSchedulePrefix(options) +
-                     "gpu-kernel-outlining,ext-gpu-stage-kernel-operands," +
-                     getDevicePipelineText(options) +
-                     ",gpu-module-to-binary{format=" + format.str();
-  if (!toolkit.empty())
-    text += " toolkit=" + toolkit.str();
-  text += "}," + getHostToLLVMPipelineText(/*kernelLowering=*/"",
-                                          /*launchLowering=*/"gpu-to-llvm,");
-  if (failed(parsePassPipeline(text, pm)))
-    llvm::report_fatal_error("ext-gpu-host-pipeline: a pass is not registered");
+  buildScheduleStage(pm, options);
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createExtGPUStageKernelOperands());
+  buildDeviceStage(pm, options);
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = format.str();
+  binary.toolkitPath = toolkit.str();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  buildHostToLLVMPipeline(pm, /*kernelLowering=*/nullptr,
+                          [](OpPassManager &launches) {
+                            launches.addPass(createGpuToLLVMConversionPass());
+                          });
 }
 
 namespace {
 /// Options of ext-gpu-host-pipeline: the device's, plus the binary format.
-struct GpuHostPipelineOptions
-    : ext::GpuTargetOptions<GpuHostPipelineOptions> {
+struct GPUHostPipelineOptions
+    : ext::GPUTargetOptions<GPUHostPipelineOptions> {
   Option<std::string> format{
       *this, "format",
       llvm::cl::desc("gpu-module-to-binary format: isa (PTX, JIT-compiled "
@@ -220,18 +230,18 @@ struct GpuHostPipelineOptions
                               llvm::cl::init("")};
 };
 
-FailureOr<ext::GpuTarget>
-resolveOrReport(const ext::GpuTarget &requested,
+FailureOr<ext::GPUTarget>
+resolveOrReport(const ext::GPUTarget &requested,
                 function_ref<LogicalResult(const Twine &)> errorHandler) {
   std::string error;
-  FailureOr<ext::GpuTarget> resolved = ext::resolveGpuTarget(requested, error);
+  FailureOr<ext::GPUTarget> resolved = ext::resolveGPUTarget(requested, error);
   if (failed(resolved))
     (void)errorHandler(error);
   return resolved;
 }
 } // namespace
 
-void ext::registerGpuPipelines() {
+void ext::registerGPUPipelines() {
   // Registered by hand rather than through PassPipelineRegistration so that
   // invalid options (an unknown target, an AMD chip for nvvm) are reported
   // through the pipeline parser's error handler instead of being accepted.
@@ -242,18 +252,18 @@ void ext::registerGpuPipelines() {
       "--ext-to-hsaco)",
       [](OpPassManager &pm, StringRef optionsText,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
-        GpuPipelineOptions parsed;
+        GPUPipelineOptions parsed;
         if (failed(parsed.parseFromString(optionsText)))
           return failure();
-        FailureOr<GpuTarget> options =
+        FailureOr<GPUTarget> options =
             resolveOrReport(parsed.toTarget(), errorHandler);
         if (failed(options))
           return failure();
-        buildGpuPipeline(pm, *options);
+        buildGPUPipeline(pm, *options);
         return success();
       },
       [](function_ref<void(const detail::PassOptions &)> optHandler) {
-        optHandler(GpuPipelineOptions());
+        optHandler(GPUPipelineOptions());
       });
 
   registerPassPipeline(
@@ -263,7 +273,7 @@ void ext::registerGpuPipelines() {
       "code lowered to the LLVM dialect with mgpu* runtime calls",
       [](OpPassManager &pm, StringRef optionsText,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
-        GpuHostPipelineOptions parsed;
+        GPUHostPipelineOptions parsed;
         if (failed(parsed.parseFromString(optionsText)))
           return failure();
         StringRef format = parsed.format.getValue();
@@ -271,14 +281,14 @@ void ext::registerGpuPipelines() {
           return errorHandler("ext-gpu-host-pipeline: format must be isa, "
                               "bin or fatbin, not '" +
                               format + "'");
-        FailureOr<GpuTarget> options =
+        FailureOr<GPUTarget> options =
             resolveOrReport(parsed.toTarget(), errorHandler);
         if (failed(options))
           return failure();
-        buildGpuHostPipeline(pm, *options, format, parsed.toolkit.getValue());
+        buildGPUHostPipeline(pm, *options, format, parsed.toolkit.getValue());
         return success();
       },
       [](function_ref<void(const detail::PassOptions &)> optHandler) {
-        optHandler(GpuHostPipelineOptions());
+        optHandler(GPUHostPipelineOptions());
       });
 }

@@ -16,5 +16,5 @@ void ext::registerAllPasses() {
   ext::registerExtConversionPasses();
   ext::registerPipelines();
   ext::registerExtGPUPasses();
-  ext::registerGpuPipelines();
+  ext::registerGPUPipelines();
 }

@@ -21,8 +21,8 @@
 // Shared-memory reuse without its hazard barrier: B's writes overwrite A
 // while other threads still read it; the report names both buffers that
 // share the bytes.
-// RUN: ext-run --racecheck %ext_src/test/Transforms/ReuseSharedMemory/execution.mlir > /dev/null
-// RUN: not ext-run --racecheck --drop-hazard-barriers %ext_src/test/Transforms/ReuseSharedMemory/execution.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=HAZARD
+// RUN: ext-run --racecheck %ext_src/test/GPU/ReuseSharedMemory/execution.mlir > /dev/null
+// RUN: not ext-run --racecheck --drop-hazard-barriers %ext_src/test/GPU/ReuseSharedMemory/execution.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=HAZARD
 // HAZARD: racecheck: 2 data races
 // HAZARD-DAG: ext-emu: race: write-after-read on shared memory, byte {{[0-9]+}} of workgroup buffer 0 (memref<1024xi8>, at {{.*}}execution.mlir:20:3), in 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:22:24) at byte {{[0-9]+}} or 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:23:24) at byte {{[0-9]+}}: read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:30:10, then write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:34:5
 // HAZARD-DAG: ext-emu: race: read-after-write on shared memory, byte {{[0-9]+}} of workgroup buffer 0 (memref<1024xi8>, at {{.*}}execution.mlir:20:3), in 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:22:24) at byte {{[0-9]+}} or 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:23:24) at byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:34:5, then read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:30:10

@@ -1,5 +1,5 @@
 // With the barrier after the shared-memory copies dropped (a debugging option
-// of ext-lower-tile-ops), the emulator's interleaving lets threads read tiles
+// of ext-tile-ops-to-threads), the emulator's interleaving lets threads read tiles
 // before the other threads have written them: the GEMM is wrong, and this test
 // asserts that it is (the error is not 0).
 // RUN: ext-run --drop-barrier=0 %ext_src/examples/kernels/gemm_f32.mlir | FileCheck %s

@@ -1,9 +1,9 @@
-// RUN: ext-opt %s --split-input-file --ext-lower-storage-align | FileCheck %s
+// RUN: ext-opt %s --split-input-file --ext-alloc-shared-to-workgroup | FileCheck %s
 // RUN: ext-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(ext-gpu-promote-workgroup-allocs))' | FileCheck %s --check-prefix=PROMOTE
 // Fuzzer finding: a gpu.launch (or gpu.func) without a `workgroup_attributions`
 // count verifies (no count means no buffers), but upstream's
 // addWorkgroupAttribution dereferenced the missing count: SEGV in
-// ext-lower-storage-align. ext's passes now set the count before adding.
+// ext-alloc-shared-to-workgroup. ext's passes now set the count before adding.
 
 // CHECK-LABEL: func.func @launch_without_count
 // CHECK: gpu.launch

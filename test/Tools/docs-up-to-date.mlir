@@ -5,5 +5,6 @@
 // RUN: diff %ext_src/docs/generated/ExtDialect.md %ext_obj/docs/Ext/ExtDialect.md
 // RUN: diff %ext_src/docs/generated/ExtPasses.md %ext_obj/docs/Ext/ExtPasses.md
 // RUN: diff %ext_src/docs/generated/ExtInterfaces.md %ext_obj/docs/Ext/ExtInterfaces.md
+// RUN: diff %ext_src/docs/generated/ExtOpInterfaces.md %ext_obj/docs/Ext/ExtOpInterfaces.md
 // RUN: diff %ext_src/docs/generated/ExtGPUPasses.md %ext_obj/docs/Ext/ExtGPUPasses.md
 // RUN: diff %ext_src/docs/generated/ExtConversionPasses.md %ext_obj/docs/Ext/ExtConversionPasses.md

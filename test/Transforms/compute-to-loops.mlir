@@ -1,4 +1,4 @@
-// RUN: ext-opt %s --split-input-file --ext-lower-to-loops | FileCheck %s
+// RUN: ext-opt %s --split-input-file --ext-compute-to-loops | FileCheck %s
 
 // Spatial loops outermost, the reduce loop innermost carrying the
 // accumulator from the combiner's identity; one store per output element.

@@ -1,5 +1,5 @@
-// RUN: ext-opt %s --split-input-file --ext-apply-schedule --ext-lower-decomposition --ext-lower-tile-ops --ext-lower-storage-align | FileCheck %s
-// RUN: ext-opt %s --split-input-file --ext-apply-schedule --ext-lower-decomposition --ext-lower-tile-ops=drop-barrier=0 --ext-lower-storage-align | FileCheck %s --check-prefix=DROP
+// RUN: ext-opt %s --split-input-file --ext-apply-schedule --ext-kernel-to-gpu --ext-tile-ops-to-threads --ext-alloc-shared-to-workgroup | FileCheck %s
+// RUN: ext-opt %s --split-input-file --ext-apply-schedule --ext-kernel-to-gpu --ext-tile-ops-to-threads=drop-barrier=0 --ext-alloc-shared-to-workgroup | FileCheck %s --check-prefix=DROP
 
 // The matmul becomes one gpu.launch of 12 CTAs of 128 threads; the two
 // shared tiles are workgroup attributions of their padded sizes (32 rows of

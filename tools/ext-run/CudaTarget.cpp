@@ -62,7 +62,7 @@ int ext::runOnCuda(ModuleOp module, const CudaRunOptions &options) {
   // lower either way, so --print-lowered works on machines without a GPU.
   char message[1024] = {0};
   int status = rt.init(/*ordinal=*/0, message, sizeof(message));
-  GpuTarget target;
+  GPUTarget target;
   target.target = "nvvm";
   target.chip = options.chip;
   target.optLevel = options.optLevel;
@@ -77,12 +77,12 @@ int ext::runOnCuda(ModuleOp module, const CudaRunOptions &options) {
     }
   }
   std::string error;
-  FailureOr<GpuTarget> resolved = resolveGpuTarget(target, error);
+  FailureOr<GPUTarget> resolved = resolveGPUTarget(target, error);
   if (failed(resolved))
     return fail(error);
 
   PassManager pm(module->getContext(), module->getName().getStringRef());
-  buildGpuHostPipeline(pm, *resolved, "isa", "");
+  buildGPUHostPipeline(pm, *resolved, "isa", "");
   if (failed(pm.run(module)))
     return fail("lowering for --target=cuda failed");
   if (options.printLowered)

@@ -96,7 +96,7 @@ llvm::cl::opt<bool> reuseSharedMemory(
     llvm::cl::init(true));
 llvm::cl::opt<int> dropBarrier(
     "drop-barrier",
-    llvm::cl::desc("tests only: omit the N-th barrier ext-lower-tile-ops "
+    llvm::cl::desc("tests only: omit the N-th barrier ext-tile-ops-to-threads "
                    "inserts, to show the result going wrong"),
     llvm::cl::init(-1));
 llvm::cl::opt<bool> dropHazardBarriers(

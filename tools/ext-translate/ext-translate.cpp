@@ -15,7 +15,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllTranslations();
-  ext::registerGpuTranslations(ext::registerAllDialects);
+  ext::registerGPUTranslations(ext::registerAllDialects);
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "ext translation driver\n"));
 }

@@ -20,7 +20,9 @@
 
 namespace ext {
 
-struct SharedBuffer {
+/// A workgroup buffer of a kernel with the ops that touch it and the
+/// interval over which its contents are live for the block.
+struct LiveSharedBuffer {
   /// A workgroup attribution (block argument) or a workgroup memref.alloc.
   mlir::Value root;
   mlir::MemRefType type;
@@ -42,7 +44,7 @@ public:
   /// buffer's alignment to at least that many bytes.
   SharedMemoryLiveness(mlir::Operation *kernel, uint64_t minAlignment = 0);
 
-  llvm::ArrayRef<SharedBuffer> getBuffers() const { return buffers; }
+  llvm::ArrayRef<LiveSharedBuffer> getBuffers() const { return buffers; }
   /// Both buffers' contents are live at one point for some thread.
   bool interfere(unsigned a, unsigned b) const;
   /// The op with number `index` and the number of `op`.
@@ -54,7 +56,7 @@ public:
 private:
   void numberOps(mlir::Region &body);
   void collectBuffers(mlir::Region &body, uint64_t minAlignment);
-  void computeInterval(SharedBuffer &buffer);
+  void computeInterval(LiveSharedBuffer &buffer);
   bool isLoop(mlir::Operation *op) const;
 
   mlir::Operation *kernel;
@@ -63,7 +65,7 @@ private:
   /// The last op number nested in each op (itself when it has no regions).
   llvm::DenseMap<mlir::Operation *, int64_t> lastNested;
   llvm::DenseMap<mlir::Value, bool> uniform;
-  llvm::SmallVector<SharedBuffer> buffers;
+  llvm::SmallVector<LiveSharedBuffer> buffers;
 };
 
 } // namespace ext

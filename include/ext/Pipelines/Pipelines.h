@@ -23,7 +23,7 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(true)};
   Option<int> dropBarrier{
       *this, "drop-barrier",
-      llvm::cl::desc("Tests only: omit the N-th barrier ext-lower-tile-ops "
+      llvm::cl::desc("Tests only: omit the N-th barrier ext-tile-ops-to-threads "
                      "inserts (-1 keeps all)"),
       llvm::cl::init(-1)};
   Option<bool> dropHazardBarriers{
@@ -45,31 +45,46 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options = {});
 
-/// ext-cpu-pipeline for `options`, as pipeline text.
+/// ext-cpu-pipeline for `options`, as pipeline text (its passes with every
+/// option, as `--dump-pass-pipeline` prints them).
 std::string getCpuPipelineText(const CpuPipelineOptions &options);
 
-/// ext-schedule-to-gpu: ext-apply-schedule, ext-lower-decomposition,
-/// ext-lower-tile-ops, ext-lower-storage-align, then ext-lower-to-loops for
-/// the unscheduled computes, canonicalization, and index computations sunk
-/// into the launches (so outlining passes no constants as kernel arguments).
-void buildScheduleToGpuPipeline(mlir::OpPassManager &pm);
+//===----------------------------------------------------------------------===//
+// Pieces the CPU and GPU pipelines share (CommonPipelines.cpp)
+//===----------------------------------------------------------------------===//
 
-/// ext-schedule-to-gpu as pipeline text, for building longer pipelines:
-/// `dropBarrier` is ext-lower-tile-ops' test option, `rejectTileLevel`
-/// makes ext-lower-to-loops report tile-level ops left over.
-std::string getScheduleToGpuPipelineText(int dropBarrier = -1,
-                                         bool rejectTileLevel = false);
+/// ext-schedule-to-gpu: ext-apply-schedule, ext-kernel-to-gpu,
+/// ext-tile-ops-to-threads, ext-alloc-shared-to-workgroup, then
+/// ext-compute-to-loops for the unscheduled computes, canonicalization, and
+/// index computations sunk into the launches (so outlining passes no
+/// constants as kernel arguments). `dropBarrier` is ext-tile-ops-to-threads'
+/// test option; `rejectTileLevel` makes ext-compute-to-loops report
+/// tile-level ops left over.
+void buildScheduleToGPUPipeline(mlir::OpPassManager &pm, int dropBarrier = -1,
+                                bool rejectTileLevel = false);
+
+/// Adds to `pm` a pipeline stage: passes appended at one point of a shared
+/// pipeline; may be null (nothing added).
+using PipelineStage = llvm::function_ref<void(mlir::OpPassManager &)>;
 
 /// The host's lowering to the LLVM dialect after the kernels are dealt with:
 /// `kernelLowering` runs once loops and affine code are lowered (the CPU
 /// emulation), `launchLowering` right before memrefs become LLVM
-/// (gpu-to-llvm for a real device). Each is a pass list ending in ',' or
-/// empty.
-std::string getHostToLLVMPipelineText(llvm::StringRef kernelLowering,
-                                      llvm::StringRef launchLowering);
+/// (gpu-to-llvm for a real device).
+void buildHostToLLVMPipeline(mlir::OpPassManager &pm,
+                             PipelineStage kernelLowering = nullptr,
+                             PipelineStage launchLowering = nullptr);
+
+/// The passes of `pm` as pipeline text, without its anchor
+/// (`a,b{opt=..},gpu.module(c)`), for docs and diagnostics.
+std::string getPassListText(mlir::OpPassManager &pm);
+
+//===----------------------------------------------------------------------===//
+// GPU pipelines (GPUPipeline.cpp)
+//===----------------------------------------------------------------------===//
 
 /// The device ext-gpu-pipeline compiles for.
-struct GpuTarget {
+struct GPUTarget {
   /// nvvm (NVIDIA, PTX) or rocdl (AMD, HSACO).
   std::string target = "nvvm";
   /// sm_NN or gfxNNN; empty: sm_80 / gfx90a.
@@ -89,7 +104,7 @@ struct GpuTarget {
 /// The device options of ext-gpu-pipeline, shared by every pipeline that
 /// compiles for a GPU target (`Derived` is the options struct itself).
 template <typename Derived>
-struct GpuTargetOptions : mlir::PassPipelineOptions<Derived> {
+struct GPUTargetOptions : mlir::PassPipelineOptions<Derived> {
   using Base = mlir::PassPipelineOptions<Derived>;
   typename Base::template Option<std::string> target{
       *this, "target",
@@ -120,8 +135,8 @@ struct GpuTargetOptions : mlir::PassPipelineOptions<Derived> {
                      "allocation (ext-reuse-shared-memory)"),
       llvm::cl::init(true)};
 
-  GpuTarget toTarget() const {
-    GpuTarget t;
+  GPUTarget toTarget() const {
+    GPUTarget t;
     t.reuseSharedMemory = reuseSharedMemory;
     t.target = target;
     t.chip = chip;
@@ -133,12 +148,12 @@ struct GpuTargetOptions : mlir::PassPipelineOptions<Derived> {
 };
 
 /// Options of ext-gpu-pipeline.
-struct GpuPipelineOptions : GpuTargetOptions<GpuPipelineOptions> {};
+struct GPUPipelineOptions : GPUTargetOptions<GPUPipelineOptions> {};
 
 /// Checks `requested` (a known target, a chip of that target LLVM knows, the
 /// opt level, the ABI) and fills in the default chip; on failure returns
 /// failure and the message to report in `error`.
-mlir::FailureOr<GpuTarget> resolveGpuTarget(const GpuTarget &requested,
+mlir::FailureOr<GPUTarget> resolveGPUTarget(const GPUTarget &requested,
                                             std::string &error);
 
 /// ext-gpu-pipeline: outlines gpu.launch bodies into gpu.modules, attaches an
@@ -146,23 +161,24 @@ mlir::FailureOr<GpuTarget> resolveGpuTarget(const GpuTarget &requested,
 /// LLVM dialect. Host code is left as is; the target-attached gpu.modules
 /// are what `ext-translate --ext-to-ptx / --ext-to-hsaco` serializes and
 /// what `gpu-module-to-binary` accepts. `target` must have been resolved.
-void buildGpuPipeline(mlir::OpPassManager &pm, const GpuTarget &target);
+void buildGPUPipeline(mlir::OpPassManager &pm, const GPUTarget &target);
 
 /// The pass pipeline ext-gpu-pipeline runs for resolved `target`, as text.
-std::string getGpuPipelineText(const GpuTarget &target);
+std::string getGPUPipelineText(const GPUTarget &target);
 
 /// For running on a device from the host: ext-gpu-stage-kernel-operands,
 /// ext-gpu-pipeline, gpu-module-to-binary (format `format`: isa, bin or
 /// fatbin; `toolkit` may be empty) and the host's lowering to the LLVM
 /// dialect, gpu.launch_func becoming mgpu* runtime calls.
-void buildGpuHostPipeline(mlir::OpPassManager &pm, const GpuTarget &target,
+void buildGPUHostPipeline(mlir::OpPassManager &pm, const GPUTarget &target,
                           llvm::StringRef format, llvm::StringRef toolkit);
 
-/// Registers ext's named pipelines with the global pass registry.
+/// Registers ext-schedule-to-gpu and ext-cpu-pipeline with the global pass
+/// registry.
 void registerPipelines();
 
 /// Registers ext-gpu-pipeline (and ext-gpu-host-pipeline).
-void registerGpuPipelines();
+void registerGPUPipelines();
 
 } // namespace ext
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ext/GPU/Transforms/Passes.h"
+#include "ext/GPU/Transforms/Transforms.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -107,29 +108,35 @@ bool isInKernel(Operation *op) {
          op->getParentOfType<gpu::LaunchOp>();
 }
 
+} // namespace
+
+LogicalResult ext::checkTargetSupport(Operation *root, StringRef chipName) {
+  FailureOr<Chip> chip = parseChip(chipName);
+  if (failed(chip))
+    return root->emitError("ext-gpu-check-target-support: chip '")
+           << chipName << "' is neither sm_NN (NVIDIA) nor gfxNNN (AMD)";
+  bool ok = true;
+  root->walk([&](Operation *op) {
+    // Launches are host code, but their cluster size is a kernel feature.
+    bool kernel = isInKernel(op);
+    if (!kernel && !isa<gpu::LaunchOp, gpu::LaunchFuncOp>(op))
+      return;
+    if (failed(checkClusters(op, *chip)))
+      ok = false;
+    if (kernel && failed(checkNvvmOp(op, *chip)))
+      ok = false;
+  });
+  return success(ok);
+}
+
+namespace {
+
 struct CheckTargetSupport
-    : ext::impl::ExtGpuCheckTargetSupportBase<CheckTargetSupport> {
+    : ext::impl::ExtGPUCheckTargetSupportBase<CheckTargetSupport> {
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<Chip> chip = parseChip(this->chip);
-    if (failed(chip)) {
-      getOperation()->emitError("ext-gpu-check-target-support: chip '")
-          << this->chip << "' is neither sm_NN (NVIDIA) nor gfxNNN (AMD)";
-      return signalPassFailure();
-    }
-    bool ok = true;
-    getOperation()->walk([&](Operation *op) {
-      // Launches are host code, but their cluster size is a kernel feature.
-      bool kernel = isInKernel(op);
-      if (!kernel && !isa<gpu::LaunchOp, gpu::LaunchFuncOp>(op))
-        return;
-      if (failed(checkClusters(op, *chip)))
-        ok = false;
-      if (kernel && failed(checkNvvmOp(op, *chip)))
-        ok = false;
-    });
-    if (!ok)
+    if (failed(ext::checkTargetSupport(getOperation(), chip)))
       signalPassFailure();
   }
 };

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ext/GPU/Transforms/Passes.h"
+#include "ext/GPU/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -89,21 +90,31 @@ bool promote(gpu::GPUFuncOp func, Operation *alloc, IRRewriter &rewriter) {
   return true;
 }
 
+} // namespace
+
+LogicalResult ext::promoteWorkgroupAllocs(gpu::GPUFuncOp func) {
+  IRRewriter rewriter(func.getContext());
+  SmallVector<Operation *> allocs;
+  func.walk([&](Operation *op) {
+    if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+      return;
+    if (isWorkgroupMemRef(cast<MemRefType>(op->getResult(0).getType())))
+      allocs.push_back(op);
+  });
+  bool ok = true;
+  for (Operation *alloc : allocs)
+    ok &= promote(func, alloc, rewriter);
+  return success(ok);
+}
+
+namespace {
+
 struct PromoteWorkgroupAllocsPass
-    : ext::impl::ExtGpuPromoteWorkgroupAllocsBase<PromoteWorkgroupAllocsPass> {
+    : ext::impl::ExtGPUPromoteWorkgroupAllocsBase<PromoteWorkgroupAllocsPass> {
   void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
     bool ok = true;
     getOperation().walk([&](gpu::GPUFuncOp func) {
-      SmallVector<Operation *> allocs;
-      func.walk([&](Operation *op) {
-        if (!isa<memref::AllocOp, memref::AllocaOp>(op))
-          return;
-        if (isWorkgroupMemRef(cast<MemRefType>(op->getResult(0).getType())))
-          allocs.push_back(op);
-      });
-      for (Operation *alloc : allocs)
-        ok &= promote(func, alloc, rewriter);
+      ok &= succeeded(ext::promoteWorkgroupAllocs(func));
     });
     if (!ok)
       signalPassFailure();

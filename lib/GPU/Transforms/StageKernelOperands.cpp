@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ext/GPU/Transforms/Passes.h"
+#include "ext/GPU/Transforms/Transforms.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -58,89 +59,100 @@ bool isHostMemRef(Type type) {
   return false;
 }
 
+} // namespace
+
+LogicalResult ext::stageKernelOperands(gpu::LaunchFuncOp launch,
+                                       SymbolTableCollection &symbols) {
+  bool ok = true;
+  if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
+      launch.getAsyncObject())
+    return success(); // Asynchronous launches manage their own memory.
+  auto kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+      launch, launch.getKernel());
+
+  OpBuilder before(launch);
+  OpBuilder after(launch->getContext());
+  after.setInsertionPointAfter(launch);
+  Location loc = launch.getLoc();
+  Type tokenType = gpu::AsyncTokenType::get(launch->getContext());
+  // gpu-to-llvm lowers only asynchronous allocs and copies: each side
+  // of the launch is one chain on its own stream (gpu.wait async), joined
+  // by a blocking gpu.wait. The launch itself stays synchronous.
+  Value token;
+  auto startChain = [&](OpBuilder &b) {
+    token = gpu::WaitOp::create(b, loc, tokenType, ValueRange())
+                .getAsyncToken();
+  };
+  // One device buffer per distinct host value, in operand order.
+  llvm::MapVector<Value, std::pair<Value, bool>> staged;
+  for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
+    if (!isHostMemRef(operand.getType()))
+      continue;
+    auto type = cast<MemRefType>(operand.getType());
+    if (!type.getLayout().isIdentity()) {
+      launch.emitError() << "kernel operand #" << index << " of type "
+                         << type
+                         << " has a non-identity layout; only contiguous "
+                            "memrefs can be staged to the device";
+      ok = false;
+      continue;
+    }
+    bool written = !kernel || index >= kernel.getNumArguments() ||
+                   !isOnlyRead(kernel.getArgument(index));
+    auto it = staged.find(operand);
+    if (it != staged.end()) {
+      it->second.second |= written;
+      continue;
+    }
+    if (!token)
+      startChain(before);
+    SmallVector<Value> dynamicSizes;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim)
+      if (type.isDynamicDim(dim))
+        dynamicSizes.push_back(
+            memref::DimOp::create(before, loc, operand, dim));
+    auto alloc = gpu::AllocOp::create(before, loc, type, tokenType,
+                                      ValueRange{token}, dynamicSizes,
+                                      ValueRange());
+    Value device = alloc.getMemref();
+    token = gpu::MemcpyOp::create(before, loc, tokenType,
+                                  ValueRange{alloc.getAsyncToken()},
+                                  device, operand)
+                .getAsyncToken();
+    staged.insert({operand, {device, written}});
+  }
+  if (staged.empty())
+    return success(ok);
+  gpu::WaitOp::create(before, loc, Type(), ValueRange{token});
+  for (OpOperand &use : launch.getKernelOperandsMutable()) {
+    auto it = staged.find(use.get());
+    if (it != staged.end())
+      use.set(it->second.first);
+  }
+  startChain(after);
+  for (auto &[host, entry] : staged) {
+    auto [device, written] = entry;
+    if (written)
+      token = gpu::MemcpyOp::create(after, loc, tokenType,
+                                    ValueRange{token}, host, device)
+                  .getAsyncToken();
+    token = gpu::DeallocOp::create(after, loc, tokenType,
+                                   ValueRange{token}, device)
+                .getAsyncToken();
+  }
+  gpu::WaitOp::create(after, loc, Type(), ValueRange{token});
+  return success(ok);
+}
+
+namespace {
+
 struct StageKernelOperandsPass
-    : ext::impl::ExtGpuStageKernelOperandsBase<StageKernelOperandsPass> {
+    : ext::impl::ExtGPUStageKernelOperandsBase<StageKernelOperandsPass> {
   void runOnOperation() override {
     SymbolTableCollection symbols;
     bool ok = true;
     getOperation().walk([&](gpu::LaunchFuncOp launch) {
-      if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
-          launch.getAsyncObject())
-        return; // Asynchronous launches manage their own memory.
-      auto kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
-          launch, launch.getKernel());
-
-      OpBuilder before(launch);
-      OpBuilder after(launch->getContext());
-      after.setInsertionPointAfter(launch);
-      Location loc = launch.getLoc();
-      Type tokenType = gpu::AsyncTokenType::get(launch->getContext());
-      // gpu-to-llvm lowers only asynchronous allocs and copies: each side
-      // of the launch is one chain on its own stream (gpu.wait async), joined
-      // by a blocking gpu.wait. The launch itself stays synchronous.
-      Value token;
-      auto startChain = [&](OpBuilder &b) {
-        token = gpu::WaitOp::create(b, loc, tokenType, ValueRange())
-                    .getAsyncToken();
-      };
-      // One device buffer per distinct host value, in operand order.
-      llvm::MapVector<Value, std::pair<Value, bool>> staged;
-      for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
-        if (!isHostMemRef(operand.getType()))
-          continue;
-        auto type = cast<MemRefType>(operand.getType());
-        if (!type.getLayout().isIdentity()) {
-          launch.emitError() << "kernel operand #" << index << " of type "
-                             << type
-                             << " has a non-identity layout; only contiguous "
-                                "memrefs can be staged to the device";
-          ok = false;
-          continue;
-        }
-        bool written = !kernel || index >= kernel.getNumArguments() ||
-                       !isOnlyRead(kernel.getArgument(index));
-        auto it = staged.find(operand);
-        if (it != staged.end()) {
-          it->second.second |= written;
-          continue;
-        }
-        if (!token)
-          startChain(before);
-        SmallVector<Value> dynamicSizes;
-        for (int64_t dim = 0; dim < type.getRank(); ++dim)
-          if (type.isDynamicDim(dim))
-            dynamicSizes.push_back(
-                memref::DimOp::create(before, loc, operand, dim));
-        auto alloc = gpu::AllocOp::create(before, loc, type, tokenType,
-                                          ValueRange{token}, dynamicSizes,
-                                          ValueRange());
-        Value device = alloc.getMemref();
-        token = gpu::MemcpyOp::create(before, loc, tokenType,
-                                      ValueRange{alloc.getAsyncToken()},
-                                      device, operand)
-                    .getAsyncToken();
-        staged.insert({operand, {device, written}});
-      }
-      if (staged.empty())
-        return;
-      gpu::WaitOp::create(before, loc, Type(), ValueRange{token});
-      for (OpOperand &use : launch.getKernelOperandsMutable()) {
-        auto it = staged.find(use.get());
-        if (it != staged.end())
-          use.set(it->second.first);
-      }
-      startChain(after);
-      for (auto &[host, entry] : staged) {
-        auto [device, written] = entry;
-        if (written)
-          token = gpu::MemcpyOp::create(after, loc, tokenType,
-                                        ValueRange{token}, host, device)
-                      .getAsyncToken();
-        token = gpu::DeallocOp::create(after, loc, tokenType,
-                                       ValueRange{token}, device)
-                    .getAsyncToken();
-      }
-      gpu::WaitOp::create(after, loc, Type(), ValueRange{token});
+      ok &= succeeded(ext::stageKernelOperands(launch, symbols));
     });
     if (!ok)
       signalPassFailure();

@@ -38,19 +38,19 @@ llvm::StringRef ext::getDefaultRocmToolkitPath() {
   return EXT_ROCM_TOOLKIT_DIR;
 }
 
-static llvm::StringRef kindName(ext::GpuBinaryKind kind) {
-  return kind == ext::GpuBinaryKind::Ptx ? "PTX" : "HSACO";
+static llvm::StringRef kindName(ext::GPUBinaryKind kind) {
+  return kind == ext::GPUBinaryKind::Ptx ? "PTX" : "HSACO";
 }
 
 FailureOr<SmallVector<char, 0>>
-ext::serializeGpuModule(gpu::GPUModuleOp module, GpuBinaryKind kind,
+ext::serializeGPUModule(gpu::GPUModuleOp module, GPUBinaryKind kind,
                         const SerializeOptions &options) {
   // The first target of the right kind; a module may carry several.
   Attribute target;
   if (ArrayAttr targets = module.getTargetsAttr())
     for (Attribute attr : targets) {
-      if ((kind == GpuBinaryKind::Ptx && isa<NVVM::NVVMTargetAttr>(attr)) ||
-          (kind == GpuBinaryKind::Hsaco && isa<ROCDL::ROCDLTargetAttr>(attr))) {
+      if ((kind == GPUBinaryKind::Ptx && isa<NVVM::NVVMTargetAttr>(attr)) ||
+          (kind == GPUBinaryKind::Hsaco && isa<ROCDL::ROCDLTargetAttr>(attr))) {
         target = attr;
         break;
       }
@@ -58,10 +58,10 @@ ext::serializeGpuModule(gpu::GPUModuleOp module, GpuBinaryKind kind,
   if (!target) {
     return module.emitError()
            << "gpu.module @" << module.getName() << " has no "
-           << (kind == GpuBinaryKind::Ptx ? "#nvvm.target" : "#rocdl.target")
+           << (kind == GPUBinaryKind::Ptx ? "#nvvm.target" : "#rocdl.target")
            << " to make " << kindName(kind) << " from; lower it with ext-opt "
            << "--ext-gpu-pipeline=\"target="
-           << (kind == GpuBinaryKind::Ptx ? "nvvm" : "rocdl") << " chip=...\"";
+           << (kind == GPUBinaryKind::Ptx ? "nvvm" : "rocdl") << " chip=...\"";
   }
   auto serializer = dyn_cast<gpu::TargetAttrInterface>(target);
   if (!serializer)
@@ -70,11 +70,11 @@ ext::serializeGpuModule(gpu::GPUModuleOp module, GpuBinaryKind kind,
            << "registered in this tool";
 
   std::string toolkit = options.toolkitPath;
-  if (toolkit.empty() && kind == GpuBinaryKind::Hsaco)
+  if (toolkit.empty() && kind == GPUBinaryKind::Hsaco)
     toolkit = getDefaultRocmToolkitPath().str();
   // The CUDA root found at configure time, so kernels calling libdevice
   // (math.exp becomes __nv_expf) link it.
-  if (toolkit.empty() && kind == GpuBinaryKind::Ptx)
+  if (toolkit.empty() && kind == GPUBinaryKind::Ptx)
     toolkit = EXT_CUDA_TOOLKIT_DIR;
 
   Operation *symbolTableOp = SymbolTable::getNearestSymbolTable(
@@ -87,7 +87,7 @@ ext::serializeGpuModule(gpu::GPUModuleOp module, GpuBinaryKind kind,
   };
   gpu::TargetOptions targetOptions(
       toolkit, /*librariesToLink=*/{}, /*cmdOptions=*/"", /*elfSection=*/"",
-      kind == GpuBinaryKind::Ptx ? gpu::CompilationTarget::Assembly
+      kind == GPUBinaryKind::Ptx ? gpu::CompilationTarget::Assembly
                                  : gpu::CompilationTarget::Binary,
       getSymbolTable);
   std::optional<SmallVector<char, 0>> object =
@@ -102,14 +102,14 @@ ext::serializeGpuModule(gpu::GPUModuleOp module, GpuBinaryKind kind,
            << kindName(kind)
            << " produced nothing (is the back end built into LLVM?)";
   // PTX comes back NUL-terminated for the driver; the file is plain text.
-  if (kind == GpuBinaryKind::Ptx)
+  if (kind == GPUBinaryKind::Ptx)
     while (!object->empty() && object->back() == '\0')
       object->pop_back();
   return std::move(*object);
 }
 
 FailureOr<SmallVector<char, 0>>
-ext::serializeGpuModuleIn(Operation *root, GpuBinaryKind kind,
+ext::serializeGPUModuleIn(Operation *root, GPUBinaryKind kind,
                           const SerializeOptions &options) {
   SmallVector<gpu::GPUModuleOp> modules;
   root->walk([&](gpu::GPUModuleOp module) {
@@ -135,7 +135,7 @@ ext::serializeGpuModuleIn(Operation *root, GpuBinaryKind kind,
       diag << " @" << module.getName();
     return diag;
   }
-  return serializeGpuModule(modules.front(), kind, options);
+  return serializeGPUModule(modules.front(), kind, options);
 }
 
 namespace {
@@ -163,14 +163,14 @@ TranslationOptions &getTranslationOptions() {
 }
 
 LogicalResult translate(Operation *op, llvm::raw_ostream &os,
-                        ext::GpuBinaryKind kind) {
+                        ext::GPUBinaryKind kind) {
   TranslationOptions &cl = getTranslationOptions();
   ext::SerializeOptions options;
   options.moduleName = cl.moduleName;
   options.toolkitPath =
-      kind == ext::GpuBinaryKind::Ptx ? cl.cudaPath : cl.rocmPath;
+      kind == ext::GPUBinaryKind::Ptx ? cl.cudaPath : cl.rocmPath;
   FailureOr<SmallVector<char, 0>> object =
-      ext::serializeGpuModuleIn(op, kind, options);
+      ext::serializeGPUModuleIn(op, kind, options);
   if (failed(object))
     return failure();
   os.write(object->data(), object->size());
@@ -178,7 +178,7 @@ LogicalResult translate(Operation *op, llvm::raw_ostream &os,
 }
 } // namespace
 
-void ext::registerGpuTranslations(
+void ext::registerGPUTranslations(
     std::function<void(DialectRegistry &)> registerDialects) {
   (void)getTranslationOptions();
   auto registry = [registerDialects](DialectRegistry &registry) {
@@ -194,7 +194,7 @@ void ext::registerGpuTranslations(
       "ext-to-ptx",
       "serialize the #nvvm.target gpu.module (after ext-gpu-pipeline) to PTX",
       [](Operation *op, llvm::raw_ostream &os) {
-        return translate(op, os, GpuBinaryKind::Ptx);
+        return translate(op, os, GPUBinaryKind::Ptx);
       },
       registry);
   TranslateFromMLIRRegistration hsaco(
@@ -202,7 +202,7 @@ void ext::registerGpuTranslations(
       "serialize the #rocdl.target gpu.module (after ext-gpu-pipeline) to an "
       "HSACO code object",
       [](Operation *op, llvm::raw_ostream &os) {
-        return translate(op, os, GpuBinaryKind::Hsaco);
+        return translate(op, os, GPUBinaryKind::Hsaco);
       },
       registry);
 }

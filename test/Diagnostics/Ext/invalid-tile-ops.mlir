@@ -1,4 +1,4 @@
-// RUN: ext-opt %s --split-input-file --verify-diagnostics --ext-lower-tile-ops
+// RUN: ext-opt %s --split-input-file --verify-diagnostics --ext-tile-ops-to-threads
 // Malformed tile-level ops: one concern per split.
 
 func.func @shared_not_workgroup() {
@@ -167,7 +167,7 @@ func.func @tile_compute_map_count(%X: memref<8xf32>, %Y: memref<8xf32>) {
 // -----
 
 func.func @tile_op_outside_launch(%X: memref<8xf32>, %Y: memref<8xf32>) {
-  // expected-error @+1 {{'ext.tile_compute' op must be inside a gpu.launch to be lowered to threads; run ext-lower-decomposition first}}
+  // expected-error @+1 {{'ext.tile_compute' op must be inside a gpu.launch to be lowered to threads; run ext-kernel-to-gpu first}}
   ext.tile_compute [#ext.axis<"i", spatial, 8>] threads [8]
       ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
       maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] {

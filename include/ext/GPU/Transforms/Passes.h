@@ -3,6 +3,7 @@
 #ifndef EXT_GPU_TRANSFORMS_PASSES_H
 #define EXT_GPU_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"

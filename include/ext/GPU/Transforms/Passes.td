@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ExtGpuPromoteWorkgroupAllocs
+def ExtGPUPromoteWorkgroupAllocs
     : Pass<"ext-gpu-promote-workgroup-allocs", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Turn workgroup-memory memref.alloc/alloca in kernels into "
                 "gpu.func workgroup attributions";
@@ -22,7 +22,7 @@ def ExtGpuPromoteWorkgroupAllocs
 
     An allocation with an identity layout becomes an attribution of the same
     type. One with a static strided layout (padded rows, as
-    `ext-lower-storage-align` makes) becomes a 1-D attribution spanning
+    `ext-alloc-shared-to-workgroup` makes) becomes a 1-D attribution spanning
     `offset + sum((size_i - 1) * stride_i) + 1` elements, viewed through a
     `memref.reinterpret_cast` to the original type. Dynamically sized or
     dynamically strided workgroup allocations are rejected with an error:
@@ -38,7 +38,7 @@ def ExtGpuPromoteWorkgroupAllocs
   ];
 }
 
-def ExtGpuStageKernelOperands
+def ExtGPUStageKernelOperands
     : Pass<"ext-gpu-stage-kernel-operands", "::mlir::ModuleOp"> {
   let summary = "Copy host memrefs passed to gpu.launch_func into device "
                 "buffers around the launch";
@@ -69,7 +69,7 @@ def ExtGpuStageKernelOperands
   ];
 }
 
-def ExtGpuCheckTargetSupport
+def ExtGPUCheckTargetSupport
     : Pass<"ext-gpu-check-target-support", "::mlir::ModuleOp"> {
   let summary = "Reject GPU ops that the target chip cannot run, at the op, "
                 "before they are lowered";
@@ -98,6 +98,66 @@ def ExtGpuCheckTargetSupport
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
            "Target chip: sm_NN[a] for NVIDIA, gfxNNN for AMD">
+  ];
+}
+
+def ExtReuseSharedMemory : Pass<"ext-reuse-shared-memory"> {
+  let summary = "Pack a kernel's workgroup buffers into one allocation, reusing "
+                "bytes between buffers that are never live together";
+  let description = [{
+    For every `gpu.launch` and `gpu.func`, takes its workgroup buffers
+    (workgroup attributions and workgroup `memref.alloc`s of static shape),
+    computes when each is live for the block (`SharedMemoryLiveness`:
+    `mlir::Liveness` over every alias — views, casts, `scf` iter_args and
+    yields, selects, branch arguments — widened over loops, since a buffer
+    may carry data into the next iteration, and over `scf.if`s whose
+    condition depends on the thread, since threads of a block run both
+    sides at once), and gives each an offset in one `i8` workgroup buffer
+    so that interfering buffers never overlap. Each old buffer becomes a
+    `memref.view` at its offset.
+
+    **Placement.** Minimising the footprint is dynamic storage allocation,
+    NP-hard; its optimum can exceed the simple lower bound, the heaviest
+    clique of interfering buffers. Kernels have few buffers, so up to
+    `exact-limit` (16) buffers per interference component the placement is
+    exact: a branch and bound over "gravity" packings (let every buffer of
+    an optimal packing fall to the lowest aligned offset free of the buffers
+    it interferes with; each then sits at 0 or right on top of one of them,
+    so placing buffers in offset order at those candidates reaches an
+    optimum), seeded with best-fit decreasing and stopped when it meets the
+    clique bound. Beyond the limit best-fit decreasing alone places them,
+    and a remark says so.
+
+    **Hazards.** When a buffer takes bytes another buffer used earlier,
+    other threads may still be reading the old buffer when this thread
+    first writes the new one: a `gpu.barrier` must separate the old buffer's
+    last access from the new one's first. One is inserted, at the level of
+    the innermost block containing both (never inside divergent control
+    flow: such buffers interfere), unless a barrier already sits between
+    them at that level.
+
+    Buffers of dynamic size are left alone with a remark; kernels with one
+    buffer or none are untouched. The footprint is recorded as
+    `ext.shared_memory_bytes` on the kernel. `report=true` prints, per
+    kernel, each buffer's size, alignment, live interval and offset, the
+    total, the clique lower bound and the naive sum.
+  }];
+  let options = [
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Print a table of buffers, live ranges and offsets per kernel">,
+    Option<"minAlignment", "min-alignment", "unsigned", /*default=*/"0",
+           "Align every buffer to at least this many bytes">,
+    Option<"exactLimit", "exact-limit", "unsigned", /*default=*/"16",
+           "Largest interference component solved exactly">,
+    Option<"dropHazardBarriers", "drop-hazard-barriers", "bool",
+           /*default=*/"false",
+           "Do not insert the barriers reuse needs (tests only: shows the "
+           "race they prevent)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect"
   ];
 }
 

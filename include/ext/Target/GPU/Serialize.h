@@ -20,7 +20,7 @@ class GPUModuleOp;
 namespace ext {
 
 /// What a gpu.module is serialized to.
-enum class GpuBinaryKind {
+enum class GPUBinaryKind {
   /// PTX text, from the module's #nvvm.target.
   Ptx,
   /// An AMDHSA code object (ELF, linked with ld.lld), from its #rocdl.target.
@@ -43,19 +43,19 @@ llvm::StringRef getDefaultRocmToolkitPath();
 /// Serializes `module`, which must carry a target of the kind `kind` needs.
 /// Errors are emitted on the module.
 mlir::FailureOr<llvm::SmallVector<char, 0>>
-serializeGpuModule(mlir::gpu::GPUModuleOp module, GpuBinaryKind kind,
+serializeGPUModule(mlir::gpu::GPUModuleOp module, GPUBinaryKind kind,
                    const SerializeOptions &options);
 
 /// Finds the one gpu.module under `root` to serialize (by name when
 /// `options.moduleName` is set) and serializes it.
 mlir::FailureOr<llvm::SmallVector<char, 0>>
-serializeGpuModuleIn(mlir::Operation *root, GpuBinaryKind kind,
+serializeGPUModuleIn(mlir::Operation *root, GPUBinaryKind kind,
                      const SerializeOptions &options);
 
 /// Registers the --ext-to-ptx and --ext-to-hsaco translations (and their
 /// command-line options); `registerDialects` adds dialects the inputs may
 /// use besides upstream's (ext's own).
-void registerGpuTranslations(
+void registerGPUTranslations(
     std::function<void(mlir::DialectRegistry &)> registerDialects = {});
 
 } // namespace ext

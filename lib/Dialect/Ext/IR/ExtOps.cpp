@@ -20,29 +20,8 @@ using namespace ext;
 //===----------------------------------------------------------------------===//
 
 // ext.compute and ext.tile_compute share their structure (axes, maps, body,
-// combiner); these accessors and the verifier below serve both.
-#define EXT_COMPUTE_LIKE_ACCESSORS(OP)                                         \
-  SmallVector<AxisAttr> OP::getAxisList() {                                    \
-    return llvm::to_vector(getAxes().getAsRange<AxisAttr>());                  \
-  }                                                                            \
-  std::optional<unsigned> OP::getAxisPosition(StringRef name) {                \
-    for (auto [i, axis] : llvm::enumerate(getAxes().getAsRange<AxisAttr>()))   \
-      if (axis.getName() == name)                                              \
-        return i;                                                              \
-    return std::nullopt;                                                       \
-  }                                                                            \
-  bool OP::hasReduceAxes() {                                                   \
-    return llvm::any_of(getAxes().getAsRange<AxisAttr>(),                      \
-                        [](AxisAttr a) { return a.isReduce(); });              \
-  }                                                                            \
-  SmallVector<int64_t> OP::getExtents() {                                      \
-    return llvm::map_to_vector(getAxes().getAsRange<AxisAttr>(),               \
-                               [](AxisAttr a) { return a.getExtent(); });      \
-  }
-
-EXT_COMPUTE_LIKE_ACCESSORS(ComputeOp)
-EXT_COMPUTE_LIKE_ACCESSORS(TileComputeOp)
-#undef EXT_COMPUTE_LIKE_ACCESSORS
+// combiner) through ComputeLikeOpInterface; the verifier below serves both.
+#include "ext/Dialect/Ext/IR/ExtOpInterfaces.cpp.inc"
 
 /// Inputs are read, outputs written (and read too when accumulating).
 template <typename OpT>
@@ -91,8 +70,7 @@ static std::string describeOperand(OpT op, unsigned i) {
   return "output #" + std::to_string(i - numInputs);
 }
 
-template <typename OpT>
-static LogicalResult verifyComputeLike(OpT op) {
+static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
   auto emitOpError = [&](const Twine &msg = {}) { return op.emitOpError(msg); };
   auto getAxisList = [&] { return op.getAxisList(); };
   auto getOutputs = [&] { return op.getOutputs(); };
@@ -415,8 +393,7 @@ static LogicalResult verifyNoMemoryEffects(Region &region) {
   return failure(r.wasInterrupted());
 }
 
-template <typename OpT>
-static LogicalResult verifyComputeLikeRegions(OpT op) {
+static LogicalResult verifyComputeLikeRegions(ComputeLikeOpInterface op) {
   auto emitOpError = [&](const Twine &msg = {}) { return op.emitOpError(msg); };
   auto getInputs = [&] { return op.getInputs(); };
   auto getBody = [&]() -> Region & { return op.getBody(); };

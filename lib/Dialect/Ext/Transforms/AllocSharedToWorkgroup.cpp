@@ -1,7 +1,8 @@
-//===- LowerStorageAlign.cpp - ext.alloc_shared to workgroup buffers ------===//
+//===- AllocSharedToWorkgroup.cpp - ext.alloc_shared to workgroup buffers -===//
 
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/Dialect/Ext/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -9,7 +10,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace ext {
-#define GEN_PASS_DEF_EXTLOWERSTORAGEALIGN
+#define GEN_PASS_DEF_EXTALLOCSHAREDTOWORKGROUP
 #include "ext/Dialect/Ext/Transforms/Passes.h.inc"
 } // namespace ext
 
@@ -31,36 +32,44 @@ FailureOr<Value> addWorkgroupBuffer(Operation *op, Type elem, int64_t elems) {
   return failure();
 }
 
-struct ExtLowerStorageAlignPass
-    : ext::impl::ExtLowerStorageAlignBase<ExtLowerStorageAlignPass> {
+} // namespace
+
+FailureOr<Value> ext::lowerAllocSharedToWorkgroup(RewriterBase &rw,
+                                                  AllocSharedOp op) {
+  auto type = cast<MemRefType>(op.getType());
+  // The op verified, so its padded size fits.
+  SmallVector<int64_t> strides =
+      *AllocSharedOp::computeAlignedStrides(type.getShape(), op.getAligns());
+  int64_t elems = type.getRank() == 0 ? 1 : strides[0] * type.getShape()[0];
+  FailureOr<Value> buffer =
+      addWorkgroupBuffer(op, type.getElementType(), elems);
+  if (failed(buffer))
+    return op.emitOpError("must be inside a gpu.launch or gpu.func to get "
+                          "workgroup memory");
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(op);
+  SmallVector<OpFoldResult> sizes, strideVals;
+  for (int64_t s : type.getShape())
+    sizes.push_back(rw.getIndexAttr(s));
+  for (int64_t s : strides)
+    strideVals.push_back(rw.getIndexAttr(s));
+  Value view = memref::ReinterpretCastOp::create(
+      rw, op.getLoc(), type, *buffer, rw.getIndexAttr(0), sizes, strideVals);
+  rw.replaceOp(op, view);
+  return view;
+}
+
+namespace {
+
+struct ExtAllocSharedToWorkgroupPass
+    : ext::impl::ExtAllocSharedToWorkgroupBase<ExtAllocSharedToWorkgroupPass> {
   void runOnOperation() override {
     SmallVector<AllocSharedOp> allocs;
     getOperation()->walk([&](AllocSharedOp op) { allocs.push_back(op); });
     IRRewriter rw(&getContext());
-    for (AllocSharedOp op : allocs) {
-      auto type = cast<MemRefType>(op.getType());
-      // The op verified, so its padded size fits.
-      SmallVector<int64_t> strides = *AllocSharedOp::computeAlignedStrides(
-          type.getShape(), op.getAligns());
-      int64_t elems = type.getRank() == 0 ? 1 : strides[0] * type.getShape()[0];
-      FailureOr<Value> buffer =
-          addWorkgroupBuffer(op, type.getElementType(), elems);
-      if (failed(buffer)) {
-        op.emitOpError("must be inside a gpu.launch or gpu.func to get "
-                       "workgroup memory");
+    for (AllocSharedOp op : allocs)
+      if (failed(lowerAllocSharedToWorkgroup(rw, op)))
         return signalPassFailure();
-      }
-      rw.setInsertionPoint(op);
-      SmallVector<OpFoldResult> sizes, strideVals;
-      for (int64_t s : type.getShape())
-        sizes.push_back(rw.getIndexAttr(s));
-      for (int64_t s : strides)
-        strideVals.push_back(rw.getIndexAttr(s));
-      Value view = memref::ReinterpretCastOp::create(
-          rw, op.getLoc(), type, *buffer, rw.getIndexAttr(0), sizes,
-          strideVals);
-      rw.replaceOp(op, view);
-    }
   }
 };
 

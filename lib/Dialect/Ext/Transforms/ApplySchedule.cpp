@@ -4,6 +4,7 @@
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/Dialect/Ext/Transforms/Transforms.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -269,8 +270,12 @@ Location phaseLoc(Location loc, const Twine &phase) {
   return NameLoc::get(StringAttr::get(loc->getContext(), phase), loc);
 }
 
-LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
+} // namespace
+
+FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op) {
   ScheduleAttr schedule = op.getScheduleAttr();
+  if (!schedule)
+    return op.emitOpError("has no schedule to apply");
   FailureOr<TilingPlan> planOr = planTiling(op, schedule);
   if (failed(planOr))
     return failure();
@@ -501,8 +506,10 @@ LogicalResult applySchedule(RewriterBase &rw, ComputeOp op) {
   }
 
   rw.eraseOp(op);
-  return success();
+  return kernel;
 }
+
+namespace {
 
 struct ExtApplySchedulePass
     : ext::impl::ExtApplyScheduleBase<ExtApplySchedulePass> {

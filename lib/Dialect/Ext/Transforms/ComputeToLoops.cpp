@@ -1,9 +1,10 @@
-//===- LowerToLoops.cpp - ext.compute to scf loops ------------------------===//
+//===- ComputeToLoops.cpp - ext.compute to scf loops ----------------------===//
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/Dialect/Ext/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -14,7 +15,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace ext {
-#define GEN_PASS_DEF_EXTLOWERTOLOOPS
+#define GEN_PASS_DEF_EXTCOMPUTETOLOOPS
 #include "ext/Dialect/Ext/Transforms/Passes.h.inc"
 } // namespace ext
 
@@ -39,103 +40,113 @@ SmallVector<Value> buildAccessIndices(OpBuilder &b, Location loc,
   return indices;
 }
 
+} // namespace
+
+LogicalResult ext::lowerComputeToLoops(RewriterBase &rewriter, ComputeOp op) {
+  OpBuilder::InsertionGuard atOp(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  unsigned numOutputs = op.getOutputs().size();
+  SmallVector<Value> ivs(axes.size());
+
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+
+  // Spatial loops, outermost, in axis order.
+  OpBuilder::InsertionGuard guard(rewriter);
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    if (!axis.isSpatial())
+      continue;
+    Value ub = arith::ConstantIndexOp::create(rewriter, loc, axis.getExtent());
+    auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one);
+    ivs[i] = loop.getInductionVar();
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+
+  // One point of the domain: load the inputs and inline the body.
+  auto emitPoint = [&]() {
+    SmallVector<Value> elems;
+    for (auto [i, in] : llvm::enumerate(op.getInputs()))
+      elems.push_back(memref::LoadOp::create(
+          rewriter, loc, in,
+          buildAccessIndices(rewriter, loc, op.getInputMap(i), ivs)));
+    // ext.index becomes the axis' induction variable.
+    return inlineComputeRegion(rewriter, op.getBody(), elems,
+                               [&](StringRef name) {
+      return ivs[*op.getAxisPosition(name)];
+    });
+  };
+
+  SmallVector<Value> results;
+  if (!op.hasReduceAxes()) {
+    results = emitPoint();
+  } else {
+    SmallVector<Value> inits;
+    for (unsigned o = 0; o < numOutputs; ++o) {
+      Type elem =
+          cast<MemRefType>(op.getOutputs()[o].getType()).getElementType();
+      TypedAttr id =
+          op.hasCustomReducer()
+              ? cast<TypedAttr>((*op.getIdentity())[o])
+              : getCombinerIdentity(*op.getCombiner(), elem);
+      inits.push_back(arith::ConstantOp::create(rewriter, loc, elem, id));
+    }
+
+    // Reduce loops, innermost, carrying the accumulators.
+    SmallVector<scf::ForOp> reduceLoops;
+    SmallVector<Value> accs = inits;
+    for (auto [i, axis] : llvm::enumerate(axes)) {
+      if (!axis.isReduce())
+        continue;
+      Value ub =
+          arith::ConstantIndexOp::create(rewriter, loc, axis.getExtent());
+      auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one, accs);
+      if (!reduceLoops.empty())
+        scf::YieldOp::create(rewriter, loc, loop.getResults());
+      reduceLoops.push_back(loop);
+      ivs[i] = loop.getInductionVar();
+      accs = llvm::to_vector_of<Value>(loop.getRegionIterArgs());
+      rewriter.setInsertionPointToStart(loop.getBody());
+    }
+
+    SmallVector<Value> values = emitPoint();
+    SmallVector<Value> combined = combineAccumulators(
+        rewriter, loc, *op.getCombiner(), op.getReducer(), accs, values);
+    scf::YieldOp::create(rewriter, loc, combined);
+    rewriter.setInsertionPointAfter(reduceLoops.front());
+    results = llvm::to_vector_of<Value>(reduceLoops.front().getResults());
+  }
+
+  for (auto [o, out] : llvm::enumerate(op.getOutputs()))
+    memref::StoreOp::create(
+        rewriter, loc, results[o], out,
+        buildAccessIndices(rewriter, loc, op.getOutputMap(o), ivs));
+
+  rewriter.eraseOp(op);
+  return success();
+}
+
+namespace {
+
 struct LowerComputeToLoops : OpRewritePattern<ComputeOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ComputeOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    SmallVector<AxisAttr> axes = op.getAxisList();
-    unsigned numOutputs = op.getOutputs().size();
-    SmallVector<Value> ivs(axes.size());
-
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-
-    // Spatial loops, outermost, in axis order.
-    OpBuilder::InsertionGuard guard(rewriter);
-    for (auto [i, axis] : llvm::enumerate(axes)) {
-      if (!axis.isSpatial())
-        continue;
-      Value ub = arith::ConstantIndexOp::create(rewriter, loc, axis.getExtent());
-      auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one);
-      ivs[i] = loop.getInductionVar();
-      rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-    }
-
-    // One point of the domain: load the inputs and inline the body.
-    auto emitPoint = [&]() {
-      SmallVector<Value> elems;
-      for (auto [i, in] : llvm::enumerate(op.getInputs()))
-        elems.push_back(memref::LoadOp::create(
-            rewriter, loc, in,
-            buildAccessIndices(rewriter, loc, op.getInputMap(i), ivs)));
-      // ext.index becomes the axis' induction variable.
-      return inlineComputeRegion(rewriter, op.getBody(), elems,
-                                 [&](StringRef name) {
-        return ivs[*op.getAxisPosition(name)];
-      });
-    };
-
-    SmallVector<Value> results;
-    if (!op.hasReduceAxes()) {
-      results = emitPoint();
-    } else {
-      SmallVector<Value> inits;
-      for (unsigned o = 0; o < numOutputs; ++o) {
-        Type elem =
-            cast<MemRefType>(op.getOutputs()[o].getType()).getElementType();
-        TypedAttr id =
-            op.hasCustomReducer()
-                ? cast<TypedAttr>((*op.getIdentity())[o])
-                : getCombinerIdentity(*op.getCombiner(), elem);
-        inits.push_back(arith::ConstantOp::create(rewriter, loc, elem, id));
-      }
-
-      // Reduce loops, innermost, carrying the accumulators.
-      SmallVector<scf::ForOp> reduceLoops;
-      SmallVector<Value> accs = inits;
-      for (auto [i, axis] : llvm::enumerate(axes)) {
-        if (!axis.isReduce())
-          continue;
-        Value ub =
-            arith::ConstantIndexOp::create(rewriter, loc, axis.getExtent());
-        auto loop = scf::ForOp::create(rewriter, loc, zero, ub, one, accs);
-        if (!reduceLoops.empty())
-          scf::YieldOp::create(rewriter, loc, loop.getResults());
-        reduceLoops.push_back(loop);
-        ivs[i] = loop.getInductionVar();
-        accs = llvm::to_vector_of<Value>(loop.getRegionIterArgs());
-        rewriter.setInsertionPointToStart(loop.getBody());
-      }
-
-      SmallVector<Value> values = emitPoint();
-      SmallVector<Value> combined = combineAccumulators(
-          rewriter, loc, *op.getCombiner(), op.getReducer(), accs, values);
-      scf::YieldOp::create(rewriter, loc, combined);
-      rewriter.setInsertionPointAfter(reduceLoops.front());
-      results = llvm::to_vector_of<Value>(reduceLoops.front().getResults());
-    }
-
-    for (auto [o, out] : llvm::enumerate(op.getOutputs()))
-      memref::StoreOp::create(
-          rewriter, loc, results[o], out,
-          buildAccessIndices(rewriter, loc, op.getOutputMap(o), ivs));
-
-    rewriter.eraseOp(op);
-    return success();
+    return lowerComputeToLoops(rewriter, op);
   }
 };
 
-struct ExtLowerToLoopsPass
-    : ext::impl::ExtLowerToLoopsBase<ExtLowerToLoopsPass> {
-  using ExtLowerToLoopsBase::ExtLowerToLoopsBase;
+struct ExtComputeToLoopsPass
+    : ext::impl::ExtComputeToLoopsBase<ExtComputeToLoopsPass> {
+  using ExtComputeToLoopsBase::ExtComputeToLoopsBase;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateLowerToLoopsPatterns(patterns);
+    populateComputeToLoopsPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
-      getOperation()->emitError("ext-lower-to-loops: the rewrite did not "
+      getOperation()->emitError("ext-compute-to-loops: the rewrite did not "
                                 "converge");
       return signalPassFailure();
     }
@@ -147,7 +158,7 @@ struct ExtLowerToLoopsPass
           if (op->getDialect() != ext)
             return WalkResult::advance();
           op->emitOpError("is tile-level IR, which has no CPU lowering; "
-                          "lower it through ext-lower-decomposition and the "
+                          "lower it through ext-kernel-to-gpu and the "
                           "GPU passes");
           return WalkResult::interrupt();
         });
@@ -158,6 +169,6 @@ struct ExtLowerToLoopsPass
 
 } // namespace
 
-void ext::populateLowerToLoopsPatterns(RewritePatternSet &patterns) {
+void ext::populateComputeToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<LowerComputeToLoops>(patterns.getContext());
 }

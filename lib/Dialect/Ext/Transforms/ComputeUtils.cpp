@@ -50,8 +50,4 @@ SmallVector<Value> combineAccumulators(RewriterBase &b, Location loc,
   return combined;
 }
 
-Value constIndex(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 } // namespace ext

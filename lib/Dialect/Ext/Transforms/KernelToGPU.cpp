@@ -1,8 +1,9 @@
-//===- LowerDecomposition.cpp - ext.kernel to gpu.launch ------------------===//
+//===- KernelToGPU.cpp - ext.kernel to gpu.launch -------------------------===//
 
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/Dialect/Ext/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -10,7 +11,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace ext {
-#define GEN_PASS_DEF_EXTLOWERDECOMPOSITION
+#define GEN_PASS_DEF_EXTKERNELTOGPU
 #include "ext/Dialect/Ext/Transforms/Passes.h.inc"
 } // namespace ext
 
@@ -109,7 +110,10 @@ private:
   KernelOp kernel;
 };
 
-LogicalResult lowerKernel(RewriterBase &rw, KernelOp kernel) {
+} // namespace
+
+FailureOr<gpu::LaunchOp> ext::lowerKernelToGPU(RewriterBase &rw,
+                                               KernelOp kernel) {
   Location loc = kernel.getLoc();
   TileDecompositionAttrInterface decomposition = kernel.getDecomposition();
   int64_t numBlocks =
@@ -131,17 +135,19 @@ LogicalResult lowerKernel(RewriterBase &rw, KernelOp kernel) {
                                 << " could not emit its work units";
   gpu::TerminatorOp::create(rw, loc);
   rw.eraseOp(kernel);
-  return success();
+  return launch;
 }
 
-struct ExtLowerDecompositionPass
-    : ext::impl::ExtLowerDecompositionBase<ExtLowerDecompositionPass> {
+namespace {
+
+struct ExtKernelToGPUPass
+    : ext::impl::ExtKernelToGPUBase<ExtKernelToGPUPass> {
   void runOnOperation() override {
     SmallVector<KernelOp> kernels;
     getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
     IRRewriter rw(&getContext());
     for (KernelOp k : kernels)
-      if (failed(lowerKernel(rw, k)))
+      if (failed(lowerKernelToGPU(rw, k)))
         return signalPassFailure();
   }
 };

@@ -1,9 +1,10 @@
-//===- LowerTileOps.cpp - tile ops to per-thread code ---------------------===//
+//===- TileOpsToThreads.cpp - tile ops to per-thread code -----------------===//
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/Dialect/Ext/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,7 +17,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace ext {
-#define GEN_PASS_DEF_EXTLOWERTILEOPS
+#define GEN_PASS_DEF_EXTTILEOPSTOTHREADS
 #include "ext/Dialect/Ext/Transforms/Passes.h.inc"
 } // namespace ext
 
@@ -625,23 +626,33 @@ LogicalResult LaunchLowering::run() {
   return success();
 }
 
-struct ExtLowerTileOpsPass
-    : ext::impl::ExtLowerTileOpsBase<ExtLowerTileOpsPass> {
+} // namespace
+
+LogicalResult ext::lowerTileOpsToThreads(gpu::LaunchOp launch, int dropBarrier,
+                                         int *barrierCount) {
+  int local = 0;
+  return LaunchLowering(launch, barrierCount ? *barrierCount : local,
+                        dropBarrier)
+      .run();
+}
+
+namespace {
+
+struct ExtTileOpsToThreadsPass
+    : ext::impl::ExtTileOpsToThreadsBase<ExtTileOpsToThreadsPass> {
   using Base::Base;
   void runOnOperation() override {
     SmallVector<gpu::LaunchOp> launches;
     getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
     int counter = 0;
-    for (gpu::LaunchOp launch : launches) {
-      LaunchLowering lowering(launch, counter, dropBarrier);
-      if (failed(lowering.run()))
+    for (gpu::LaunchOp launch : launches)
+      if (failed(lowerTileOpsToThreads(launch, dropBarrier, &counter)))
         return signalPassFailure();
-    }
     // Tile ops outside any launch have no threads to run on.
     WalkResult r = getOperation()->walk([](Operation *op) {
       if (isa<CopyOp, TileComputeOp, AllocFragmentOp>(op)) {
         op->emitOpError("must be inside a gpu.launch to be lowered to "
-                        "threads; run ext-lower-decomposition first");
+                        "threads; run ext-kernel-to-gpu first");
         return WalkResult::interrupt();
       }
       return WalkResult::advance();

@@ -24,7 +24,7 @@ def Ext_Dialect : Dialect {
     reduce axes.
 
     The algorithm level is `ext.compute`. It lowers to `scf` loops with
-    `ext-lower-to-loops` (the reference semantics, used for CPU execution).
+    `ext-compute-to-loops` (the reference semantics, used for CPU execution).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

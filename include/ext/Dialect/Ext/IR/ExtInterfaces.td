@@ -14,7 +14,7 @@ def TileDecompositionAttrInterface
     Data-parallel gives each CTA one whole tile; split-K and Stream-K split
     a tile's iterations over several CTAs and combine the partial results.
 
-    `ext-lower-decomposition` asks the attribute for the grid size, then
+    `ext-kernel-to-gpu` asks the attribute for the grid size, then
     hands it a `TileWorkEmitter` that emits the pieces of a unit (the main
     loop over a k range, the epilogue that writes a finished tile, and the
     helpers a fixup needs). The attribute emits the control flow that maps
@@ -46,6 +46,87 @@ def TileDecompositionAttrInterface
       (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
            "::mlir::Value":$blockId, "int64_t":$numTiles,
            "int64_t":$itersPerTile, "::ext::TileWorkEmitter &":$emitter)>
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// ComputeLikeOpInterface
+//===----------------------------------------------------------------------===//
+
+def ComputeLikeOpInterface : OpInterface<"ComputeLikeOpInterface"> {
+  let cppNamespace = "::ext";
+  let description = [{
+    An op with the structure of `ext.compute`: an iteration domain of named
+    axes (`#ext.axis`), inputs and outputs each accessed through one affine
+    map of the axes, a scalar `body`, and for reduce axes a combiner (with a
+    `reducer` region and `identity` when it is `custom`). `ext.compute` and
+    `ext.tile_compute` implement it; their verifier and every lowering that
+    does not care which of the two it has use this interface.
+  }];
+  let methods = [
+    InterfaceMethod<"The iteration axes, as `#ext.axis` attributes.",
+      "::mlir::ArrayAttr", "getAxes">,
+    InterfaceMethod<"The memrefs read.",
+      "::mlir::Operation::operand_range", "getInputs">,
+    InterfaceMethod<"The memrefs written.",
+      "::mlir::Operation::operand_range", "getOutputs">,
+    InterfaceMethod<"One affine map per operand, inputs first.",
+      "::mlir::ArrayAttr", "getIndexingMaps">,
+    InterfaceMethod<"How reduce axes are combined, if there are any.",
+      "std::optional<::ext::CombinerKind>", "getCombiner">,
+    InterfaceMethod<"One typed identity per output (custom combiners).",
+      "std::optional<::mlir::ArrayAttr>", "getIdentity">,
+    InterfaceMethod<"The scalar body.", "::mlir::Region &", "getBody">,
+    InterfaceMethod<"The custom combiner's region (empty otherwise).",
+      "::mlir::Region &", "getReducer">,
+    InterfaceMethod<"Number of axes.", "unsigned", "getNumAxes", (ins), [{}],
+      [{ return $_op.getAxes().size(); }]>,
+    InterfaceMethod<"Axis number `i`.", "::ext::AxisAttr", "getAxis",
+      (ins "unsigned":$i), [{}],
+      [{ return ::llvm::cast<::ext::AxisAttr>($_op.getAxes()[i]); }]>,
+    InterfaceMethod<"The axes as a list.",
+      "::llvm::SmallVector<::ext::AxisAttr>", "getAxisList", (ins), [{}],
+      [{ return ::llvm::to_vector($_op.getAxes()
+                                      .template getAsRange<::ext::AxisAttr>()); }]>,
+    InterfaceMethod<"Position of the axis called `name`, if any.",
+      "std::optional<unsigned>", "getAxisPosition",
+      (ins "::llvm::StringRef":$name), [{}], [{
+        for (auto [i, axis] : ::llvm::enumerate(
+                 $_op.getAxes().template getAsRange<::ext::AxisAttr>()))
+          if (axis.getName() == name)
+            return static_cast<unsigned>(i);
+        return std::nullopt;
+      }]>,
+    InterfaceMethod<"Whether some axis is a reduce axis.", "bool",
+      "hasReduceAxes", (ins), [{}], [{
+        return ::llvm::any_of(
+            $_op.getAxes().template getAsRange<::ext::AxisAttr>(),
+            [](::ext::AxisAttr a) { return a.isReduce(); });
+      }]>,
+    InterfaceMethod<"Every axis' extent, in axis order.",
+      "::llvm::SmallVector<int64_t>", "getExtents", (ins), [{}], [{
+        return ::llvm::map_to_vector(
+            $_op.getAxes().template getAsRange<::ext::AxisAttr>(),
+            [](::ext::AxisAttr a) { return a.getExtent(); });
+      }]>,
+    InterfaceMethod<"The indexing maps as a list.",
+      "::llvm::SmallVector<::mlir::AffineMap>", "getMaps", (ins), [{}], [{
+        return ::llvm::to_vector($_op.getIndexingMaps()
+            .template getAsValueRange<::mlir::AffineMapAttr>());
+      }]>,
+    InterfaceMethod<"The map of input `i`.", "::mlir::AffineMap",
+      "getInputMap", (ins "unsigned":$i), [{}],
+      [{ return $_op.getMaps()[i]; }]>,
+    InterfaceMethod<"The map of output `i`.", "::mlir::AffineMap",
+      "getOutputMap", (ins "unsigned":$i), [{}],
+      [{ return $_op.getMaps()[$_op.getInputs().size() + i]; }]>,
+    InterfaceMethod<"The body's block.", "::mlir::Block &", "getBodyBlock",
+      (ins), [{}], [{ return $_op.getBody().front(); }]>,
+    InterfaceMethod<"Whether the combiner is a custom `reducer` region.",
+      "bool", "hasCustomReducer", (ins), [{}], [{
+        return $_op.getCombiner() &&
+               *$_op.getCombiner() == ::ext::CombinerKind::custom;
+      }]>
   ];
 }
 

@@ -13,6 +13,8 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "ext/Dialect/Ext/IR/ExtOpInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "ext/Dialect/Ext/IR/ExtOps.h.inc"
 

@@ -17,7 +17,7 @@ def Ext_AxisArrayAttr : TypedArrayAttrBase<Ext_AxisAttr, "array of ext.axis">;
 //===----------------------------------------------------------------------===//
 
 def Ext_ComputeOp : Ext_Op<"compute", [
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, ComputeLikeOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "a computation over named spatial and reduce axes";
   let description = [{
@@ -95,29 +95,6 @@ def Ext_ComputeOp : Ext_Op<"compute", [
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
 
-  let extraClassDeclaration = [{
-    unsigned getNumAxes() { return getAxes().size(); }
-    ::ext::AxisAttr getAxis(unsigned i) {
-      return ::llvm::cast<::ext::AxisAttr>(getAxes()[i]);
-    }
-    ::llvm::SmallVector<::ext::AxisAttr> getAxisList();
-    /// Position of the axis called `name`, if any.
-    std::optional<unsigned> getAxisPosition(::llvm::StringRef name);
-    bool hasReduceAxes();
-    ::llvm::SmallVector<int64_t> getExtents();
-    ::llvm::SmallVector<::mlir::AffineMap> getMaps() {
-      return ::llvm::to_vector(
-          getIndexingMaps().getAsValueRange<::mlir::AffineMapAttr>());
-    }
-    ::mlir::AffineMap getInputMap(unsigned i) { return getMaps()[i]; }
-    ::mlir::AffineMap getOutputMap(unsigned i) {
-      return getMaps()[getInputs().size() + i];
-    }
-    ::mlir::Block &getBodyBlock() { return getBody().front(); }
-    bool hasCustomReducer() {
-      return getCombiner() && *getCombiner() == ::ext::CombinerKind::custom;
-    }
-  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -179,7 +156,7 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
     and yields nothing. Tiles are linearized in `raster` order, in groups of
     `swizzle` rows or columns. `threads` is the CTA size.
 
-    `ext-lower-decomposition` turns it into a `gpu.launch`.
+    `ext-kernel-to-gpu` turns it into a `gpu.launch`.
   }];
   let arguments = (ins
     DenseI64ArrayAttr:$tiles,
@@ -217,7 +194,7 @@ def Ext_AllocSharedOp : Ext_Op<"alloc_shared"> {
     A buffer in workgroup memory (`#gpu.address_space<workgroup>`), one per
     CTA, of static shape. Its layout's strides are the row-major strides
     padded by every `#ext.storage_align` in `storage_align`, which the
-    verifier recomputes. `ext-lower-storage-align` makes it a workgroup
+    verifier recomputes. `ext-alloc-shared-to-workgroup` makes it a workgroup
     `memref.alloc` of the padded size viewed through those strides.
 
     ```mlir
@@ -273,7 +250,7 @@ def Ext_CopyOp : Ext_Op<"copy"> {
 }
 
 def Ext_TileComputeOp : Ext_Op<"tile_compute", [
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, ComputeLikeOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "an ext.compute over one tile, computed by a CTA's threads";
   let description = [{
@@ -290,7 +267,7 @@ def Ext_TileComputeOp : Ext_Op<"tile_compute", [
       instead of the combiner's identity (an accumulator carried across the
       reduce iterations of a work unit).
 
-    `ext-lower-tile-ops` lowers it to per-thread loops on `gpu.thread_id`.
+    `ext-tile-ops-to-threads` lowers it to per-thread loops on `gpu.thread_id`.
   }];
   let arguments = (ins
     Ext_AxisArrayAttr:$axes,
@@ -320,22 +297,6 @@ def Ext_TileComputeOp : Ext_Op<"tile_compute", [
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
-    ::llvm::SmallVector<::ext::AxisAttr> getAxisList();
-    std::optional<unsigned> getAxisPosition(::llvm::StringRef name);
-    bool hasReduceAxes();
-    ::llvm::SmallVector<int64_t> getExtents();
-    ::llvm::SmallVector<::mlir::AffineMap> getMaps() {
-      return ::llvm::to_vector(
-          getIndexingMaps().getAsValueRange<::mlir::AffineMapAttr>());
-    }
-    ::mlir::AffineMap getInputMap(unsigned i) { return getMaps()[i]; }
-    ::mlir::AffineMap getOutputMap(unsigned i) {
-      return getMaps()[getInputs().size() + i];
-    }
-    ::mlir::Block &getBodyBlock() { return getBody().front(); }
-    bool hasCustomReducer() {
-      return getCombiner() && *getCombiner() == ::ext::CombinerKind::custom;
-    }
     int64_t getNumThreads();
   }];
 }

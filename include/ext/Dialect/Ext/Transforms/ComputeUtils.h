@@ -9,6 +9,7 @@
 #define EXT_DIALECT_EXT_TRANSFORMS_COMPUTEUTILS_H
 
 #include "ext/Dialect/Ext/IR/ExtAttrs.h"
+#include "ext/Support/IndexConstant.h"
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -28,9 +29,6 @@ llvm::SmallVector<mlir::Value>
 combineAccumulators(mlir::RewriterBase &b, mlir::Location loc,
                     CombinerKind kind, mlir::Region &reducer,
                     mlir::ValueRange accs, mlir::ValueRange values);
-
-/// An `arith.constant` of index type.
-mlir::Value constIndex(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 
 } // namespace ext
 

@@ -10,17 +10,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
-namespace mlir {
-class RewritePatternSet;
-} // namespace mlir
-
 namespace ext {
 
 #define GEN_PASS_DECL
 #include "ext/Dialect/Ext/Transforms/Passes.h.inc"
-
-/// Patterns rewriting ext.compute into scf loops (ext-lower-to-loops).
-void populateLowerToLoopsPatterns(mlir::RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "ext/Dialect/Ext/Transforms/Passes.h.inc"

@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ExtLowerToLoops : Pass<"ext-lower-to-loops"> {
+def ExtComputeToLoops : Pass<"ext-compute-to-loops"> {
   let summary = "Lower ext.compute to scf loops (the reference semantics)";
   let description = [{
     Rewrites every `ext.compute` into a nest of `scf.for` loops: one loop per
@@ -71,7 +71,7 @@ def ExtApplySchedule : Pass<"ext-apply-schedule"> {
   ];
 }
 
-def ExtLowerDecomposition : Pass<"ext-lower-decomposition"> {
+def ExtKernelToGPU : Pass<"ext-kernel-to-gpu"> {
   let summary = "Lower ext.kernel to gpu.launch through its tile decomposition";
   let description = [{
     Replaces each `ext.kernel` by a `gpu.launch` whose grid is what the
@@ -91,7 +91,7 @@ def ExtLowerDecomposition : Pass<"ext-lower-decomposition"> {
   ];
 }
 
-def ExtLowerTileOps : Pass<"ext-lower-tile-ops"> {
+def ExtTileOpsToThreads : Pass<"ext-tile-ops-to-threads"> {
   let summary = "Lower tile ops to per-thread loops, barriers and tree reductions";
   let description = [{
     Inside each `gpu.launch` (one-dimensional blocks), rewrites the tile
@@ -131,7 +131,7 @@ def ExtLowerTileOps : Pass<"ext-lower-tile-ops"> {
   ];
 }
 
-def ExtLowerStorageAlign : Pass<"ext-lower-storage-align"> {
+def ExtAllocSharedToWorkgroup : Pass<"ext-alloc-shared-to-workgroup"> {
   let summary = "Lower ext.alloc_shared to padded workgroup buffers";
   let description = [{
     Each `ext.alloc_shared` becomes a workgroup attribution of its enclosing
@@ -141,66 +141,6 @@ def ExtLowerStorageAlign : Pass<"ext-lower-storage-align"> {
     a `memref.reinterpret_cast` with the op's strided layout.
   }];
   let dependentDialects = [
-    "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect"
-  ];
-}
-
-def ExtReuseSharedMemory : Pass<"ext-reuse-shared-memory"> {
-  let summary = "Pack a kernel's workgroup buffers into one allocation, reusing "
-                "bytes between buffers that are never live together";
-  let description = [{
-    For every `gpu.launch` and `gpu.func`, takes its workgroup buffers
-    (workgroup attributions and workgroup `memref.alloc`s of static shape),
-    computes when each is live for the block (`SharedMemoryLiveness`:
-    `mlir::Liveness` over every alias — views, casts, `scf` iter_args and
-    yields, selects, branch arguments — widened over loops, since a buffer
-    may carry data into the next iteration, and over `scf.if`s whose
-    condition depends on the thread, since threads of a block run both
-    sides at once), and gives each an offset in one `i8` workgroup buffer
-    so that interfering buffers never overlap. Each old buffer becomes a
-    `memref.view` at its offset.
-
-    **Placement.** Minimising the footprint is dynamic storage allocation,
-    NP-hard; its optimum can exceed the simple lower bound, the heaviest
-    clique of interfering buffers. Kernels have few buffers, so up to
-    `exact-limit` (16) buffers per interference component the placement is
-    exact: a branch and bound over "gravity" packings (let every buffer of
-    an optimal packing fall to the lowest aligned offset free of the buffers
-    it interferes with; each then sits at 0 or right on top of one of them,
-    so placing buffers in offset order at those candidates reaches an
-    optimum), seeded with best-fit decreasing and stopped when it meets the
-    clique bound. Beyond the limit best-fit decreasing alone places them,
-    and a remark says so.
-
-    **Hazards.** When a buffer takes bytes another buffer used earlier,
-    other threads may still be reading the old buffer when this thread
-    first writes the new one: a `gpu.barrier` must separate the old buffer's
-    last access from the new one's first. One is inserted, at the level of
-    the innermost block containing both (never inside divergent control
-    flow: such buffers interfere), unless a barrier already sits between
-    them at that level.
-
-    Buffers of dynamic size are left alone with a remark; kernels with one
-    buffer or none are untouched. The footprint is recorded as
-    `ext.shared_memory_bytes` on the kernel. `report=true` prints, per
-    kernel, each buffer's size, alignment, live interval and offset, the
-    total, the clique lower bound and the naive sum.
-  }];
-  let options = [
-    Option<"report", "report", "bool", /*default=*/"false",
-           "Print a table of buffers, live ranges and offsets per kernel">,
-    Option<"minAlignment", "min-alignment", "unsigned", /*default=*/"0",
-           "Align every buffer to at least this many bytes">,
-    Option<"exactLimit", "exact-limit", "unsigned", /*default=*/"16",
-           "Largest interference component solved exactly">,
-    Option<"dropHazardBarriers", "drop-hazard-barriers", "bool",
-           /*default=*/"false",
-           "Do not insert the barriers reuse needs (tests only: shows the "
-           "race they prevent)">
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect"
   ];

@@ -2,9 +2,10 @@
 
 #include "ext/Analysis/SharedMemoryLiveness.h"
 #include "ext/Analysis/SharedMemoryPacking.h"
-#include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
-#include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/GPU/Transforms/Passes.h"
+#include "ext/GPU/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
+#include "ext/Support/IndexConstant.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -14,7 +15,7 @@
 
 namespace ext {
 #define GEN_PASS_DEF_EXTREUSESHAREDMEMORY
-#include "ext/Dialect/Ext/Transforms/Passes.h.inc"
+#include "ext/GPU/Transforms/Passes.h.inc"
 } // namespace ext
 
 using namespace mlir;
@@ -70,25 +71,14 @@ Block *commonBlock(Operation *a, Operation *b) {
   return nullptr;
 }
 
-struct ExtReuseSharedMemoryPass
-    : ext::impl::ExtReuseSharedMemoryBase<ExtReuseSharedMemoryPass> {
-  using Base::Base;
+/// Packs the workgroup buffers of one kernel.
+struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
+  explicit SharedMemoryPacker(const ExtReuseSharedMemoryOptions &options)
+      : ExtReuseSharedMemoryOptions(options) {}
 
-  void runOnOperation() override {
-    SmallVector<Operation *> kernels;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<gpu::LaunchOp>(op) ||
-          (isa<gpu::GPUFuncOp>(op) && !cast<gpu::GPUFuncOp>(op).isExternal()))
-        kernels.push_back(op);
-    });
-    for (Operation *k : kernels)
-      if (failed(runOnKernel(k)))
-        return signalPassFailure();
-  }
-
-  LogicalResult runOnKernel(Operation *kernel) {
+  LogicalResult run(Operation *kernel) {
     SharedMemoryLiveness liveness(kernel, minAlignment);
-    ArrayRef<SharedBuffer> all = liveness.getBuffers();
+    ArrayRef<LiveSharedBuffer> all = liveness.getBuffers();
     SmallVector<unsigned> ids; // the buffers we place
     for (auto [i, b] : llvm::enumerate(all)) {
       if (b.dynamic) {
@@ -135,7 +125,7 @@ struct ExtReuseSharedMemoryPass
     if (!dropHazardBarriers) {
       for (unsigned i = 0; i < ids.size(); ++i) {
         for (unsigned j = 0; j < ids.size(); ++j) {
-          const SharedBuffer &early = all[ids[i]], &late = all[ids[j]];
+          const LiveSharedBuffer &early = all[ids[i]], &late = all[ids[j]];
           if (i == j || !early.isLive() || !late.isLive() ||
               early.end >= late.begin)
             continue;
@@ -160,7 +150,7 @@ struct ExtReuseSharedMemoryPass
     SmallVector<unsigned> erasedAttributions;
     unsigned firstAttr = firstWorkgroupAttribution(kernel);
     for (auto [slot, id] : llvm::enumerate(ids)) {
-      const SharedBuffer &buf = all[id];
+      const LiveSharedBuffer &buf = all[id];
       Operation *alloc = buf.root.getDefiningOp();
       if (alloc)
         b.setInsertionPoint(alloc);
@@ -204,14 +194,14 @@ struct ExtReuseSharedMemoryPass
     gpu::BarrierOp::create(b, to->getLoc());
   }
 
-  void printReport(Operation *kernel, ArrayRef<SharedBuffer> all,
+  void printReport(Operation *kernel, ArrayRef<LiveSharedBuffer> all,
                    ArrayRef<unsigned> ids, const smem::PackingResult &r) {
     llvm::raw_ostream &os = llvm::errs();
     os << "ext-reuse-shared-memory: kernel @" << kernelName(kernel) << "\n";
     os << llvm::formatv("  {0,-4} {1,-44} {2,8} {3,6} {4,14} {5,8}\n", "#",
                         "buffer", "bytes", "align", "live", "offset");
     for (auto [slot, id] : llvm::enumerate(ids)) {
-      const SharedBuffer &b = all[id];
+      const LiveSharedBuffer &b = all[id];
       std::string type;
       llvm::raw_string_ostream ts(type);
       ts << b.type;
@@ -235,4 +225,33 @@ struct ExtReuseSharedMemoryPass
   }
 };
 
+struct ExtReuseSharedMemoryPass
+    : ext::impl::ExtReuseSharedMemoryBase<ExtReuseSharedMemoryPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> kernels;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op) ||
+          (isa<gpu::GPUFuncOp>(op) && !cast<gpu::GPUFuncOp>(op).isExternal()))
+        kernels.push_back(op);
+    });
+    ExtReuseSharedMemoryOptions options{report, minAlignment, exactLimit,
+                                        dropHazardBarriers};
+    for (Operation *k : kernels)
+      if (failed(reuseSharedMemory(k, options)))
+        return signalPassFailure();
+  }
+};
+
 } // namespace
+
+LogicalResult ext::reuseSharedMemory(Operation *kernel,
+                                     const ExtReuseSharedMemoryOptions &options) {
+  if (!isa<gpu::LaunchOp, gpu::GPUFuncOp>(kernel) ||
+      kernel->getRegion(0).empty())
+    return kernel->emitOpError(
+        "is not a kernel: ext-reuse-shared-memory packs the workgroup buffers "
+        "of a gpu.launch or of a gpu.func with a body");
+  return SharedMemoryPacker(options).run(kernel);
+}

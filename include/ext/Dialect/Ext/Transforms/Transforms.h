@@ -1,0 +1,57 @@
+//===- Transforms.h - ext's transforms, callable one op at a time -*- C++ -*-===//
+//
+// The work of each ext pass on one op, so that a transform-dialect op, the
+// Python bindings or a plugin can run it without a pass manager. The passes
+// (Passes.td) walk the IR and call these.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXT_DIALECT_EXT_TRANSFORMS_TRANSFORMS_H
+#define EXT_DIALECT_EXT_TRANSFORMS_TRANSFORMS_H
+
+#include "ext/Dialect/Ext/IR/ExtOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ext {
+
+/// ext-compute-to-loops on one op: rewrites `op` into a nest of scf.for loops
+/// (the reference semantics) at its place and erases it.
+mlir::LogicalResult lowerComputeToLoops(mlir::RewriterBase &rewriter,
+                                        ComputeOp op);
+
+/// Patterns rewriting ext.compute into scf loops (ext-compute-to-loops).
+void populateComputeToLoopsPatterns(mlir::RewritePatternSet &patterns);
+
+/// ext-apply-schedule on one op: replaces `op`, which must carry a
+/// #ext.schedule, by the tile-level ext.kernel its schedule describes.
+/// Reports at `op` and fails (leaving the IR unchanged) when the schedule
+/// cannot be applied.
+mlir::FailureOr<KernelOp> applySchedule(mlir::RewriterBase &rewriter,
+                                        ComputeOp op);
+
+/// ext-kernel-to-gpu on one op: replaces `kernel` by a gpu.launch whose grid
+/// and work units its tile decomposition chooses.
+mlir::FailureOr<mlir::gpu::LaunchOp>
+lowerKernelToGPU(mlir::RewriterBase &rewriter, KernelOp kernel);
+
+/// ext-tile-ops-to-threads on one launch: rewrites the tile ops
+/// (ext.alloc_fragment, ext.copy, ext.tile_compute) in `launch` into code
+/// each thread runs, with the barriers they need. Barriers are numbered
+/// from `*barrierCount` on (0 when null; it is advanced), and the one
+/// numbered `dropBarrier` is omitted (tests only; -1 keeps all).
+mlir::LogicalResult lowerTileOpsToThreads(mlir::gpu::LaunchOp launch,
+                                          int dropBarrier = -1,
+                                          int *barrierCount = nullptr);
+
+/// ext-alloc-shared-to-workgroup on one op: `op` becomes a workgroup
+/// attribution of its enclosing gpu.launch or gpu.func, padded per its
+/// storage_align and viewed through a memref.reinterpret_cast, which is
+/// returned. Fails with an error at `op` outside a kernel.
+mlir::FailureOr<mlir::Value>
+lowerAllocSharedToWorkgroup(mlir::RewriterBase &rewriter, AllocSharedOp op);
+
+} // namespace ext
+
+#endif // EXT_DIALECT_EXT_TRANSFORMS_TRANSFORMS_H
