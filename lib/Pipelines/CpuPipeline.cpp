@@ -67,10 +67,12 @@ std::string ext::getCpuPipelineText(const CpuPipelineOptions &options) {
   // emulation runtime once loops and affine code are lowered, so what runs
   // inside them is plain memref code; both passes leave a module without gpu
   // ops unchanged.
+  // (The same passes as ext::addCpuEmulationPasses, spelled as text.)
   std::string emulation =
       options.racecheck
           ? "gpu-kernel-outlining,"
-            "ext-gpu-to-cpu-emulation{instrument-global=true},"
+            "gpu.module(ext-instrument-global-accesses),"
+            "ext-gpu-to-cpu-emulation,"
           : "gpu-kernel-outlining,ext-gpu-to-cpu-emulation,";
   return text + getHostToLLVMPipelineText(emulation, /*launchLowering=*/"");
 }
