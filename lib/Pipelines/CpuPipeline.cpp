@@ -1,5 +1,6 @@
 //===- CpuPipeline.cpp - ext-cpu-pipeline ---------------------------------===//
 
+#include "ext/Conversion/GPUToCPUEmulation/GPUToCPUEmulation.h"
 #include "ext/Conversion/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Passes.h"
@@ -37,8 +38,7 @@ void ext::buildCpuPipeline(OpPassManager &pm,
   // ops unchanged.
   bool racecheck = options.racecheck;
   buildHostToLLVMPipeline(pm, [racecheck](OpPassManager &kernels) {
-    kernels.addPass(createGpuKernelOutliningPass());
-    kernels.addPass(createExtGPUToCPUEmulation({racecheck}));
+    addCpuEmulationPasses(kernels, racecheck);
   });
 }
 

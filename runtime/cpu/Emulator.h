@@ -68,6 +68,11 @@ struct Dim3 {
   int64_t count() const { return x * y * z; }
 };
 
+/// "(x, y, z)".
+std::string formatDim(const Dim3 &d);
+/// The coordinates of the `linear`-th point of `shape`, x fastest.
+Dim3 delinearize(int64_t linear, const Dim3 &shape);
+
 struct LaunchParams {
   std::string kernel;
   std::string launchSite;

@@ -30,20 +30,20 @@ def ExtGPUToCPUEmulation : Pass<"ext-gpu-to-cpu-emulation", "::mlir::ModuleOp"> 
     - a call to `__ext_emu_access` (address, size, kind, source location)
       precedes every workgroup-memory load and store and every atomic, and
       follows every `llvm.fence`: these are the scheduler's yield points, so
-      spin-waits make progress and a missing barrier changes results;
+      spin-waits make progress and a missing barrier changes results
+      (`ext-instrument-global-accesses`, run before, adds the other loads and
+      stores for race detection; the sites it numbered are kept);
     - on the host, `gpu.launch_func` calls `__ext_emu_launch` with the grid,
       `gpu.alloc`/`dealloc`/`memcpy`/`memset` become memref code and
       `gpu.host_register`, `gpu.wait` disappear (everything is synchronous).
 
-    An op the emulator cannot run is an error naming it at its location.
+    The op families are pattern sets (`populateGPU*Patterns` in
+    `ext/Conversion/GPUToCPUEmulation/GPUToCPUEmulation.h`), applied to each
+    device function in the IR's order. An op the emulator cannot run is an
+    error naming it at its location.
     Memory spaces `#gpu.address_space<...>` are dropped at the end. A module
     without gpu ops is left as it is.
   }];
-  let options = [
-    Option<"instrumentGlobal", "instrument-global", "bool", /*default=*/"false",
-           "Also report every non-atomic global-memory access of a kernel "
-           "to the runtime">
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
@@ -51,6 +51,32 @@ def ExtGPUToCPUEmulation : Pass<"ext-gpu-to-cpu-emulation", "::mlir::ModuleOp"> 
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect"
+  ];
+}
+
+def ExtInstrumentGlobalAccesses
+    : Pass<"ext-instrument-global-accesses", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Report every global-memory load and store of a gpu.module's "
+                "functions to the CPU emulator's race detector";
+  let description = [{
+    Runs between `gpu-kernel-outlining` and `ext-gpu-to-cpu-emulation`
+    (`ext-cpu-pipeline{racecheck=true}` and `ext-run --racecheck` do): before
+    every `memref.load` and `memref.store` of a device function (a
+    `gpu.func`, or a `func.func` with a body) whose memref is not in
+    workgroup memory, it calls `__ext_emu_access` with the address, the size,
+    the kind (global, load or store) and the access's site, so that the
+    emulator's race detector (`EXT_EMU_RACECHECK=1`) sees global memory too.
+    Workgroup accesses, atomics and fences are the emulation lowering's own
+    yield points and are reported by it.
+
+    Sites are numbered per gpu.module; their source locations are left in
+    the module's `ext.emu_sites` attribute (an array of strings), which
+    `ext-gpu-to-cpu-emulation` continues.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect"
   ];
 }
 

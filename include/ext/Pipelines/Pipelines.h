@@ -33,7 +33,7 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
   Option<bool> racecheck{
       *this, "racecheck",
       llvm::cl::desc("Instrument global accesses in kernels too "
-                     "(ext-gpu-to-cpu-emulation instrument-global=true), for "
+                     "(ext-instrument-global-accesses), for "
                      "the emulator's race detection (EXT_EMU_RACECHECK=1)"),
       llvm::cl::init(false)};
 };

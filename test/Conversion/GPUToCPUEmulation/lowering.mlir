@@ -121,6 +121,28 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// The sites an instrumentation pass numbered before (ext.emu_sites) keep their
+// numbers; the emulation's own follow them.
+// CHECK: llvm.mlir.global internal constant @__ext_emu_sites("earlier site\00{{.*}}lowering.mlir:[[@LINE+7]]:7\00\00")
+// CHECK-LABEL: func.func private @continued_k(
+// CHECK:   %[[S1:.*]] = arith.constant 1 : i32
+// CHECK:   call @__ext_emu_barrier(%[[S1]])
+module attributes {gpu.container_module} {
+  gpu.module @continued attributes {ext.emu_sites = ["earlier site"]} {
+    gpu.func @k() kernel {
+      gpu.barrier
+      gpu.return
+    }
+  }
+  func.func @host() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @continued::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
+
+// -----
+
 // A module without gpu ops is left exactly as it is.
 // CHECK-LABEL: func.func @plain(
 // CHECK-NEXT:   %[[A:.*]] = memref.alloc() : memref<4xf32, 3>
@@ -130,4 +152,3 @@ func.func @plain() {
   %a = memref.alloc() : memref<4xf32, 3>
   return
 }
-

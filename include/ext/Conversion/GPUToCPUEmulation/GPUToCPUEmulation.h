@@ -1,0 +1,74 @@
+//===- GPUToCPUEmulation.h - gpu kernels on the CPU emulator ----*- C++ -*-===//
+//
+// The pattern families of ext-gpu-to-cpu-emulation, one file each under
+// lib/Conversion/GPUToCPUEmulation, and the passes the CPU pipeline runs to
+// put gpu kernels on the emulation runtime (runtime/cpu).
+//
+// Device patterns rewrite the ops of one device function at a time (the
+// EmulationModule's current function): the pass applies them in the IR's
+// order, in phases (access hooks; all_reduce, whose region may hold other gpu
+// ops; everything else), and a gpu op no pattern rewrites is an error naming
+// it. Host patterns rewrite the gpu ops left in host code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXT_CONVERSION_GPUTOCPUEMULATION_GPUTOCPUEMULATION_H
+#define EXT_CONVERSION_GPUTOCPUEMULATION_GPUTOCPUEMULATION_H
+
+#include "ext/Conversion/GPUToCPUEmulation/EmulationBuilder.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace ext {
+
+/// Yield points: a call of __ext_emu_access before every workgroup-memory
+/// load and store and every atomic (atomics then become load, combine,
+/// store), after every llvm.fence; and the names of workgroup views for race
+/// reports.
+void populateGPUAccessHookPatterns(mlir::RewritePatternSet &patterns,
+                                   EmulationModule &emu);
+
+/// Workgroup memory: static `memref.alloc`/`alloca` in it get slots of the
+/// block's workgroup memory, `gpu.dynamic_shared_memory` the part after them,
+/// `memref.dealloc` of it goes.
+void populateGPUWorkgroupMemoryPatterns(mlir::RewritePatternSet &patterns,
+                                        EmulationModule &emu);
+
+/// Ids and sizes: thread/block ids and dims, grid dims, global ids, lane and
+/// subgroup ids and sizes become runtime queries hoisted to the entry.
+void populateGPUIndexToEmulationPatterns(mlir::RewritePatternSet &patterns,
+                                         EmulationModule &emu);
+
+/// `gpu.all_reduce` (run before the other device patterns: its region is
+/// inlined and may hold other gpu ops).
+void populateGPUAllReduceToEmulationPatterns(mlir::RewritePatternSet &patterns,
+                                             EmulationModule &emu);
+
+/// Barriers and warp collectives: `gpu.barrier`, `gpu.shuffle`,
+/// `gpu.rotate`, `gpu.subgroup_broadcast`, `gpu.subgroup_reduce`.
+void populateGPUCollectivesToEmulationPatterns(
+    mlir::RewritePatternSet &patterns, EmulationModule &emu);
+
+/// `gpu.printf` calls `printf`.
+void populateGPUPrintfToEmulationPatterns(mlir::RewritePatternSet &patterns,
+                                          EmulationModule &emu);
+
+/// Host code: `gpu.launch_func` calls __ext_emu_launch; gpu memory ops become
+/// memref code; stream and registration ops go (everything is synchronous).
+void populateGPUHostToEmulationPatterns(mlir::RewritePatternSet &patterns,
+                                        EmulationModule &emu);
+
+/// The function __ext_emu_launch runs per thread for `kernel`: it unpacks the
+/// kernel's arguments from `void **` and calls it.
+mlir::LogicalResult buildEmulationTrampoline(EmulationModule &emu,
+                                             KernelInfo &kernel);
+
+/// What ext-cpu-pipeline runs to put gpu kernels (gpu.launch) on the CPU
+/// emulator: gpu-kernel-outlining, ext-instrument-global-accesses when
+/// `racecheck`, then ext-gpu-to-cpu-emulation. `pm` runs on a builtin.module.
+void addCpuEmulationPasses(mlir::OpPassManager &pm, bool racecheck);
+
+} // namespace ext
+
+#endif // EXT_CONVERSION_GPUTOCPUEMULATION_GPUTOCPUEMULATION_H

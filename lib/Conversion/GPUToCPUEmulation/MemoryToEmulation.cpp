@@ -1,0 +1,254 @@
+//===- MemoryToEmulation.cpp - memory accesses and workgroup memory -------===//
+//
+// The emulator switches threads only at yield points: each workgroup-memory
+// access, atomic and fence reports itself to the runtime first
+// (__ext_emu_access), so spin-waits make progress and a missing barrier
+// changes results. Workgroup memory is one buffer per block that the runtime
+// hands out; a kernel's static allocations get fixed offsets in it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ext/Conversion/GPUToCPUEmulation/GPUToCPUEmulation.h"
+#include "ext/Runtime/CpuEmulationABI.h"
+
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace ext;
+using namespace ext::emu;
+
+namespace {
+
+int32_t spaceOf(Value memref) {
+  return isWorkgroupMemRef(memref.getType()) ? EXT_EMU_WORKGROUP
+                                             : EXT_EMU_GLOBAL;
+}
+
+/// The __ext_emu_access hook before `op`, which accesses
+/// `memref[indices]` as `accessType`.
+void hookAccess(EmulationModule &emu, OpBuilder &b, Operation *op, Value memref,
+                ValueRange indices, Type accessType, int32_t kind) {
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  func::FuncOp hook = declareRuntimeFunction(emu.getSymbols(), EXT_EMU_ACCESS,
+                                             {i64, i64, i32, i32}, {});
+  auto type = cast<MemRefType>(memref.getType());
+  int32_t site = emu.function().getSites().id(op->getLoc());
+  emitAccessHook(b, op->getLoc(), hook, memref, indices,
+                 emu.byteSize(type.getElementType()), emu.byteSize(accessType),
+                 kind, site);
+}
+
+template <typename Op> struct WorkgroupAccessHook : EmulationOpPattern<Op> {
+  using EmulationOpPattern<Op>::EmulationOpPattern;
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
+    // Global accesses are no yield points; ext-instrument-global-accesses
+    // hooks them for race detection.
+    if (!isWorkgroupMemRef(op.getMemref().getType()))
+      return failure();
+    Type accessType;
+    int32_t kind;
+    if constexpr (std::is_same_v<Op, memref::LoadOp>) {
+      accessType = op.getType();
+      kind = EXT_EMU_WORKGROUP | EXT_EMU_LOAD;
+    } else {
+      accessType = op.getValueToStore().getType();
+      kind = EXT_EMU_WORKGROUP | EXT_EMU_STORE;
+    }
+    rewriter.setInsertionPoint(op);
+    hookAccess(this->emu, rewriter, op, op.getMemref(), op.getIndices(),
+               accessType, kind);
+    return success();
+  }
+};
+
+/// Atomics become their hook, a load, the combining code and a store. That
+/// is exact here: threads are fibers on one OS thread and switch only at
+/// yield points, and none lies between the load and the store (the yield
+/// point is the hook just before). It also covers every kind, floats
+/// included, and the region form, which finalize-memref-to-llvm leaves
+/// unlowered.
+struct AtomicRMWLowering : EmulationOpPattern<memref::AtomicRMWOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(memref::AtomicRMWOp rmw,
+                                PatternRewriter &rewriter) const override {
+    Location l = rmw.getLoc();
+    rewriter.setInsertionPoint(rmw);
+    hookAccess(emu, rewriter, rmw, rmw.getMemref(), rmw.getIndices(),
+               rmw.getType(),
+               spaceOf(rmw.getMemref()) | EXT_EMU_RMW | EXT_EMU_ATOMIC);
+    Value old =
+        memref::LoadOp::create(rewriter, l, rmw.getMemref(), rmw.getIndices());
+    Value next = rmw.getKind() == arith::AtomicRMWKind::assign
+                     ? rmw.getValue()
+                     : arith::getReductionOp(rmw.getKind(), rewriter, l,
+                                             rmw.getValue(), old);
+    memref::StoreOp::create(rewriter, l, next, rmw.getMemref(),
+                            rmw.getIndices());
+    rewriter.replaceOp(rmw, old);
+    return success();
+  }
+};
+
+struct GenericAtomicRMWLowering
+    : EmulationOpPattern<memref::GenericAtomicRMWOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(memref::GenericAtomicRMWOp rmw,
+                                PatternRewriter &rewriter) const override {
+    Location l = rmw.getLoc();
+    rewriter.setInsertionPoint(rmw);
+    hookAccess(emu, rewriter, rmw, rmw.getMemref(), rmw.getIndices(),
+               rmw.getType(),
+               spaceOf(rmw.getMemref()) | EXT_EMU_RMW | EXT_EMU_ATOMIC);
+    Value old =
+        memref::LoadOp::create(rewriter, l, rmw.getMemref(), rmw.getIndices());
+    Block &body = rmw.getAtomicBody().front();
+    IRMapping mapping;
+    mapping.map(body.getArgument(0), old);
+    for (Operation &inner : body.without_terminator())
+      rewriter.clone(inner, mapping);
+    auto yield = cast<memref::AtomicYieldOp>(body.getTerminator());
+    memref::StoreOp::create(rewriter, l,
+                            mapping.lookupOrDefault(yield.getResult()),
+                            rmw.getMemref(), rmw.getIndices());
+    rewriter.replaceOp(rmw, old);
+    return success();
+  }
+};
+
+/// A fence orders this thread's accesses; the others run after it.
+struct FenceHook : EmulationOpPattern<LLVM::FenceOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(LLVM::FenceOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.setInsertionPointAfter(op);
+    Location l = op.getLoc();
+    Value zero =
+        arith::ConstantIntOp::create(rewriter, l, rewriter.getI64Type(), 0);
+    emu.call(rewriter, l, EXT_EMU_ACCESS, {},
+             {zero, zero, emuI32Const(rewriter, l, EXT_EMU_FENCE),
+              emu.function().site(rewriter, op)});
+    return success();
+  }
+};
+
+/// Each memref.view of workgroup memory tells the runtime which bytes it
+/// covers, so that a race report names the buffer the kernel meant (those
+/// ext-reuse-shared-memory packed into one allocation included).
+struct WorkgroupViewNaming : EmulationOpPattern<memref::ViewOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(memref::ViewOp view,
+                                PatternRewriter &rewriter) const override {
+    MemRefType type = view.getType();
+    if (!emu.function().getKernel() || !isWorkgroupMemRef(type))
+      return failure();
+    rewriter.setInsertionPointAfter(view);
+    Location loc = view.getLoc();
+    auto [start, bytes] = emitMemRefExtent(rewriter, loc, view.getResult(),
+                                           emu.byteSize(type.getElementType()));
+    std::string name =
+        emulationBufferName("'memref.view'", withoutMemorySpace(type), loc);
+    emu.call(rewriter, loc, EXT_EMU_NAME_SHARED, {},
+             {emu.stringPtr(rewriter, loc, "__ext_emu_view_name", name), start,
+              bytes});
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Workgroup memory
+//===----------------------------------------------------------------------===//
+
+/// One slot of the block's workgroup memory per op, as for a __shared__
+/// declaration: every thread (and every execution) gets the same bytes.
+template <typename Op> struct WorkgroupAllocLowering : EmulationOpPattern<Op> {
+  using EmulationOpPattern<Op>::EmulationOpPattern;
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
+    MemRefType type = op.getType();
+    if (!isWorkgroupMemRef(type))
+      return failure();
+    EmulationFunction &fn = this->emu.function();
+    KernelInfo *kernel = fn.getKernel();
+    if (!kernel)
+      return op->emitOpError("allocates workgroup memory outside a kernel; "
+                             "the CPU emulation gives workgroup memory to "
+                             "kernels only");
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+      return op->emitOpError("of workgroup memory needs a static shape and "
+                             "the identity layout on the CPU emulation (use "
+                             "gpu.dynamic_shared_memory for sizes known at "
+                             "launch)");
+    rewriter.setInsertionPoint(op);
+    int64_t offset = kernel->allocateShared(
+        emulationBufferName("'" + op->getName().getStringRef() + "' buffer",
+                            withoutMemorySpace(type), op->getLoc()),
+        type.getNumElements() * this->emu.byteSize(type.getElementType()));
+    Value ptr = LLVM::GEPOp::create(rewriter, op->getLoc(), this->emu.ptrType(),
+                                    rewriter.getI8Type(),
+                                    fn.entryPtr(EXT_EMU_SHARED_BASE),
+                                    ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    rewriter.replaceOp(op,
+                       this->emu.memrefAt(rewriter, op->getLoc(), type, ptr));
+    return success();
+  }
+};
+
+/// Workgroup memory lives as long as the block.
+struct WorkgroupDeallocLowering : EmulationOpPattern<memref::DeallocOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(memref::DeallocOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isWorkgroupMemRef(op.getMemref().getType()))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The block's workgroup memory after the static slots, sized at launch.
+struct DynamicSharedMemoryLowering
+    : EmulationOpPattern<gpu::DynamicSharedMemoryOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(gpu::DynamicSharedMemoryOp op,
+                                PatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    b.setInsertionPoint(op);
+    Location l = op.getLoc();
+    auto type = cast<MemRefType>(op.getType());
+    Type descType =
+        emu.getTypeConverter().convertType(withoutMemorySpace(type));
+    Value ptr = emu.function().entryPtr(EXT_EMU_DYNAMIC_SHARED_BASE);
+    Value size =
+        emu.call(b, l, EXT_EMU_DYNAMIC_SHARED_SIZE, {b.getI64Type()}, {});
+    MemRefDescriptor desc = MemRefDescriptor::poison(b, l, descType);
+    desc.setAllocatedPtr(b, l, ptr);
+    desc.setAlignedPtr(b, l, ptr);
+    desc.setConstantOffset(b, l, 0);
+    desc.setSize(b, l, 0, size);
+    desc.setConstantStride(b, l, 0, 1);
+    rewriter.replaceOp(
+        op, UnrealizedConversionCastOp::create(b, l, type, Value(desc))
+                .getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void ext::populateGPUAccessHookPatterns(RewritePatternSet &patterns,
+                                        EmulationModule &emu) {
+  patterns.add<WorkgroupAccessHook<memref::LoadOp>,
+               WorkgroupAccessHook<memref::StoreOp>, AtomicRMWLowering,
+               GenericAtomicRMWLowering, FenceHook, WorkgroupViewNaming>(emu);
+}
+
+void ext::populateGPUWorkgroupMemoryPatterns(RewritePatternSet &patterns,
+                                             EmulationModule &emu) {
+  patterns.add<WorkgroupAllocLowering<memref::AllocOp>,
+               WorkgroupAllocLowering<memref::AllocaOp>,
+               WorkgroupDeallocLowering, DynamicSharedMemoryLowering>(emu);
+}

@@ -1,0 +1,69 @@
+//===- PrintfToEmulation.cpp - gpu.printf on the CPU ----------------------===//
+//
+// A thread prints when it runs: the fibers of a block interleave their lines
+// as the scheduler switches them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ext/Conversion/GPUToCPUEmulation/GPUToCPUEmulation.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace ext;
+
+namespace {
+
+struct PrintfLowering : EmulationOpPattern<gpu::PrintfOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(gpu::PrintfOp op,
+                                PatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    b.setInsertionPoint(op);
+    Location l = op.getLoc();
+    // C's default argument promotions, as varargs need them.
+    SmallVector<Value> args = {
+        emu.stringPtr(b, l, "__ext_emu_printf_format", op.getFormat())};
+    for (Value arg : op.getArgs()) {
+      Type type = arg.getType();
+      if (type.isIndex()) {
+        arg = arith::IndexCastOp::create(b, l, b.getI64Type(), arg);
+      } else if (auto intType = dyn_cast<IntegerType>(type)) {
+        if (intType.getWidth() == 1)
+          arg = arith::ExtUIOp::create(b, l, b.getI32Type(), arg);
+        else if (intType.getWidth() < 32)
+          arg = arith::ExtSIOp::create(b, l, b.getI32Type(), arg);
+        else if (intType.getWidth() > 64)
+          return op.emitOpError("argument of type ")
+                 << type << " cannot be printed by the CPU emulation";
+      } else if (auto floatType = dyn_cast<FloatType>(type)) {
+        if (floatType.getWidth() < 64)
+          arg = arith::ExtFOp::create(b, l, b.getF64Type(), arg);
+        else if (floatType.getWidth() > 64)
+          return op.emitOpError("argument of type ")
+                 << type << " cannot be printed by the CPU emulation";
+      }
+      args.push_back(arg);
+    }
+    SymbolTable &symbols = emu.getSymbols();
+    auto printf = symbols.lookup<LLVM::LLVMFuncOp>("printf");
+    if (!printf) {
+      OpBuilder mb = OpBuilder::atBlockBegin(emu.getModule().getBody());
+      printf = LLVM::LLVMFuncOp::create(
+          mb, l, "printf",
+          LLVM::LLVMFunctionType::get(mb.getI32Type(), {emu.ptrType()},
+                                      /*isVarArg=*/true));
+      symbols.insert(printf);
+    }
+    LLVM::CallOp::create(b, l, printf, args);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void ext::populateGPUPrintfToEmulationPatterns(RewritePatternSet &patterns,
+                                               EmulationModule &emu) {
+  patterns.add<PrintfLowering>(emu);
+}

@@ -1,0 +1,479 @@
+//===- FiberScheduler.cpp - GPU threads as cooperative fibers -------------===//
+
+#include "FiberScheduler.h"
+#include "ext/Runtime/CpuEmulationABI.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace ext::emu {
+
+namespace bctx = boost::context;
+
+//===----------------------------------------------------------------------===//
+// Stacks
+//===----------------------------------------------------------------------===//
+
+/// mmap'd stacks with a guard page below each (an overflow faults instead of
+/// corrupting a neighbour), kept for reuse: a launch creates a fiber per
+/// thread per block, and mmap per fiber would dominate small kernels.
+class StackPool {
+public:
+  explicit StackPool(size_t usable) {
+    page = size_t(sysconf(_SC_PAGESIZE));
+    this->usable = (usable + page - 1) / page * page;
+  }
+  ~StackPool() {
+    for (void *base : free)
+      munmap(base, usable + page);
+  }
+  StackPool(const StackPool &) = delete;
+  StackPool &operator=(const StackPool &) = delete;
+
+  bctx::stack_context allocate() {
+    void *base;
+    if (!free.empty()) {
+      base = free.back();
+      free.pop_back();
+    } else {
+      base = mmap(nullptr, usable + page, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED)
+        throw std::bad_alloc();
+      mprotect(base, page, PROT_NONE);
+    }
+    bctx::stack_context sctx;
+    sctx.size = usable;
+    sctx.sp = static_cast<char *>(base) + page + usable;
+    return sctx;
+  }
+  void deallocate(bctx::stack_context &sctx) noexcept {
+    free.push_back(static_cast<char *>(sctx.sp) - sctx.size - page);
+  }
+  size_t usableBytes() const { return usable; }
+
+private:
+  size_t page, usable;
+  std::vector<void *> free;
+};
+
+namespace {
+
+/// The allocator handle a fiber copies into its control block.
+struct PoolAllocator {
+  StackPool *pool;
+  bctx::stack_context allocate() { return pool->allocate(); }
+  void deallocate(bctx::stack_context &sctx) noexcept {
+    pool->deallocate(sctx);
+  }
+};
+
+thread_local std::unique_ptr<StackPool> tlsPool;
+
+StackPool &stackPool(size_t usable) {
+  if (!tlsPool || tlsPool->usableBytes() < usable)
+    tlsPool = std::make_unique<StackPool>(usable);
+  return *tlsPool;
+}
+
+thread_local Thread *tlsThread = nullptr;
+thread_local uint64_t tlsLastSwitches = 0;
+
+} // namespace
+
+Thread *currentThread() { return tlsThread; }
+uint64_t lastLaunchSwitches() { return tlsLastSwitches; }
+
+Block::~Block() {
+  std::free(shared);
+  std::free(scratch);
+}
+
+//===----------------------------------------------------------------------===//
+// FiberScheduler
+//===----------------------------------------------------------------------===//
+
+FiberScheduler::FiberScheduler(const LaunchParams &params, const Config &config)
+    : p(params), c(config), rng(config.seed),
+      pool(stackPool(config.stackBytes)) {
+  blockThreads = p.block.count();
+  totalBlocks = p.grid.count();
+  sharedBytes = (p.staticShared + 15) / 16 * 16 + p.dynamicShared;
+  order.resize(blockThreads);
+  for (int64_t i = 0; i < blockThreads; ++i)
+    order[i] = i;
+  // Seed 0 keeps thread order; any other seed permutes the order in which
+  // threads start and are released from barriers.
+  if (c.seed != 0)
+    std::shuffle(order.begin(), order.end(), rng);
+  if (c.racecheck)
+    races = std::make_unique<RaceDetector>(p, sharedBytes);
+}
+
+FiberScheduler::~FiberScheduler() = default;
+
+const std::string &FiberScheduler::site(int32_t index) const {
+  static const std::string unknown = "<unknown location>";
+  if (index < 0 || size_t(index) >= p.sites.size())
+    return unknown;
+  return p.sites[index];
+}
+
+std::string FiberScheduler::where(const Thread &t) const {
+  return "thread " + formatDim(t.id) + " of block " + formatDim(t.block->id);
+}
+
+void FiberScheduler::fail(std::string message) {
+  if (error.empty())
+    error = "kernel '" + p.kernel + "' (launched at " + p.launchSite +
+            "): " + std::move(message);
+}
+
+void FiberScheduler::admitBlocks() {
+  while (nextBlock < totalBlocks &&
+         (resident.empty() ||
+          residentThreads + blockThreads <= c.maxResidentThreads)) {
+    auto block = std::make_unique<Block>();
+    block->linear = nextBlock++;
+    block->id = delinearize(block->linear, p.grid);
+    block->threads = std::make_unique<Thread[]>(blockThreads);
+    block->warps.resize((blockThreads + EXT_EMU_WARP_SIZE - 1) /
+                        EXT_EMU_WARP_SIZE);
+    // Workgroup memory starts out as 0xff bytes (NaN, -1): reading what
+    // no thread wrote is visible in the results, as garbage is on a GPU.
+    block->shared = static_cast<char *>(std::aligned_alloc(
+        64, std::max<int64_t>(64, (sharedBytes + 63) / 64 * 64)));
+    std::memset(block->shared, 0xff, sharedBytes);
+    if (races)
+      races->initBlock(block->race);
+    block->scratch = static_cast<char *>(std::aligned_alloc(
+        64, blockThreads * EXT_EMU_SCRATCH_BYTES_PER_THREAD));
+    for (int64_t i = 0; i < blockThreads; ++i) {
+      Thread &t = block->threads[i];
+      t.launch = this;
+      t.block = block.get();
+      t.linear = i;
+      t.id = delinearize(i, p.block);
+      t.lane = int32_t(i % EXT_EMU_WARP_SIZE);
+      t.warp = int32_t(i / EXT_EMU_WARP_SIZE);
+      Thread *tp = &t;
+      t.self = bctx::fiber(std::allocator_arg, PoolAllocator{&pool},
+                           [tp](bctx::fiber &&scheduler) {
+                             tp->scheduler = std::move(scheduler);
+                             tp->stackTop = static_cast<char *>(
+                                 __builtin_frame_address(0));
+                             tp->launch->p.trampoline(tp->launch->p.args);
+                             tp->launch->onExit(*tp);
+                             return std::move(tp->scheduler);
+                           });
+    }
+    for (int64_t i : order)
+      push(block->threads[i]);
+    residentThreads += blockThreads;
+    resident.push_back(std::move(block));
+  }
+}
+
+void FiberScheduler::push(Thread &t) {
+  t.block->ready.push_back(&t);
+  ++readyCount;
+}
+
+Block *FiberScheduler::chooseBlock() {
+  if (c.policy == Policy::Random) {
+    std::vector<Block *> candidates;
+    for (auto &b : resident)
+      if (!b->ready.empty())
+        candidates.push_back(b.get());
+    return candidates[size_t(rng() % candidates.size())];
+  }
+  // The next block with work after `current`, in admission order.
+  size_t n = resident.size(), start = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (resident[i].get() == current)
+      start = i + 1;
+  for (size_t k = 0; k < n; ++k) {
+    Block *b = resident[(start + k) % n].get();
+    if (!b->ready.empty())
+      return b;
+  }
+  return nullptr; // unreachable: readyCount > 0
+}
+
+Thread *FiberScheduler::pick() {
+  if (!current || current->ready.empty() || switchBlock)
+    current = chooseBlock();
+  switchBlock = false;
+  std::deque<Thread *> &ready = current->ready;
+  Thread *t;
+  if (c.policy == Policy::Random) {
+    size_t index = size_t(rng() % ready.size());
+    t = ready[index];
+    ready[index] = ready.back();
+    ready.pop_back();
+  } else {
+    t = ready.front();
+    ready.pop_front();
+  }
+  --readyCount;
+  return t;
+}
+
+void FiberScheduler::retireFinishedBlocks() {
+  auto done = [&](const std::unique_ptr<Block> &b) {
+    return b->exited == blockThreads;
+  };
+  size_t before = resident.size();
+  if (current && current->exited == blockThreads)
+    current = nullptr;
+  resident.erase(std::remove_if(resident.begin(), resident.end(), done),
+                 resident.end());
+  residentThreads -= int64_t(before - resident.size()) * blockThreads;
+}
+
+std::string FiberScheduler::describeDeadlock() const {
+  std::ostringstream os;
+  os << "deadlock: no thread can continue";
+  int shown = 0;
+  for (const auto &b : resident) {
+    std::map<std::pair<int, int32_t>, int64_t> waits; // (kind, site) -> n
+    for (int64_t i = 0; i < blockThreads; ++i) {
+      const Thread &t = b->threads[i];
+      if (t.state == ThreadState::AtBarrier)
+        ++waits[{0, t.site}];
+      else if (t.state == ThreadState::AtWarpSync)
+        ++waits[{1, t.site}];
+    }
+    if (waits.empty())
+      continue;
+    if (shown++ == 4) {
+      os << "; ...";
+      break;
+    }
+    os << "; in block " << formatDim(b->id) << ":";
+    bool first = true;
+    for (auto &[key, n] : waits) {
+      os << (first ? " " : ", ") << n << " thread" << (n == 1 ? "" : "s")
+         << (n == 1 ? " waits" : " wait") << " at the "
+         << (key.first == 0 ? "gpu.barrier" : "warp collective") << " at "
+         << site(key.second);
+      first = false;
+    }
+    if (b->exited)
+      os << ", " << b->exited << " exited";
+  }
+  return os.str();
+}
+
+void FiberScheduler::abandonSuspendedThreads() {
+  // Destroying a suspended fiber would unwind through kernel frames that
+  // have no unwind tables; leak them instead (the process is about to
+  // report and stop).
+  for (auto &b : resident)
+    for (int64_t i = 0; i < blockThreads; ++i)
+      if (b->threads[i].self)
+        new bctx::fiber(std::move(b->threads[i].self));
+  resident.clear();
+}
+
+std::string FiberScheduler::run() {
+  admitBlocks();
+  while (error.empty()) {
+    if (readyCount == 0) {
+      if (resident.empty() && nextBlock == totalBlocks)
+        break;
+      fail(describeDeadlock());
+      break;
+    }
+    Thread *t = pick();
+    t->state = ThreadState::Running;
+    tlsThread = t;
+    t->self = std::move(t->self).resume();
+    tlsThread = nullptr;
+    ++switches;
+    if (t->state == ThreadState::Done && t->block->exited == blockThreads) {
+      retireFinishedBlocks();
+      admitBlocks();
+    }
+  }
+  if (!error.empty())
+    abandonSuspendedThreads();
+  else if (races && !races->empty())
+    fail(races->summary());
+  tlsLastSwitches = switches;
+  return error;
+}
+
+void FiberScheduler::suspend(Thread &t) {
+  t.scheduler = std::move(t.scheduler).resume();
+}
+
+void FiberScheduler::yield(Thread &t) {
+  t.state = ThreadState::Ready;
+  push(t);
+  suspend(t);
+}
+
+void FiberScheduler::releaseBarrier(Block &b) {
+  for (int64_t i : order) {
+    Thread &t = b.threads[i];
+    if (t.state == ThreadState::AtBarrier) {
+      t.state = ThreadState::Ready;
+      push(t);
+    }
+  }
+  b.atBarrier = 0;
+  b.barrierSite = -1;
+  RaceDetector::barrierReleased(b.race);
+  spins = 0;
+}
+
+void FiberScheduler::barrier(Thread &t, int32_t site) {
+  Block &b = *t.block;
+  if (b.atBarrier > 0 && b.barrierSite != site) {
+    fail(where(t) + " reached the gpu.barrier at " + this->site(site) +
+         " while other threads of its block wait at the gpu.barrier at " +
+         this->site(b.barrierSite) +
+         "; every thread of a block must reach the same barrier");
+    suspend(t);
+    return;
+  }
+  t.state = ThreadState::AtBarrier;
+  t.site = site;
+  b.barrierSite = site;
+  ++b.atBarrier;
+  if (b.exited > 0) {
+    const Thread &gone = b.threads[b.firstExited];
+    fail(where(t) + " waits at the gpu.barrier at " + this->site(site) +
+         ", but " + where(gone) +
+         " has already exited; every thread of a block must reach each "
+         "barrier");
+    suspend(t);
+    return;
+  }
+  if (b.atBarrier == blockThreads)
+    releaseBarrier(b);
+  suspend(t);
+}
+
+/// Releases every pending collective of the warp that all its live
+/// participants have reached.
+void FiberScheduler::checkWarpRelease(Block &b, int32_t warpIndex) {
+  Warp &w = b.warps[warpIndex];
+  int64_t first = int64_t(warpIndex) * EXT_EMU_WARP_SIZE;
+  int64_t end = std::min<int64_t>(first + EXT_EMU_WARP_SIZE, blockThreads);
+  for (size_t c = 0; c < w.pending.size();) {
+    Collective &coll = w.pending[c];
+    uint64_t expected = 0;
+    for (int64_t i = first; i < end; ++i) {
+      const Thread &t = b.threads[i];
+      if (t.lane < coll.width && t.state != ThreadState::Done)
+        expected |= uint64_t(1) << t.lane;
+    }
+    if (coll.arrived != expected) {
+      ++c;
+      continue;
+    }
+    for (int64_t i = first; i < end; ++i) {
+      Thread &t = b.threads[i];
+      if (coll.arrived & (uint64_t(1) << t.lane)) {
+        t.syncMask = int64_t(coll.arrived);
+        t.state = ThreadState::Ready;
+        push(t);
+      }
+    }
+    w.pending.erase(w.pending.begin() + c);
+    spins = 0;
+  }
+}
+
+int64_t FiberScheduler::warpSync(Thread &t, int32_t site, int32_t width) {
+  if (t.lane >= width)
+    return int64_t(1) << t.lane;
+  Block &b = *t.block;
+  Warp &w = b.warps[t.warp];
+  uint64_t bit = uint64_t(1) << t.lane;
+  auto it = std::find_if(w.pending.begin(), w.pending.end(),
+                         [&](const Collective &c) {
+                           return c.width == width && !(c.arrived & bit);
+                         });
+  if (it == w.pending.end()) {
+    w.pending.push_back({width, site, 0});
+    it = w.pending.end() - 1;
+  }
+  it->arrived |= bit;
+  t.state = ThreadState::AtWarpSync;
+  t.site = site;
+  checkWarpRelease(b, t.warp);
+  suspend(t);
+  return t.syncMask;
+}
+
+//===--------------------------------------------------------------------===//
+// Race detection
+//===--------------------------------------------------------------------===//
+
+void FiberScheduler::access(Thread &t, int64_t addr, int64_t bytes,
+                            int32_t kind, int32_t site) {
+  schedule(t, kind, site);
+  // The access happens when the thread resumes from its yield point (no
+  // other thread runs until its next one): record it now, so that what an
+  // atomic acquires is what the value it reads was released with.
+  if (races && error.empty()) {
+    Block &b = *t.block;
+    races->recordAccess({uint32_t(b.linear * blockThreads + t.linear), b.linear,
+                         b.race, b.shared, t.stackTop, pool.usableBytes()},
+                        addr, bytes, kind, site);
+  }
+}
+
+void FiberScheduler::schedule(Thread &t, int32_t kind, int32_t site) {
+  bool spin = kind & (EXT_EMU_ATOMIC | EXT_EMU_FENCE);
+  if (!spin) {
+    spins = 0;
+    if (c.policy == Policy::Sequential)
+      return;
+  } else {
+    // Where blocks may wait on each other: let another block run.
+    switchBlock = true;
+  }
+  if (spin && ++spins > c.spinLimit) {
+    fail("no progress after " + std::to_string(c.spinLimit) +
+         " consecutive yields at atomics and fences (last at " +
+         this->site(site) + " in " + where(t) +
+         "): a spin-wait that is never satisfied? " +
+         std::to_string(resident.size()) + " of " +
+         std::to_string(totalBlocks) + " blocks are resident (at most " +
+         std::to_string(c.maxResidentThreads) + " threads)");
+    suspend(t);
+    return;
+  }
+  yield(t);
+}
+
+void FiberScheduler::onExit(Thread &t) {
+  Block &b = *t.block;
+  t.state = ThreadState::Done;
+  if (b.exited++ == 0)
+    b.firstExited = t.linear;
+  spins = 0;
+  if (b.atBarrier > 0)
+    fail(where(t) + " exited while " + std::to_string(b.atBarrier) +
+         " other thread" +
+         (b.atBarrier == 1 ? " of its block waits" : "s of its block wait") +
+         " at the gpu.barrier at " + site(b.barrierSite) +
+         "; every thread of a block must reach each barrier");
+  checkWarpRelease(b, t.warp);
+}
+void FiberScheduler::nameShared(Thread &t, const char *name, int64_t addr,
+                                int64_t bytes) {
+  if (races)
+    races->nameShared(t.block->shared, name, addr, bytes);
+}
+
+} // namespace ext::emu
