@@ -7,4 +7,7 @@ function(add_ext_library name)
     ${ARG_UNPARSED_ARGUMENTS}
     DEPENDS ${ARG_DEPENDS}
     LINK_LIBS PUBLIC MLIR ${ARG_LINK_LIBS})
+  # Copied together (pip install . puts them beside the Python module), the
+  # libraries find each other.
+  set_property(TARGET ${name} APPEND PROPERTY BUILD_RPATH "\$ORIGIN")
 endfunction()

@@ -9,6 +9,7 @@ PACKAGES=(
   rocm-device-libs
   libboost-context-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
+  python3-venv python3-pip python3-setuptools python3-wheel
   libgtest-dev
 )
 

@@ -1,17 +1,56 @@
 """ext: TVM-style scheduling for MLIR, from Python.
 
-    import ext, numpy as np
-    k = ext.matmul(200, 130, 100).schedule(tile=(64, 64, 16), threads=(16, 16, 1),
-                                           cache=(0, 1), storage_align={0: [(0, 32, 1)]})
-    c = k.run_cpu(a, b)          # numpy in, numpy out
-    print(k.mlir())              # the scheduled ext.compute
+Write computes as in TVM's `te`, schedule them, build them for the CPU, an
+NVIDIA GPU (PTX) or an AMD GPU (HSACO), and run them with numpy arrays:
 
-The C++ core (`ext._ext`) parses, verifies, runs ext's and upstream's pass
-pipelines and runs functions through MLIR's ExecutionEngine; this layer
-builds computes and schedules as text and moves numpy arrays in and out.
+    import numpy as np, ext
+    M, N, K = 200, 130, 100
+    A = ext.placeholder((M, K), "float32", name="A")
+    B = ext.placeholder((K, N), "float32", name="B")
+    k = ext.reduce_axis(K, name="k")
+    C = ext.compute((M, N), lambda i, j: ext.sum(A[i, k] * B[k, j], axis=k), name="C")
+    s = ext.schedule(C, tile=(64, 64, 16), threads=(16, 16, 1),
+                     cache=[(A, [(0, 32, 1)]), B], decomposition="data_parallel")
+    kernel = ext.build(s, target="nvvm", chip="sm_90")
+    print(kernel.ptx[:300], kernel.shared_memory_bytes)
+    a = np.random.rand(M, K).astype(np.float32)
+    b = np.random.rand(K, N).astype(np.float32)
+    np.testing.assert_allclose(kernel.run(a, b), a @ b, rtol=1e-5)
+
+Levels:
+* TE: `placeholder`, `reduce_axis`, `compute`, expressions (arithmetic,
+  comparisons, `if_then_else`, `astype`, `exp`/`log`/`sqrt`/`tanh`/...,
+  `const`), reductions `sum`/`prod`/`max`/`min` and `comm_reducer`.
+* Schedules: `schedule(C, tile=..., threads=..., blocks=..., cache=...,
+  decomposition=..., raster=..., swizzle=..., vector=..., unroll=...)`.
+* `build(...)` -> `Kernel` with `.mlir(stage)`, `.ptx`, `.hsaco`,
+  `.shared_memory_bytes`, `.workspace_bytes`, `.report()`, `.run(...)`.
+* `Module`: parse, print and lower MLIR text (`Module.parse(text)`),
+  `run_pipeline`, `run_cpu`.
+* Helpers: `matmul`, `gemv`, `row_reduce`.
+
+The C++ core (`ext._ext`) is ext's own pybind11 module over ext's C++ API,
+linked to the same libMLIR.so as ext's tools.
 """
 
 from ._ext import Context, Module  # noqa: F401
-from .compute import Axis, Compute, gemv, matmul, row_reduce  # noqa: F401
+from .build import Kernel, build, lower  # noqa: F401
+from .dtypes import canonical as dtype  # noqa: F401
+from .helpers import Workload, gemv, matmul, row_reduce  # noqa: F401
+from .schedule import Schedule, decomposition_names, schedule, schedule_fields  # noqa: F401
+from .te import (  # noqa: F401
+    CommReducer, ComputeOp, Expr, IterVar, Tensor, abs, cast, ceil, comm_reducer, compute,
+    const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, max, max_value, min,
+    min_value, placeholder, prod, reduce_axis, round, rsqrt, sigmoid, sin, sqrt, sum, tanh)
 
-__all__ = ["Context", "Module", "Axis", "Compute", "matmul", "gemv", "row_reduce"]
+# ext.load_plugin(path) (a pass or dialect plugin into ext's process) is
+# added with the plugin work; it belongs here.
+
+__all__ = [
+    "Context", "Module", "Kernel", "build", "lower", "dtype", "Workload", "matmul", "gemv",
+    "row_reduce", "Schedule", "schedule", "decomposition_names", "schedule_fields",
+    "CommReducer", "ComputeOp", "Expr", "IterVar", "Tensor", "abs", "cast", "ceil",
+    "comm_reducer", "compute", "const", "cos", "erf", "exp", "exp2", "floor", "if_then_else",
+    "log", "log2", "log10", "max", "max_value", "min", "min_value", "placeholder", "prod",
+    "reduce_axis", "round", "rsqrt", "sigmoid", "sin", "sqrt", "sum", "tanh",
+]

@@ -1,0 +1,455 @@
+"""`ext.build`: computes and schedules -> a kernel to inspect and run."""
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import dtypes as _dt
+from . import te as _te
+from ._ext import Module
+from .schedule import Schedule
+from .te import _error, _where
+
+
+def _ordered_nodes(roots):
+    """Expression nodes reachable from `roots`, operands before users, in a
+    stable order."""
+    order, seen = [], set()
+
+    def visit(e):
+        stack = [(e, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+                continue
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            stack.append((node, True))
+            if node.op != "load":  # a load's indices are affine maps
+                for a in reversed(node.args):
+                    stack.append((a, False))
+    for r in roots:
+        visit(r)
+    return order
+
+
+def _operands(op) -> List[Tuple["_te.Tensor", tuple]]:
+    """The distinct accesses (tensor, affine index trees) of `op`'s body, in
+    order: the compute's inputs."""
+    positions = {id(a): d for d, a in enumerate(op.all_axes)}
+    result, keys = [], {}
+    for node in _ordered_nodes(op.values):
+        if node.op != "load":
+            continue
+        tensor = node.attr
+        where = f"{tensor.name}{list(node.args)}"
+        trees = tuple(_te._affine(i, positions, where) for i in node.args)
+        key = (id(tensor), trees)
+        if key not in keys:
+            keys[key] = len(result)
+            result.append((tensor, trees))
+    return result
+
+
+def _graph(outputs: Sequence["_te.Tensor"]):
+    """Placeholders and computes `outputs` depend on, computes in dependence
+    order."""
+    computes, placeholders, seen = [], [], set()
+
+    def visit(tensor, stack):
+        if tensor.op is None:
+            if id(tensor) not in seen:
+                seen.add(id(tensor))
+                placeholders.append(tensor)
+            return
+        op = tensor.op
+        if id(op) in seen:
+            return
+        if id(op) in stack:
+            raise _error(op.loc, f"compute '{op.name}' depends on itself")
+        stack.add(id(op))
+        for t, _ in _operands(op):
+            visit(t, stack)
+        stack.discard(id(op))
+        seen.add(id(op))
+        computes.append(op)
+
+    for t in outputs:
+        visit(t, set())
+    placeholders.sort(key=lambda t: t.order)
+    return placeholders, computes
+
+
+def _node_table(roots, operand_index, axis_names, reducer_args=None):
+    nodes, ids = [], {}
+    for e in _ordered_nodes(roots):
+        if e.op == "load":
+            node = ("input", e.dtype, [], operand_index[id(e)], e.loc)
+        elif isinstance(e, _te.IterVar):
+            if e.name not in axis_names:
+                raise _error(e.loc, f"axis '{e.name}' is not an axis here")
+            node = ("index", "i32", [], e.name, e.loc)
+        elif e.op in ("racc", "rnew"):
+            node = ("input", e.dtype, [], e.attr, e.loc)
+        elif e.op == "reduce":
+            raise _error(e.loc, "a reduction inside a reducer")
+        else:
+            node = (e.op, e.dtype, [ids[id(a)] for a in e.args], e.attr, e.loc)
+        ids[id(e)] = len(nodes)
+        nodes.append(node)
+    return nodes, ids
+
+
+def _reducer_region(op):
+    """The custom reducer's region and identities from its Python functions."""
+    reducer = op.reducer
+    out_dtypes = [v.dtype for v in op.values]
+    n = len(out_dtypes)
+    acc = [_te.Expr("racc", t, (), i, op.loc) for i, t in enumerate(out_dtypes)]
+    new = [_te.Expr("rnew", t, (), n + i, op.loc) for i, t in enumerate(out_dtypes)]
+    if n == 1:
+        combined = reducer.fcombine(acc[0], new[0])
+        identity = reducer.fidentity(out_dtypes[0])
+    else:
+        combined = reducer.fcombine(tuple(acc), tuple(new))
+        identity = reducer.fidentity(*out_dtypes)
+    combined = list(combined) if isinstance(combined, (tuple, list)) else [combined]
+    identity = list(identity) if isinstance(identity, (tuple, list)) else [identity]
+    if len(combined) != n or len(identity) != n:
+        raise _error(reducer.loc, f"reducer '{reducer.name}' combines {n} values but its "
+                                  f"functions return {len(combined)} combined values and "
+                                  f"{len(identity)} identities")
+    for i, (c, t) in enumerate(zip(combined, out_dtypes)):
+        c = _te._lift(c, acc[i], reducer.loc)
+        if c.dtype != t:
+            raise _error(reducer.loc, f"reducer '{reducer.name}': combined value #{i} is "
+                                      f"{c.dtype}, the reduced value is {t}")
+        combined[i] = c
+    idents = []
+    for i, (v, t) in enumerate(zip(identity, out_dtypes)):
+        if isinstance(v, _te.Expr):
+            if v.op != "const":
+                raise _error(reducer.loc, f"reducer '{reducer.name}': identity #{i} must be "
+                                          "a constant")
+            if v.dtype != t:
+                raise _error(reducer.loc, f"reducer '{reducer.name}': identity #{i} is "
+                                          f"{v.dtype}, the reduced value is {t}")
+            v = v.attr
+        idents.append((float(v) if _dt.kind(t) == "float" else int(v), t))
+    nodes, ids = _node_table(combined, {}, set())
+    for c in combined:
+        for e in _te._walk(c):
+            if isinstance(e, _te.IterVar) or e.op == "load":
+                raise _error(e.loc, f"reducer '{reducer.name}' may use only its arguments "
+                                    "and constants")
+    return {"nodes": nodes, "yields": [ids[id(c)] for c in combined]}, idents
+
+
+def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
+    """The program description ext's C++ core builds a module from, plus the
+    argument tensors: (program, inputs, outputs, intermediates). `ext.build`
+    calls it; it is plain data, for looking at what will be built.
+
+        >>> program, inputs, outputs, _ = ext.lower(C)
+        >>> [c["name"] for c in program["computes"]], [t.name for t in inputs]
+        (['C'], ['A', 'B'])
+    """
+    loc = _where()
+    items = list(items) if isinstance(items, (list, tuple)) else [items]
+    schedules: Dict[int, Schedule] = {}
+    wanted = []
+    for item in items:
+        if isinstance(item, Schedule):
+            if id(item.op) in schedules and schedules[id(item.op)] is not item:
+                raise _error(loc, f"compute '{item.op.name}' has two schedules")
+            schedules[id(item.op)] = item
+            wanted.extend(item.op.outputs)
+        elif isinstance(item, _te.Tensor):
+            if item.op is None:
+                raise _error(loc, f"'{item.name}' is a placeholder; build computes",
+                             TypeError)
+            wanted.extend(item.op.outputs)
+        elif isinstance(item, tuple) and all(isinstance(t, _te.Tensor) for t in item):
+            for t in item:
+                wanted.extend(t.op.outputs)
+        else:
+            raise _error(loc, f"ext.build takes tensors and schedules, got {item!r}",
+                         TypeError)
+    unique, seen = [], set()
+    for t in wanted:
+        if id(t) not in seen:
+            seen.add(id(t))
+            unique.append(t)
+    placeholders, computes = _graph(unique)
+    read = {id(t) for op in computes for t, _ in _operands(op)}
+    outputs = [t for t in unique if id(t) not in read]
+    intermediates = [t for op in computes for t in op.outputs
+                     if id(t) not in {id(o) for o in outputs}]
+    if args is not None:
+        given = list(args)
+        for t in given:
+            if not isinstance(t, _te.Tensor) or t.op is not None:
+                raise _error(loc, f"args lists placeholders, got {t!r}", TypeError)
+        missing = [t.name for t in placeholders if id(t) not in {id(g) for g in given}]
+        if missing:
+            raise _error(loc, f"args misses placeholders {missing}")
+        placeholders = given
+
+    arguments = placeholders + outputs + intermediates
+    arg_index = {id(t): i for i, t in enumerate(arguments)}
+    names = set()
+    program_args = []
+    for t in arguments:
+        label = t.name
+        while label in names:
+            label += "_"
+        names.add(label)
+        program_args.append({"name": label, "shape": list(t.shape), "dtype": t.dtype,
+                             "loc": t.loc})
+    program_computes = []
+    for op in computes:
+        axes = op.all_axes
+        operands = _operands(op)
+        load_index = {}
+        keys = {(id(t), trees): i for i, (t, trees) in enumerate(operands)}
+        positions = {id(a): d for d, a in enumerate(axes)}
+        for node in _ordered_nodes(op.values):
+            if node.op == "load":
+                trees = tuple(_te._affine(i, positions, node.attr.name) for i in node.args)
+                load_index[id(node)] = keys[(id(node.attr), trees)]
+        nodes, ids = _node_table(op.values, load_index, {a.name for a in axes})
+        program_operands = [(arg_index[id(t)], list(trees)) for t, trees in operands]
+        out_trees = [("axis", d) for d in range(len(op.axes))]
+        for t in op.outputs:
+            program_operands.append((arg_index[id(t)], out_trees))
+        combiner = identity = reducer = None
+        if op.reducer is not None:
+            if isinstance(op.reducer, _te._BuiltinReducer):
+                combiner = op.reducer.name
+            else:
+                combiner = "custom"
+                reducer, identity = _reducer_region(op)
+        s = schedules.get(id(op)) or op.schedule
+        program_computes.append({
+            "name": op.name, "loc": op.loc,
+            "axes": [(a.name, a.kind, a.extent) for a in axes],
+            "num_inputs": len(operands), "operands": program_operands,
+            "body": {"nodes": nodes, "yields": [ids[id(v)] for v in op.values]},
+            "combiner": combiner, "identity": identity, "reducer": reducer,
+            "schedule": (s.text(), s.loc) if s is not None else None,
+        })
+    program = {"name": name, "args": program_args, "computes": program_computes}
+    return program, placeholders, outputs, intermediates
+
+
+_CACHE: Dict[str, "Kernel"] = {}
+
+
+class Kernel:
+    """A built program: its IR at every stage, its PTX or HSACO, resources,
+    and `run()`. Made by `ext.build`."""
+
+    def __init__(self, module, compiled, target, inputs, outputs, intermediates, name):
+        self.module = module
+        self.target = target
+        self.chip = compiled.get("chip")
+        self.inputs = inputs
+        self.outputs = outputs
+        self.intermediates = intermediates
+        self.name = name
+        self._stages = list(compiled["stages"])
+        self._binaries = dict(compiled["binaries"])
+        self._shared = dict(compiled["shared_memory"])
+        self._executables = {}
+
+    @property
+    def stages(self) -> List[str]:
+        """Stage names for `mlir()`: "input", then each pass run (a repeated
+        pass as "canonicalize#2").
+
+            >>> kernel.stages[:3]
+            ['input', 'ext-apply-schedule', 'ext-lower-decomposition']
+        """
+        return [name for name, _ in self._stages]
+
+    def mlir(self, stage=None) -> str:
+        """The IR at `stage`: None or "input" (the built module with its
+        schedules), a pass name (after that pass, e.g. "ext-apply-schedule"),
+        an index into `stages`, or "final".
+
+            >>> print(kernel.mlir("ext-apply-schedule"))
+        """
+        if stage is None:
+            return self._stages[0][1]
+        if stage == "final":
+            return self._stages[-1][1]
+        if isinstance(stage, int):
+            return self._stages[stage][1]
+        for name, text in self._stages:
+            if name == stage:
+                return text
+        raise ValueError(f"no stage {stage!r}; stages: {', '.join(self.stages)}")
+
+    @property
+    def binaries(self) -> Dict[str, bytes]:
+        """PTX text or HSACO bytes per gpu.module.
+
+            >>> for name, data in kernel.binaries.items(): print(name, len(data))
+        """
+        return dict(self._binaries)
+
+    @property
+    def ptx(self) -> str:
+        """The PTX of the kernels (target="nvvm").
+
+            >>> print(ext.build(s, target="nvvm", chip="sm_90").ptx[:200])
+        """
+        if self.target != "nvvm":
+            raise ValueError(f"no PTX: the kernel was built for {self.target!r}; build "
+                             "with target='nvvm'")
+        return "\n".join(b.decode() for b in self._binaries.values())
+
+    @property
+    def hsaco(self) -> bytes:
+        """The HSACO code object (target="rocdl"); with several kernels, the
+        first (see `binaries`).
+
+            >>> open("gemm.hsaco", "wb").write(ext.build(s, target="rocdl", chip="gfx942").hsaco)
+        """
+        if self.target != "rocdl":
+            raise ValueError(f"no HSACO: the kernel was built for {self.target!r}; build "
+                             "with target='rocdl'")
+        if not self._binaries:
+            raise ValueError("no GPU kernel: no compute has a schedule")
+        return next(iter(self._binaries.values()))
+
+    @property
+    def shared_memory_bytes(self) -> int:
+        """The most shared memory one of the kernels uses, in bytes (after
+        ext-reuse-shared-memory packed its buffers).
+
+            >>> s = ext.schedule(C, tile=(32, 32, 8), cache=[A, B])  # 64x64x64 f32
+            >>> ext.build(s, target="nvvm").shared_memory_bytes
+            2048
+        """
+        return _te._pymax(self._shared.values(), default=0)
+
+    @property
+    def workspace_bytes(self) -> int:
+        """Global workspace the decompositions need (0 until a decomposition
+        with partial tiles, such as Stream-K, exists).
+
+            >>> kernel.workspace_bytes
+            0
+        """
+        return 0
+
+    def report(self) -> str:
+        """A summary: target, arguments, shared memory per kernel, stages.
+
+            >>> print(kernel.report())
+        """
+        lines = [f"kernel @{self.name} for {self.target}"
+                 + (f" ({self.chip})" if self.chip else "")]
+        for role, tensors in (("input", self.inputs), ("output", self.outputs),
+                              ("intermediate", self.intermediates)):
+            for t in tensors:
+                lines.append(f"  {role:12} {t.name}: {'x'.join(map(str, t.shape))} {t.dtype}")
+        for kernel, size in self._shared.items():
+            lines.append(f"  shared memory {kernel}: {size} bytes")
+        lines.append(f"  workspace: {self.workspace_bytes} bytes")
+        for name, data in self._binaries.items():
+            lines.append(f"  binary {name}: {len(data)} bytes")
+        lines.append(f"  {len(self._stages)} stages: see .stages and .mlir(stage)")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return self.report()
+
+    def run(self, *arrays, target: str = "cpu"):
+        """Runs on the CPU (GPU kernels on ext's emulator) or a CUDA device
+        (target="cuda") and returns the outputs as new numpy arrays (one, or
+        a tuple). Inputs must have the placeholders' shapes and dtypes; bf16
+        inputs are float32 arrays (rounded to bf16) or uint16 bit patterns,
+        bf16 outputs come back as float32.
+
+            >>> c = kernel.run(a, b)
+            >>> np.testing.assert_allclose(c, a @ b, rtol=1e-5)
+        """
+        if len(arrays) != len(self.inputs):
+            names = ", ".join(t.name for t in self.inputs)
+            raise ValueError(f"@{self.name} takes {len(self.inputs)} arrays ({names}), "
+                             f"got {len(arrays)}")
+        passed = []
+        for a, t in zip(arrays, self.inputs):
+            passed.append(_input_array(a, t))
+        results = [np.empty(t.shape, _dt.numpy_dtype(t.dtype))
+                   for t in self.outputs + self.intermediates]
+        if target not in self._executables:
+            if target not in ("cpu", "cuda"):
+                raise ValueError(f"unknown run target {target!r} (expected 'cpu' or 'cuda')")
+            self._executables[target] = self.module.executable(
+                self.name, target, 2, self.chip if self.target == "nvvm" else "")
+        self._executables[target](passed + results)
+        outs = []
+        for r, t in zip(results, self.outputs):
+            outs.append(_dt.from_bf16_bits(r) if t.dtype == "bf16" else r)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _input_array(a, tensor):
+    if not isinstance(a, np.ndarray):
+        raise TypeError(f"input '{tensor.name}' must be a numpy array, got "
+                        f"{type(a).__name__}")
+    if a.shape != tensor.shape:
+        raise ValueError(f"input '{tensor.name}' has shape {a.shape}, the placeholder "
+                         f"{tensor.shape}")
+    if tensor.dtype == "bf16":
+        if a.dtype == np.uint16:
+            return np.ascontiguousarray(a)
+        if a.dtype == np.float32:
+            return _dt.to_bf16_bits(a)
+        raise ValueError(f"input '{tensor.name}' is bf16: pass float32 values or uint16 "
+                         f"bit patterns, not {a.dtype}")
+    want = _dt.numpy_dtype(tensor.dtype)
+    if a.dtype != want:
+        raise ValueError(f"input '{tensor.name}' has dtype {a.dtype}, the placeholder "
+                         f"{tensor.dtype} ({want}); convert it with .astype(np.{want})")
+    # Any layout: the core copies arrays that are not C-contiguous.
+    return a if a.flags.writeable else a.copy()
+
+
+def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "kernel",
+          args: Optional[Sequence] = None, features: str = "", opt: int = 2,
+          keep_stages: bool = True) -> Kernel:
+    """Builds computes into one function `@name(inputs..., outputs...,
+    intermediates...)` and compiles it for `target`: "cpu" (scheduled
+    computes become kernels on ext's CPU emulator, the others loops),
+    "nvvm" (PTX, `chip` sm_NN, default sm_80) or "rocdl" (HSACO, `chip`
+    gfxNNN, default gfx90a). `items`: a tensor, a schedule, or a list of
+    them; the function's outputs are those no other listed compute reads.
+    Kernels are cached per program.
+
+        >>> s = ext.schedule(C, tile=(32, 32, 16))
+        >>> kernel = ext.build(s, target="nvvm", chip="sm_90")
+        >>> kernel.ptx[:100], kernel.shared_memory_bytes
+        >>> c = kernel.run(a, b)
+    """
+    loc = _where()
+    if target not in ("cpu", "nvvm", "rocdl"):
+        raise _error(loc, f"unknown target {target!r}; valid targets: cpu, nvvm, rocdl")
+    program, inputs, outputs, intermediates = lower(items, name, args)
+    key = repr((program, target, chip, features, opt, keep_stages))
+    kernel = _CACHE.get(key)
+    if kernel is not None:
+        return kernel
+    try:
+        module = Module.build(None, program)
+    except ValueError as e:
+        raise ValueError(str(e).strip()) from None
+    compiled = module.compile(target, chip or "", features, opt, keep_stages)
+    kernel = Kernel(module, compiled, target, inputs, outputs, intermediates, name)
+    _CACHE[key] = kernel
+    return kernel

@@ -1,0 +1,139 @@
+"""Ready-made workloads (matmul, gemv, row reductions) on the TE level."""
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import dtypes as _dt
+from . import te as _te
+from .build import build, lower
+from .schedule import schedule as _schedule
+from ._ext import Module
+
+_COMBINERS = ("sum", "prod", "max", "min")
+
+
+class Workload:
+    """One compute with named inputs, ready to schedule, build and run.
+
+        >>> w = ext.matmul(200, 130, 100).schedule(tile=(64, 64, 16), threads=(16, 16, 1),
+        ...                                        cache=(0, 1), storage_align={0: [(0, 32, 1)]})
+        >>> c = w.run_cpu(a, b)
+        >>> print(w.mlir())
+    """
+
+    def __init__(self, inputs, output, sched=None):
+        self.inputs = list(inputs)
+        self.output = output
+        self._schedule = sched
+
+    @property
+    def op(self):
+        """The compute (`ext.ComputeOp`) of the output.
+
+            >>> ext.matmul(8, 8, 8).op.name
+            'C'
+        """
+        return self.output.op
+
+    def schedule(self, tile=None, threads=None, blocks=None, cache: Sequence = (),
+                 storage_align: Optional[Dict[int, List[Tuple[int, int, int]]]] = None,
+                 decomposition=None, **fields) -> "Workload":
+        """A copy with a schedule (see `ext.schedule`); `cache` lists input
+        numbers (0 = first input) or tensors, `storage_align` maps a cached
+        input number to its (dim, factor, offset) triples.
+
+            >>> w = ext.matmul(64, 64, 32).schedule(tile=(32, 32, 8), threads=(8, 8, 1),
+            ...                                     cache=(0, 1), storage_align={0: [(0, 8, 1)]})
+        """
+        entries = []
+        aligns = dict(storage_align or {})
+        for c in cache:
+            tensor = self.inputs[c] if isinstance(c, int) else c
+            index = c if isinstance(c, int) else self.inputs.index(c)
+            if index in aligns:
+                entries.append((tensor, aligns.pop(index)))
+            else:
+                entries.append(tensor)
+        if aligns:
+            raise ValueError(f"storage_align given for input(s) {sorted(aligns)}, which "
+                             f"are not cached (cache={tuple(cache)}); storage_align pads "
+                             "a shared-memory copy, so cache those inputs too")
+        s = _schedule(self.output, tile=tile, threads=threads, blocks=blocks,
+                      cache=entries, decomposition=decomposition, **fields)
+        return Workload(self.inputs, self.output, s)
+
+    def _items(self):
+        return self._schedule if self._schedule is not None else self.output
+
+    def build(self, target="cpu", chip=None):
+        """`ext.build` of this workload.
+
+            >>> print(ext.matmul(64, 64, 32).schedule(tile=(32, 32, 8)).build("nvvm").ptx[:200])
+        """
+        return build(self._items(), target=target, chip=chip, args=self.inputs)
+
+    def mlir(self) -> str:
+        """The function with its ext.compute (and schedule), as MLIR text.
+
+            >>> print(ext.gemv(30, 17).mlir())
+        """
+        return str(self.module())
+
+    def module(self) -> Module:
+        """The built `ext.Module` (before any lowering).
+
+            >>> m = ext.matmul(64, 64, 32).module(); m.run_pipeline("ext-lower-to-loops")
+        """
+        program, _, _, _ = lower(self._items(), args=self.inputs)
+        try:
+            return Module.build(None, program)
+        except ValueError as e:
+            raise ValueError(str(e).strip()) from None
+
+    def run_cpu(self, *inputs: np.ndarray):
+        """Runs on the CPU and returns the output (numpy arrays in, out).
+
+            >>> y = ext.row_reduce(6, 5, "max").run_cpu(np.ones((6, 5), np.float32))
+        """
+        return self.build("cpu").run(*inputs)
+
+
+def matmul(m: int, n: int, k: int, dtype="f32", acc="f32") -> Workload:
+    """C[m, n] = sum over k of A[m, k] * B[k, n], products in `acc`.
+
+        >>> c = ext.matmul(64, 48, 32).run_cpu(a, b)
+    """
+    A = _te.placeholder((m, k), dtype, name="A")
+    B = _te.placeholder((k, n), dtype, name="B")
+    r = _te.reduce_axis(k, name="k")
+    acc = _dt.canonical(acc)
+    C = _te.compute((m, n), lambda i, j: _te.sum(A[i, r].astype(acc) * B[r, j].astype(acc),
+                                                 axis=r), name="C")
+    return Workload([A, B], C)
+
+
+def gemv(m: int, k: int, dtype="f32") -> Workload:
+    """y[m] = sum over k of A[m, k] * x[k].
+
+        >>> y = ext.gemv(30, 17).run_cpu(a, x)
+    """
+    A = _te.placeholder((m, k), dtype, name="A")
+    x = _te.placeholder((k,), dtype, name="x")
+    r = _te.reduce_axis(k, name="k")
+    y = _te.compute((m,), lambda i: _te.sum(A[i, r] * x[r], axis=r), name="y")
+    return Workload([A, x], y)
+
+
+def row_reduce(m: int, k: int, combiner: str = "sum", dtype="f32") -> Workload:
+    """y[m] = combiner over k of X[m, k] (sum, prod, max or min).
+
+        >>> y = ext.row_reduce(6, 5, "max").run_cpu(x)
+    """
+    if combiner not in _COMBINERS:
+        raise ValueError(f"combiner must be one of {_COMBINERS}, got {combiner!r}")
+    X = _te.placeholder((m, k), dtype, name="X")
+    r = _te.reduce_axis(k, name="k")
+    reducer = getattr(_te, combiner)
+    y = _te.compute((m,), lambda i: reducer(X[i, r], axis=r), name="y")
+    return Workload([X], y)

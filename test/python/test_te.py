@@ -1,0 +1,405 @@
+"""pytest for ext's TE level: computes built through the C++ API run on the
+CPU (as plain loops and as scheduled GPU kernels on the emulator) and agree
+with numpy for every reducer and dtype on ragged shapes; bad input raises a
+Python exception naming the user's line."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import ext
+
+RNG = np.random.default_rng(1)
+HERE = os.path.abspath(__file__)
+
+
+def ints(shape, dtype=np.float32, lo=-4, hi=5):
+    return RNG.integers(lo, hi, size=shape).astype(dtype)
+
+
+def matmul_te(m, n, k, dtype="float32", acc=None):
+    A = ext.placeholder((m, k), dtype, name="A")
+    B = ext.placeholder((k, n), dtype, name="B")
+    r = ext.reduce_axis(k, name="k")
+    if acc is None:
+        C = ext.compute((m, n), lambda i, j: ext.sum(A[i, r] * B[r, j], axis=r), name="C")
+    else:
+        C = ext.compute((m, n), lambda i, j: ext.sum(A[i, r].astype(acc) * B[r, j].astype(acc),
+                                                     axis=r), name="C")
+    return A, B, C
+
+
+# --- numbers ------------------------------------------------------------------
+
+@pytest.mark.parametrize("scheduled", [False, True])
+@pytest.mark.parametrize("m,n,k", [(1, 1, 1), (37, 19, 23), (70, 33, 40)])
+def test_matmul_te(m, n, k, scheduled):
+    A, B, C = matmul_te(m, n, k)
+    item = ext.schedule(C, tile=(16, 16, 8), threads=(8, 8, 1),
+                        cache=[(A, [(0, 8, 1)]), B]) if scheduled and m > 16 else C
+    kernel = ext.build(item)
+    a, b = ints((m, k)), ints((k, n))
+    np.testing.assert_array_equal(kernel.run(a, b), a @ b)
+
+
+@pytest.mark.parametrize("dtype,np_dtype", [
+    ("float32", np.float32), ("f64", np.float64), ("float16", np.float16),
+    ("int32", np.int32), ("int8", np.int8), ("i64", np.int64), ("int16", np.int16)])
+@pytest.mark.parametrize("scheduled", [False, True])
+def test_dtypes(dtype, np_dtype, scheduled):
+    m, n, k = 21, 13, 7
+    A, B, C = matmul_te(m, n, k, dtype)
+    kernel = ext.build(ext.schedule(C, tile=(8, 8, 4)) if scheduled else C)
+    a, b = ints((m, k), np_dtype, -3, 4), ints((k, n), np_dtype, -3, 4)
+    c = kernel.run(a, b)
+    assert c.dtype == np_dtype
+    np.testing.assert_array_equal(c, (a.astype(np.int64) @ b.astype(np.int64)).astype(np_dtype))
+    if np.dtype(np_dtype).kind == "i":
+        assert "arith.muli" in kernel.mlir() and "arith.mulf" not in kernel.mlir()
+
+
+def test_bf16():
+    A, B, C = matmul_te(9, 11, 5, "bfloat16", acc="float32")
+    a, b = ints((9, 5)), ints((5, 11))
+    c = ext.build(C).run(a, b)
+    assert c.dtype == np.float32
+    np.testing.assert_array_equal(c, a @ b)
+    X = ext.placeholder((6,), "bf16", name="X")
+    Y = ext.compute((6,), lambda i: X[i] * 2.0, name="Y")
+    x = np.array([1.0, 1.5, -3.0, 0.0078125, 256.0, 3.0], np.float32)
+    np.testing.assert_array_equal(ext.build(Y).run(x), x * 2)
+
+
+@pytest.mark.parametrize("reducer,reference", [
+    (ext.sum, np.sum), (ext.prod, np.prod), (ext.max, np.max), (ext.min, np.min)])
+@pytest.mark.parametrize("scheduled", [False, True])
+def test_reducers(reducer, reference, scheduled):
+    m, k = 13, 9
+    X = ext.placeholder((m, k), "float32", name="X")
+    r = ext.reduce_axis(k, name="k")
+    Y = ext.compute((m,), lambda i: reducer(X[i, r], axis=r), name="Y")
+    x = ints((m, k), lo=-2, hi=3)
+    item = ext.schedule(Y, tile=(8, 4), threads=(8, 1)) if scheduled else Y
+    np.testing.assert_array_equal(ext.build(item).run(x), reference(x, axis=1))
+
+
+def test_row_max_over_threads():
+    """A row max whose reduce axis runs on 32 threads (a tree reduction)."""
+    X = ext.placeholder((37, 64), "float32", name="X")
+    k = ext.reduce_axis(64, name="k")
+    Y = ext.compute((37,), lambda i: ext.max(X[i, k], axis=k), name="Y")
+    s = ext.schedule(Y, tile=(4, 64), threads=(4, 32))
+    x = RNG.standard_normal((37, 64)).astype(np.float32)
+    np.testing.assert_array_equal(ext.build(s).run(x), x.max(axis=1))
+
+
+def test_two_reduce_axes():
+    X = ext.placeholder((5, 6, 7), "int32", name="X")
+    r1, r2 = ext.reduce_axis(6, name="r1"), ext.reduce_axis(7, name="r2")
+    Y = ext.compute((5,), lambda i: ext.sum(X[i, r1, r2], axis=[r1, r2]), name="Y")
+    x = ints((5, 6, 7), np.int32)
+    np.testing.assert_array_equal(ext.build(Y).run(x), x.sum(axis=(1, 2)))
+
+
+def argmax_reducer():
+    def combine(x, y):
+        take_x = x[1] >= y[1]
+        return ext.if_then_else(take_x, x[0], y[0]), ext.max(x[1], y[1])
+
+    def identity(t0, t1):
+        return ext.const(-1, t0), ext.min_value(t1)
+    return ext.comm_reducer(combine, identity, name="argmax")
+
+
+@pytest.mark.parametrize("scheduled", [False, True])
+def test_argmax_comm_reducer(scheduled):
+    m, k = 11, 29
+    X = ext.placeholder((m, k), "float32", name="X")
+    r = ext.reduce_axis(k, name="k")
+    idx, val = ext.compute((m,), lambda i: argmax_reducer()((r, X[i, r]), axis=r), name="am")
+    x = RNG.permutation(m * k).reshape(m, k).astype(np.float32)
+    item = ext.schedule(idx, tile=(4, 8), threads=(4, 1)) if scheduled else [idx, val]
+    i, v = ext.build(item).run(x)
+    np.testing.assert_array_equal(i, x.argmax(axis=1))
+    np.testing.assert_array_equal(v, x.max(axis=1))
+
+
+def test_softmax_chain():
+    m, n = 9, 23
+    X = ext.placeholder((m, n), "float32", name="X")
+    k1, k2 = ext.reduce_axis(n, name="k1"), ext.reduce_axis(n, name="k2")
+    mx = ext.compute((m,), lambda i: ext.max(X[i, k1], axis=k1), name="row_max")
+    e = ext.compute((m, n), lambda i, j: ext.exp(X[i, j] - mx[i]), name="e")
+    sm = ext.compute((m,), lambda i: ext.sum(e[i, k2], axis=k2), name="row_sum")
+    y = ext.compute((m, n), lambda i, j: e[i, j] / sm[i], name="softmax")
+    kernel = ext.build([ext.schedule(mx), e, ext.schedule(sm), y])
+    assert [t.name for t in kernel.outputs] == ["softmax"]
+    x = RNG.standard_normal((m, n)).astype(np.float32)
+    ref = np.exp(x - x.max(axis=1, keepdims=True))
+    ref /= ref.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(kernel.run(x), ref, rtol=1e-5, atol=1e-6)
+
+
+def test_expressions():
+    n = 17
+    X = ext.placeholder((n,), "float32", name="X")
+    Y = ext.compute((n,), lambda i: ext.if_then_else(X[i] > 0, ext.sqrt(X[i]), -X[i] * 2.0)
+                    + ext.tanh(X[i]) + ext.log(ext.abs(X[i]) + 1.0)
+                    + i.astype("float32") + X[i] ** 2.0 + ext.sigmoid(X[i]), name="Y")
+    x = RNG.standard_normal(n).astype(np.float32)
+    ref = (np.where(x > 0, np.sqrt(np.abs(x)), -x * 2) + np.tanh(x) + np.log(np.abs(x) + 1)
+           + np.arange(n) + x ** 2 + 1 / (1 + np.exp(-x)))
+    np.testing.assert_allclose(ext.build(Y).run(x), ref, rtol=1e-5)
+
+
+def test_integer_expressions():
+    X = ext.placeholder((12,), "int32", name="X")
+    Y = ext.compute((12,), lambda i: (X[i] // 3) * 10 + X[i] % 3 + ext.max(X[i], 0)
+                    + ext.if_then_else((X[i] > 2) & (X[i] < 5), 100, 0), name="Y")
+    x = np.arange(-6, 6, dtype=np.int32)
+    ref = (x // 3) * 10 + x % 3 + np.maximum(x, 0) + np.where((x > 2) & (x < 5), 100, 0)
+    np.testing.assert_array_equal(ext.build(Y).run(x), ref)
+
+
+def test_conv2d_affine_access():
+    n, c, h, w, f, kh, kw = 2, 3, 9, 8, 4, 3, 3
+    X = ext.placeholder((n, c, h, w), "float32", name="X")
+    W = ext.placeholder((f, c, kh, kw), "float32", name="W")
+    rc, ry, rx = (ext.reduce_axis(c, "rc"), ext.reduce_axis(kh, "ry"),
+                  ext.reduce_axis(kw, "rx"))
+    oh, ow = h - kh + 1, w - kw + 1
+    Y = ext.compute((n, f, oh, ow), lambda b, o, y, x: ext.sum(
+        X[b, rc, y + ry, x + rx] * W[o, rc, ry, rx], axis=[rc, ry, rx]), name="Y")
+    x, wt = ints((n, c, h, w)), ints((f, c, kh, kw))
+    ref = np.zeros((n, f, oh, ow), np.float32)
+    for dy in range(kh):
+        for dx in range(kw):
+            ref += np.einsum("bchw,oc->bohw", x[:, :, dy:dy + oh, dx:dx + ow], wt[:, :, dy, dx])
+    for item in (Y, ext.schedule(Y)):
+        np.testing.assert_array_equal(ext.build(item).run(x, wt), ref)
+
+
+def test_gpu_targets():
+    A, B, C = matmul_te(64, 48, 32)
+    s = ext.schedule(C, tile=(32, 16, 8), threads=(8, 16, 1), cache=[(A, [(0, 8, 1)]), B],
+                     decomposition="data_parallel", raster="col", swizzle=2)
+    k = ext.build(s, target="nvvm", chip="sm_90")
+    assert ".target sm_90" in k.ptx and ".entry" in k.ptx
+    assert k.shared_memory_bytes > 0 and k.workspace_bytes == 0
+    assert "ext.kernel" in k.mlir("ext-apply-schedule")
+    assert "#ext.schedule" in k.mlir() and "gpu.module" in k.mlir("final")
+    assert "shared memory" in k.report()
+    with pytest.raises(ValueError, match="no stage 'nope'; stages: input"):
+        k.mlir("nope")
+    with pytest.raises(ValueError, match="no HSACO"):
+        k.hsaco
+    amd = ext.build(s, target="rocdl", chip="gfx942")
+    assert amd.hsaco[:4] == b"\x7fELF"
+    a, b = ints((64, 32)), ints((32, 48))
+    np.testing.assert_array_equal(k.run(a, b), a @ b)  # the CPU emulator
+    assert ext.build(s, target="nvvm", chip="sm_90") is k  # cached
+
+
+def test_cuda_without_driver_is_an_error():
+    A, B, C = matmul_te(8, 8, 8)
+    k = ext.build(ext.schedule(C))
+    try:
+        k.run(ints((8, 8)), ints((8, 8)), target="cuda")
+    except RuntimeError as e:
+        assert "needs an NVIDIA GPU" in str(e) or "CUDA" in str(e)
+    with pytest.raises(ValueError, match="unknown run target"):
+        k.run(ints((8, 8)), ints((8, 8)), target="tpu")
+
+
+def test_default_schedule_builds_and_runs():
+    A, B, C = matmul_te(45, 300, 20)
+    s = ext.schedule(C)
+    assert "blocks" in s.text()
+    a, b = ints((45, 20)), ints((20, 300))
+    np.testing.assert_array_equal(ext.build(s).run(a, b), a @ b)
+
+
+def test_helpers_on_te():
+    a, b = ints((20, 10)), ints((10, 13))
+    w = ext.matmul(20, 13, 10).schedule(tile=(16, 8, 4), threads=(4, 8, 1), cache=(0, 1),
+                                        storage_align={0: [(0, 32, 1)]})
+    np.testing.assert_array_equal(w.run_cpu(a, b), a @ b)
+    with pytest.raises(ValueError, match=r"storage_align given for input\(s\) \[1\], which "
+                                         "are not cached"):
+        ext.matmul(20, 13, 10).schedule(tile=(16, 8, 4), threads=(4, 8, 1), cache=(0,),
+                                        storage_align={1: [(0, 32, 1)]})
+
+
+# --- layouts (issue 14 item 1) -----------------------------------------------
+
+def layouts():
+    big = ints((40, 64))
+    base = ints((24, 16))
+    return {
+        "C": base,
+        "Fortran": np.asfortranarray(base),
+        "sliced": big[3:27, 5:53:3],
+        "negative": base[::-1, ::-1],
+    }
+
+
+@pytest.mark.parametrize("layout", ["C", "Fortran", "sliced", "negative"])
+def test_layouts_module_run_cpu(layout):
+    """Module.run_cpu with outputs and inputs in every layout."""
+    a = layouts()[layout]
+    b = ints((16, 8))
+    ref = a @ b
+    m = ext.matmul(24, 8, 16).module()
+    out = {"C": np.zeros((24, 8), np.float32),
+           "Fortran": np.zeros((24, 8), np.float32, order="F"),
+           "sliced": np.zeros((30, 20), np.float32)[2:26, 4:20:2],
+           "negative": np.zeros((24, 8), np.float32)[::-1, ::-1]}[layout]
+    m.run_cpu("kernel", [a, b, out])
+    np.testing.assert_array_equal(out, ref)
+
+
+@pytest.mark.parametrize("layout", ["C", "Fortran", "sliced", "negative"])
+def test_layouts_kernel_run(layout):
+    a = layouts()[layout]
+    b = ints((16, 8))
+    A, B, C = matmul_te(24, 8, 16)
+    kernel = ext.build(ext.schedule(C, tile=(8, 8, 4)))
+    np.testing.assert_array_equal(kernel.run(a, b), a @ b)
+
+
+# --- bad input (issue 20 "must show", issue 14 item 3) -----------------------
+
+def line_of(marker):
+    with open(HERE) as f:
+        for n, line in enumerate(f, 1):
+            if marker in line and "line_of(" not in line:
+                return n
+    raise AssertionError(marker)
+
+
+def test_reduce_axis_outside_reduction_names_the_line():
+    X = ext.placeholder((4, 5), "float32", name="X")
+    k = ext.reduce_axis(5, name="k")
+    with pytest.raises(ValueError, match=rf"test_te.py:{line_of('# reduce-outside')}: "
+                                         "reduce axis 'k' used outside a reduction"):
+        ext.compute((4,), lambda i: X[i, k] * 2.0)  # reduce-outside
+
+
+def test_shape_mismatch():
+    A = ext.placeholder((8, 5), "float32", name="A")
+    B = ext.placeholder((6, 7), "float32", name="B")
+    k = ext.reduce_axis(6, name="k")
+    with pytest.raises(ValueError, match=r"A\[i, k\]: index #1 ranges over \[0, 5\] but A "
+                                         "has extent 5 in dimension 1"):
+        ext.compute((8, 7), lambda i, j: ext.sum(A[i, k] * B[k, j], axis=k))
+    with pytest.raises(IndexError, match="A has 2 dimensions, indexed with 1"):
+        ext.compute((8,), lambda i: A[i])
+
+
+def test_unknown_decomposition_and_fields():
+    A, B, C = matmul_te(32, 32, 32)
+    with pytest.raises(ValueError, match="unknown decomposition 'streamk'; valid "
+                                         "decompositions: data_parallel"):
+        ext.schedule(C, decomposition="streamk")
+    with pytest.raises(ValueError, match="schedule field 'stages' does not exist in this "
+                                         "build of ext; valid fields: tile, threads"):
+        ext.schedule(C, stages=3)
+    with pytest.raises(ValueError, match="cache field 'swizzle' does not exist"):
+        ext.schedule(C, cache=[(A, {"swizzle": 3})])
+    with pytest.raises(ValueError, match="is not a tile decomposition"):
+        ext.build(ext.schedule(C, decomposition="#ext.storage_align<dim = 0, factor = 2, "
+                                                 "offset = 0>"))
+
+
+def test_zero_tile_and_verifier_messages():
+    A, B, C = matmul_te(20, 13, 10)
+    with pytest.raises(ValueError, match="tile of axis 'j' must be a positive integer, got 0"):
+        ext.schedule(C, tile=(16, 0, 8))
+    bad = ext.schedule(C, tile=(16, 16, 8), threads=(4, 8, 1))  # bad-tile
+    with pytest.raises(ValueError, match=rf"test_te.py:{line_of('# bad-tile')}: invalid "
+                                         "schedule for compute: .*tile size 16 of axis 'j' "
+                                         "exceeds its extent 13"):
+        ext.build(bad)
+    with pytest.raises(ValueError, match="cache names 'C'"):
+        ext.schedule(C, cache=[C])
+
+
+def test_dtype_errors():
+    with pytest.raises(ValueError, match="unknown dtype 'float8'; valid dtypes: f16"):
+        ext.placeholder((4,), "float8")
+    X = ext.placeholder((4,), "float32", name="X")
+    I = ext.placeholder((4,), "int32", name="I")
+    with pytest.raises(TypeError, match="'add' of f32 and i32; cast one with .astype"):
+        ext.compute((4,), lambda i: X[i] + I[i])
+    with pytest.raises(TypeError, match="use // for integer division"):
+        ext.compute((4,), lambda i: I[i] / 2)
+    with pytest.raises(TypeError, match="ext.exp needs a floating-point value"):
+        ext.compute((4,), lambda i: ext.exp(I[i]))
+    with pytest.raises(TypeError, match="no truth value"):
+        ext.compute((4,), lambda i: X[i] if X[i] > 0 else 0.0)
+    k = ext.build(ext.compute((4,), lambda i: X[i] * 2.0))
+    with pytest.raises(ValueError, match=r"input 'X' has dtype float64, the placeholder f32"):
+        k.run(np.zeros(4))  # f64 is not silently cast to f32
+    with pytest.raises(ValueError, match=r"input 'X' has shape \(5,\)"):
+        k.run(np.zeros(5, np.float32))
+    with pytest.raises(ValueError, match="takes 1 arrays"):
+        k.run()
+
+
+def test_reduction_must_be_whole_value():
+    X = ext.placeholder((4, 5), "float32", name="X")
+    k = ext.reduce_axis(5, name="k")
+    with pytest.raises(ValueError, match="a reduction must be the whole value"):
+        ext.compute((4,), lambda i: ext.sum(X[i, k], axis=k) * 2.0)
+
+
+def test_garbage_ir_to_parse():
+    for text in ["func.func @f( {", "%0 = ", "\x00\xff", "module { module {",
+                 '"test.op"() {a = array<index: 1>} : () -> ()',
+                 "func.func @f() { ext.compute [] outs() maps [] {} }"]:
+        with pytest.raises(ValueError, match="could not parse"):
+            ext.Module.parse(text)  # the default context
+
+
+def test_risky_input_does_not_kill_the_interpreter():
+    """Inputs near the parser's and verifier's edges, in a subprocess: it must
+    exit normally (exceptions are fine, signals are not)."""
+    script = textwrap.dedent("""
+        import ext, numpy as np
+        bad = [
+            lambda: ext.Module.parse('!t = index\\n"test.op"() {a = array<!t: 1>} : () -> ()'),
+            lambda: ext.Module.parse("func.func @f(%a: memref<?xf32>) { return }").run_cpu(
+                "f", [np.zeros(3, np.float32)]),
+            lambda: ext.build(ext.schedule(ext.compute((4,), lambda i: ext.placeholder(
+                (4,), "f32", name="P")[i] + 1.0), tile=(4,), threads=(2000,))),
+            lambda: ext.build(ext.schedule(ext.compute((4,), lambda i: ext.placeholder(
+                (4,), "f32", name="Q")[i] + 1.0), decomposition="#ext.nope")),
+            lambda: ext.Module.parse("func.func @f() { return }").run_pipeline("canonicalize{"),
+        ]
+        for f in bad:
+            try:
+                f()
+            except Exception as e:
+                print(type(e).__name__, str(e).splitlines()[0][:80])
+        print("survived")
+    """)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=300, env=dict(os.environ))
+    assert r.returncode == 0, r.stderr
+    assert "survived" in r.stdout
+
+
+def test_locations_name_the_python_line():
+    X = ext.placeholder((4,), "float32", name="X")
+    Y = ext.compute((4,), lambda i: X[i] + 1.0, name="Y")  # loc-line
+    text = ext.build(Y).module.__str__()
+    assert "ext.compute" in text
+    kernel = ext.build(Y)
+    assert kernel.mlir() == str(kernel.module)
+    # The locations are printed with the debug info, e.g. in verifier errors.
+    with pytest.raises(ValueError, match=rf"test_te.py:{line_of('# loc-sched')}"):
+        ext.build(ext.schedule(Y, tile=(4,), threads=(3,)))  # loc-sched
