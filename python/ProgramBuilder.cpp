@@ -494,28 +494,44 @@ void buildRegion(OpBuilder &b, Region &region, ArrayRef<Type> argTypes,
 /// compute's verifier: its messages are reported at the schedule's line.
 template <typename LocationOf>
 void attachSchedule(ext::ComputeOp compute, const py::tuple &schedule,
-                    LocationOf locationOf) {
+                    const py::list &inputNames, LocationOf locationOf) {
   MLIRContext *ctx = compute->getContext();
   std::string text = py::cast<std::string>(schedule[0]);
   std::string where = describeLocation(locationOf(schedule[1])) + ": ";
   if (std::optional<ext::ParserHazard> hazard = ext::findParserHazard(text))
     throw BuildError(where + "schedule: " + hazard->message);
-  std::string messages;
+  // The first diagnostic says what is wrong; the parser's follow-ups name
+  // its own grammar.
+  std::string message;
   ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
-    if (!messages.empty())
-      messages += "; ";
-    messages += d.str();
+    if (message.empty())
+      message = d.str();
     return success();
   });
   Attribute attr = parseAttribute(text, ctx);
   if (!attr)
-    throw BuildError(where + "invalid schedule: " + messages);
+    throw BuildError(where + "invalid schedule: " + message);
   auto scheduleAttr = dyn_cast<ext::ScheduleAttr>(attr);
   if (!scheduleAttr)
     throw BuildError(where + "not a schedule: " + text);
   compute.setScheduleAttr(scheduleAttr);
-  if (failed(mlir::verify(compute)))
-    throw BuildError(where + "invalid schedule for compute: " + messages);
+  if (succeeded(mlir::verify(compute)))
+    return;
+  // In the user's terms: no op name, and which tensor an input number is.
+  StringRef prefix = "'ext.compute' op schedule: ";
+  if (StringRef(message).starts_with(prefix))
+    message = message.substr(prefix.size());
+  std::string inputs;
+  for (auto [i, name] : llvm::enumerate(inputNames))
+    inputs += (i ? ", #" : " (input #") + std::to_string(i) + " is " +
+              py::cast<std::string>(name);
+  if (!inputs.empty())
+    inputs += ")";
+  std::string name;
+  if (auto nameLoc = dyn_cast<NameLoc>(compute->getLoc()))
+    name = nameLoc.getName().str();
+  throw BuildError(where + "invalid schedule for compute '" + name +
+                   "': " + message + inputs);
 }
 
 } // namespace
@@ -659,6 +675,7 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
     }
     if (!c["schedule"].is_none())
       attachSchedule(compute, py::reinterpret_borrow<py::tuple>(c["schedule"]),
+                     py::reinterpret_borrow<py::list>(c["input_names"]),
                      locationOf);
   }
   func::ReturnOp::create(b, unknown);

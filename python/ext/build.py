@@ -53,6 +53,19 @@ def _operands(op) -> List[Tuple["_te.Tensor", tuple]]:
     return result
 
 
+def _access_text(tensor, trees, axes) -> str:
+    """`A[i, k + 1]` for an access of `tensor` through affine `trees`."""
+    def text(tree):
+        op = tree[0]
+        if op == "axis":
+            return axes[tree[1]].name
+        if op == "const":
+            return str(tree[1])
+        sign = {"add": " + ", "sub": " - ", "mul": "*", "floordiv": " // ", "mod": " % "}[op]
+        return f"{text(tree[1])}{sign}{text(tree[2])}"
+    return f"{tensor.name}[{', '.join(text(t) for t in trees)}]"
+
+
 def _graph(outputs: Sequence["_te.Tensor"]):
     """Placeholders and computes `outputs` depend on, computes in dependence
     order."""
@@ -138,12 +151,12 @@ def _reducer_region(op):
                                           f"{v.dtype}, the reduced value is {t}")
             v = v.attr
         idents.append((float(v) if _dt.kind(t) == "float" else int(v), t))
-    nodes, ids = _node_table(combined, {}, set())
     for c in combined:
         for e in _te._walk(c):
             if isinstance(e, _te.IterVar) or e.op == "load":
                 raise _error(e.loc, f"reducer '{reducer.name}' may use only its arguments "
                                     "and constants")
+    nodes, ids = _node_table(combined, {}, set())
     return {"nodes": nodes, "yields": [ids[id(c)] for c in combined]}, idents
 
 
@@ -236,6 +249,7 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
             "name": op.name, "loc": op.loc,
             "axes": [(a.name, a.kind, a.extent) for a in axes],
             "num_inputs": len(operands), "operands": program_operands,
+            "input_names": [_access_text(t, trees, axes) for t, trees in operands],
             "body": {"nodes": nodes, "yields": [ids[id(v)] for v in op.values]},
             "combiner": combiner, "identity": identity, "reducer": reducer,
             "schedule": (s.text(), s.loc) if s is not None else None,

@@ -162,7 +162,11 @@ def _const(value, dtype, loc=None) -> Expr:
     loc = loc or _where()
     k = _dt.kind(dtype)
     if k == "float":
-        return Expr("const", dtype, (), float(value), loc)
+        value = float(value)
+        if value == value and _pymax(-value, value) != float("inf") and \
+                _pymax(-value, value) > _dt.limits(dtype)[1]:
+            raise _error(loc, f"constant {value} does not fit in {dtype} (it would be inf)")
+        return Expr("const", dtype, (), value, loc)
     if isinstance(value, float) and not value.is_integer():
         raise _error(loc, f"constant {value} is not an integer; it cannot be {dtype}",
                      TypeError)

@@ -215,6 +215,24 @@ def test_cuda_without_driver_is_an_error():
         k.run(ints((8, 8)), ints((8, 8)), target="tpu")
 
 
+@pytest.mark.parametrize("decomposition", ext.decomposition_names())
+@pytest.mark.parametrize("m,n,k", [(45, 37, 29), (8, 130, 64)])
+def test_every_decomposition(decomposition, m, n, k):
+    A, B, C = matmul_te(m, n, k)
+    s = ext.schedule(C, tile=(min(m, 16), 16, 8), threads=(8, 8, 1), cache=[A, B],
+                     decomposition=decomposition)
+    a, b = ints((m, k)), ints((k, n))
+    np.testing.assert_array_equal(ext.build(s).run(a, b), a @ b)
+
+
+def test_constant_out_of_range():
+    X = ext.placeholder((4,), "float32", name="X")
+    with pytest.raises(ValueError, match="constant 1e\\+300 does not fit in f32"):
+        ext.compute((4,), lambda i: X[i] + 1e300)
+    with pytest.raises(ValueError, match="constant 1000 does not fit in i8"):
+        ext.compute((4,), lambda i: i.astype("int8") + 1000)
+
+
 def test_default_schedule_builds_and_runs():
     A, B, C = matmul_te(45, 300, 20)
     s = ext.schedule(C)
@@ -321,9 +339,16 @@ def test_zero_tile_and_verifier_messages():
         ext.schedule(C, tile=(16, 0, 8))
     bad = ext.schedule(C, tile=(16, 16, 8), threads=(4, 8, 1))  # bad-tile
     with pytest.raises(ValueError, match=rf"test_te.py:{line_of('# bad-tile')}: invalid "
-                                         "schedule for compute: .*tile size 16 of axis 'j' "
+                                         "schedule for compute 'C': tile size 16 of axis 'j' "
                                          "exceeds its extent 13"):
         ext.build(bad)
+    with pytest.raises(ValueError, match=r"storage_align of input #1 names dimension 5 of a "
+                                         r"rank-2 operand \(input #0 is A\[i, k\], #1 is "
+                                         r"B\[k, j\]\)"):
+        ext.build(ext.schedule(C, tile=(16, 13, 8), threads=(4, 13, 1), cache=[(B, (5, 2, 1))]))
+    with pytest.raises(ValueError, match="invalid schedule: schedule vector width must be 1, "
+                                         "2, 4 or 8, got 3$"):
+        ext.build(ext.schedule(C, vector=3))
     with pytest.raises(ValueError, match="cache names 'C'"):
         ext.schedule(C, cache=[C])
 
@@ -379,6 +404,19 @@ def test_risky_input_does_not_kill_the_interpreter():
             lambda: ext.build(ext.schedule(ext.compute((4,), lambda i: ext.placeholder(
                 (4,), "f32", name="Q")[i] + 1.0), decomposition="#ext.nope")),
             lambda: ext.Module.parse("func.func @f() { return }").run_pipeline("canonicalize{"),
+            lambda: ext.build(ext.schedule(ext.compute((4,), lambda i: ext.placeholder(
+                (4,), "f32", name="R")[i]), decomposition=
+                '#ext.data_parallel> }, ext.junk = array<index: 1')),
+            lambda: ext.build(ext.compute((4,), lambda i: ext.placeholder((4,), "f32")[i]),
+                              target="nvvm", chip="sm_1000"),
+            lambda: ext.Module.parse(
+                "func.func @k(%a: memref<4xf32, strided<[2]>>) { return }").run_cpu(
+                "k", [np.zeros(4, np.float32)]),
+            lambda: ext.Module.parse("func.func @k(%a: memref<4xf32>) { return }").run_cpu(
+                "k", [[1.0, 2.0, 3.0, 4.0]]),
+            lambda: ext.build(ext.compute((4,), lambda i: ext.comm_reducer(
+                lambda x, y: x + ext.placeholder((4,), "f32")[0], lambda t: 0.0)(
+                ext.placeholder((4,), "f32")[i], axis=ext.reduce_axis(4))))
         ]
         for f in bad:
             try:
