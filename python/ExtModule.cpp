@@ -424,6 +424,16 @@ public:
 
   std::string str() { return print(*module); }
 
+  std::string toString(bool locations) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    OpPrintingFlags flags;
+    if (locations)
+      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+    module->print(os, flags);
+    return s;
+  }
+
   ModuleHandle clone() { return ModuleHandle(ctx, module->clone()); }
 
   void runPipeline(const std::string &pipeline) {
@@ -610,6 +620,10 @@ PYBIND11_MODULE(_ext, m) {
                   py::arg("program"),
                   "Build a module from a program description (ext.te)")
       .def("__str__", &ModuleHandle::str)
+      .def("to_string", &ModuleHandle::toString, py::arg("locations") = false,
+           "The module as MLIR text; with locations=True each op's location "
+           "(for built computes, the Python file and line that wrote it).\n\n"
+           "    >>> print(kernel.module.to_string(locations=True))")
       .def("clone", &ModuleHandle::clone, "A deep copy")
       .def("run_pipeline", &ModuleHandle::runPipeline, py::arg("pipeline"),
            "Run a textual pass pipeline (anchored on the module) in place")

@@ -434,7 +434,9 @@ def test_risky_input_does_not_kill_the_interpreter():
 def test_locations_name_the_python_line():
     X = ext.placeholder((4,), "float32", name="X")
     Y = ext.compute((4,), lambda i: X[i] + 1.0, name="Y")  # loc-line
-    text = ext.build(Y).module.__str__()
+    text = ext.build(Y).module.to_string(locations=True)
+    line = line_of("# loc-line")
+    assert f'loc("{HERE}":{line}:0)' in text and 'loc("Y"(' in text, text
     assert "ext.compute" in text
     kernel = ext.build(Y)
     assert kernel.mlir() == str(kernel.module)
