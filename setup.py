@@ -2,7 +2,10 @@
 installed LLVM/MLIR 22 (Debian's /usr/lib/llvm-22), no network needed.
 
     python3 -m venv --system-site-packages /tmp/venv   # numpy from Debian
-    /tmp/venv/bin/pip install .                        # or --no-build-isolation
+    /tmp/venv/bin/pip install .     # no network; pips newer than Debian 12's: --no-build-isolation
+
+There is no pyproject.toml on purpose: with one, pip builds in an isolated
+environment and downloads setuptools, which an offline machine cannot.
 
 The extension module `ext._ext` links ext's shared libraries, which are
 installed beside it in `ext/_lib` (they find each other through $ORIGIN),
