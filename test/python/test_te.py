@@ -443,3 +443,41 @@ def test_locations_name_the_python_line():
     # The locations are printed with the debug info, e.g. in verifier errors.
     with pytest.raises(ValueError, match=rf"test_te.py:{line_of('# loc-sched')}"):
         ext.build(ext.schedule(Y, tile=(4,), threads=(3,)))  # loc-sched
+
+
+def test_random_schedules_match_numpy():
+    """Random valid schedules (tiles, thread counts, caches with
+    storage_align, vector, unroll, raster, swizzle) of ragged sum/max/min
+    matmuls on the emulator: right numbers or a ValueError, never a crash."""
+    import random
+    rng = random.Random(7)
+    built = 0
+    for _ in range(12):
+        m, n, k = rng.randint(1, 50), rng.randint(1, 50), rng.randint(1, 30)
+        A = ext.placeholder((m, k), "float32", name="A")
+        B = ext.placeholder((k, n), "float32", name="B")
+        r = ext.reduce_axis(k, "k")
+        red, ref = rng.choice([(ext.sum, np.sum), (ext.max, np.max), (ext.min, np.min)])
+        C = ext.compute((m, n), lambda i, j: red(A[i, r] * B[r, j], axis=r), name="C")
+
+        def pick(e):
+            return min(e, rng.choice([1, 3, 4, 8, 16, 32, e, rng.randint(1, e)]))
+
+        def divisor(t):
+            return rng.choice([d for d in range(1, min(t, 32) + 1) if t % d == 0])
+        tile = [pick(m), pick(n), pick(k)]
+        threads = [divisor(tile[0]), divisor(tile[1]), 1]
+        if rng.random() < 0.3:
+            tile[2], threads[2] = k, rng.choice([1, 2, 4, 8])
+        cache = rng.choice([[], [A], [B], [(A, [(0, rng.choice([2, 8, 32]), 1)]), (B, (1, 4, 0))]])
+        s = ext.schedule(C, tile=tuple(tile), threads=tuple(threads), cache=cache,
+                         vector=rng.choice([1, 2, 4]), unroll=rng.choice([1, 2]),
+                         raster=rng.choice(["row", "col"]), swizzle=rng.choice([1, 2, 3]))
+        try:
+            kernel = ext.build(s, keep_stages=False)
+        except ValueError:
+            continue
+        a, b = ints((m, k), lo=-3, hi=4), ints((k, n), lo=-3, hi=4)
+        np.testing.assert_array_equal(kernel.run(a, b), ref(a[:, :, None] * b[None], axis=1))
+        built += 1
+    assert built >= 8
