@@ -6,6 +6,7 @@ Python exception naming the user's line."""
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 
 import numpy as np
@@ -197,6 +198,16 @@ def test_gpu_targets():
         k.mlir("nope")
     with pytest.raises(ValueError, match="no HSACO"):
         k.hsaco
+    ptxas = "/usr/local/cuda/bin/ptxas"
+    if os.path.exists(ptxas):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "k.ptx")
+            with open(path, "w") as f:
+                f.write(k.ptx)
+            r = subprocess.run([ptxas, "-arch=sm_90", "-v", path, "-o", path + ".cubin"],
+                               capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            assert f"{k.shared_memory_bytes} bytes smem" in r.stderr
     amd = ext.build(s, target="rocdl", chip="gfx942")
     assert amd.hsaco[:4] == b"\x7fELF"
     a, b = ints((64, 32)), ints((32, 48))
