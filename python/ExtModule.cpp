@@ -465,17 +465,17 @@ public:
     py::dict result;
     bool gpu = target == "nvvm" || target == "rocdl";
     if (gpu) {
-      ext::GpuTarget requested;
+      ext::GPUTarget requested;
       requested.target = target;
       requested.chip = chip;
       requested.features = features;
       requested.optLevel = optLevel;
       std::string error;
-      FailureOr<ext::GpuTarget> resolved =
-          ext::resolveGpuTarget(requested, error);
+      FailureOr<ext::GPUTarget> resolved =
+          ext::resolveGPUTarget(requested, error);
       if (failed(resolved))
         throw py::value_error(error);
-      ext::buildGpuPipeline(pm, *resolved);
+      ext::buildGPUPipeline(pm, *resolved);
       result["chip"] = resolved->chip;
     } else if (target == "cpu") {
       ext::buildCpuPipeline(pm, ext::CpuPipelineOptions());
@@ -496,11 +496,11 @@ public:
     result["shared_memory"] = shared;
     py::dict binaries;
     if (gpu) {
-      ext::GpuBinaryKind kind = target == "nvvm" ? ext::GpuBinaryKind::Ptx
-                                                 : ext::GpuBinaryKind::Hsaco;
+      ext::GPUBinaryKind kind = target == "nvvm" ? ext::GPUBinaryKind::Ptx
+                                                 : ext::GPUBinaryKind::Hsaco;
       for (auto m : lowered->getOps<gpu::GPUModuleOp>()) {
         FailureOr<SmallVector<char, 0>> binary =
-            ext::serializeGpuModule(m, kind, ext::SerializeOptions());
+            ext::serializeGPUModule(m, kind, ext::SerializeOptions());
         if (failed(binary))
           throw std::runtime_error("serializing gpu.module @" +
                                    m.getName().str() + " failed:\n" +
@@ -541,14 +541,14 @@ public:
     if (cuda) {
       std::string deviceChip;
       loadCudaRuntime(deviceChip);
-      ext::GpuTarget requested;
+      ext::GPUTarget requested;
       requested.chip = chip.empty() ? deviceChip : chip;
       std::string error;
-      FailureOr<ext::GpuTarget> resolved =
-          ext::resolveGpuTarget(requested, error);
+      FailureOr<ext::GPUTarget> resolved =
+          ext::resolveGPUTarget(requested, error);
       if (failed(resolved))
         throw py::value_error(error);
-      ext::buildGpuHostPipeline(pm, *resolved, "isa", "");
+      ext::buildGPUHostPipeline(pm, *resolved, "isa", "");
       libs.push_back(runtimeLibrary(EXT_CUDA_RUNTIME_LIB));
     } else if (target == "cpu") {
       ext::buildCpuPipeline(pm, ext::CpuPipelineOptions());

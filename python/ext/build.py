@@ -284,7 +284,7 @@ class Kernel:
         pass as "canonicalize#2").
 
             >>> kernel.stages[:3]
-            ['input', 'ext-apply-schedule', 'ext-lower-decomposition']
+            ['input', 'ext-apply-schedule', 'ext-kernel-to-gpu']
         """
         return [name for name, _ in self._stages]
 

@@ -83,7 +83,7 @@ class Workload:
     def module(self) -> Module:
         """The built `ext.Module` (before any lowering).
 
-            >>> m = ext.matmul(64, 64, 32).module(); m.run_pipeline("ext-lower-to-loops")
+            >>> m = ext.matmul(64, 64, 32).module(); m.run_pipeline("ext-compute-to-loops")
         """
         program, _, _, _ = lower(self._items(), args=self.inputs)
         try:
