@@ -152,6 +152,20 @@ func.func @tile_compute_threads_rank(%X: memref<8xf32>, %Y: memref<8xf32>) {
 
 // -----
 
+// Extent 6 on 8 threads would leave every thread 6 / 8 = 0 points.
+func.func @tile_compute_threads_exceed_extent(%X: memref<6xf32>, %Y: memref<6xf32>) {
+  // expected-error @+1 {{'ext.tile_compute' op spatial axis 'i' of extent 6 runs on 8 threads, which do not divide it}}
+  ext.tile_compute [#ext.axis<"i", spatial, 6>] threads [8]
+      ins(%X : memref<6xf32>) outs(%Y : memref<6xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
 // The compute-like checks apply to tile computes too.
 func.func @tile_compute_map_count(%X: memref<8xf32>, %Y: memref<8xf32>) {
   // expected-error @+1 {{'ext.tile_compute' op expects one indexing map per operand (2), got 1}}

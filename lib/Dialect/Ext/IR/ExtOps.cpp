@@ -504,6 +504,13 @@ LogicalResult TileComputeOp::verify() {
     return emitOpError("accumulates, but has no reduce axis");
   for (auto [a, axis] : llvm::enumerate(getAxisList())) {
     int64_t threads = getThreads()[a];
+    // Each thread takes extent / threads points of a spatial axis: a
+    // remainder would be points no thread computes. (A reduce axis is
+    // strided over its threads up to `bounds`, so any extent works.)
+    if (axis.isSpatial() && axis.getExtent() % threads != 0)
+      return emitOpError() << "spatial axis '" << axis.getName()
+                           << "' of extent " << axis.getExtent() << " runs on "
+                           << threads << " threads, which do not divide it";
     if (axis.isReduce() && threads > 1 && !llvm::isPowerOf2_64(threads))
       return emitOpError() << "reduce axis '" << axis.getName() << "' runs on "
                            << threads
