@@ -31,6 +31,11 @@ install(TARGETS ${EXT_EXPORTED_LIBRARIES} ${EXT_INSTALLED_TOOLS}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${EXT_RUNTIME_LIBRARIES}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The ROCm-shaped toolkit folder of links (lib/Target/GPU/CMakeLists.txt);
+# the tools find it, like the run-time libraries, beside ext's libraries
+# (ext/Support/InstallPaths.h).
+install(DIRECTORY ${EXT_LIBS_DIR}/ext-rocm-toolkit
+  DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT ExtTargets DESTINATION ${EXT_INSTALL_PACKAGE_DIR})
 
 if(TARGET _ext)

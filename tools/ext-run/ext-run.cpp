@@ -11,6 +11,7 @@
 #include "CudaTarget.h"
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
+#include "ext/Support/InstallPaths.h"
 #include "ext/Support/ParserHazards.h"
 #include "ext/Support/Plugins.h"
 
@@ -235,8 +236,9 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
 
+  std::string emulationLib = ext::findNextToExtLibraries(EXT_CPU_EMULATION_LIB);
   SmallVector<StringRef> libs = {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB,
-                                 EXT_CPU_EMULATION_LIB};
+                                 emulationLib};
   for (const std::string &lib : sharedLibs)
     libs.push_back(lib);
 
