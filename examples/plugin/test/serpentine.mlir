@@ -1,5 +1,5 @@
 // The plugin's tile decomposition in ext's schedule: it parses, prints,
-// verifies, and ext-apply-schedule / ext-lower-decomposition lower it
+// verifies, and ext-apply-schedule / ext-kernel-to-gpu lower it
 // without knowing it (only TileDecompositionAttrInterface).
 // RUN: ext-opt %s --load-dialect-plugin=%plugin | FileCheck %s --check-prefix=ROUNDTRIP
 // RUN: ext-opt %s --load-dialect-plugin=%plugin --ext-schedule-to-gpu | FileCheck %s --check-prefix=LOWER
