@@ -13,6 +13,7 @@
 
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
+#include "ext/Support/InstallPaths.h"
 #include "ext/Support/ParserHazards.h"
 #include "ext/Support/Plugins.h"
 #include "ext/Target/GPU/Serialize.h"
@@ -77,7 +78,8 @@ std::string runtimeLibrary(llvm::StringRef buildPath) {
     if (llvm::sys::fs::exists(path))
       return std::string(path);
   }
-  return buildPath.str();
+  // Installed with cmake --install: beside ext's libraries.
+  return ext::findNextToExtLibraries(buildPath);
 }
 
 /// Collects the diagnostics emitted while it is alive, as text:
@@ -635,8 +637,10 @@ private:
 PYBIND11_MODULE(_ext, m) {
   m.doc() = "ext: TVM-style scheduling for MLIR (C++ core)";
   m.def("load_plugin", &loadPlugin, py::arg("path"),
-        "Load a dialect and/or pass plugin built against this ext (ImportError "
-        "if it cannot be loaded or was built against another ext version)");
+        "Load a dialect and/or pass plugin built against this ext: its passes\n"
+        "are registered and its dialects reach every Context. ImportError if\n"
+        "it cannot be loaded or was built against another ext version.\n\n"
+        ">>> ext.load_plugin(\"ExtExamplePlugin.so\")  # doctest: +SKIP");
   py::class_<ContextHandle, std::shared_ptr<ContextHandle>>(m, "Context")
       .def(py::init<>())
       .def_static("default", &ContextHandle::getDefault,
