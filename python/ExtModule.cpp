@@ -13,7 +13,9 @@
 
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
+#include "ext/Support/InstallPaths.h"
 #include "ext/Support/ParserHazards.h"
+#include "ext/Support/Plugins.h"
 #include "ext/Target/GPU/Serialize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,6 +36,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
@@ -46,6 +49,7 @@
 
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -74,7 +78,8 @@ std::string runtimeLibrary(llvm::StringRef buildPath) {
     if (llvm::sys::fs::exists(path))
       return std::string(path);
   }
-  return buildPath.str();
+  // Installed with cmake --install: beside ext's libraries.
+  return ext::findNextToExtLibraries(buildPath);
 }
 
 /// Collects the diagnostics emitted while it is alive, as text:
@@ -110,6 +115,17 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
+/// The dialects of plugins loaded with load_plugin, and the live contexts:
+/// a plugin's dialects reach every context, older ones included.
+DialectRegistry &pluginDialects() {
+  static DialectRegistry registry;
+  return registry;
+}
+std::set<MLIRContext *> &liveContexts() {
+  static std::set<MLIRContext *> contexts;
+  return contexts;
+}
+
 class ContextHandle {
 public:
   ContextHandle() {
@@ -119,13 +135,16 @@ public:
     mlir::registerAllExtensions(registry);
     mlir::registerAllToLLVMIRTranslations(registry);
     ext::registerAllDialects(registry);
+    pluginDialects().appendTo(registry);
     context = std::make_unique<MLIRContext>(registry);
+    liveContexts().insert(context.get());
     context->loadAllAvailableDialects();
     // Diagnostics become exception text: the message, not an op dump.
     context->printOpOnDiagnostic(false);
     // Stage snapshots print the module between passes: one thread.
     context->disableMultithreading();
   }
+  ~ContextHandle() { liveContexts().erase(context.get()); }
   MLIRContext *get() { return context.get(); }
 
   static std::shared_ptr<ContextHandle> getDefault() {
@@ -137,6 +156,25 @@ public:
 private:
   std::unique_ptr<MLIRContext> context;
 };
+
+/// ext.load_plugin: checks the plugin's ext version, registers its passes
+/// and adds its dialects to every context. Loading a file twice is a no-op.
+void loadPlugin(const std::string &path) {
+  registerEverythingOnce();
+  static llvm::StringSet<> loaded;
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(path, real))
+    throw py::import_error("no plugin file '" + path + "'");
+  if (loaded.contains(real))
+    return;
+  DialectRegistry registry;
+  if (llvm::Error err = ext::loadPlugin(real, registry))
+    throw py::import_error(llvm::toString(std::move(err)));
+  loaded.insert(real);
+  registry.appendTo(pluginDialects());
+  for (MLIRContext *context : liveContexts())
+    context->appendDialectRegistry(registry);
+}
 
 std::string print(Operation *op) {
   std::string s;
@@ -598,6 +636,11 @@ private:
 
 PYBIND11_MODULE(_ext, m) {
   m.doc() = "ext: TVM-style scheduling for MLIR (C++ core)";
+  m.def("load_plugin", &loadPlugin, py::arg("path"),
+        "Load a dialect and/or pass plugin built against this ext: its passes\n"
+        "are registered and its dialects reach every Context. ImportError if\n"
+        "it cannot be loaded or was built against another ext version.\n\n"
+        ">>> ext.load_plugin(\"ExtExamplePlugin.so\")  # doctest: +SKIP");
   py::class_<ContextHandle, std::shared_ptr<ContextHandle>>(m, "Context")
       .def(py::init<>())
       .def_static("default", &ContextHandle::getDefault,

@@ -33,7 +33,7 @@ The C++ core (`ext._ext`) is ext's own pybind11 module over ext's C++ API,
 linked to the same libMLIR.so as ext's tools.
 """
 
-from ._ext import Context, Module  # noqa: F401
+from ._ext import Context, Module, load_plugin  # noqa: F401
 from .build import Kernel, build, lower  # noqa: F401
 from .dtypes import canonical as dtype  # noqa: F401
 from .helpers import Workload, gemv, matmul, row_reduce  # noqa: F401
@@ -43,11 +43,8 @@ from .te import (  # noqa: F401
     const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, max, max_value, min,
     min_value, placeholder, prod, reduce_axis, round, rsqrt, sigmoid, sin, sqrt, sum, tanh)
 
-# ext.load_plugin(path) (a pass or dialect plugin into ext's process) is
-# added with the plugin work; it belongs here.
-
 __all__ = [
-    "Context", "Module", "Kernel", "build", "lower", "dtype", "Workload", "matmul", "gemv",
+    "Context", "Module", "load_plugin", "Kernel", "build", "lower", "dtype", "Workload", "matmul", "gemv",
     "row_reduce", "Schedule", "schedule", "decomposition_names", "schedule_fields",
     "CommReducer", "ComputeOp", "Expr", "IterVar", "Tensor", "abs", "cast", "ceil",
     "comm_reducer", "compute", "const", "cos", "erf", "exp", "exp2", "floor", "if_then_else",

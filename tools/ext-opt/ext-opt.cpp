@@ -8,6 +8,7 @@
 
 #include "ext/InitAll.h"
 #include "ext/Support/ParserHazards.h"
+#include "ext/Support/Plugins.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -20,6 +21,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
@@ -33,6 +35,13 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   ext::registerAllDialects(registry);
 
+  // Upstream's options load plugins while parsing: a plugin built against
+  // another ext is refused first, with both versions named.
+  if (llvm::Error err = ext::checkPluginArguments(argc, argv)) {
+    llvm::WithColor::error(llvm::errs(), "ext-opt")
+        << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "ext optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();

@@ -10,6 +10,7 @@
 #include "CudaTarget.h"
 
 #include "ext/Pipelines/Pipelines.h"
+#include "ext/Support/InstallPaths.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -43,10 +44,11 @@ struct Runtime {
 int ext::runOnCuda(ModuleOp module, const CudaRunOptions &options) {
   // RTLD_GLOBAL: the JIT resolves mgpu* against this very copy, so the
   // driver state set up here is the one the kernels launch through.
-  void *library = dlopen(EXT_CUDA_RUNTIME_LIB, RTLD_NOW | RTLD_GLOBAL);
+  std::string runtimeLib = ext::findNextToExtLibraries(EXT_CUDA_RUNTIME_LIB);
+  void *library = dlopen(runtimeLib.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (!library)
     return fail(llvm::Twine("cannot load ext's CUDA runtime library '") +
-                EXT_CUDA_RUNTIME_LIB + "': " + dlerror());
+                runtimeLib + "': " + dlerror());
   Runtime rt;
   rt.init = reinterpret_cast<decltype(rt.init)>(dlsym(library, "extCudaInit"));
   rt.deviceInfo = reinterpret_cast<decltype(rt.deviceInfo)>(
@@ -114,7 +116,7 @@ int ext::runOnCuda(ModuleOp module, const CudaRunOptions &options) {
   llvm::InitializeNativeTargetAsmPrinter();
   SmallVector<StringRef> libs(options.sharedLibs.begin(),
                               options.sharedLibs.end());
-  libs.push_back(EXT_CUDA_RUNTIME_LIB);
+  libs.push_back(runtimeLib);
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = makeOptimizingTransformer(
       options.optLevel, /*sizeLevel=*/0, /*targetMachine=*/nullptr);

@@ -11,7 +11,9 @@
 #include "CudaTarget.h"
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
+#include "ext/Support/InstallPaths.h"
 #include "ext/Support/ParserHazards.h"
+#include "ext/Support/Plugins.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -59,6 +61,15 @@ llvm::cl::list<std::string>
     sharedLibs("shared-libs",
                llvm::cl::desc("extra shared libraries to load"),
                llvm::cl::CommaSeparated);
+// As in ext-opt; checked against ext's version (ext/Support/Plugins.h).
+llvm::cl::list<std::string>
+    dialectPlugins("load-dialect-plugin",
+                   llvm::cl::desc("load a dialect plugin (a shared object)"),
+                   llvm::cl::value_desc("path"));
+llvm::cl::list<std::string>
+    passPlugins("load-pass-plugin",
+                llvm::cl::desc("load a pass plugin (a shared object)"),
+                llvm::cl::value_desc("path"));
 llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM optimization level"),
                                  llvm::cl::Prefix, llvm::cl::init(2));
 llvm::cl::opt<std::string>
@@ -145,6 +156,12 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
   ext::registerAllDialects(registry);
+  for (const std::string &path : dialectPlugins)
+    if (llvm::Error err = ext::loadDialectPlugin(path, registry))
+      return fail(llvm::toString(std::move(err)));
+  for (const std::string &path : passPlugins)
+    if (llvm::Error err = ext::loadPassPlugin(path))
+      return fail(llvm::toString(std::move(err)));
   MLIRContext context(registry);
 
   std::string errorMessage;
@@ -219,8 +236,9 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
 
+  std::string emulationLib = ext::findNextToExtLibraries(EXT_CPU_EMULATION_LIB);
   SmallVector<StringRef> libs = {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB,
-                                 EXT_CPU_EMULATION_LIB};
+                                 emulationLib};
   for (const std::string &lib : sharedLibs)
     libs.push_back(lib);
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ext/Target/GPU/Serialize.h"
+#include "ext/Support/InstallPaths.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,7 +36,10 @@ using namespace mlir;
 #endif
 
 llvm::StringRef ext::getDefaultRocmToolkitPath() {
-  return EXT_ROCM_TOOLKIT_DIR;
+  // In the build tree, or beside the installed libraries.
+  static const std::string path =
+      ext::findNextToExtLibraries(EXT_ROCM_TOOLKIT_DIR);
+  return path;
 }
 
 static llvm::StringRef kindName(ext::GPUBinaryKind kind) {
