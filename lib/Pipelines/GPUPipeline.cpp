@@ -187,6 +187,8 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
 }
 
 void ext::buildGPUPipeline(OpPassManager &pm, const GPUTarget &options) {
+  // Computes without a schedule stay on the host: say so.
+  pm.addPass(ext::createExtGPUReportHostComputes());
   buildScheduleStage(pm, options);
   buildDeviceStage(pm, options);
 }

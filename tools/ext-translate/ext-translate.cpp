@@ -18,6 +18,8 @@
 #include "ext/Target/GPU/Serialize.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllTranslations.h"
@@ -55,6 +57,24 @@ llvm::cl::opt<bool> verifyDiagnostics(
                    "in the input"),
     llvm::cl::init(false), llvm::cl::cat(ext::getToolOptionCategory()));
 
+/// The parser-hazard scan, reported through the context so that
+/// --verify-diagnostics sees it like any other error.
+LogicalResult rejectParserHazards(llvm::SourceMgr &sourceMgr,
+                                  MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  std::optional<ext::ParserHazard> hazard =
+      ext::findParserHazard(buffer->getBuffer());
+  if (!hazard)
+    return success();
+  auto [line, column] = sourceMgr.getLineAndColumn(
+      llvm::SMLoc::getFromPointer(buffer->getBufferStart() + hazard->offset));
+  return emitError(FileLineColLoc::get(context,
+                                       buffer->getBufferIdentifier(), line,
+                                       column))
+         << hazard->message;
+}
+
 /// Parses, scans and translates one chunk of input.
 LogicalResult translateBuffer(const Translation &translation,
                               std::unique_ptr<llvm::MemoryBuffer> buffer,
@@ -70,12 +90,12 @@ LogicalResult translateBuffer(const Translation &translation,
   sourceMgr->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   if (verifyDiagnostics) {
     SourceMgrDiagnosticVerifierHandler handler(*sourceMgr, &context);
-    if (succeeded(ext::rejectParserHazards(*sourceMgr)))
+    if (succeeded(rejectParserHazards(*sourceMgr, &context)))
       (void)translation(sourceMgr, os, &context);
     return handler.verify();
   }
   SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
-  if (failed(ext::rejectParserHazards(*sourceMgr)))
+  if (failed(rejectParserHazards(*sourceMgr, &context)))
     return failure();
   return translation(sourceMgr, os, &context);
 }

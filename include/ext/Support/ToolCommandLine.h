@@ -22,6 +22,29 @@ namespace ext {
 /// listed under in --help.
 llvm::cl::OptionCategory &getToolOptionCategory();
 
+/// An enum option's parser whose error lists the valid values (LLVM's says
+/// only "Cannot find option named 'gpu'!").
+template <typename T>
+class ValueListingParser : public llvm::cl::parser<T> {
+public:
+  using llvm::cl::parser<T>::parser;
+
+  bool parse(llvm::cl::Option &option, llvm::StringRef argName,
+             llvm::StringRef arg, T &value) {
+    for (const auto &entry : this->Values) {
+      if (entry.Name == arg) {
+        value = entry.V.getValue();
+        return false;
+      }
+    }
+    std::string valid;
+    for (unsigned i = 0, e = this->getNumOptions(); i != e; ++i)
+      valid += (i ? ", " : "") + this->getOption(i).str();
+    return option.error("'" + arg + "' is not a valid value; choose one of " +
+                        valid);
+  }
+};
+
 /// Hides from --help every registered option except the generic ones
 /// (--help, --version), those already in getToolOptionCategory(), and the
 /// upstream options named in `shown` (which are moved into that category).

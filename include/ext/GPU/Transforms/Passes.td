@@ -206,4 +206,21 @@ def ExtGPUCheckResourceLimits
   ];
 }
 
+def ExtGPUReportHostComputes
+    : Pass<"ext-gpu-report-host-computes", "::mlir::ModuleOp"> {
+  let summary = "Remark on each ext.compute without a schedule: it runs on "
+                "the host, not as a GPU kernel";
+  let description = [{
+    `ext-gpu-pipeline` makes one GPU kernel of each scheduled `ext.compute`;
+    one without a `schedule` becomes plain loops in the host function around
+    it (the reference semantics), which is right for setup code and wrong
+    when the user meant a kernel. The pipeline runs this pass first, so each
+    such compute gets a remark at its location instead of silently
+    disappearing from the kernels (and `ext-translate --ext-to-ptx` then
+    finding none).
+
+    The pass changes nothing; it only reports.
+  }];
+}
+
 #endif // EXT_GPU_TRANSFORMS_PASSES_TD
