@@ -148,6 +148,7 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
   // Ops the chip lacks are rejected before upstream lowers them to IR that
   // does not verify.
   pm.addPass(ext::createExtGPUCheckTargetSupport({options.chip}));
+  pm.addPass(ext::createExtGPUCheckResourceLimits({options.chip}));
   pm.addPass(createGpuKernelOutliningPass());
   if (nvvm) {
     GpuNVVMAttachTargetOptions attach;
@@ -186,6 +187,8 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
 }
 
 void ext::buildGPUPipeline(OpPassManager &pm, const GPUTarget &options) {
+  // Computes without a schedule stay on the host: say so.
+  pm.addPass(ext::createExtGPUReportHostComputes());
   buildScheduleStage(pm, options);
   buildDeviceStage(pm, options);
 }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -64,6 +65,11 @@ Config Config::fromEnvironment(std::string &error) {
   uint64_t racecheck = 0;
   number("EXT_EMU_RACECHECK", racecheck);
   c.racecheck = racecheck != 0;
+  if (std::getenv("EXT_EMU_PROGRESS")) {
+    uint64_t progress = 0;
+    number("EXT_EMU_PROGRESS", progress);
+    c.progress = progress != 0;
+  }
   if (kb < 16)
     kb = 16;
   c.stackBytes = size_t(kb) * 1024;
@@ -220,6 +226,20 @@ int64_t __ext_emu_warp_sync(int32_t site, int32_t width) {
 void __ext_emu_access(int64_t addr, int64_t bytes, int32_t kind, int32_t site) {
   Thread &t = current("__ext_emu_access");
   t.launch->access(t, addr, bytes, kind, site);
+}
+
+void __ext_emu_printf(const char *format, ...) {
+  Thread &t = current("__ext_emu_printf");
+  va_list args, again;
+  va_start(args, format);
+  va_copy(again, args);
+  int length = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  std::string text(length > 0 ? size_t(length) : 0, '\0');
+  if (length > 0)
+    std::vsnprintf(text.data(), text.size() + 1, format, again);
+  va_end(again);
+  t.launch->print(t, std::move(text));
 }
 
 void __ext_emu_name_shared(const char *name, int64_t addr, int64_t bytes) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 #include <sys/mman.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace ext::emu {
@@ -100,7 +101,11 @@ Block::~Block() {
 
 FiberScheduler::FiberScheduler(const LaunchParams &params, const Config &config)
     : p(params), c(config), rng(config.seed),
-      pool(stackPool(config.stackBytes)) {
+      pool(stackPool(config.stackBytes)),
+      progress(params.kernel, params.grid.count(), params.block.count(),
+               config.progress < 0    ? LaunchProgress::Mode::Auto
+               : config.progress == 0 ? LaunchProgress::Mode::Off
+                                      : LaunchProgress::Mode::Always) {
   blockThreads = p.block.count();
   totalBlocks = p.grid.count();
   sharedBytes = (p.staticShared + 15) / 16 * 16 + p.dynamicShared;
@@ -231,9 +236,30 @@ void FiberScheduler::retireFinishedBlocks() {
   size_t before = resident.size();
   if (current && current->exited == blockThreads)
     current = nullptr;
+  for (const std::unique_ptr<Block> &b : resident)
+    if (done(b))
+      flushPrinted(*b);
   resident.erase(std::remove_if(resident.begin(), resident.end(), done),
                  resident.end());
   residentThreads -= int64_t(before - resident.size()) * blockThreads;
+  progress.blocksDone(int64_t(before - resident.size()));
+}
+
+void FiberScheduler::flushPrinted(Block &b) {
+  if (b.printed.empty())
+    return;
+  std::stable_sort(b.printed.begin(), b.printed.end(),
+                   [](const PrintedLine &x, const PrintedLine &y) {
+                     return std::tie(x.warp, x.sequence, x.lane) <
+                            std::tie(y.warp, y.sequence, y.lane);
+                   });
+  for (const PrintedLine &line : b.printed)
+    std::fwrite(line.text.data(), 1, line.text.size(), stdout);
+  b.printed.clear();
+}
+
+void FiberScheduler::print(Thread &t, std::string text) {
+  t.block->printed.push_back({t.warp, t.lane, t.printCount++, std::move(text)});
 }
 
 std::string FiberScheduler::describeDeadlock() const {
@@ -301,6 +327,11 @@ std::string FiberScheduler::run() {
       admitBlocks();
     }
   }
+  progress.finish();
+  // What the blocks still resident printed comes before the error.
+  for (const std::unique_ptr<Block> &b : resident)
+    flushPrinted(*b);
+  std::fflush(stdout);
   if (!error.empty())
     abandonSuspendedThreads();
   else if (races && !races->empty())

@@ -13,6 +13,7 @@
 #define EXT_RUNTIME_CPU_FIBERSCHEDULER_H
 
 #include "Emulator.h"
+#include "Progress.h"
 #include "RaceDetector.h"
 
 #include <boost/context/fiber.hpp>
@@ -47,6 +48,17 @@ struct Thread {
   boost::context::fiber self, scheduler;
   /// The top of its stack (racecheck: private memory is never shadowed).
   char *stackTop = nullptr;
+  /// gpu.printf calls it has made.
+  int64_t printCount = 0;
+};
+
+/// A line a thread printed, held until its block finishes.
+struct PrintedLine {
+  int32_t warp, lane;
+  /// The thread's how-many-th printf: a warp prints its lanes' first lines,
+  /// then their second ones.
+  int64_t sequence;
+  std::string text;
 };
 
 /// One execution of a warp collective that lanes are gathering at. Lanes at
@@ -77,6 +89,8 @@ struct Block {
   std::deque<Thread *> ready;
   /// What the race detector keeps for it.
   BlockRaceState race;
+  /// gpu.printf output, written when the block finishes.
+  std::vector<PrintedLine> printed;
   ~Block();
 };
 
@@ -100,6 +114,7 @@ public:
   void access(Thread &t, int64_t addr, int64_t bytes, int32_t kind,
               int32_t site);
   void nameShared(Thread &t, const char *name, int64_t addr, int64_t bytes);
+  void print(Thread &t, std::string text);
   void onExit(Thread &t);
 
 private:
@@ -123,6 +138,7 @@ private:
   uint64_t spins = 0, switches = 0;
   /// Null unless Config::racecheck.
   std::unique_ptr<RaceDetector> races;
+  LaunchProgress progress;
 
   const std::string &site(int32_t index) const;
   std::string where(const Thread &t) const;
@@ -134,6 +150,8 @@ private:
   Block *chooseBlock();
   Thread *pick();
   void retireFinishedBlocks();
+  /// Writes a block's gpu.printf lines, each warp's in lane order.
+  static void flushPrinted(Block &b);
   std::string describeDeadlock() const;
   void abandonSuspendedThreads();
 

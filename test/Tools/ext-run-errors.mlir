@@ -9,7 +9,7 @@
 // NOMAIN: ext-run: error: '{{.*}}no-main.mlir' has no func.func @main with a body
 
 // RUN: not ext-run %S/Inputs/main-with-args.mlir 2>&1 | FileCheck %s --check-prefix=ARGS
-// ARGS: main-with-args.mlir:2:1: error: @main must take no arguments and return nothing
+// ARGS: main-with-args.mlir:2:1: error: @main must take no arguments and return nothing (to run a function on generated or .npy inputs: --entry=NAME --random-inputs=SEED or --inputs=...)
 
 // An invalid ext.compute: the verifier's message, then ext-run's.
 // RUN: not ext-run %S/Inputs/invalid-compute.mlir 2>&1 | FileCheck %s --check-prefix=INVALID --implicit-check-not="Stack dump"
@@ -26,3 +26,18 @@
 
 // RUN: not ext-run --entry=start %S/Inputs/no-main.mlir 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: has no func.func @start with a body
+
+// An invalid value is answered with the valid ones.
+// RUN: not ext-run --target=gpu %S/Inputs/no-main.mlir 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: ext-run: for the --target option: 'gpu' is not a valid value; choose one of cpu, cuda
+
+// --help: ext-run's own options, not LLVM's.
+// RUN: ext-run --help | FileCheck %s --check-prefix=HELP
+// RUN: ext-run --help | sed -n 100p | FileCheck %s --allow-empty --check-prefix=SHORT
+// HELP-DAG: --entry=<string>
+// HELP-DAG: --random-inputs=<SEED>
+// HELP-DAG: --print-outputs
+// HELP-DAG: --target=<value>
+// HELP-DAG: --racecheck
+// HELP-NOT: --amdgpu-
+// SHORT-NOT: {{.}}

@@ -33,6 +33,7 @@
 // CPU-NEXT: )
 
 // NVVM: builtin.module(
+// NVVM-NEXT: ext-gpu-report-host-computes,
 // NVVM-NEXT: ext-apply-schedule,
 // NVVM-NEXT: ext-kernel-to-gpu,
 // NVVM-NEXT: ext-tile-ops-to-threads{{.*}},
@@ -43,6 +44,7 @@
 // NVVM-NEXT: gpu-launch-sink-index-computations,
 // NVVM-NEXT: ext-reuse-shared-memory{{.*}},
 // NVVM-NEXT: ext-gpu-check-target-support{chip=sm_90},
+// NVVM-NEXT: ext-gpu-check-resource-limits{chip=sm_90},
 // NVVM-NEXT: gpu-kernel-outlining{{.*}},
 // NVVM-NEXT: nvvm-attach-target{O=2 chip=sm_90 {{.*}}},
 // NVVM-NEXT: gpu.module(
@@ -72,6 +74,7 @@
 // HOST-NEXT: gpu-kernel-outlining{{.*}},
 // HOST-NEXT: ext-gpu-stage-kernel-operands,
 // HOST-NEXT: ext-gpu-check-target-support{chip=gfx942},
+// HOST-NEXT: ext-gpu-check-resource-limits{chip=gfx942},
 // HOST-NEXT: gpu-kernel-outlining{{.*}},
 // HOST-NEXT: rocdl-attach-target{O=2 abi=500 chip=gfx942 {{.*}}},
 // HOST-NEXT: gpu.module(

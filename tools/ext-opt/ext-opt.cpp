@@ -9,12 +9,19 @@
 #include "ext/InitAll.h"
 #include "ext/Support/ParserHazards.h"
 #include "ext/Support/Plugins.h"
+#include "ext/Support/ToolCommandLine.h"
 
+#include "mlir/Debug/Counter.h"
+
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
@@ -42,8 +49,37 @@ int main(int argc, char **argv) {
         << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
-  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
-      argc, argv, "ext optimizer driver\n", registry);
+  // Register every option first so that --help can show only what a user of
+  // ext-opt needs (each registration is idempotent; registerAndParseCLIOptions
+  // repeats them) and the pass list can name ext's passes.
+  mlir::MlirOptMainConfig::registerCLOptions(registry);
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  mlir::tracing::DebugCounter::registerCLOptions();
+  std::string overview =
+      "ext optimizer driver: ext's and upstream MLIR's passes\n\n"
+      "  ext-opt k.mlir --ext-gpu-pipeline=\"target=nvvm chip=sm_90\" | "
+      "ext-translate --ext-to-ptx\n\n" +
+      ext::describeExtPasses() +
+      "\nEvery pass and pipeline runs as --NAME or --NAME=\"OPTIONS\"; "
+      "--list-passes lists all of them (upstream's too) with their "
+      "options.\n";
+  ext::showOnlyToolOptions(
+      {"pass-pipeline", "split-input-file", "verify-diagnostics",
+       "list-passes", "show-dialects", "load-pass-plugin",
+       "load-dialect-plugin", "allow-unregistered-dialect", "emit-bytecode",
+       "dump-pass-pipeline", "verify-each", "mlir-print-ir-after-all",
+       "mlir-print-ir-before-all", "mlir-print-ir-after-failure",
+       "mlir-print-op-on-diagnostic", "mlir-print-debuginfo", "mlir-timing",
+       "mlir-pass-statistics", "mlir-disable-threading",
+       "mlir-pass-pipeline-crash-reproducer"});
+  llvm::SmallVector<char *> args = ext::withQuietDiagnostics(argc, argv);
+  argc = args.size();
+  argv = args.data();
+  auto [inputFilename, outputFilename] =
+      mlir::registerAndParseCLIOptions(argc, argv, overview, registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
   // Listing dialects or passes reads no input: upstream's driver does it.
   if (config.shouldShowDialects() || config.shouldListPasses())

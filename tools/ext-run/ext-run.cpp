@@ -3,17 +3,22 @@
 // ext-run FILE.mlir: lowers the module with ext-cpu-pipeline and runs its
 // `func.func @main()` through MLIR's ExecutionEngine, with the runner
 // utilities (printMemrefF32 and friends) and the CPU emulation runtime of gpu
-// kernels loaded. Every failure is a diagnostic and a non-zero exit, never a
+// kernels loaded. `--entry=NAME` runs another function; one taking memrefs
+// gets them from .npy files (--inputs), seeded random values
+// (--random-inputs) or zeros, and --print-outputs / --save-outputs show
+// what it wrote. Every failure is a diagnostic and a non-zero exit, never a
 // crash.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Arguments.h"
 #include "CudaTarget.h"
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
 #include "ext/Support/InstallPaths.h"
 #include "ext/Support/ParserHazards.h"
 #include "ext/Support/Plugins.h"
+#include "ext/Support/ToolCommandLine.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -33,7 +38,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
@@ -43,85 +50,136 @@ using namespace mlir;
 namespace {
 enum class Target { Cpu, Cuda };
 
+llvm::cl::OptionCategory &cat = ext::getToolOptionCategory();
+
 llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                          llvm::cl::desc("<input .mlir>"),
-                                         llvm::cl::init("-"));
-llvm::cl::opt<Target> target(
+                                         llvm::cl::init("-"), llvm::cl::cat(cat));
+llvm::cl::opt<Target, false, ext::ValueListingParser<Target>> target(
     "target", llvm::cl::desc("where to run the module"),
     llvm::cl::values(clEnumValN(Target::Cpu, "cpu",
                                 "the host CPU, through the ExecutionEngine"),
                      clEnumValN(Target::Cuda, "cuda",
                                 "an NVIDIA GPU through the CUDA driver "
                                 "(loaded at run time)")),
-    llvm::cl::init(Target::Cpu));
-llvm::cl::opt<std::string> entryPoint("entry",
-                                      llvm::cl::desc("function to run"),
-                                      llvm::cl::init("main"));
+    llvm::cl::init(Target::Cpu), llvm::cl::cat(cat));
+llvm::cl::opt<std::string> entryPoint(
+    "entry",
+    llvm::cl::desc("function to run; one taking memrefs gets them from "
+                   "--inputs, --random-inputs or zeros"),
+    llvm::cl::init("main"), llvm::cl::cat(cat));
+llvm::cl::list<std::string> inputFiles(
+    "inputs",
+    llvm::cl::desc("--entry: .npy files for the first memref arguments, in "
+                   "order (dtype and shape must match)"),
+    llvm::cl::value_desc("a.npy,b.npy"), llvm::cl::CommaSeparated,
+    llvm::cl::cat(cat));
+llvm::cl::opt<std::string> randomInputs(
+    "random-inputs",
+    llvm::cl::desc("--entry: fill memref arguments without a file with "
+                   "values from this seed (floats in [-1, 1), integers in "
+                   "[-8, 8]); without it they are zero"),
+    llvm::cl::value_desc("SEED"), llvm::cl::cat(cat));
+llvm::cl::opt<bool> printOutputs(
+    "print-outputs",
+    llvm::cl::desc("--entry: print each memref argument the run changed"),
+    llvm::cl::init(false), llvm::cl::cat(cat));
+llvm::cl::opt<std::string> saveOutputs(
+    "save-outputs",
+    llvm::cl::desc("--entry: write each memref argument the run changed to "
+                   "DIR/argN.npy"),
+    llvm::cl::value_desc("DIR"), llvm::cl::cat(cat));
 llvm::cl::list<std::string>
     sharedLibs("shared-libs",
                llvm::cl::desc("extra shared libraries to load"),
-               llvm::cl::CommaSeparated);
+               llvm::cl::CommaSeparated, llvm::cl::cat(cat));
 // As in ext-opt; checked against ext's version (ext/Support/Plugins.h).
 llvm::cl::list<std::string>
     dialectPlugins("load-dialect-plugin",
                    llvm::cl::desc("load a dialect plugin (a shared object)"),
-                   llvm::cl::value_desc("path"));
+                   llvm::cl::value_desc("path"), llvm::cl::cat(cat));
 llvm::cl::list<std::string>
     passPlugins("load-pass-plugin",
                 llvm::cl::desc("load a pass plugin (a shared object)"),
-                llvm::cl::value_desc("path"));
+                llvm::cl::value_desc("path"), llvm::cl::cat(cat));
 llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM optimization level"),
-                                 llvm::cl::Prefix, llvm::cl::init(2));
+                                 llvm::cl::Prefix, llvm::cl::init(2), llvm::cl::cat(cat));
 llvm::cl::opt<std::string>
     chip("chip",
          llvm::cl::desc("--target=cuda: sm_NN to compile kernels for "
                         "(default: the device's)"),
-         llvm::cl::init(""));
+         llvm::cl::init(""), llvm::cl::cat(cat));
 // The emulation runtime reads its settings from the environment, so these
 // flags and EXT_EMU_* variables (for mlir-runner users) are the same thing.
 llvm::cl::opt<std::string> emuSeed(
     "emu-seed",
     llvm::cl::desc("gpu kernels: seed that permutes the interleaving of "
                    "threads (EXT_EMU_SEED; 0, the default, is thread order)"),
-    llvm::cl::value_desc("N"));
+    llvm::cl::value_desc("N"), llvm::cl::cat(cat));
 llvm::cl::opt<std::string> emuSchedule(
     "emu-schedule",
     llvm::cl::desc("gpu kernels: how threads interleave at yield points: "
                    "random (default), round-robin or sequential "
                    "(EXT_EMU_SCHEDULE)"),
-    llvm::cl::value_desc("policy"));
+    llvm::cl::value_desc("policy"), llvm::cl::cat(cat));
 llvm::cl::opt<bool> racecheck(
     "racecheck",
     llvm::cl::desc("--target=cpu: detect shared- and global-memory races in "
                    "gpu kernels; races are reported and the run fails "
                    "(EXT_EMU_RACECHECK=1; global accesses instrumented)"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(cat));
 llvm::cl::opt<bool> reference(
     "reference",
     llvm::cl::desc("--target=cpu: ignore schedules, run every ext.compute as "
                    "plain loops (the reference)"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(cat));
 llvm::cl::opt<bool> reuseSharedMemory(
     "reuse-shared-memory",
     llvm::cl::desc("pack kernels' workgroup buffers (ext-reuse-shared-memory)"),
-    llvm::cl::init(true));
+    llvm::cl::init(true), llvm::cl::cat(cat));
 llvm::cl::opt<int> dropBarrier(
     "drop-barrier",
     llvm::cl::desc("tests only: omit the N-th barrier ext-tile-ops-to-threads "
                    "inserts, to show the result going wrong"),
-    llvm::cl::init(-1));
+    llvm::cl::init(-1), llvm::cl::cat(cat));
 llvm::cl::opt<bool> dropHazardBarriers(
     "drop-hazard-barriers",
     llvm::cl::desc("tests only: omit the barriers shared-memory reuse needs"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(cat));
 llvm::cl::opt<bool>
     printLowered("print-lowered",
                  llvm::cl::desc("print the module after lowering, then run"),
-                 llvm::cl::init(false));
+                 llvm::cl::init(false), llvm::cl::cat(cat));
 
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "ext-run") << message << "\n";
   return 1;
+}
+
+/// --print-outputs and --save-outputs: the arguments the run changed.
+int reportOutputs(const std::vector<ext::MemRefArgument> &arguments) {
+  bool anyChanged = false;
+  for (auto [index, arg] : llvm::enumerate(arguments)) {
+    if (!arg.changed())
+      continue;
+    anyChanged = true;
+    std::string name = "arg" + std::to_string(index);
+    if (printOutputs)
+      ext::printArgument(llvm::outs(), "%" + name, arg);
+    if (saveOutputs.empty())
+      continue;
+    if (std::error_code ec = llvm::sys::fs::create_directories(saveOutputs))
+      return fail("cannot create '" + saveOutputs + "': " + ec.message());
+    SmallString<128> path(saveOutputs.getValue());
+    llvm::sys::path::append(path, name + ".npy");
+    std::string error;
+    if (!ext::writeNpy(path, arg, error))
+      return fail("cannot write '" + path + "': " + error);
+  }
+  if (printOutputs && !anyChanged && !arguments.empty())
+    llvm::outs() << "(the run changed no argument)\n";
+  llvm::outs().flush();
+  return 0;
 }
 } // namespace
 
@@ -129,8 +187,23 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   mlir::registerAllPasses();
   ext::registerAllPasses();
-  llvm::cl::ParseCommandLineOptions(argc, argv, "ext-run: run @main of an "
-                                                "MLIR module\n");
+  // The context reads --mlir-print-op-on-diagnostic (off unless asked).
+  mlir::registerMLIRContextCLOptions();
+  ext::showOnlyToolOptions({"mlir-print-op-on-diagnostic"});
+  llvm::SmallVector<char *> args = ext::withQuietDiagnostics(argc, argv);
+  llvm::cl::ParseCommandLineOptions(
+      args.size(), args.data(),
+      "ext-run: run @main (or --entry) of an MLIR module on the CPU, gpu "
+      "kernels on ext's emulator, or on an NVIDIA GPU\n\n"
+      "  ext-run gemm.mlir\n"
+      "  ext-run --entry=gemm --random-inputs=1 --print-outputs gemm.mlir\n");
+  std::optional<uint64_t> seed;
+  if (randomInputs.getNumOccurrences()) {
+    uint64_t value;
+    if (StringRef(randomInputs).getAsInteger(10, value))
+      return fail("--random-inputs must be a non-negative integer seed");
+    seed = value;
+  }
   if (optLevel > 3)
     return fail("-O must be 0, 1, 2 or 3");
   if (emuSeed.getNumOccurrences()) {
@@ -182,11 +255,33 @@ int main(int argc, char **argv) {
   if (!entry || entry.isExternal())
     return fail("'" + inputFilename + "' has no func.func @" + entryPoint +
                 " with a body");
-  if (entry.getFunctionType().getNumInputs() != 0 ||
-      entry.getFunctionType().getNumResults() != 0) {
-    entry.emitError() << "@" << entryPoint
-                      << " must take no arguments and return nothing";
+  bool takesArguments = entry.getFunctionType().getNumInputs() != 0;
+  if (!takesArguments && entry.getFunctionType().getNumResults() != 0) {
+    entry.emitError() << "@" << entryPoint << " must return nothing";
     return 1;
+  }
+  if (takesArguments && entryPoint == "main" &&
+      !entryPoint.getNumOccurrences()) {
+    entry.emitError() << "@main must take no arguments and return nothing "
+                         "(to run a function on generated or .npy inputs: "
+                         "--entry=NAME --random-inputs=SEED or --inputs=...)";
+    return 1;
+  }
+  if (!takesArguments && (inputFiles.getNumOccurrences() || seed))
+    return fail("@" + entryPoint + " takes no arguments to fill");
+  if (takesArguments && target == Target::Cuda)
+    return fail("--target=cuda runs functions without arguments; run @" +
+                entryPoint + " on --target=cpu");
+  std::vector<ext::MemRefArgument> arguments;
+  if (takesArguments) {
+    ext::ArgumentOptions argumentOptions;
+    argumentOptions.randomSeed = seed;
+    argumentOptions.inputFiles.assign(inputFiles.begin(), inputFiles.end());
+    FailureOr<std::vector<ext::MemRefArgument>> made =
+        ext::makeArguments(entry, argumentOptions);
+    if (failed(made))
+      return 1;
+    arguments = std::move(*made);
   }
 
   if (target == Target::Cuda) {
@@ -253,9 +348,9 @@ int main(int argc, char **argv) {
   if (!engine)
     return fail("could not compile the lowered module: " +
                 llvm::toString(engine.takeError()));
-  if (llvm::Error err = (*engine)->invokePacked(entryPoint))
+  SmallVector<void *> packed = ext::packArguments(arguments);
+  if (llvm::Error err = (*engine)->invokePacked(entryPoint, packed))
     return fail("running @" + entryPoint +
                 " failed: " + llvm::toString(std::move(err)));
-  llvm::outs().flush();
-  return 0;
+  return reportOutputs(arguments);
 }

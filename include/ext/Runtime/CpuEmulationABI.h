@@ -89,6 +89,11 @@ void __ext_emu_launch(const char *kernel, const char *launchSite,
                       const char *buffers, int64_t numBuffers,
                       const int64_t *bufferRanges);
 
+/// gpu.printf: the calling thread's formatted line, printed on stdout when
+/// its block finishes, the lines of a warp in lane order (as NVIDIA hardware
+/// prints them: a warp executes one printf for all its lanes).
+void __ext_emu_printf(const char *format, ...);
+
 int64_t __ext_emu_thread_id(int32_t dim);
 int64_t __ext_emu_block_id(int32_t dim);
 int64_t __ext_emu_block_dim(int32_t dim);

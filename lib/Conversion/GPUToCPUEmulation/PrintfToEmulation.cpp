@@ -1,7 +1,8 @@
 //===- PrintfToEmulation.cpp - gpu.printf on the CPU ----------------------===//
 //
-// A thread prints when it runs: the fibers of a block interleave their lines
-// as the scheduler switches them.
+// A thread's line goes to the runtime, which prints a block's lines when the
+// block finishes, each warp's in lane order as NVIDIA hardware does, whatever
+// order the scheduler ran the fibers in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,12 +47,14 @@ struct PrintfLowering : EmulationOpPattern<gpu::PrintfOp> {
       args.push_back(arg);
     }
     SymbolTable &symbols = emu.getSymbols();
-    auto printf = symbols.lookup<LLVM::LLVMFuncOp>("printf");
+    constexpr StringLiteral name = "__ext_emu_printf";
+    auto printf = symbols.lookup<LLVM::LLVMFuncOp>(name);
     if (!printf) {
       OpBuilder mb = OpBuilder::atBlockBegin(emu.getModule().getBody());
       printf = LLVM::LLVMFuncOp::create(
-          mb, l, "printf",
-          LLVM::LLVMFunctionType::get(mb.getI32Type(), {emu.ptrType()},
+          mb, l, name,
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(mb.getContext()),
+                                      {emu.ptrType()},
                                       /*isVarArg=*/true));
       symbols.insert(printf);
     }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ext/GPU/Transforms/Passes.h"
+#include "ext/GPU/BufferFootprint.h"
 #include "ext/GPU/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
 
@@ -28,26 +29,6 @@ bool isWorkgroupMemRef(MemRefType type) {
   return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
 }
 
-/// The number of elements an allocation of `type` spans: its static shape
-/// for an identity layout, else the furthest element its strides reach.
-FailureOr<int64_t> spannedElements(MemRefType type) {
-  if (type.getLayout().isIdentity())
-    return type.getNumElements();
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
-    return failure();
-  int64_t last = offset;
-  for (auto [size, stride] : llvm::zip(type.getShape(), strides)) {
-    if (size == 0)
-      return int64_t(0);
-    last += (size - 1) * stride;
-  }
-  return last + 1;
-}
-
 /// Rewrites one workgroup allocation in `func`; false (with a diagnostic)
 /// when it cannot be given static storage.
 bool promote(gpu::GPUFuncOp func, Operation *alloc, IRRewriter &rewriter) {
@@ -59,7 +40,7 @@ bool promote(gpu::GPUFuncOp func, Operation *alloc, IRRewriter &rewriter) {
            "dynamic shared memory through the launch)";
     return false;
   }
-  FailureOr<int64_t> span = spannedElements(type);
+  FailureOr<int64_t> span = ext::getSpannedElements(type);
   if (failed(span)) {
     alloc->emitError() << "workgroup allocation " << type
                        << " has a layout without static strides and offset";

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ext/Target/GPU/Serialize.h"
+#include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Support/InstallPaths.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
@@ -24,6 +25,8 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -112,9 +115,44 @@ ext::serializeGPUModule(gpu::GPUModuleOp module, GPUBinaryKind kind,
   return std::move(*object);
 }
 
-FailureOr<SmallVector<char, 0>>
-ext::serializeGPUModuleIn(Operation *root, GPUBinaryKind kind,
-                          const SerializeOptions &options) {
+/// No gpu.module under `root`: says why, from what the input holds.
+static LogicalResult reportNoKernel(Operation *root, ext::GPUBinaryKind kind) {
+  Operation *launch = nullptr;
+  ext::ComputeOp scheduled, unscheduled;
+  root->walk([&](Operation *op) {
+    if (isa<gpu::LaunchOp>(op) && !launch)
+      launch = op;
+    if (auto compute = dyn_cast<ext::ComputeOp>(op)) {
+      if (compute.getScheduleAttr() && !scheduled)
+        scheduled = compute;
+      if (!compute.getScheduleAttr() && !unscheduled)
+        unscheduled = compute;
+    }
+  });
+  StringRef target = kind == ext::GPUBinaryKind::Ptx ? "nvvm" : "rocdl";
+  if (launch || scheduled)
+    return (launch ? launch : scheduled.getOperation())->emitError()
+           << "this kernel has not been lowered: run ext-opt "
+              "--ext-gpu-pipeline=\"target="
+           << target << " chip=...\" first, then translate its output";
+  if (unscheduled)
+    return unscheduled.emitError()
+           << "this ext.compute has no schedule, so it is not a GPU kernel "
+              "and there is nothing to make "
+           << kindName(kind) << " from: attach a #ext.schedule to it";
+  return root->emitError()
+         << "the input holds no GPU kernel to make " << kindName(kind)
+         << " from: ext-gpu-pipeline makes a kernel of each scheduled "
+            "ext.compute (and gpu.launch), and lowers an ext.compute without "
+            "a schedule to loops in the host code (it names each one with a "
+            "remark)";
+}
+
+/// The gpu.modules under `root` (the named one, when a name is given); an
+/// error when there are none.
+static FailureOr<SmallVector<gpu::GPUModuleOp>>
+findGPUModules(Operation *root, ext::GPUBinaryKind kind,
+               const ext::SerializeOptions &options) {
   SmallVector<gpu::GPUModuleOp> modules;
   root->walk([&](gpu::GPUModuleOp module) {
     if (options.moduleName.empty() || module.getName() == options.moduleName)
@@ -124,22 +162,72 @@ ext::serializeGPUModuleIn(Operation *root, GPUBinaryKind kind,
     if (!options.moduleName.empty())
       return root->emitError()
              << "no gpu.module named '" << options.moduleName << "'";
-    return root->emitError()
-           << "no gpu.module to make " << kindName(kind)
-           << " from; lower gpu.launch kernels with ext-opt "
-              "--ext-gpu-pipeline first";
+    (void)reportNoKernel(root, kind);
+    return failure();
   }
+  return modules;
+}
+
+FailureOr<SmallVector<char, 0>>
+ext::serializeGPUModuleIn(Operation *root, GPUBinaryKind kind,
+                          const SerializeOptions &options) {
+  FailureOr<SmallVector<gpu::GPUModuleOp>> found =
+      findGPUModules(root, kind, options);
+  if (failed(found))
+    return failure();
+  SmallVector<gpu::GPUModuleOp> &modules = *found;
   if (modules.size() > 1) {
     InFlightDiagnostic diag = root->emitError()
                               << modules.size()
                               << " gpu.modules, but one " << kindName(kind)
-                              << " output holds one; choose with "
-                                 "--ext-gpu-module=NAME:";
+                              << " output holds one; choose one with "
+                                 "--ext-gpu-module=NAME or write them all "
+                                 "with --ext-output-dir=DIR:";
     for (gpu::GPUModuleOp module : modules)
       diag << " @" << module.getName();
     return diag;
   }
   return serializeGPUModule(modules.front(), kind, options);
+}
+
+LogicalResult ext::serializeGPUModulesToDirectory(
+    Operation *root, GPUBinaryKind kind, const SerializeOptions &options,
+    llvm::StringRef directory, llvm::raw_ostream &listing) {
+  FailureOr<SmallVector<gpu::GPUModuleOp>> found =
+      findGPUModules(root, kind, options);
+  if (failed(found))
+    return failure();
+  SmallVector<gpu::GPUModuleOp> &modules = *found;
+  if (std::error_code error = llvm::sys::fs::create_directories(directory))
+    return root->emitError() << "cannot create directory '" << directory
+                             << "': " << error.message();
+  // Every module is serialized before any file is written, so a failure
+  // leaves no partial set behind.
+  SmallVector<std::pair<std::string, SmallVector<char, 0>>> outputs;
+  for (gpu::GPUModuleOp module : modules) {
+    FailureOr<SmallVector<char, 0>> object =
+        serializeGPUModule(module, kind, options);
+    if (failed(object))
+      return failure();
+    SmallString<128> path(directory);
+    llvm::sys::path::append(path, module.getName() +
+                                      (kind == GPUBinaryKind::Ptx ? ".ptx"
+                                                                  : ".hsaco"));
+    outputs.emplace_back(path.str().str(), std::move(*object));
+  }
+  for (auto &[path, object] : outputs) {
+    std::error_code error;
+    llvm::raw_fd_ostream file(path, error,
+                              kind == GPUBinaryKind::Ptx
+                                  ? llvm::sys::fs::OF_Text
+                                  : llvm::sys::fs::OF_None);
+    if (error)
+      return root->emitError()
+             << "cannot write '" << path << "': " << error.message();
+    file.write(object.data(), object.size());
+    listing << path << "\n";
+  }
+  return success();
 }
 
 namespace {
@@ -154,6 +242,12 @@ struct TranslationOptions {
       llvm::cl::desc("--ext-to-hsaco: folder with amdgcn/bitcode and "
                      "llvm/bin/ld.lld (default: the one ext's build made)"),
       llvm::cl::init("")};
+  llvm::cl::opt<std::string> outputDir{
+      "ext-output-dir",
+      llvm::cl::desc("--ext-to-ptx/--ext-to-hsaco: write every gpu.module "
+                     "(or the one --ext-gpu-module names) to DIR/NAME.ptx or "
+                     "DIR/NAME.hsaco, one per kernel, and list the files"),
+      llvm::cl::value_desc("DIR"), llvm::cl::init("")};
   llvm::cl::opt<std::string> cudaPath{
       "ext-cuda-path",
       llvm::cl::desc("--ext-to-ptx: CUDA root whose nvvm/libdevice is "
@@ -173,6 +267,9 @@ LogicalResult translate(Operation *op, llvm::raw_ostream &os,
   options.moduleName = cl.moduleName;
   options.toolkitPath =
       kind == ext::GPUBinaryKind::Ptx ? cl.cudaPath : cl.rocmPath;
+  if (!cl.outputDir.empty())
+    return ext::serializeGPUModulesToDirectory(op, kind, options,
+                                               cl.outputDir, os);
   FailureOr<SmallVector<char, 0>> object =
       ext::serializeGPUModuleIn(op, kind, options);
   if (failed(object))

@@ -161,4 +161,66 @@ def ExtReuseSharedMemory : Pass<"ext-reuse-shared-memory"> {
   ];
 }
 
+def ExtGPUCheckResourceLimits
+    : Pass<"ext-gpu-check-resource-limits", "::mlir::ModuleOp"> {
+  let summary = "Check each kernel's shared memory, threads per block and "
+                "per-thread private buffers against the chip's limits";
+  let description = [{
+    Without this check the limits of the chip are found by `ptxas` (a block
+    declaring more than 48 KB of static shared memory) or not at all (a
+    per-thread tile too large for the register file silently becomes a
+    stack frame in local memory). `ext-gpu-pipeline` runs this pass with its
+    `chip` before outlining, after shared buffers have been packed, so each
+    kernel is checked once, at the `gpu.launch` (whose location is the
+    scheduled `ext.compute`'s), against the limits in `ext/GPU/ChipInfo.h`.
+
+    Kernels are `gpu.launch` regions and `gpu.func` kernels; launches of
+    outlined kernels (`gpu.launch_func`) have their block size checked.
+
+    Errors:
+
+    - shared memory per block (workgroup attributions, workgroup
+      `memref.alloc`/`alloca`, workgroup `memref.get_global`s, plus a
+      constant dynamic shared memory size) above the chip's per-block limit
+      (`sm_80` 163 KB, `sm_90` 227 KB, `gfx90a`/`gfx942` 64 KB of LDS);
+    - on NVIDIA chips, static shared memory above 48 KB, the most a kernel
+      can declare statically (more needs dynamic shared memory and an opt-in
+      attribute, which ext does not emit yet);
+    - threads per block above 1024, or a block dimension above its limit
+      (x, y 1024; z 64 on NVIDIA, 1024 on AMD).
+
+    Warning: a kernel whose private buffers (per-thread fragments, private
+    attributions and `memref.alloca`s) need more 32-bit registers than a
+    thread has (255 on NVIDIA; 512 VGPRs on `gfx90a`/`gfx942`, 256 on other
+    AMD chips) will spill them to local (NVIDIA) or scratch (AMD) memory:
+    the warning gives the bytes and notes each buffer. The estimate counts
+    only those buffers, so a kernel just under the limit may still spill.
+
+    The pass changes nothing; it only reports. Each message names the
+    kernel (the function around the launch, or the `gpu.func`), the bytes or
+    threads, the limit and the chip.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "Target chip: sm_NN[a] for NVIDIA, gfxNNN for AMD">
+  ];
+}
+
+def ExtGPUReportHostComputes
+    : Pass<"ext-gpu-report-host-computes", "::mlir::ModuleOp"> {
+  let summary = "Remark on each ext.compute without a schedule: it runs on "
+                "the host, not as a GPU kernel";
+  let description = [{
+    `ext-gpu-pipeline` makes one GPU kernel of each scheduled `ext.compute`;
+    one without a `schedule` becomes plain loops in the host function around
+    it (the reference semantics), which is right for setup code and wrong
+    when the user meant a kernel. The pipeline runs this pass first, so each
+    such compute gets a remark at its location instead of silently
+    disappearing from the kernels (and `ext-translate --ext-to-ptx` then
+    finding none).
+
+    The pass changes nothing; it only reports.
+  }];
+}
+
 #endif // EXT_GPU_TRANSFORMS_PASSES_TD

@@ -6,9 +6,14 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <functional>
 #include <string>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
 
 namespace mlir {
 class Operation;
@@ -51,6 +56,14 @@ serializeGPUModule(mlir::gpu::GPUModuleOp module, GPUBinaryKind kind,
 mlir::FailureOr<llvm::SmallVector<char, 0>>
 serializeGPUModuleIn(mlir::Operation *root, GPUBinaryKind kind,
                      const SerializeOptions &options);
+
+/// Serializes every gpu.module under `root` (only the one named by
+/// `options.moduleName`, when set) into `directory` as NAME.ptx or
+/// NAME.hsaco, and writes each file's path on a line of `listing`. Nothing is
+/// written unless every module serializes.
+mlir::LogicalResult serializeGPUModulesToDirectory(
+    mlir::Operation *root, GPUBinaryKind kind, const SerializeOptions &options,
+    llvm::StringRef directory, llvm::raw_ostream &listing);
 
 /// Registers the --ext-to-ptx and --ext-to-hsaco translations (and their
 /// command-line options); `registerDialects` adds dialects the inputs may

@@ -1,0 +1,117 @@
+//===- ChipInfo.cpp - per-chip hardware facts ------------------------------===//
+//
+// Sources: CUDA C++ Programming Guide, "Technical Specifications per Compute
+// Capability" (shared memory per block, threads, registers); AMD's CDNA2 and
+// CDNA3 ISA guides and the ROCm "GPU hardware specifications" table (LDS,
+// CUs, VGPRs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ext/GPU/ChipInfo.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace ext;
+
+namespace {
+constexpr uint64_t kKB = 1024;
+
+/// sm_NN[a|f] -> NN.
+std::optional<unsigned> parseSmVersion(llvm::StringRef chip) {
+  if (!chip.consume_front("sm_"))
+    return std::nullopt;
+  if (!chip.consume_back("a"))
+    chip.consume_back("f");
+  unsigned version;
+  if (chip.empty() || !llvm::all_of(chip, llvm::isDigit) ||
+      chip.getAsInteger(10, version))
+    return std::nullopt;
+  return version;
+}
+
+ChipInfo nvidia(llvm::StringRef name, unsigned sm) {
+  ChipInfo info;
+  info.name = name.str();
+  info.vendor = GpuVendor::Nvidia;
+  info.staticSharedBytesPerBlock = 48 * kKB;
+  info.maxRegistersPerThread = 255;
+  info.warpSize = 32;
+  // Opt-in shared memory per block and the SM count of the usual product.
+  struct Row {
+    unsigned sm;
+    uint64_t maxSharedKB;
+    unsigned sms;
+  };
+  // Ordered by version; a chip takes the last row at or below it.
+  static const Row rows[] = {
+      {50, 48, 16},   // Maxwell
+      {60, 48, 56},   // P100
+      {70, 96, 80},   // V100
+      {75, 64, 40},   // T4
+      {80, 163, 108}, // A100
+      {86, 99, 84},   // A40 / RTX 30
+      {87, 163, 16},  // Orin
+      {89, 99, 142},  // L40S / RTX 40
+      {90, 227, 132}, // H100 / H200 SXM
+      {100, 227, 148}, // B200
+      {120, 99, 170}, // RTX 50
+  };
+  const Row *match = &rows[0];
+  for (const Row &row : rows)
+    if (row.sm <= sm)
+      match = &row;
+  info.maxSharedBytesPerBlock = match->maxSharedKB * kKB;
+  info.multiprocessors = match->sms;
+  return info;
+}
+
+std::optional<ChipInfo> amd(llvm::StringRef name) {
+  llvm::StringRef digits = name.drop_front(3);
+  if (digits.empty() || !llvm::isDigit(digits.front()))
+    return std::nullopt;
+  ChipInfo info;
+  info.name = name.str();
+  info.vendor = GpuVendor::Amd;
+  info.staticSharedBytesPerBlock = info.maxSharedBytesPerBlock = 64 * kKB;
+  info.maxBlockDim[2] = 1024;
+  bool gfx9 = digits.starts_with("9");
+  info.warpSize = gfx9 ? 64 : 32;
+  // gfx90a/gfx94x: one file of 512 VGPRs per lane (256 architectural + 256
+  // accumulation); older and RDNA chips: 256.
+  bool unifiedVgprs = digits.starts_with("90a") || digits.starts_with("94") ||
+                      digits.starts_with("95");
+  info.maxRegistersPerThread = unifiedVgprs ? 512 : 256;
+  if (digits.starts_with("942"))
+    info.multiprocessors = 304; // MI300X
+  else if (digits.starts_with("950")) {
+    info.multiprocessors = 256; // MI355X
+    info.staticSharedBytesPerBlock = info.maxSharedBytesPerBlock = 160 * kKB;
+  } else if (digits.starts_with("94"))
+    info.multiprocessors = 228; // MI300A
+  else if (digits.starts_with("90a"))
+    info.multiprocessors = 104; // MI210 (an MI250X GCD has 110)
+  else if (digits.starts_with("908"))
+    info.multiprocessors = 120; // MI100
+  else if (digits.starts_with("11"))
+    info.multiprocessors = 96; // RX 7900 XTX
+  else
+    info.multiprocessors = 60;
+  return info;
+}
+} // namespace
+
+std::optional<ChipInfo> ext::lookupChipInfo(llvm::StringRef chip) {
+  if (std::optional<unsigned> sm = parseSmVersion(chip))
+    return nvidia(chip, *sm);
+  if (chip.starts_with("gfx"))
+    return amd(chip);
+  return std::nullopt;
+}
+
+std::string ext::formatBytes(uint64_t bytes) {
+  if (bytes < kKB)
+    return llvm::formatv("{0} bytes", bytes).str();
+  return llvm::formatv("{0} bytes ({1:F1} KB)", bytes, double(bytes) / kKB)
+      .str();
+}
