@@ -60,11 +60,14 @@ class Compute:
                  cache: Sequence[int] = (),
                  storage_align: Optional[Dict[int, List[Tuple[int, int, int]]]] = None,
                  raster: str = "row", swizzle: int = 1, vector: int = 1,
-                 unroll: int = 1) -> "Compute":
+                 unroll: int = 1,
+                 xor_swizzle: Optional[Dict[int, Tuple[int, int, int]]] = None) -> "Compute":
         """A copy with a #ext.schedule: per-axis tile sizes and thread counts,
         the axes bound to blocks (default: the spatial axes tiled below their
         extent), cached inputs with TVM storage_align triples
-        (dim, factor, offset)."""
+        (dim, factor, offset) or, instead, an XOR swizzle of their shared
+        tile as (bits, base, shift) (`#ext.swizzle`). `swizzle` is the
+        grouping of tiles for L2 reuse, not a shared-memory layout."""
         if blocks is None:
             blocks = [a.name for a, t in zip(self.axes, tile)
                       if a.kind == "spatial" and t < a.extent]
@@ -76,12 +79,16 @@ class Compute:
             entries = []
             for operand in cache:
                 aligns = (storage_align or {}).get(operand, [])
+                layout = ""
                 if aligns:
                     a = ", ".join(f"#ext.storage_align<dim = {d}, factor = {f}, offset = {o}>"
                                   for d, f, o in aligns)
-                    entries.append(f"#ext.cache<operand = {operand}, align = [{a}]>")
-                else:
-                    entries.append(f"#ext.cache<operand = {operand}>")
+                    layout += f", align = [{a}]"
+                if operand in (xor_swizzle or {}):
+                    bits, base, shift = xor_swizzle[operand]
+                    layout += (f", swizzle = #ext.swizzle<bits = {bits}, base = {base}, "
+                               f"shift = {shift}>")
+                entries.append(f"#ext.cache<operand = {operand}{layout}>")
             parts.append("cache = [" + ", ".join(entries) + "]")
         if raster != "row":
             parts.append(f"raster = {raster}")
