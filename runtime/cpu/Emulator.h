@@ -55,10 +55,14 @@ struct Config {
   /// Race detection over the instrumented accesses (see docs/CpuEmulation.md,
   /// "Race detection"): races are reported when the launch ends, as its error.
   bool racecheck = false;
+  /// Count the wavefronts of every warp-wide workgroup access and report
+  /// them per site when the launch ends (BankCounter.h).
+  bool bankConflicts = false;
 
   /// The defaults overridden by EXT_EMU_SEED, EXT_EMU_SCHEDULE
   /// (random|round-robin|sequential), EXT_EMU_STACK_KB,
-  /// EXT_EMU_MAX_RESIDENT_THREADS, EXT_EMU_SPIN_LIMIT and EXT_EMU_RACECHECK (0|1); a malformed value
+  /// EXT_EMU_MAX_RESIDENT_THREADS, EXT_EMU_SPIN_LIMIT, EXT_EMU_RACECHECK (0|1) and
+  /// EXT_EMU_BANK_CONFLICTS (0|1); a malformed value
   /// is an error in `error`.
   static Config fromEnvironment(std::string &error);
 };

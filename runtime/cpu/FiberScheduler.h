@@ -12,6 +12,7 @@
 #ifndef EXT_RUNTIME_CPU_FIBERSCHEDULER_H
 #define EXT_RUNTIME_CPU_FIBERSCHEDULER_H
 
+#include "BankCounter.h"
 #include "Emulator.h"
 #include "RaceDetector.h"
 
@@ -123,6 +124,8 @@ private:
   uint64_t spins = 0, switches = 0;
   /// Null unless Config::racecheck.
   std::unique_ptr<RaceDetector> races;
+  /// Null unless Config::bankConflicts.
+  std::unique_ptr<BankCounter> banks;
 
   const std::string &site(int32_t index) const;
   std::string where(const Thread &t) const;

@@ -774,9 +774,9 @@ struct Reporter {
   std::string chip;
   bool summary;
   ext::bank::BankModel model;
-  bool failed = false;
+  bool hadError = false;
 
-  void signalPassFailure() { failed = true; }
+  void signalPassFailure() { hadError = true; }
 
   void analyzeKernel(Operation *kernel, std::array<int64_t, 3> dims,
                      bool known, const ext::bank::BankModel &model) {
@@ -990,7 +990,7 @@ LogicalResult ext::reportBankConflicts(Operation *kernel,
   }
   Reporter reporter(options, *model);
   reporter.analyzeKernel(kernel, dims, known, *model);
-  return failure(reporter.failed);
+  return failure(reporter.hadError);
 }
 
 namespace {
