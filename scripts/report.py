@@ -6,7 +6,8 @@ pipeline and prints what a kernel engineer looks at first.
 
 1. ext-apply-schedule: tile grid, reduce iterations, threads per CTA.
 2. ext-schedule-to-gpu + ext-reuse-shared-memory: shared-memory bytes with
-   and without the reuse pass.
+   and without the reuse pass; ext-bank-conflicts: the worst bank conflict
+   of the shared accesses and the bytes of storage_align padding.
 3. ext-gpu-pipeline (nvvm) + ext-translate --ext-to-ptx: PTX; ptxas -v for
    registers and shared memory, when CUDA's ptxas is present.
 4. ext-gpu-pipeline (rocdl) + ext-translate --ext-to-hsaco: HSACO and its
@@ -77,6 +78,28 @@ def main():
     packed = sum(totals) if totals else naive
     print(f"shared memory {naive} B without ext-reuse-shared-memory, {packed} B with it"
           + (f" ({why})" if why else ""))
+
+    # 2b. bank conflicts: the worst over the kernels' shared accesses, and
+    # the bytes storage_align pads the tiles with (strides of the views).
+    conf = subprocess.run([opt, args.kernel, "--ext-schedule-to-gpu",
+                           "--ext-bank-conflicts=summary=true", "--mlir-print-op-on-diagnostic=false",
+                           "-o", os.devnull], capture_output=True, text=True).stderr
+    worsts = re.findall(r"worst: (\d+)-way, (\d+) accesses, (\d+) unknown", conf)
+    padding = 0
+    for m in re.finditer(r"memref\.reinterpret_cast %\w+ to offset: \[0\], sizes: \[([\d, ]+)\], "
+                         r"strides: \[([\d, ]+)\] : memref<\d+x(f16|f32|f64|i8|i32|i64)", lowered):
+        sizes = [int(v) for v in m.group(1).split(",")]
+        strides = [int(v) for v in m.group(2).split(",")]
+        elems = 1
+        for v in sizes:
+            elems *= v
+        padding += (sizes[0] * strides[0] - elems) * {"f16": 2, "f32": 4, "f64": 8, "i8": 1,
+                                                      "i32": 4, "i64": 8}[m.group(3)]
+    if worsts:
+        print(f"bank conflicts worst {max(int(w[0]) for w in worsts)}-way over "
+              f"{sum(int(w[1]) for w in worsts)} shared accesses "
+              f"({sum(int(w[2]) for w in worsts)} unknown), {padding} B of padding "
+              f"(ext-bank-conflicts, sm_80 model)")
 
     with tempfile.TemporaryDirectory() as tmp:
         # 3. PTX

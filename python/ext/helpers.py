@@ -38,27 +38,33 @@ class Workload:
 
     def schedule(self, tile=None, threads=None, blocks=None, cache: Sequence = (),
                  storage_align: Optional[Dict[int, List[Tuple[int, int, int]]]] = None,
+                 xor_swizzle: Optional[Dict[int, Tuple[int, int, int]]] = None,
                  decomposition=None, **fields) -> "Workload":
         """A copy with a schedule (see `ext.schedule`); `cache` lists input
         numbers (0 = first input) or tensors, `storage_align` maps a cached
-        input number to its (dim, factor, offset) triples.
+        input number to its (dim, factor, offset) triples, `xor_swizzle` to
+        the (bits, base, shift) of an `#ext.swizzle` of its shared tile
+        instead.
 
             >>> w = ext.matmul(64, 64, 32).schedule(tile=(32, 32, 8), threads=(8, 8, 1),
             ...                                     cache=(0, 1), storage_align={0: [(0, 8, 1)]})
         """
         entries = []
-        aligns = dict(storage_align or {})
+        layouts = {}
+        for name, given in (("storage_align", storage_align), ("swizzle", xor_swizzle)):
+            for index, value in (given or {}).items():
+                layouts.setdefault(index, {})[name] = value
         for c in cache:
             tensor = self.inputs[c] if isinstance(c, int) else c
             index = c if isinstance(c, int) else self.inputs.index(c)
-            if index in aligns:
-                entries.append((tensor, aligns.pop(index)))
+            if index in layouts:
+                entries.append((tensor, layouts.pop(index)))
             else:
                 entries.append(tensor)
-        if aligns:
-            raise ValueError(f"storage_align given for input(s) {sorted(aligns)}, which "
-                             f"are not cached (cache={tuple(cache)}); storage_align pads "
-                             "a shared-memory copy, so cache those inputs too")
+        if layouts:
+            raise ValueError(f"storage_align or xor_swizzle given for input(s) "
+                             f"{sorted(layouts)}, which are not cached (cache={tuple(cache)}); "
+                             "they lay out a shared-memory copy, so cache those inputs too")
         s = _schedule(self.output, tile=tile, threads=threads, blocks=blocks,
                       cache=entries, decomposition=decomposition, **fields)
         return Workload(self.inputs, self.output, s)

@@ -51,10 +51,18 @@ def _align(value, loc):
     return f"align = [{', '.join(parts)}]"
 
 
+def _xor_swizzle(value, loc):
+    if not (isinstance(value, (tuple, list)) and len(value) == 3
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+        raise _error(loc, f"swizzle takes (bits, base, shift), got {value!r}")
+    return "swizzle = #ext.swizzle<bits = {}, base = {}, shift = {}>".format(*value)
+
+
 # Fields of one cache entry (#ext.cache<operand = N, ...>).
 _CACHE_FIELDS = {
     "align": _align,
     "storage_align": _align,
+    "swizzle": _xor_swizzle,
 }
 
 

@@ -70,6 +70,9 @@ Config Config::fromEnvironment(std::string &error) {
     number("EXT_EMU_PROGRESS", progress);
     c.progress = progress != 0;
   }
+  uint64_t bankConflicts = 0;
+  number("EXT_EMU_BANK_CONFLICTS", bankConflicts);
+  c.bankConflicts = bankConflicts != 0;
   if (kb < 16)
     kb = 16;
   c.stackBytes = size_t(kb) * 1024;

@@ -58,11 +58,14 @@ struct Config {
   /// Feedback on long launches (Progress.h): EXT_EMU_PROGRESS unset is
   /// automatic, 0 none, 1 always.
   int progress = -1;
+  /// Count the wavefronts of every warp-wide workgroup access and report
+  /// them per site when the launch ends (BankCounter.h).
+  bool bankConflicts = false;
 
   /// The defaults overridden by EXT_EMU_SEED, EXT_EMU_SCHEDULE
   /// (random|round-robin|sequential), EXT_EMU_STACK_KB,
   /// EXT_EMU_MAX_RESIDENT_THREADS, EXT_EMU_SPIN_LIMIT, EXT_EMU_RACECHECK (0|1) and
-  /// EXT_EMU_PROGRESS (0|1); a malformed value
+  /// EXT_EMU_PROGRESS (0|1), EXT_EMU_BANK_CONFLICTS (0|1); a malformed value
   /// is an error in `error`.
   static Config fromEnvironment(std::string &error);
 };

@@ -4,6 +4,7 @@
 #include "ext/Runtime/CpuEmulationABI.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -118,6 +119,8 @@ FiberScheduler::FiberScheduler(const LaunchParams &params, const Config &config)
     std::shuffle(order.begin(), order.end(), rng);
   if (c.racecheck)
     races = std::make_unique<RaceDetector>(p, sharedBytes);
+  if (c.bankConflicts)
+    banks = std::make_unique<BankCounter>(blockThreads);
 }
 
 FiberScheduler::~FiberScheduler() = default;
@@ -323,6 +326,8 @@ std::string FiberScheduler::run() {
     tlsThread = nullptr;
     ++switches;
     if (t->state == ThreadState::Done && t->block->exited == blockThreads) {
+      if (banks)
+        banks->flushBlock(t->block->linear);
       retireFinishedBlocks();
       admitBlocks();
     }
@@ -336,6 +341,8 @@ std::string FiberScheduler::run() {
     abandonSuspendedThreads();
   else if (races && !races->empty())
     fail(races->summary());
+  if (banks && error.empty())
+    std::fputs(banks->report(p.kernel, p.sites).c_str(), stderr);
   tlsLastSwitches = switches;
   return error;
 }
@@ -455,6 +462,11 @@ void FiberScheduler::access(Thread &t, int64_t addr, int64_t bytes,
   // The access happens when the thread resumes from its yield point (no
   // other thread runs until its next one): record it now, so that what an
   // atomic acquires is what the value it reads was released with.
+  // A workgroup load, store or atomic (not a fence): one lane of a request.
+  if (banks && (kind & EXT_EMU_WORKGROUP) && !(kind & EXT_EMU_FENCE) &&
+      bytes > 0)
+    banks->record(t.block->linear, t.linear, site,
+                  addr - reinterpret_cast<int64_t>(t.block->shared), bytes);
   if (races && error.empty()) {
     Block &b = *t.block;
     races->recordAccess({uint32_t(b.linear * blockThreads + t.linear), b.linear,

@@ -12,6 +12,7 @@
 #ifndef EXT_RUNTIME_CPU_FIBERSCHEDULER_H
 #define EXT_RUNTIME_CPU_FIBERSCHEDULER_H
 
+#include "BankCounter.h"
 #include "Emulator.h"
 #include "Progress.h"
 #include "RaceDetector.h"
@@ -139,6 +140,8 @@ private:
   /// Null unless Config::racecheck.
   std::unique_ptr<RaceDetector> races;
   LaunchProgress progress;
+  /// Null unless Config::bankConflicts.
+  std::unique_ptr<BankCounter> banks;
 
   const std::string &site(int32_t index) const;
   std::string where(const Thread &t) const;

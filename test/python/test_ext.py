@@ -35,6 +35,16 @@ def test_scheduled_matmul_matches_numpy():
     np.testing.assert_array_equal(k.run_cpu(a, b), a @ b)
 
 
+def test_swizzled_matmul_matches_numpy():
+    # A's 16x4 and B's 4x8 shared tiles permuted by XOR swizzles: the same
+    # numbers as unpadded tiles.
+    a, b = small_ints((20, 10)), small_ints((10, 13))
+    k = ext.matmul(20, 13, 10).schedule(tile=(16, 8, 4), threads=(4, 8, 1), cache=(0, 1),
+                                        xor_swizzle={0: (2, 0, 2), 1: (2, 1, 2)})
+    assert "#ext.cache<operand = 0, swizzle = #ext.swizzle<bits = 2, base = 0, shift = 2>>" in k.mlir()
+    np.testing.assert_array_equal(k.run_cpu(a, b), a @ b)
+
+
 def test_gemv():
     a, x = small_ints((30, 17)), small_ints((17,))
     np.testing.assert_array_equal(ext.gemv(30, 17).run_cpu(a, x), a @ x)

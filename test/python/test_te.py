@@ -257,7 +257,7 @@ def test_helpers_on_te():
     w = ext.matmul(20, 13, 10).schedule(tile=(16, 8, 4), threads=(4, 8, 1), cache=(0, 1),
                                         storage_align={0: [(0, 32, 1)]})
     np.testing.assert_array_equal(w.run_cpu(a, b), a @ b)
-    with pytest.raises(ValueError, match=r"storage_align given for input\(s\) \[1\], which "
+    with pytest.raises(ValueError, match=r"storage_align or xor_swizzle given for input\(s\) \[1\], which "
                                          "are not cached"):
         ext.matmul(20, 13, 10).schedule(tile=(16, 8, 4), threads=(4, 8, 1), cache=(0,),
                                         storage_align={1: [(0, 32, 1)]})
@@ -337,7 +337,9 @@ def test_unknown_decomposition_and_fields():
     with pytest.raises(ValueError, match="schedule field 'stages' does not exist in this "
                                          "build of ext; valid fields: tile, threads"):
         ext.schedule(C, stages=3)
-    with pytest.raises(ValueError, match="cache field 'swizzle' does not exist"):
+    with pytest.raises(ValueError, match="cache field 'padding' does not exist"):
+        ext.schedule(C, cache=[(A, {"padding": 3})])
+    with pytest.raises(ValueError, match=r"swizzle takes \(bits, base, shift\)"):
         ext.schedule(C, cache=[(A, {"swizzle": 3})])
     with pytest.raises(ValueError, match="is not a tile decomposition"):
         ext.build(ext.schedule(C, decomposition="#ext.storage_align<dim = 0, factor = 2, "

@@ -128,6 +128,13 @@ llvm::cl::opt<bool> racecheck(
                    "gpu kernels; races are reported and the run fails "
                    "(EXT_EMU_RACECHECK=1; global accesses instrumented)"),
     llvm::cl::init(false), llvm::cl::cat(cat));
+llvm::cl::opt<bool> bankConflicts(
+    "bank-conflicts",
+    llvm::cl::desc("--target=cpu: count the shared-memory wavefronts of every "
+                   "warp-wide workgroup access and print, per access site and "
+                   "kernel, requests, wavefronts and the conflict ratio "
+                   "(EXT_EMU_BANK_CONFLICTS=1; 32 banks x 4 B)"),
+    llvm::cl::init(false), llvm::cl::cat(cat));
 llvm::cl::opt<bool> reference(
     "reference",
     llvm::cl::desc("--target=cpu: ignore schedules, run every ext.compute as "
@@ -222,6 +229,11 @@ int main(int argc, char **argv) {
     if (target != Target::Cpu)
       return fail("--racecheck needs --target=cpu");
     setenv("EXT_EMU_RACECHECK", "1", 1);
+  }
+  if (bankConflicts) {
+    if (target != Target::Cpu)
+      return fail("--bank-conflicts needs --target=cpu");
+    setenv("EXT_EMU_BANK_CONFLICTS", "1", 1);
   }
 
   DialectRegistry registry;

@@ -141,7 +141,8 @@ TEST_F(EntryPointsTest, AllocSharedOutsideKernelFails) {
   auto space = gpu::AddressSpaceAttr::get(&ctx, gpu::AddressSpace::Workgroup);
   auto type = MemRefType::get({4}, rewriter.getF32Type(),
                               MemRefLayoutAttrInterface(), space);
-  auto op = AllocSharedOp::create(rewriter, func.getLoc(), type, ArrayAttr());
+  auto op = AllocSharedOp::create(rewriter, func.getLoc(), type, ArrayAttr(),
+                                  SwizzleAttr());
   std::string message;
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
     message = diag.str();

@@ -223,4 +223,56 @@ def ExtGPUReportHostComputes
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// ext-bank-conflicts (issue 18)
+//===----------------------------------------------------------------------===//
+
+def ExtBankConflicts : Pass<"ext-bank-conflicts", "::mlir::ModuleOp"> {
+  let summary = "Report the worst-case bank conflict of every shared-memory "
+                "access of a warp";
+  let description = [{
+    An analysis: for every load and store of workgroup memory
+    (`memref.load`/`store`, `vector.load`/`store`, `memref.atomic_rmw`) in a
+    kernel (a `gpu.launch` body or a kernel `gpu.func`), it builds the byte
+    address from the thread id, loop iteration counters (a loop index is
+    `lb + step * it`) and values uniform over the block, through the
+    buffer's views (`memref.reinterpret_cast`, `view`, `subview`, `cast`),
+    and emits one remark at the access:
+
+    * `conflict-free: W wavefronts per warp for B-byte accesses at byte E`,
+    * `N-way bank conflict: W wavefronts per warp ...`, or
+    * `bank conflicts unknown: <why>` when the address is not built from
+      `+`, `-`, `*`, floor division and remainder by constants, shifts and
+      bitwise ops (XOR swizzles) of such values, or the block size is not a
+      constant, or a symbol that enters the address non-linearly has no
+      known range. Nothing is guessed.
+
+    The cost is the worst over every warp of the block (all lanes active),
+    every value of a counter that enters the address non-linearly (over its
+    range from `IntegerRangeAnalysis`) and every offset that the values
+    entering linearly allow (modulo the 128-byte bank period; buffers are
+    taken to start 16-byte aligned). The hardware model
+    (`ext/Analysis/BankConflicts.h`): 32 banks of 4 bytes; a warp's
+    request is served in phases — all 32 lanes for accesses of up to 4
+    bytes, half-warps for 8-byte and quarter-warps for 16-byte accesses;
+    lanes touching the same 4-byte word share it (broadcast); a phase takes
+    as many wavefronts as the most words any bank must deliver; `N-way` is
+    the largest phase's count. `chip=gfx9NN` (CDNA, not gfx950) models AMD's
+    LDS: the same 32 x 4-byte banks and phase widths over a 64-lane wave
+    (2, 4 or 8 phases).
+
+    A vector access is costed as one instruction only when every lane's
+    address is provably aligned to its size; otherwise it is unknown (the
+    backend may split it). `summary=true` prints, per kernel, a table of the
+    accesses (op, location, n-way, wavefronts, bytes of padding of the
+    accessed view) to stderr.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "Target chip: sm_NN (NVIDIA) or gfx9NN (AMD CDNA)">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Print a table of the accesses per kernel">
+  ];
+}
+
 #endif // EXT_GPU_TRANSFORMS_PASSES_TD

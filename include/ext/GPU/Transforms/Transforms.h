@@ -43,6 +43,15 @@ stageKernelOperands(mlir::gpu::LaunchFuncOp launch,
 mlir::LogicalResult checkTargetSupport(mlir::Operation *root,
                                        llvm::StringRef chip);
 
+/// ext-bank-conflicts on one kernel (a gpu.launch or a kernel gpu.func):
+/// a remark at every workgroup-memory access with its worst-case bank
+/// conflict over a warp, and with `options.summary` a table on stderr.
+/// Changes nothing; fails, with an error, when `options.chip` has no bank
+/// model.
+mlir::LogicalResult
+reportBankConflicts(mlir::Operation *kernel,
+                    const ExtBankConflictsOptions &options = {});
+
 } // namespace ext
 
 #endif // EXT_GPU_TRANSFORMS_TRANSFORMS_H

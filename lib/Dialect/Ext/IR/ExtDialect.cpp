@@ -47,6 +47,101 @@ LogicalResult StorageAlignAttr::verify(
   return success();
 }
 
+LogicalResult SwizzleAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t bits, int64_t base,
+    int64_t shift) {
+  if (bits < 0 || base < 0 || shift < 0)
+    return emitError() << "swizzle bits, base and shift must be non-negative";
+  if (bits + base + shift > 40)
+    return emitError() << "swizzle reaches bit " << bits + base + shift
+                       << "; shared tiles have fewer than 2^40 elements";
+  // With shift 0 the XOR clears bits: two offsets share a slot.
+  if (bits > 0 && shift == 0)
+    return emitError() << "swizzle with shift 0 is not a bijection (offsets "
+                          "differing only in bit "
+                       << base << " collide)";
+  return success();
+}
+
+std::optional<int64_t> SwizzleAttr::findEscape(int64_t n) const {
+  // The swizzle only moves bits below `top`: it permutes every aligned
+  // block of 2^top offsets, so only the last, partial block can escape.
+  // A partial block longer than any shared memory is not searched: -1.
+  int64_t top = getBits() + getBase() + getShift();
+  int64_t block = int64_t(1) << top;
+  int64_t first = (n / block) * block;
+  if (n - first > (int64_t(1) << 24))
+    return -1;
+  for (int64_t o = first; o < n; ++o)
+    if (apply(o) >= n)
+      return o;
+  return std::nullopt;
+}
+
+Attribute CacheAttr::parse(AsmParser &parser, Type) {
+  int64_t operand = 0;
+  SmallVector<StorageAlignAttr> align;
+  SwizzleAttr swizzle;
+  if (parser.parseLess() || parser.parseKeyword("operand") ||
+      parser.parseEqual() || parser.parseInteger(operand))
+    return {};
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc keyLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    if (key == "align") {
+      if (parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Square, [&]() -> ParseResult {
+                StorageAlignAttr a;
+                if (parser.parseCustomAttributeWithFallback(a))
+                  return failure();
+                align.push_back(a);
+                return success();
+              }))
+        return {};
+    } else if (key == "swizzle") {
+      if (parser.parseCustomAttributeWithFallback(swizzle))
+        return {};
+    } else {
+      parser.emitError(keyLoc) << "expected 'align' or 'swizzle', got '" << key
+                               << "'";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return CacheAttr::getChecked(
+      [&]() { return parser.emitError(parser.getNameLoc()); },
+      parser.getContext(), operand, align, swizzle);
+}
+
+void CacheAttr::print(AsmPrinter &printer) const {
+  printer << "<operand = " << getOperand();
+  if (!getAlign().empty()) {
+    printer << ", align = [";
+    llvm::interleaveComma(getAlign(), printer, [&](StorageAlignAttr a) {
+      printer.printStrippedAttrOrType(a);
+    });
+    printer << "]";
+  }
+  if (getSwizzle()) {
+    printer << ", swizzle = ";
+    printer.printAttribute(getSwizzle());
+  }
+  printer << ">";
+}
+
+LogicalResult CacheAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t operand,
+                                ArrayRef<StorageAlignAttr> align,
+                                SwizzleAttr swizzle) {
+  if (!align.empty() && swizzle)
+    return emitError() << "a cached operand takes either align (padding) or "
+                          "swizzle, not both";
+  return success();
+}
+
 LogicalResult ScheduleAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> tile,
     ArrayRef<StringAttr> blocks, ArrayRef<int64_t> threads,

@@ -615,6 +615,20 @@ AllocSharedOp::computeAlignedStrides(ArrayRef<int64_t> shape,
   return strides;
 }
 
+LogicalResult
+ext::verifySwizzleOnTile(SwizzleAttr swizzle, int64_t numElements,
+                         function_ref<InFlightDiagnostic()> emitError) {
+  std::optional<int64_t> escape = swizzle.findEscape(numElements);
+  if (!escape)
+    return success();
+  if (*escape < 0)
+    return emitError() << swizzle << " cannot be checked on a tile of "
+                       << numElements << " elements (too large)";
+  return emitError() << swizzle << " is not a bijection on a tile of "
+                     << numElements << " elements: offset " << *escape
+                     << " maps to " << swizzle.apply(*escape);
+}
+
 SmallVector<StorageAlignAttr> AllocSharedOp::getAligns() {
   if (!getStorageAlign())
     return {};
@@ -640,6 +654,14 @@ LogicalResult AllocSharedOp::verify() {
   if (failed(expectedOr))
     return emitOpError() << "padded size of " << type
                          << " overflows a 64-bit element count";
+  if (std::optional<SwizzleAttr> swizzle = getSwizzle()) {
+    if (!aligns.empty())
+      return emitOpError() << "takes either storage_align (padding) or "
+                              "swizzle, not both";
+    if (failed(verifySwizzleOnTile(*swizzle, type.getNumElements(),
+                                   [&]() { return emitOpError(); })))
+      return failure();
+  }
   SmallVector<int64_t> &expected = *expectedOr;
   SmallVector<int64_t> strides;
   int64_t offset;

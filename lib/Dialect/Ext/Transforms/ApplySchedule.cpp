@@ -159,6 +159,18 @@ FailureOr<TilingPlan> planTiling(ComputeOp op, ScheduleAttr schedule) {
             w.shape, plan.cacheAttrs[i].getAlign())))
       return op.emitOpError() << "the shared tile of input #" << i
                               << " overflows a 64-bit size";
+    if (plan.cached.test(i))
+      if (SwizzleAttr swizzle = plan.cacheAttrs[i].getSwizzle()) {
+        int64_t n = 1;
+        for (int64_t s : w.shape)
+          n *= s; // fits: checked with the padded strides above
+        if (failed(verifySwizzleOnTile(swizzle, n, [&]() {
+              return op.emitOpError()
+                     << "cannot swizzle the shared tile of input #" << i
+                     << ": ";
+            })))
+          return failure();
+      }
     plan.windows.push_back(std::move(w));
   }
   return plan;
@@ -341,7 +353,8 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op) {
                        : rw.getArrayAttr(SmallVector<Attribute>(aligns.begin(),
                                                                 aligns.end()));
     sharedBufs[i] = AllocSharedOp::create(
-        rw, phaseLoc(loc, "shared tile of input " + Twine(i)), type, alignAttr);
+        rw, phaseLoc(loc, "shared tile of input " + Twine(i)), type, alignAttr,
+        plan.cacheAttrs[i].getSwizzle());
   }
 
   // Stages the cached inputs and returns every input's tile operand.

@@ -109,7 +109,7 @@ Value LaunchLowering::newScratch(Location loc, ArrayRef<int64_t> shape,
   auto space = gpu::AddressSpaceAttr::get(rw.getContext(),
                                           gpu::AddressSpace::Workgroup);
   auto type = MemRefType::get(shape, elem, MemRefLayoutAttrInterface(), space);
-  return AllocSharedOp::create(rw, loc, type, ArrayAttr());
+  return AllocSharedOp::create(rw, loc, type, ArrayAttr(), SwizzleAttr());
 }
 
 LogicalResult LaunchLowering::lowerFragment(AllocFragmentOp op) {

@@ -5,11 +5,20 @@
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include "ext/Dialect/Ext/IR/ExtEnums.h.inc"
 #include "ext/Dialect/Ext/IR/ExtInterfaces.h"
 
 #define GET_ATTRDEF_CLASSES
 #include "ext/Dialect/Ext/IR/ExtAttrs.h.inc"
+
+namespace ext {
+/// Fails, with a diagnostic naming an offset that escapes, unless `swizzle`
+/// maps the offsets [0, numElements) of a tile onto themselves.
+llvm::LogicalResult
+verifySwizzleOnTile(SwizzleAttr swizzle, int64_t numElements,
+                    llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+} // namespace ext
 
 #endif // EXT_DIALECT_EXT_IR_EXTATTRS_H

@@ -82,21 +82,71 @@ def Ext_StorageAlignAttr : Ext_Attr<"StorageAlign", "storage_align"> {
   let genVerifyDecl = 1;
 }
 
+def Ext_SwizzleAttr : Ext_Attr<"Swizzle", "swizzle"> {
+  let summary = "CUTLASS's Swizzle<B, M, S>: an XOR of address bits";
+  let description = [{
+    Permutes the elements of a shared tile without padding it: the
+    row-major element offset `o` of an element is stored at
+
+    ```
+    o ^ ((o >> shift) & (((1 << bits) - 1) << base))
+    ```
+
+    that is, the `bits` bits of `o` starting at bit `base + shift` are
+    XORed into the `bits` bits starting at bit `base` (CUTLASS's
+    `Swizzle<B, M, S>` with `B = bits`, `M = base`, `S = shift`). With
+    32 x 32 f32 tiles, `bits = 5, base = 0, shift = 5` XORs the row into
+    the column, so a column's 32 elements land in 32 different banks;
+    for f16 tiles read as 16-byte vectors, `base = 3` keeps each group of
+    8 halves together.
+
+    Every shift of at least 1 makes this a bijection on all offsets (each
+    changed bit is XORed with a higher, unchanged one); a tile needs it to
+    map the tile's offsets `[0, n)` onto themselves, which the ops that
+    take a swizzle check.
+
+    ```mlir
+    #ext.swizzle<bits = 5, base = 0, shift = 5>
+    ```
+  }];
+  let parameters = (ins "int64_t":$bits, "int64_t":$base, "int64_t":$shift);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Where element offset `offset` is stored.
+    int64_t apply(int64_t offset) const {
+      int64_t mask = ((int64_t(1) << getBits()) - 1) << getBase();
+      return offset ^ ((offset >> getShift()) & mask);
+    }
+    /// An offset in [0, n) that the swizzle moves out of [0, n), if any:
+    /// then it is not a bijection on a tile of n elements (-1: n is too
+    /// large to search, beyond any shared memory).
+    std::optional<int64_t> findEscape(int64_t n) const;
+  }];
+}
+
 def Ext_CacheAttr : Ext_Attr<"Cache", "cache"> {
-  let summary = "an input staged in shared memory, with its storage alignment";
+  let summary = "an input staged in shared memory, laid out padded or swizzled";
   let description = [{
     Input `operand` of the scheduled compute is copied, one tile window at
-    a time, into a shared-memory buffer laid out with `align`.
+    a time, into a shared-memory buffer laid out with `align` (rows padded
+    by storage_align) or with `swizzle` (an XOR permutation of the
+    elements, no padding): the two are alternatives.
 
     ```mlir
     #ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, factor = 32, offset = 1>]>
+    #ext.cache<operand = 0, swizzle = #ext.swizzle<bits = 5, base = 0, shift = 5>>
     ```
   }];
   let parameters = (ins
     "int64_t":$operand,
-    OptionalArrayRefParameter<"::ext::StorageAlignAttr">:$align
+    OptionalArrayRefParameter<"::ext::StorageAlignAttr">:$align,
+    OptionalParameter<"::ext::SwizzleAttr">:$swizzle
   );
-  let assemblyFormat = "`<` `operand` `=` $operand (`,` `align` `=` `[` $align^ `]`)? `>`";
+  // `align` and `swizzle` are optional keywords after a comma, which ODS
+  // formats cannot express (the comma would start the first group only).
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 def Ext_DataParallelAttr : Ext_Attr<"DataParallel", "data_parallel", [

@@ -197,13 +197,23 @@ def Ext_AllocSharedOp : Ext_Op<"alloc_shared"> {
     verifier recomputes. `ext-alloc-shared-to-workgroup` makes it a workgroup
     `memref.alloc` of the padded size viewed through those strides.
 
+    With `swizzle` instead (an `#ext.swizzle`), the buffer is not padded
+    (row-major layout) and element `(i...)` is stored at the swizzled
+    row-major offset; the swizzle must map the tile's offsets onto
+    themselves. `ext-alloc-shared-to-workgroup` then rewrites every
+    `memref.load`/`memref.store` of the buffer into an access of a flat
+    buffer at the swizzled offset.
+
     ```mlir
     %a = ext.alloc_shared {storage_align = [#ext.storage_align<dim = 0, factor = 32, offset = 1>]}
         : memref<64x32xf32, strided<[33, 1]>, #gpu.address_space<workgroup>>
+    %b = ext.alloc_shared {swizzle = #ext.swizzle<bits = 5, base = 0, shift = 5>}
+        : memref<32x32xf32, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins
-    OptionalAttr<TypedArrayAttrBase<Ext_StorageAlignAttr, "storage alignments">>:$storage_align);
+    OptionalAttr<TypedArrayAttrBase<Ext_StorageAlignAttr, "storage alignments">>:$storage_align,
+    OptionalAttr<Ext_SwizzleAttr>:$swizzle);
   let results = (outs AnyMemRef:$buffer);
   let assemblyFormat = "attr-dict `:` type($buffer)";
   let hasVerifier = 1;

@@ -139,8 +139,15 @@ def ExtAllocSharedToWorkgroup : Pass<"ext-alloc-shared-to-workgroup"> {
     size (`stride[0] * shape[0]` elements, strides from TVM's rule
     `stride += (factor + offset - stride % factor) % factor`), viewed through
     a `memref.reinterpret_cast` with the op's strided layout.
+
+    A swizzled `ext.alloc_shared` (`swizzle = #ext.swizzle<...>`) becomes a
+    one-dimensional attribution of the tile's element count, and every
+    `memref.load` / `memref.store` of it an access of that buffer at the
+    swizzled row-major offset `o ^ ((o >> shift) & mask)`, so writers and
+    readers of the tile agree; any other use is an error.
   }];
   let dependentDialects = [
+    "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect"
   ];

@@ -48,7 +48,10 @@ mlir::LogicalResult lowerTileOpsToThreads(mlir::gpu::LaunchOp launch,
 /// ext-alloc-shared-to-workgroup on one op: `op` becomes a workgroup
 /// attribution of its enclosing gpu.launch or gpu.func, padded per its
 /// storage_align and viewed through a memref.reinterpret_cast, which is
-/// returned. Fails with an error at `op` outside a kernel.
+/// returned. A swizzled `op` becomes a flat attribution (returned) and
+/// every load and store of it an access at the swizzled offset. Fails with
+/// an error at `op` outside a kernel, or at a use of a swizzled tile that
+/// is not a load or store.
 mlir::FailureOr<mlir::Value>
 lowerAllocSharedToWorkgroup(mlir::RewriterBase &rewriter, AllocSharedOp op);
 
