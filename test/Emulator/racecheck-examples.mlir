@@ -29,7 +29,7 @@
 
 // A Stream-K owner that does not wait for its contributors' flags reads
 // their partials unordered: a race on the workspace (a kernel argument).
-// RUN: ext-opt %ext_src/examples/kernels/gemm_streamk.mlir --ext-apply-schedule --ext-lower-decomposition=drop-fixup-wait=true -o %t.nowait.mlir
+// RUN: ext-opt %ext_src/examples/kernels/gemm_streamk.mlir --ext-apply-schedule --ext-kernel-to-gpu=drop-fixup-wait=true -o %t.nowait.mlir
 // RUN: not ext-run --racecheck %t.nowait.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=NOWAIT
 // NOWAIT: ext-emu: error: kernel 'gemm_streamk_kernel' {{.*}}: racecheck: {{[0-9]+}} data races
 // NOWAIT: ext-emu: race: {{.*}} on global memory, byte {{[0-9]+}} of argument {{[0-9]+}} of @gemm_streamk_kernel (memref<{{[0-9]+}}xi8>

@@ -103,6 +103,17 @@ llvm::cl::opt<bool> dropHazardBarriers(
     "drop-hazard-barriers",
     llvm::cl::desc("tests only: omit the barriers shared-memory reuse needs"),
     llvm::cl::init(false));
+llvm::cl::opt<std::string> chip(
+    "chip",
+    llvm::cl::desc("--target=cpu: the GPU the kernels stand for (sm_80, "
+                   "sm_90, gfx90a, gfx942): its SM count sizes Stream-K "
+                   "grids and #ext.auto"),
+    llvm::cl::init(""));
+llvm::cl::opt<int64_t> sms(
+    "sms",
+    llvm::cl::desc("--target=cpu: SM count for Stream-K grids and #ext.auto "
+                   "(overrides --chip)"),
+    llvm::cl::init(0));
 llvm::cl::opt<bool>
     printLowered("print-lowered",
                  llvm::cl::desc("print the module after lowering, then run"),
@@ -191,6 +202,8 @@ int main(int argc, char **argv) {
   pipelineOptions.dropBarrier = dropBarrier;
   pipelineOptions.dropHazardBarriers = dropHazardBarriers;
   pipelineOptions.racecheck = racecheck;
+  pipelineOptions.chip = chip;
+  pipelineOptions.sms = sms;
   ext::buildCpuPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return fail("lowering '" + inputFilename + "' with ext-cpu-pipeline failed");
