@@ -64,7 +64,9 @@ llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM optimization level"),
 llvm::cl::opt<std::string>
     chip("chip",
          llvm::cl::desc("--target=cuda: sm_NN to compile kernels for "
-                        "(default: the device's)"),
+                        "(default: the device's); --target=cpu: the GPU the "
+                        "kernels stand for, whose SM count sizes Stream-K "
+                        "grids and #ext.auto"),
          llvm::cl::init(""));
 // The emulation runtime reads its settings from the environment, so these
 // flags and EXT_EMU_* variables (for mlir-runner users) are the same thing.
@@ -103,12 +105,6 @@ llvm::cl::opt<bool> dropHazardBarriers(
     "drop-hazard-barriers",
     llvm::cl::desc("tests only: omit the barriers shared-memory reuse needs"),
     llvm::cl::init(false));
-llvm::cl::opt<std::string> chip(
-    "chip",
-    llvm::cl::desc("--target=cpu: the GPU the kernels stand for (sm_80, "
-                   "sm_90, gfx90a, gfx942): its SM count sizes Stream-K "
-                   "grids and #ext.auto"),
-    llvm::cl::init(""));
 llvm::cl::opt<int64_t> sms(
     "sms",
     llvm::cl::desc("--target=cpu: SM count for Stream-K grids and #ext.auto "
@@ -202,8 +198,8 @@ int main(int argc, char **argv) {
   pipelineOptions.dropBarrier = dropBarrier;
   pipelineOptions.dropHazardBarriers = dropHazardBarriers;
   pipelineOptions.racecheck = racecheck;
-  pipelineOptions.chip = chip;
-  pipelineOptions.sms = sms;
+  pipelineOptions.chip = chip.getValue();
+  pipelineOptions.sms = static_cast<int64_t>(sms.getValue());
   ext::buildCpuPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return fail("lowering '" + inputFilename + "' with ext-cpu-pipeline failed");
