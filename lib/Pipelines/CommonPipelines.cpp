@@ -22,9 +22,16 @@ using namespace mlir;
 // Scheduled computes become gpu.launch kernels, unscheduled ones loops;
 // the kernels' index computations then sit inside them, ready to outline.
 void ext::buildScheduleToGPUPipeline(OpPassManager &pm, int dropBarrier,
-                                     bool rejectTileLevel) {
-  pm.addPass(createExtApplySchedule());
-  pm.addPass(createExtKernelToGPU());
+                                     bool rejectTileLevel, StringRef chip,
+                                     int64_t sms) {
+  ExtApplyScheduleOptions schedule;
+  schedule.chip = chip.str();
+  schedule.sms = sms;
+  pm.addPass(createExtApplySchedule(schedule));
+  ExtKernelToGPUOptions kernelToGPU;
+  kernelToGPU.chip = chip.str();
+  kernelToGPU.sms = sms;
+  pm.addPass(createExtKernelToGPU(kernelToGPU));
   pm.addPass(createExtTileOpsToThreads({dropBarrier}));
   pm.addPass(createExtAllocSharedToWorkgroup());
   pm.addPass(createExtComputeToLoops({rejectTileLevel}));

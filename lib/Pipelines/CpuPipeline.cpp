@@ -25,7 +25,8 @@ void ext::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
   } else {
     buildScheduleToGPUPipeline(pm, options.dropBarrier,
-                               /*rejectTileLevel=*/true);
+                               /*rejectTileLevel=*/true, options.chip,
+                               options.sms);
     if (options.reuseSharedMemory) {
       ExtReuseSharedMemoryOptions reuse;
       reuse.dropHazardBarriers = options.dropHazardBarriers;

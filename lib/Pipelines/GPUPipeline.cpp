@@ -137,7 +137,8 @@ ext::resolveGPUTarget(const GPUTarget &requested, std::string &error) {
 /// buffers of every launch packed before outlining.
 static void buildScheduleStage(OpPassManager &pm,
                                const ext::GPUTarget &options) {
-  ext::buildScheduleToGPUPipeline(pm);
+  ext::buildScheduleToGPUPipeline(pm, /*dropBarrier=*/-1,
+                                  /*rejectTileLevel=*/false, options.chip);
   if (options.reuseSharedMemory)
     pm.addPass(ext::createExtReuseSharedMemory());
 }

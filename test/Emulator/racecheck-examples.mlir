@@ -26,3 +26,10 @@
 // HAZARD: racecheck: 2 data races
 // HAZARD-DAG: ext-emu: race: write-after-read on shared memory, byte {{[0-9]+}} of workgroup buffer 0 (memref<1024xi8>, at {{.*}}execution.mlir:20:3), in 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:22:24) at byte {{[0-9]+}} or 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:23:24) at byte {{[0-9]+}}: read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:30:10, then write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:34:5
 // HAZARD-DAG: ext-emu: race: read-after-write on shared memory, byte {{[0-9]+}} of workgroup buffer 0 (memref<1024xi8>, at {{.*}}execution.mlir:20:3), in 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:22:24) at byte {{[0-9]+}} or 'memref.view' (memref<256xi32>, at {{.*}}execution.mlir:23:24) at byte {{[0-9]+}}: write by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:34:5, then read by thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) at {{.*}}execution.mlir:30:10
+
+// A Stream-K owner that does not wait for its contributors' flags reads
+// their partials unordered: a race on the workspace (a kernel argument).
+// RUN: ext-opt %ext_src/examples/kernels/gemm_streamk.mlir --ext-apply-schedule --ext-kernel-to-gpu=drop-fixup-wait=true -o %t.nowait.mlir
+// RUN: not ext-run --racecheck %t.nowait.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=NOWAIT
+// NOWAIT: ext-emu: error: kernel 'gemm_streamk_kernel' {{.*}}: racecheck: {{[0-9]+}} data races
+// NOWAIT: ext-emu: race: {{.*}} on global memory, byte {{[0-9]+}} of argument {{[0-9]+}} of @gemm_streamk_kernel (memref<{{[0-9]+}}xi8>

@@ -20,3 +20,9 @@
 // CLOSE-NEXT: [1]
 // EMULATED-DAG: llvm.call @__ext_emu_launch
 // EMULATED-DAG: llvm.call @__ext_emu_barrier
+
+// The Stream-K and split-K examples: the fixup's workspace, flags and
+// combine give the reference's numbers, under other seeds too.
+// RUN: ext-run %ext_src/examples/kernels/gemm_streamk.mlir | FileCheck %s --check-prefix=EXACT
+// RUN: ext-run --emu-seed=3 %ext_src/examples/kernels/gemm_streamk.mlir | FileCheck %s --check-prefix=EXACT
+// RUN: ext-run %ext_src/examples/kernels/gemm_splitk.mlir | FileCheck %s --check-prefix=EXACT

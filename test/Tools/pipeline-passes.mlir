@@ -5,8 +5,8 @@
 // RUN: ext-opt %s --ext-gpu-host-pipeline="target=rocdl chip=gfx942" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOST
 
 // CPU: builtin.module(
-// CPU-NEXT: ext-apply-schedule,
-// CPU-NEXT: ext-kernel-to-gpu,
+// CPU-NEXT: ext-apply-schedule{{.*}},
+// CPU-NEXT: ext-kernel-to-gpu{{.*}},
 // CPU-NEXT: ext-tile-ops-to-threads{{.*}},
 // CPU-NEXT: ext-alloc-shared-to-workgroup,
 // CPU-NEXT: ext-compute-to-loops{reject-tile-level=true},
@@ -34,8 +34,8 @@
 
 // NVVM: builtin.module(
 // NVVM-NEXT: ext-gpu-report-host-computes,
-// NVVM-NEXT: ext-apply-schedule,
-// NVVM-NEXT: ext-kernel-to-gpu,
+// NVVM-NEXT: ext-apply-schedule{chip=sm_90 report=false sms=0},
+// NVVM-NEXT: ext-kernel-to-gpu{{.*}},
 // NVVM-NEXT: ext-tile-ops-to-threads{{.*}},
 // NVVM-NEXT: ext-alloc-shared-to-workgroup,
 // NVVM-NEXT: ext-compute-to-loops{{.*}},
@@ -62,8 +62,8 @@
 // NVVM-NEXT: )
 
 // HOST: builtin.module(
-// HOST-NEXT: ext-apply-schedule,
-// HOST-NEXT: ext-kernel-to-gpu,
+// HOST-NEXT: ext-apply-schedule{{.*}},
+// HOST-NEXT: ext-kernel-to-gpu{{.*}},
 // HOST-NEXT: ext-tile-ops-to-threads{{.*}},
 // HOST-NEXT: ext-alloc-shared-to-workgroup,
 // HOST-NEXT: ext-compute-to-loops{{.*}},

@@ -4,7 +4,7 @@
 // iterations, A and B staged in shared memory (A's rows padded to 33), a
 // 32x32 fragment over 8x16 threads, edge bounds min(32, 100 - 32 ti).
 // CHECK-LABEL: func @matmul
-// CHECK:       ext.kernel tiles [4, 3] iters 5 threads 128 decomposition #ext.data_parallel swizzle 4 {
+// CHECK:       ext.kernel tiles [4, 3] iters 5 threads 128 decomposition #ext.data_parallel swizzle 4 combiner(sum) {
 // CHECK-NEXT:  ^bb0(%[[TI:.*]]: index, %[[TJ:.*]]: index, %[[KB:.*]]: index, %[[KE:.*]]: index):
 // CHECK:         %[[OI:.*]] = arith.muli %[[TI]], %{{.*}}
 // CHECK:         %[[REM:.*]] = arith.subi %{{.*}}, %[[OI]]

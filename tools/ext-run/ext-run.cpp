@@ -107,7 +107,9 @@ llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM optimization level"),
 llvm::cl::opt<std::string>
     chip("chip",
          llvm::cl::desc("--target=cuda: sm_NN to compile kernels for "
-                        "(default: the device's)"),
+                        "(default: the device's); --target=cpu: the GPU the "
+                        "kernels stand for, whose SM count sizes Stream-K "
+                        "grids and #ext.auto"),
          llvm::cl::init(""), llvm::cl::cat(cat));
 // The emulation runtime reads its settings from the environment, so these
 // flags and EXT_EMU_* variables (for mlir-runner users) are the same thing.
@@ -153,6 +155,11 @@ llvm::cl::opt<bool> dropHazardBarriers(
     "drop-hazard-barriers",
     llvm::cl::desc("tests only: omit the barriers shared-memory reuse needs"),
     llvm::cl::init(false), llvm::cl::cat(cat));
+llvm::cl::opt<int64_t> sms(
+    "sms",
+    llvm::cl::desc("--target=cpu: SM count for Stream-K grids and #ext.auto "
+                   "(overrides --chip)"),
+    llvm::cl::init(0), llvm::cl::cat(cat));
 llvm::cl::opt<bool>
     printLowered("print-lowered",
                  llvm::cl::desc("print the module after lowering, then run"),
@@ -315,6 +322,8 @@ int main(int argc, char **argv) {
   pipelineOptions.dropBarrier = dropBarrier;
   pipelineOptions.dropHazardBarriers = dropHazardBarriers;
   pipelineOptions.racecheck = racecheck;
+  pipelineOptions.chip = chip.getValue();
+  pipelineOptions.sms = static_cast<int64_t>(sms.getValue());
   ext::buildCpuPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return fail("lowering '" + inputFilename + "' with ext-cpu-pipeline failed");

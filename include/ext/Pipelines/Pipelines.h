@@ -30,6 +30,15 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
       *this, "drop-hazard-barriers",
       llvm::cl::desc("Tests only: omit the barriers shared-memory reuse needs"),
       llvm::cl::init(false)};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("The GPU the kernels stand for (sm_80, sm_90, gfx90a, "
+                     "gfx942): its SM count sizes Stream-K grids and auto"),
+      llvm::cl::init("")};
+  Option<int64_t> sms{
+      *this, "sms",
+      llvm::cl::desc("SM count for Stream-K grids and auto (overrides chip)"),
+      llvm::cl::init(0)};
   Option<bool> racecheck{
       *this, "racecheck",
       llvm::cl::desc("Instrument global accesses in kernels too "
@@ -60,8 +69,11 @@ std::string getCpuPipelineText(const CpuPipelineOptions &options);
 /// constants as kernel arguments). `dropBarrier` is ext-tile-ops-to-threads'
 /// test option; `rejectTileLevel` makes ext-compute-to-loops report
 /// tile-level ops left over.
+/// `chip` and `sms` (an override; 0: the chip's) size the tile
+/// decompositions that depend on the SM count (Stream-K, `auto`).
 void buildScheduleToGPUPipeline(mlir::OpPassManager &pm, int dropBarrier = -1,
-                                bool rejectTileLevel = false);
+                                bool rejectTileLevel = false,
+                                llvm::StringRef chip = "", int64_t sms = 0);
 
 /// Adds to `pm` a pipeline stage: passes appended at one point of a shared
 /// pipeline; may be null (nothing added).

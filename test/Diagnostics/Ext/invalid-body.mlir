@@ -106,6 +106,6 @@ func.func @index_in_reducer(%X: memref<4x8xindex>, %Y: memref<4xindex>) {
 // -----
 
 func.func @yield_outside_compute() {
-  // expected-error @+1 {{'ext.yield' op expects parent op to be one of 'ext.compute, ext.tile_compute'}}
+  // expected-error @+1 {{'ext.yield' op expects parent op to be one of 'ext.compute, ext.tile_compute, ext.kernel'}}
   ext.yield
 }

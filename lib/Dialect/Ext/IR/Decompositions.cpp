@@ -1,18 +1,307 @@
 //===- Decompositions.cpp - ext's built-in tile decompositions ------------===//
+//
+// Each attribute resolves to a tilework::Plan (ext/Support/TileWork.h, where
+// the index math, its invariants and the deadlock argument live, tested in
+// unittests/Support/TileWorkTest.cpp) and emits that math as index
+// arithmetic around the TileWorkEmitter's pieces.
+//
+//===----------------------------------------------------------------------===//
 
 #include "ext/Dialect/Ext/IR/ExtAttrs.h"
+#include "ext/Support/TileWork.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace ext;
+namespace tw = ext::tilework;
+
+DeviceFacts DeviceFacts::forChip(StringRef chip) {
+  DeviceFacts facts;
+  if (std::optional<int64_t> n = tw::smCountOfChip(chip))
+    facts.numSMs = *n;
+  return facts;
+}
+
+namespace {
+
+/// The attribute's own `sms`, else the device's.
+DeviceFacts withSms(const DeviceFacts &device, int64_t sms) {
+  DeviceFacts facts = device;
+  if (sms > 0)
+    facts.numSMs = sms;
+  return facts;
+}
+
+/// What an attribute is, in TileWork's terms.
+struct Spec {
+  tw::Kind kind;
+  int64_t param = 0; // slices or grid
+  int64_t sms = 0;   // the attribute's override
+  bool needsSms() const {
+    return (kind == tw::Kind::StreamK && param == 0) ||
+           kind == tw::Kind::StreamKDP || kind == tw::Kind::StreamK2Tile;
+  }
+};
+
+/// The plan for a problem; none when the SM count is missing (or the
+/// problem does not verify).
+std::optional<tw::Plan> planOf(const Spec &spec, int64_t tiles, int64_t iters,
+                               const DeviceFacts &device) {
+  return tw::makePlan(spec.kind, tiles, iters,
+                      withSms(device, spec.sms).numSMs, spec.param, nullptr);
+}
+
+LogicalResult verifySpec(const Spec &spec, Attribute attr,
+                         function_ref<InFlightDiagnostic()> emitError,
+                         int64_t tiles, int64_t iters,
+                         const DeviceFacts &device) {
+  DeviceFacts facts = withSms(device, spec.sms);
+  // The verifier runs without a chip: what needs the SM count waits for the
+  // lowering, which knows it.
+  if (spec.needsSms() && facts.numSMs == 0)
+    return success();
+  std::string why;
+  std::optional<tw::Plan> plan =
+      tw::makePlan(spec.kind, tiles, iters, facts.numSMs, spec.param, &why);
+  if (!plan)
+    return emitError() << "decomposition " << attr << " cannot " << why;
+  for (int64_t grid : {plan->grid, plan->reductionGrid()})
+    if (grid > std::numeric_limits<int32_t>::max())
+      return emitError() << "decomposition " << attr << " needs " << grid
+                         << " CTAs, beyond the grid's x limit";
+  return success();
+}
+
+/// The missing-SM-count error of the lowering.
+LogicalResult requireSms(const Spec &spec, Attribute attr,
+                         const DeviceFacts &device, Location loc) {
+  if (!spec.needsSms() || withSms(device, spec.sms).numSMs > 0)
+    return success();
+  return emitError(loc) << "decomposition " << attr
+                        << " needs the SM count: give `sms = N` or the chip "
+                           "(ext-apply-schedule{chip=...})";
+}
+
+Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// A tile's whole reduce range, then its epilogue.
+LogicalResult emitWhole(OpBuilder &b, Location loc, Value tile, int64_t iters,
+                        TileWorkEmitter &emitter) {
+  FailureOr<SmallVector<Value>> frags =
+      emitter.emitMainloop(b, loc, tile, cst(b, loc, 0), cst(b, loc, iters));
+  if (failed(frags))
+    return failure();
+  return emitter.emitEpilogue(b, loc, tile, *frags);
+}
+
+/// Owner of `tile`: for j in [lb, ub), wait for slot j * stride + base and
+/// combine it into `frags` (in j order: fixed), then the epilogue.
+LogicalResult emitCombineAndEpilogue(OpBuilder &b, Location loc, Value tile,
+                                     ValueRange frags, Value lb, Value ub,
+                                     int64_t stride, Value base, bool wait,
+                                     TileWorkEmitter &emitter) {
+  LogicalResult result = success();
+  scf::ForOp::create(
+      b, loc, lb, ub, cst(b, loc, 1), ValueRange{},
+      [&](OpBuilder &nb, Location l, Value j, ValueRange) {
+        Value slot = j;
+        if (stride != 1)
+          slot = arith::MulIOp::create(nb, l, j, cst(nb, l, stride));
+        if (base)
+          slot = arith::AddIOp::create(nb, l, slot, base);
+        if (wait)
+          emitter.emitWait(nb, l, slot);
+        if (failed(emitter.emitCombinePartial(nb, l, slot, frags)))
+          result = failure();
+        scf::YieldOp::create(nb, l);
+      });
+  if (failed(result))
+    return failure();
+  return emitter.emitEpilogue(b, loc, tile, frags);
+}
+
+/// Contributor: partial to slot `slot`, then its flag.
+LogicalResult emitContribute(OpBuilder &b, Location loc, Value slot,
+                             ValueRange frags, bool signal,
+                             TileWorkEmitter &emitter) {
+  if (failed(emitter.emitStorePartial(b, loc, slot, frags)))
+    return failure();
+  if (signal)
+    emitter.emitSignal(b, loc, slot);
+  return success();
+}
+
+/// The end of a unit of a tile that may be split: if `owns`, combine the
+/// contributors' slots (as emitCombineAndEpilogue) and write the tile, else
+/// store this CTA's partial in slot `cta` and set its flag.
+LogicalResult emitOwnerOrContributor(OpBuilder &b, Location loc, Value owns,
+                                     Value tile, ValueRange frags, Value lb,
+                                     Value ub, int64_t stride, Value base,
+                                     Value cta, TileWorkEmitter &emitter) {
+  LogicalResult result = success();
+  scf::IfOp::create(
+      b, loc, owns,
+      [&](OpBuilder &tb, Location tl) {
+        if (failed(emitCombineAndEpilogue(tb, tl, tile, frags, lb, ub, stride,
+                                          base, /*wait=*/true, emitter)))
+          result = failure();
+        scf::YieldOp::create(tb, tl);
+      },
+      [&](OpBuilder &eb, Location el) {
+        if (failed(emitContribute(eb, el, cta, frags, /*signal=*/true,
+                                  emitter)))
+          result = failure();
+        scf::YieldOp::create(eb, el);
+      });
+  return result;
+}
+
+/// The Stream-K region: CTA `cta` < skGrid runs [begin, end) of the region's
+/// iterations, one unit per tile, from its last iteration backward
+/// (tw::unitsOf).
+LogicalResult emitStreamKRegion(OpBuilder &b, Location loc, Value cta,
+                                const tw::Plan &p, TileWorkEmitter &emitter) {
+  Type index = b.getIndexType();
+  Value n = cst(b, loc, p.skIters()), g = cst(b, loc, p.skGrid);
+  Value iters = cst(b, loc, p.iters), one = cst(b, loc, 1);
+  Value begin = arith::DivUIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, cta, n), g);
+  Value next = arith::AddIOp::create(b, loc, cta, one);
+  Value end = arith::DivUIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, next, n), g);
+  LogicalResult result = success();
+  scf::WhileOp::create(
+      b, loc, TypeRange{index}, ValueRange{end},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value more = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ugt,
+                                           args[0], begin);
+        scf::ConditionOp::create(nb, l, more, args);
+      },
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value e = args[0];
+        Value last = arith::SubIOp::create(nb, l, e, one);
+        Value tile = arith::DivUIOp::create(nb, l, last, iters);
+        Value tileBegin = arith::MulIOp::create(nb, l, tile, iters);
+        Value s = arith::MaxUIOp::create(nb, l, begin, tileBegin);
+        Value kBegin = arith::SubIOp::create(nb, l, s, tileBegin);
+        Value kEnd = arith::SubIOp::create(nb, l, e, tileBegin);
+        FailureOr<SmallVector<Value>> frags =
+            emitter.emitMainloop(nb, l, tile, kBegin, kEnd);
+        if (failed(frags)) {
+          result = failure();
+          scf::YieldOp::create(nb, l, ValueRange{s});
+          return;
+        }
+        // The unit runs the tile's last iteration: this CTA owns the tile.
+        // Its contributors are the CTAs from the one running the tile's
+        // first iteration up to this one (none for a whole tile).
+        Value owns = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                           kEnd, iters);
+        // skCtaOf(tileBegin) = ((tileBegin + 1) * skGrid - 1) / skIters.
+        Value first = arith::DivUIOp::create(
+            nb, l,
+            arith::SubIOp::create(
+                nb, l,
+                arith::MulIOp::create(
+                    nb, l, arith::AddIOp::create(nb, l, tileBegin, one), g),
+                one),
+            n);
+        if (failed(emitOwnerOrContributor(nb, l, owns, tile, *frags, first,
+                                          cta, 1, Value(), cta, emitter)))
+          result = failure();
+        scf::YieldOp::create(nb, l, ValueRange{s});
+      });
+  return result;
+}
+
+LogicalResult emitPlan(OpBuilder &b, Location loc, Value cta,
+                       const tw::Plan &p, TileWorkEmitter &emitter) {
+  switch (p.kind) {
+  case tw::Kind::DataParallel:
+    return emitWhole(b, loc, cta, p.iters, emitter);
+  case tw::Kind::SplitKSerial:
+  case tw::Kind::SplitKParallel: {
+    Value tiles = cst(b, loc, p.tiles);
+    Value slice = arith::DivUIOp::create(b, loc, cta, tiles);
+    Value tile = arith::RemUIOp::create(b, loc, cta, tiles);
+    auto bound = [&](Value s) {
+      return arith::DivUIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, s, cst(b, loc, p.iters)),
+          cst(b, loc, p.slices));
+    };
+    Value kBegin = bound(slice);
+    Value kEnd = bound(arith::AddIOp::create(b, loc, slice, cst(b, loc, 1)));
+    FailureOr<SmallVector<Value>> frags =
+        emitter.emitMainloop(b, loc, tile, kBegin, kEnd);
+    if (failed(frags))
+      return failure();
+    if (p.kind == tw::Kind::SplitKParallel)
+      return emitContribute(b, loc, cta, *frags, /*signal=*/false, emitter);
+    if (p.slices == 1)
+      return emitter.emitEpilogue(b, loc, tile, *frags);
+    // The last slice (the highest CTA ids) owns the tile.
+    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         slice, cst(b, loc, p.slices - 1));
+    return emitOwnerOrContributor(b, loc, isLast, tile, *frags,
+                                  cst(b, loc, 0), cst(b, loc, p.slices - 1),
+                                  p.tiles, tile, cta, emitter);
+  }
+  case tw::Kind::StreamK:
+  case tw::Kind::StreamKDP:
+  case tw::Kind::StreamK2Tile:
+    break;
+  }
+  if (p.skTiles == 0)
+    return emitWhole(b, loc, cta, p.iters, emitter);
+  if (p.grid == p.skGrid)
+    return emitStreamKRegion(b, loc, cta, p, emitter);
+  // Stream-K CTAs first (they are the ones that wait), then one CTA per
+  // remaining tile.
+  Value inSk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, cta,
+                                     cst(b, loc, p.skGrid));
+  LogicalResult result = success();
+  scf::IfOp::create(
+      b, loc, inSk,
+      [&](OpBuilder &tb, Location tl) {
+        result = emitStreamKRegion(tb, tl, cta, p, emitter);
+        scf::YieldOp::create(tb, tl);
+      },
+      [&](OpBuilder &eb, Location el) {
+        Value tile = arith::AddIOp::create(
+            eb, el, cta, cst(eb, el, p.skTiles - p.skGrid));
+        if (failed(emitWhole(eb, el, tile, p.iters, emitter)))
+          result = failure();
+        scf::YieldOp::create(eb, el);
+      });
+  return result;
+}
+
+/// Parallel split-K's reduction launch: CTA t combines slices 0..S-1 of tile
+/// t into fresh accumulators (an empty main loop leaves the identity).
+LogicalResult emitReduction(OpBuilder &b, Location loc, Value tile,
+                            const tw::Plan &p, TileWorkEmitter &emitter) {
+  Value zero = cst(b, loc, 0);
+  FailureOr<SmallVector<Value>> frags =
+      emitter.emitMainloop(b, loc, tile, zero, zero);
+  if (failed(frags))
+    return failure();
+  return emitCombineAndEpilogue(b, loc, tile, *frags, zero,
+                                cst(b, loc, p.slices), p.tiles, tile,
+                                /*wait=*/false, emitter);
+}
+
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // DataParallelAttr: one CTA per tile, the whole reduce range.
 //===----------------------------------------------------------------------===//
 
-int64_t DataParallelAttr::getNumBlocks(int64_t numTiles,
-                                       int64_t itersPerTile) const {
+int64_t DataParallelAttr::getNumBlocks(int64_t numTiles, int64_t itersPerTile,
+                                       const DeviceFacts &) const {
   return numTiles;
 }
 
@@ -20,7 +309,7 @@ bool DataParallelAttr::splitsReduction() const { return false; }
 
 LogicalResult DataParallelAttr::verifyProblem(
     function_ref<InFlightDiagnostic()> emitError, int64_t numTiles,
-    int64_t itersPerTile) const {
+    int64_t itersPerTile, const DeviceFacts &) const {
   if (numTiles > std::numeric_limits<int32_t>::max())
     return emitError() << "data_parallel needs one CTA per tile, and "
                        << numTiles << " tiles exceed the grid's x limit";
@@ -30,12 +319,134 @@ LogicalResult DataParallelAttr::verifyProblem(
 LogicalResult DataParallelAttr::emitWorkUnits(OpBuilder &b, Location loc,
                                               Value blockId, int64_t numTiles,
                                               int64_t itersPerTile,
+                                              const DeviceFacts &,
                                               TileWorkEmitter &emitter) const {
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value iters = arith::ConstantIndexOp::create(b, loc, itersPerTile);
-  FailureOr<SmallVector<Value>> fragments =
-      emitter.emitMainloop(b, loc, blockId, zero, iters);
-  if (failed(fragments))
-    return failure();
-  return emitter.emitEpilogue(b, loc, blockId, *fragments);
+  return emitWhole(b, loc, blockId, itersPerTile, emitter);
+}
+
+//===----------------------------------------------------------------------===//
+// Split-K, the Stream-K family and auto: one implementation over their Spec.
+//===----------------------------------------------------------------------===//
+
+static Spec specOf(SplitKAttr a) {
+  return {a.getMode() == SplitKMode::serial ? tw::Kind::SplitKSerial
+                                            : tw::Kind::SplitKParallel,
+          a.getSlices(), 0};
+}
+static Spec specOf(StreamKAttr a) {
+  return {tw::Kind::StreamK, a.getGrid(), a.getSms()};
+}
+static Spec specOf(StreamKDPAttr a) {
+  return {tw::Kind::StreamKDP, 0, a.getSms()};
+}
+static Spec specOf(StreamK2TileAttr a) {
+  return {tw::Kind::StreamK2Tile, 0, a.getSms()};
+}
+
+/// `auto`'s choice for a problem (the cost model without the tile's reduce
+/// step: ext-apply-schedule resolves `auto` with it before this is needed).
+static Spec specOf(AutoAttr a, int64_t tiles, int64_t iters,
+                   const DeviceFacts &device) {
+  int64_t sms = withSms(device, a.getSms()).numSMs;
+  if (sms == 0)
+    return {tw::Kind::DataParallel};
+  SmallVector<tw::Candidate> candidates =
+      tw::autoCandidates(tiles, iters, sms, tw::CostModel());
+  const tw::Plan &p = candidates[tw::pickAuto(candidates)].plan;
+  int64_t param = p.kind == tw::Kind::StreamK ? p.grid : p.slices;
+  return {p.kind, param, sms};
+}
+
+#define EXT_PLAN_DECOMPOSITION(ATTR, SPEC)                                     \
+  int64_t ATTR::getNumBlocks(int64_t numTiles, int64_t iters,                  \
+                             const DeviceFacts &device) const {                \
+    std::optional<tw::Plan> p = planOf(SPEC, numTiles, iters, device);         \
+    return p ? p->grid : 0;                                                    \
+  }                                                                            \
+  bool ATTR::splitsReduction() const { return true; }                          \
+  LogicalResult ATTR::verifyProblem(                                           \
+      function_ref<InFlightDiagnostic()> emitError, int64_t numTiles,          \
+      int64_t iters, const DeviceFacts &device) const {                        \
+    return verifySpec(SPEC, *this, emitError, numTiles, iters, device);        \
+  }                                                                            \
+  int64_t ATTR::getNumPartials(int64_t numTiles, int64_t iters,                \
+                               const DeviceFacts &device) const {              \
+    std::optional<tw::Plan> p = planOf(SPEC, numTiles, iters, device);         \
+    return p ? p->numSlots() : 0;                                              \
+  }                                                                            \
+  LogicalResult ATTR::emitWorkUnits(OpBuilder &b, Location loc, Value blockId, \
+                                    int64_t numTiles, int64_t iters,           \
+                                    const DeviceFacts &device,                 \
+                                    TileWorkEmitter &emitter) const {          \
+    if (failed(requireSms(SPEC, *this, device, loc)))                          \
+      return failure();                                                        \
+    std::optional<tw::Plan> p = planOf(SPEC, numTiles, iters, device);         \
+    return p ? emitPlan(b, loc, blockId, *p, emitter) : failure();             \
+  }
+
+#define EXT_REDUCTION_LAUNCH(ATTR, SPEC)                                       \
+  int64_t ATTR::getNumReductionBlocks(int64_t numTiles, int64_t iters,         \
+                                      const DeviceFacts &device) const {       \
+    std::optional<tw::Plan> p = planOf(SPEC, numTiles, iters, device);         \
+    return p ? p->reductionGrid() : 0;                                         \
+  }                                                                            \
+  LogicalResult ATTR::emitReductionUnits(                                      \
+      OpBuilder &b, Location loc, Value blockId, int64_t numTiles,             \
+      int64_t iters, const DeviceFacts &device,                                \
+      TileWorkEmitter &emitter) const {                                        \
+    std::optional<tw::Plan> p = planOf(SPEC, numTiles, iters, device);         \
+    return p ? emitReduction(b, loc, blockId, *p, emitter) : failure();        \
+  }
+
+EXT_PLAN_DECOMPOSITION(SplitKAttr, specOf(*this))
+EXT_REDUCTION_LAUNCH(SplitKAttr, specOf(*this))
+EXT_PLAN_DECOMPOSITION(StreamKAttr, specOf(*this))
+EXT_PLAN_DECOMPOSITION(StreamKDPAttr, specOf(*this))
+EXT_PLAN_DECOMPOSITION(StreamK2TileAttr, specOf(*this))
+EXT_PLAN_DECOMPOSITION(AutoAttr, specOf(*this, numTiles, iters, device))
+EXT_REDUCTION_LAUNCH(AutoAttr, specOf(*this, numTiles, iters, device))
+
+//===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySms(function_ref<InFlightDiagnostic()> emitError,
+                               StringRef name, int64_t sms) {
+  if (sms < 0 || sms > std::numeric_limits<int32_t>::max())
+    return emitError() << name << " sms must be a positive SM count (or 0 "
+                       << "for the chip's), got " << sms;
+  return success();
+}
+
+LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t slices, SplitKMode) {
+  if (slices < 1 || slices > std::numeric_limits<int32_t>::max())
+    return emitError() << "split_k slices must be positive, got " << slices;
+  return success();
+}
+
+LogicalResult StreamKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t grid, int64_t sms) {
+  if (grid < 0 || grid > std::numeric_limits<int32_t>::max())
+    return emitError() << "stream_k grid must be a positive CTA count (or 0 "
+                          "for the SM count), got "
+                       << grid;
+  return verifySms(emitError, "stream_k", sms);
+}
+
+LogicalResult
+StreamKDPAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t sms) {
+  return verifySms(emitError, "stream_k_dp", sms);
+}
+
+LogicalResult
+StreamK2TileAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t sms) {
+  return verifySms(emitError, "stream_k_2tile", sms);
+}
+
+LogicalResult AutoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t sms) {
+  return verifySms(emitError, "auto", sms);
 }

@@ -545,7 +545,8 @@ LogicalResult KernelOp::verify() {
   if (getSwizzle() < 1)
     return emitOpError("swizzle must be positive");
   return getDecomposition().verifyProblem(
-      [&]() { return emitOpError(); }, getNumTiles(), getIters());
+      [&]() { return emitOpError(); }, getNumTiles(), getIters(),
+      DeviceFacts());
 }
 
 LogicalResult KernelOp::verifyRegions() {
@@ -577,6 +578,53 @@ LogicalResult KernelOp::verifyRegions() {
   auto epilogueYield = dyn_cast<KernelYieldOp>(epilogue.getTerminator());
   if (!epilogueYield || !epilogueYield.getFragments().empty())
     return emitOpError("epilogue must end in an empty ext.kernel_yield");
+  // Partial accumulators of a split tile combine with the combiner.
+  if (!getCombiner()) {
+    if (getIdentity() || !getReducer().empty())
+      return emitOpError("has an identity or a reducer but no combiner");
+    if (numFrags != 0 && getIters() > 1 &&
+        getDecomposition().splitsReduction())
+      return emitOpError() << "splits its reduction with "
+                           << getDecomposition()
+                           << " but has no combiner for the partial tiles";
+    return success();
+  }
+  if (*getCombiner() != CombinerKind::custom) {
+    if (getIdentity() || !getReducer().empty())
+      return emitOpError("takes an identity and a reducer only with the "
+                         "custom combiner");
+    for (Value frag : yield.getFragments()) {
+      Type elem = cast<MemRefType>(frag.getType()).getElementType();
+      if (!isCombinableType(*getCombiner(), elem))
+        return emitOpError() << "combiner " << stringifyCombinerKind(
+                                    *getCombiner())
+                             << " is not defined on fragment element type "
+                             << elem;
+    }
+    return success();
+  }
+  if (!getIdentity() || getIdentity()->size() != numFrags ||
+      !getReducer().hasOneBlock())
+    return emitOpError() << "with a custom combiner needs one identity per "
+                            "fragment ("
+                         << numFrags << ") and a reducer";
+  Block &reducer = getReducer().front();
+  if (reducer.getNumArguments() != 2 * numFrags)
+    return emitOpError() << "reducer takes the " << numFrags
+                         << " accumulated values and the " << numFrags
+                         << " new ones";
+  for (auto [i, frag] : llvm::enumerate(yield.getFragments())) {
+    Type elem = cast<MemRefType>(frag.getType()).getElementType();
+    if (reducer.getArgument(i).getType() != elem ||
+        reducer.getArgument(numFrags + i).getType() != elem ||
+        cast<TypedAttr>((*getIdentity())[i]).getType() != elem)
+      return emitOpError() << "reducer argument and identity #" << i
+                           << " must have the fragment's element type "
+                           << elem;
+  }
+  auto reducerYield = dyn_cast<YieldOp>(reducer.getTerminator());
+  if (!reducerYield || reducerYield.getValues().size() != numFrags)
+    return emitOpError() << "reducer must yield " << numFrags << " values";
   return success();
 }
 

@@ -5,6 +5,7 @@
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
+#include "ext/Support/TileWork.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -14,6 +15,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/Format.h"
 
 namespace ext {
 #define GEN_PASS_DEF_EXTAPPLYSCHEDULE
@@ -282,9 +284,81 @@ Location phaseLoc(Location loc, const Twine &phase) {
   return NameLoc::get(StringAttr::get(loc->getContext(), phase), loc);
 }
 
+/// Resolves the schedule's decomposition for the chip: `auto` becomes its
+/// cost model's choice, a Stream-K attribute gets the SM count.
+FailureOr<TileDecompositionAttrInterface>
+resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
+                     int64_t tiles, int64_t iters, int64_t tileK,
+                     const ApplyScheduleOptions &options) {
+  const DeviceFacts &device = options.device;
+  MLIRContext *ctx = op.getContext();
+  auto smsOr = [&](int64_t own) { return own ? own : device.numSMs; };
+  TileDecompositionAttrInterface resolved = d;
+  std::string table;
+  if (auto a = dyn_cast<AutoAttr>(d)) {
+    int64_t sms = smsOr(a.getSms());
+    if (sms == 0)
+      return op.emitOpError()
+             << "decomposition " << d
+             << " needs the SM count: give `sms = N` or the chip "
+                "(ext-apply-schedule{chip=...})";
+    SmallVector<tilework::Candidate> candidates = tilework::autoCandidates(
+        tiles, iters, sms, tilework::CostModel::forTileK(tileK));
+    if (candidates.empty())
+      return op.emitOpError() << "decomposition " << d << " found no "
+                              << "candidate for " << tiles << " tiles of "
+                              << iters << " iterations";
+    unsigned best = tilework::pickAuto(candidates);
+    const tilework::Plan &p = candidates[best].plan;
+    switch (p.kind) {
+    case tilework::Kind::DataParallel:
+      resolved = DataParallelAttr::get(ctx);
+      break;
+    case tilework::Kind::SplitKSerial:
+    case tilework::Kind::SplitKParallel:
+      resolved = SplitKAttr::get(ctx, p.slices,
+                                 p.kind == tilework::Kind::SplitKSerial
+                                     ? SplitKMode::serial
+                                     : SplitKMode::parallel);
+      break;
+    case tilework::Kind::StreamK:
+      resolved = StreamKAttr::get(ctx, p.grid, sms);
+      break;
+    case tilework::Kind::StreamKDP:
+      resolved = StreamKDPAttr::get(ctx, sms);
+      break;
+    case tilework::Kind::StreamK2Tile:
+      resolved = StreamK2TileAttr::get(ctx, sms);
+      break;
+    }
+    llvm::raw_string_ostream os(table);
+    for (auto [i, c] : llvm::enumerate(candidates))
+      os << "\n  " << (i == best ? "* " : "  ") << c.name << ": utilization "
+         << llvm::format("%.3f", c.prediction.utilization) << ", grid "
+         << c.prediction.grid << ", waves " << c.prediction.waves
+         << ", max iterations per CTA " << c.prediction.maxItersPerCta
+         << ", fixups " << c.prediction.fixups;
+  } else if (auto a = dyn_cast<StreamKAttr>(d); a && !a.getSms()) {
+    resolved = StreamKAttr::get(ctx, a.getGrid(), device.numSMs);
+  } else if (auto a = dyn_cast<StreamKDPAttr>(d); a && !a.getSms()) {
+    resolved = StreamKDPAttr::get(ctx, device.numSMs);
+  } else if (auto a = dyn_cast<StreamK2TileAttr>(d); a && !a.getSms()) {
+    resolved = StreamK2TileAttr::get(ctx, device.numSMs);
+  }
+  if (failed(resolved.verifyProblem([&]() { return op.emitOpError(); }, tiles,
+                                    iters, device)))
+    return failure();
+  if (options.report)
+    op.emitRemark() << "decomposition " << resolved << " for " << tiles
+                    << " tiles of " << iters << " iterations on "
+                    << device.numSMs << " SMs" << table;
+  return resolved;
+}
+
 } // namespace
 
-FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op) {
+FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
+                                       const ApplyScheduleOptions &options) {
   ScheduleAttr schedule = op.getScheduleAttr();
   if (!schedule)
     return op.emitOpError("has no schedule to apply");
@@ -310,11 +384,28 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op) {
       fragTypes.push_back(MemRefType::get(
           spatialTile, cast<MemRefType>(out.getType()).getElementType()));
 
+  int64_t numTiles = 1;
+  for (int64_t t : plan.tileCounts)
+    numTiles = llvm::checkedMul(numTiles, t).value_or(INT64_MAX);
+  FailureOr<TileDecompositionAttrInterface> decomposition =
+      resolveDecomposition(op, schedule.getDecompositionOrDefault(), numTiles,
+                           plan.iters,
+                           plan.kAxis ? plan.tile[*plan.kAxis] : 1, options);
+  if (failed(decomposition))
+    return failure();
+  // A split tile's partial accumulators combine with the compute's combiner.
+  bool hasCombiner = plan.useFragments && op.getCombiner();
   rw.setInsertionPoint(op);
   auto kernel = KernelOp::create(
       rw, loc, rw.getDenseI64ArrayAttr(plan.tileCounts), plan.iters,
-      schedule.getNumThreads(), schedule.getDecompositionOrDefault(),
-      schedule.getRaster(), schedule.getSwizzle());
+      schedule.getNumThreads(), *decomposition, schedule.getRaster(),
+      schedule.getSwizzle(),
+      hasCombiner ? op.getCombinerAttr() : CombinerKindAttr(),
+      hasCombiner ? op.getIdentityAttr() : ArrayAttr());
+  if (hasCombiner && !op.getReducer().empty()) {
+    IRMapping mapping;
+    op.getReducer().cloneInto(&kernel.getReducer(), mapping);
+  }
 
   unsigned numTileDims = plan.tileCounts.size();
   SmallVector<Type> bodyArgTypes(numTileDims + 2, rw.getIndexType());
@@ -526,15 +617,29 @@ namespace {
 
 struct ExtApplySchedulePass
     : ext::impl::ExtApplyScheduleBase<ExtApplySchedulePass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<ComputeOp> scheduled;
     getOperation()->walk([&](ComputeOp op) {
       if (op.getScheduleAttr())
         scheduled.push_back(op);
     });
+    // A chip ext has no facts for leaves the SM count unknown: only the
+    // decompositions that need it fail, saying so.
+    ApplyScheduleOptions options;
+    options.report = report;
+    DeviceFacts &device = options.device;
+    device = DeviceFacts::forChip(chip);
+    if (sms < 0) {
+      getOperation()->emitError() << "ext-apply-schedule: sms must be "
+                                     "positive, got " << sms;
+      return signalPassFailure();
+    }
+    if (sms > 0)
+      device.numSMs = sms;
     IRRewriter rewriter(&getContext());
     for (ComputeOp op : scheduled)
-      if (failed(applySchedule(rewriter, op)))
+      if (failed(applySchedule(rewriter, op, options)))
         return signalPassFailure();
   }
 };

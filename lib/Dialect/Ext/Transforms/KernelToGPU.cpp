@@ -7,6 +7,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -67,10 +71,49 @@ SmallVector<Value> delinearizeTile(OpBuilder &b, Location loc, Value tile,
   return coords;
 }
 
-/// Inlines the kernel's regions for the decomposition.
+/// Where the fixup's data lives in the workspace: one i32 flag per slot,
+/// then per fragment `slots` partial tiles, each part 16-byte aligned.
+struct WorkspaceLayout {
+  int64_t slots = 0;
+  int64_t bytes = 0;
+  SmallVector<int64_t> fragmentOffsets; // bytes, one per fragment
+};
+
+FailureOr<WorkspaceLayout> layoutWorkspace(KernelOp kernel, int64_t slots) {
+  WorkspaceLayout layout;
+  layout.slots = slots;
+  auto align = [](int64_t v) { return int64_t(llvm::alignTo(v, 16)); };
+  std::optional<int64_t> bytes = llvm::checkedMul(slots, int64_t(4));
+  auto yield = cast<KernelYieldOp>(kernel.getBody().front().getTerminator());
+  for (Value frag : yield.getFragments()) {
+    auto type = cast<MemRefType>(frag.getType());
+    unsigned bits = type.getElementTypeBitWidth();
+    std::optional<int64_t> part =
+        llvm::checkedMul(slots, type.getNumElements());
+    if (part)
+      part = llvm::checkedMul(*part, int64_t(llvm::divideCeil(bits, 8)));
+    if (!bytes || !part)
+      return failure();
+    layout.fragmentOffsets.push_back(align(*bytes));
+    bytes = llvm::checkedAdd(align(*bytes), *part);
+  }
+  if (!bytes || *bytes > (int64_t(1) << 40))
+    return failure();
+  layout.bytes = align(std::max<int64_t>(*bytes, 16));
+  return layout;
+}
+
+/// Inlines the kernel's regions for the decomposition, and emits the fixup
+/// over the workspace.
 class KernelEmitter : public TileWorkEmitter {
 public:
-  explicit KernelEmitter(KernelOp kernel) : kernel(kernel) {}
+  KernelEmitter(KernelOp kernel, bool dropWait, bool dropFence)
+      : kernel(kernel), dropWait(dropWait), dropFence(dropFence) {}
+
+  /// Views of `workspace` (memref<Bxi8>) at the builder's point, the start
+  /// of a launch.
+  void setWorkspace(OpBuilder &b, Location loc, Value workspace,
+                    const WorkspaceLayout &layout);
 
   FailureOr<SmallVector<Value>> emitMainloop(OpBuilder &b, Location loc,
                                              Value tile, Value kBegin,
@@ -87,6 +130,13 @@ public:
     llvm::append_range(args, fragments);
     return success(succeeded(inlineRegion(b, kernel.getEpilogue(), args)));
   }
+
+  LogicalResult emitStorePartial(OpBuilder &b, Location loc, Value slot,
+                                 ValueRange fragments) override;
+  LogicalResult emitCombinePartial(OpBuilder &b, Location loc, Value slot,
+                                   ValueRange fragments) override;
+  void emitSignal(OpBuilder &b, Location loc, Value slot) override;
+  void emitWait(OpBuilder &b, Location loc, Value slot) override;
 
 private:
   SmallVector<Value> coordsOf(OpBuilder &b, Location loc, Value tile) {
@@ -107,47 +157,308 @@ private:
     });
   }
 
+  /// Partial tile `slot` of fragment `i`, shaped as the fragment.
+  Value slotView(OpBuilder &b, Location loc, unsigned i, Value slot);
+  /// The thread distribution of a fragment the main loop returned.
+  FailureOr<ArrayRef<int64_t>> threadsOf(Value fragment, Location loc);
+  Value isThreadZero(OpBuilder &b, Location loc) {
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                 constIndex(b, loc, 0));
+  }
+
   KernelOp kernel;
+  bool dropWait, dropFence;
+  Value flags;                // memref<slots x i32>
+  SmallVector<Value> partials; // per fragment: memref<slots x tile shape>
 };
+
+void KernelEmitter::setWorkspace(OpBuilder &b, Location loc, Value workspace,
+                                 const WorkspaceLayout &layout) {
+  MLIRContext *ctx = b.getContext();
+  auto view = [&](int64_t offset, ArrayRef<int64_t> shape, Type elem) {
+    return memref::ViewOp::create(b, loc, MemRefType::get(shape, elem),
+                                  workspace, constIndex(b, loc, offset),
+                                  ValueRange{});
+  };
+  flags = view(0, {layout.slots}, IntegerType::get(ctx, 32));
+  partials.clear();
+  auto yield = cast<KernelYieldOp>(kernel.getBody().front().getTerminator());
+  for (auto [i, frag] : llvm::enumerate(yield.getFragments())) {
+    auto type = cast<MemRefType>(frag.getType());
+    SmallVector<int64_t> shape = {layout.slots};
+    llvm::append_range(shape, type.getShape());
+    partials.push_back(
+        view(layout.fragmentOffsets[i], shape, type.getElementType()));
+  }
+}
+
+Value KernelEmitter::slotView(OpBuilder &b, Location loc, unsigned i,
+                              Value slot) {
+  auto type = cast<MemRefType>(partials[i].getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  offsets[0] = slot;
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+  sizes.push_back(b.getIndexAttr(1));
+  for (int64_t d : type.getShape().drop_front())
+    sizes.push_back(b.getIndexAttr(d));
+  // The slot dimension dropped: the view has the fragment's shape.
+  MemRefType viewType = memref::SubViewOp::inferRankReducedResultType(
+      type.getShape().drop_front(), type, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, viewType, partials[i], offsets,
+                                   sizes, strides);
+}
+
+FailureOr<ArrayRef<int64_t>> KernelEmitter::threadsOf(Value fragment,
+                                                      Location loc) {
+  if (auto alloc = fragment.getDefiningOp<AllocFragmentOp>())
+    return alloc.getThreads();
+  return emitError(loc) << "a split tile's accumulator must be an "
+                           "ext.alloc_fragment to be stored as a partial";
+}
+
+/// A tile compute over a fragment's points: axes d0..dn (the tile shape)
+/// and, for a combine, a reduce axis "r" of extent 1.
+TileComputeOp createFragmentCompute(OpBuilder &b, Location loc,
+                                    ArrayRef<int64_t> shape,
+                                    ArrayRef<int64_t> threads, bool combine,
+                                    ValueRange ins, ValueRange outs,
+                                    ArrayRef<AffineMap> maps, KernelOp kernel) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Attribute> axes;
+  for (auto [d, extent] : llvm::enumerate(shape))
+    axes.push_back(AxisAttr::get(ctx, ("d" + Twine(d)).str(),
+                                 AxisKind::spatial, extent));
+  SmallVector<int64_t> allThreads(threads);
+  if (combine) {
+    axes.push_back(AxisAttr::get(ctx, "r", AxisKind::reduce, 1));
+    allThreads.push_back(1);
+  }
+  auto tc = TileComputeOp::create(
+      b, loc, b.getArrayAttr(axes), b.getDenseI64ArrayAttr(allThreads),
+      ValueRange{}, ins, outs, b.getAffineMapArrayAttr(maps),
+      combine ? kernel.getCombinerAttr() : CombinerKindAttr(),
+      combine ? kernel.getIdentityAttr() : ArrayAttr(),
+      combine ? b.getUnitAttr() : UnitAttr());
+  if (combine && !kernel.getReducer().empty()) {
+    IRMapping mapping;
+    kernel.getReducer().cloneInto(&tc.getReducer(), mapping);
+  }
+  OpBuilder::InsertionGuard g(b);
+  SmallVector<Type> types;
+  for (Value in : ins)
+    types.push_back(cast<MemRefType>(in.getType()).getElementType());
+  Block *body = b.createBlock(&tc.getBody(), {}, types,
+                              SmallVector<Location>(types.size(), loc));
+  YieldOp::create(b, loc, body->getArguments());
+  return tc;
+}
+
+LogicalResult KernelEmitter::emitStorePartial(OpBuilder &b, Location loc,
+                                              Value slot,
+                                              ValueRange fragments) {
+  MLIRContext *ctx = b.getContext();
+  for (auto [i, frag] : llvm::enumerate(fragments)) {
+    FailureOr<ArrayRef<int64_t>> threads = threadsOf(frag, loc);
+    if (failed(threads))
+      return failure();
+    ArrayRef<int64_t> shape = cast<MemRefType>(frag.getType()).getShape();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(shape.size(), ctx);
+    SmallVector<AffineMap> maps = {id, id};
+    createFragmentCompute(b, loc, shape, *threads, /*combine=*/false, frag,
+                          slotView(b, loc, i, slot), maps, kernel);
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitCombinePartial(OpBuilder &b, Location loc,
+                                                Value slot,
+                                                ValueRange fragments) {
+  if (fragments.empty())
+    return success();
+  if (!kernel.getCombiner())
+    return kernel.emitOpError("has no combiner to combine partial tiles");
+  MLIRContext *ctx = b.getContext();
+  FailureOr<ArrayRef<int64_t>> threads = threadsOf(fragments.front(), loc);
+  if (failed(threads))
+    return failure();
+  ArrayRef<int64_t> shape =
+      cast<MemRefType>(fragments.front().getType()).getShape();
+  unsigned rank = shape.size();
+  // Over (d0, ..., r): the tile's points and a reduce axis of extent 1.
+  SmallVector<AffineExpr> pointExprs;
+  for (unsigned d = 0; d < rank; ++d)
+    pointExprs.push_back(getAffineDimExpr(d, ctx));
+  AffineMap pointMap = AffineMap::get(rank + 1, 0, pointExprs, ctx);
+  SmallVector<Value> ins;
+  for (unsigned i = 0; i < fragments.size(); ++i)
+    ins.push_back(slotView(b, loc, i, slot));
+  SmallVector<AffineMap> maps(2 * fragments.size(), pointMap);
+  createFragmentCompute(b, loc, shape, *threads, /*combine=*/true, ins,
+                        fragments, maps, kernel);
+  return success();
+}
+
+void KernelEmitter::emitSignal(OpBuilder &b, Location loc, Value slot) {
+  // Every thread's partial is stored before thread 0 publishes them.
+  gpu::BarrierOp::create(b, loc);
+  scf::IfOp::create(b, loc, isThreadZero(b, loc),
+                    [&](OpBuilder &tb, Location tl) {
+                      if (!dropFence)
+                        LLVM::FenceOp::create(tb, tl,
+                                              LLVM::AtomicOrdering::release);
+                      Value one = arith::ConstantIntOp::create(tb, tl, 1, 32);
+                      memref::AtomicRMWOp::create(
+                          tb, tl, arith::AtomicRMWKind::assign, one, flags,
+                          slot);
+                      scf::YieldOp::create(tb, tl);
+                    });
+}
+
+void KernelEmitter::emitWait(OpBuilder &b, Location loc, Value slot) {
+  if (dropWait)
+    return;
+  scf::IfOp::create(
+      b, loc, isThreadZero(b, loc), [&](OpBuilder &tb, Location tl) {
+        scf::WhileOp::create(
+            tb, tl, TypeRange{}, ValueRange{},
+            [&](OpBuilder &wb, Location wl, ValueRange) {
+              // An atomic read: the spin yields to other CTAs in the
+              // emulator and never reads a stale cached value on a GPU.
+              Value zero = arith::ConstantIntOp::create(wb, wl, 0, 32);
+              Value flag = memref::AtomicRMWOp::create(
+                  wb, wl, arith::AtomicRMWKind::ori, zero, flags, slot);
+              Value unset = arith::CmpIOp::create(
+                  wb, wl, arith::CmpIPredicate::eq, flag, zero);
+              scf::ConditionOp::create(wb, wl, unset, ValueRange{});
+            },
+            [&](OpBuilder &wb, Location wl, ValueRange) {
+              scf::YieldOp::create(wb, wl);
+            });
+        LLVM::FenceOp::create(tb, tl, LLVM::AtomicOrdering::acquire);
+        scf::YieldOp::create(tb, tl);
+      });
+  gpu::BarrierOp::create(b, loc);
+}
 
 } // namespace
 
-FailureOr<gpu::LaunchOp> ext::lowerKernelToGPU(RewriterBase &rw,
-                                               KernelOp kernel) {
+FailureOr<gpu::LaunchOp>
+ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
+                      const KernelToGPUOptions &options) {
   Location loc = kernel.getLoc();
   TileDecompositionAttrInterface decomposition = kernel.getDecomposition();
-  int64_t numBlocks =
-      decomposition.getNumBlocks(kernel.getNumTiles(), kernel.getIters());
+  const DeviceFacts &device = options.device;
+  int64_t numTiles = kernel.getNumTiles(), iters = kernel.getIters();
+  if (failed(decomposition.verifyProblem([&]() { return kernel.emitOpError(); },
+                                         numTiles, iters, device)))
+    return failure();
+  int64_t numPartials = 0, reductionBlocks = 0;
+  KernelEmitter emitter(kernel, options.dropFixupWait, options.dropFixupFence);
+  rw.setInsertionPoint(kernel);
+  Value one = constIndex(rw, loc, 1);
+  Value block = constIndex(rw, loc, kernel.getThreads());
+
+  auto emitLaunch = [&](int64_t grid, Value workspace,
+                        const WorkspaceLayout *layout,
+                        function_ref<LogicalResult(OpBuilder &, Value)> body)
+      -> FailureOr<gpu::LaunchOp> {
+    Value gridV = constIndex(rw, loc, grid);
+    auto launch =
+        gpu::LaunchOp::create(rw, loc, gridV, one, one, block, one, one);
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToStart(&launch.getBody().front());
+    if (workspace) {
+      emitter.setWorkspace(rw, loc, workspace, *layout);
+      launch->setAttr("ext.workspace_bytes",
+                      rw.getI64IntegerAttr(layout->bytes));
+    }
+    Value blockId = gpu::BlockIdOp::create(rw, loc, gpu::Dimension::x);
+    if (failed(body(rw, blockId)))
+      return failure();
+    gpu::TerminatorOp::create(rw, loc);
+    return launch;
+  };
+
+  // 0 when the decomposition cannot size its grid (no SM count).
+  int64_t numBlocks = decomposition.getNumBlocks(numTiles, iters, device);
+  if (numBlocks == 0)
+    return kernel.emitOpError()
+           << "decomposition " << decomposition
+           << " needs the SM count: give it `sms = N`, or the chip to "
+              "ext-apply-schedule or ext-kernel-to-gpu";
   if (numBlocks < 1 || numBlocks > std::numeric_limits<int32_t>::max())
     return kernel.emitOpError() << "decomposition " << decomposition
                                 << " asks for " << numBlocks << " CTAs";
-  rw.setInsertionPoint(kernel);
-  Value one = constIndex(rw, loc, 1);
-  Value grid = constIndex(rw, loc, numBlocks);
-  Value block = constIndex(rw, loc, kernel.getThreads());
-  auto launch = gpu::LaunchOp::create(rw, loc, grid, one, one, block, one, one);
-  rw.setInsertionPointToStart(&launch.getBody().front());
-  Value blockId = gpu::BlockIdOp::create(rw, loc, gpu::Dimension::x);
-  KernelEmitter emitter(kernel);
-  if (failed(decomposition.emitWorkUnits(rw, loc, blockId, kernel.getNumTiles(),
-                                         kernel.getIters(), emitter)))
+  numPartials = decomposition.getNumPartials(numTiles, iters, device);
+  reductionBlocks =
+      decomposition.getNumReductionBlocks(numTiles, iters, device);
+
+  Value workspace;
+  std::optional<WorkspaceLayout> layout;
+  if (numPartials > 0) {
+    FailureOr<WorkspaceLayout> l = layoutWorkspace(kernel, numPartials);
+    if (failed(l))
+      return kernel.emitOpError() << "decomposition " << decomposition
+                                  << " needs a workspace of " << numPartials
+                                  << " partial tiles, beyond 2^40 bytes";
+    layout = *l;
+    auto type = MemRefType::get({layout->bytes}, rw.getI8Type());
+    workspace = gpu::AllocOp::create(rw, loc, type, Type(), ValueRange{},
+                                     ValueRange{}, ValueRange{})
+                    .getMemref();
+    // Flags start at zero (and partials, which every reader overwrites
+    // first, too): a memset of i32 words, which every runtime supports.
+    Value words = memref::ViewOp::create(
+        rw, loc, MemRefType::get({layout->bytes / 4}, rw.getI32Type()),
+        workspace, constIndex(rw, loc, 0), ValueRange{});
+    gpu::MemsetOp::create(rw, loc, Type(), ValueRange{}, words,
+                          arith::ConstantIntOp::create(rw, loc, 0, 32));
+  }
+
+  FailureOr<gpu::LaunchOp> main = emitLaunch(
+      numBlocks, workspace, layout ? &*layout : nullptr,
+      [&](OpBuilder &b, Value blockId) {
+        return decomposition.emitWorkUnits(b, loc, blockId, numTiles, iters,
+                                           device, emitter);
+      });
+  if (failed(main))
     return kernel.emitOpError() << "decomposition " << decomposition
                                 << " could not emit its work units";
-  gpu::TerminatorOp::create(rw, loc);
+  if (reductionBlocks > 0) {
+    FailureOr<gpu::LaunchOp> reduction = emitLaunch(
+        reductionBlocks, workspace, layout ? &*layout : nullptr,
+        [&](OpBuilder &b, Value blockId) {
+          return decomposition.emitReductionUnits(b, loc, blockId, numTiles,
+                                                  iters, device, emitter);
+        });
+    if (failed(reduction))
+      return kernel.emitOpError() << "decomposition " << decomposition
+                                  << " could not emit its reduction";
+  }
+  if (workspace)
+    gpu::DeallocOp::create(rw, loc, Type(), ValueRange{}, workspace);
   rw.eraseOp(kernel);
-  return launch;
+  return *main;
 }
 
 namespace {
 
 struct ExtKernelToGPUPass
     : ext::impl::ExtKernelToGPUBase<ExtKernelToGPUPass> {
+  using Base::Base;
   void runOnOperation() override {
+    KernelToGPUOptions options;
+    options.device = DeviceFacts::forChip(chip);
+    if (sms > 0)
+      options.device.numSMs = sms;
+    options.dropFixupWait = dropFixupWait;
+    options.dropFixupFence = dropFixupFence;
     SmallVector<KernelOp> kernels;
     getOperation()->walk([&](KernelOp k) { kernels.push_back(k); });
     IRRewriter rw(&getContext());
     for (KernelOp k : kernels)
-      if (failed(lowerKernelToGPU(rw, k)))
+      if (failed(lowerKernelToGPU(rw, k, options)))
         return signalPassFailure();
   }
 };

@@ -160,6 +160,140 @@ def Ext_DataParallelAttr : Ext_Attr<"DataParallel", "data_parallel", [
   }];
 }
 
+def Ext_SplitKMode : I32EnumAttr<"SplitKMode",
+    "how split-K combines the slices of a tile", [
+    I32EnumAttrCase<"serial", 0>,
+    I32EnumAttrCase<"parallel", 1>
+  ]> {
+  let cppNamespace = "::ext";
+  let genSpecializedAttr = 0;
+}
+
+def Ext_SplitKAttr : Ext_Attr<"SplitK", "split_k", [
+    DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
+        ["getNumPartials", "getNumReductionBlocks", "emitReductionUnits"]>]> {
+  let summary = "each tile's reduce iterations split into `slices` CTAs";
+  let description = [{
+    The grid has `slices` CTAs per tile: CTA `c` runs slice `c / tiles` of
+    tile `c % tiles`, the iterations `[s * iters / slices, (s + 1) * iters /
+    slices)` (shares within one iteration of each other).
+
+    * `serial`: slices `0 .. slices-2` store their partial accumulators in a
+      workspace and set a flag; the last slice (the highest CTA ids, so it
+      waits only on CTAs that started earlier) waits for each flag and
+      combines the partials in slice order, then writes the tile. The
+      order is fixed: results are bitwise identical run to run.
+    * `parallel`: every slice stores its partial tile; a second launch, one
+      CTA per tile, combines the `slices` partials in slice order and writes
+      the tile. No CTA waits on another.
+
+    The combine uses the compute's combiner, custom reducers included.
+
+    ```mlir
+    #ext.split_k<slices = 4, mode = serial>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$slices,
+    DefaultValuedParameter<"::ext::SplitKMode", "::ext::SplitKMode::serial">:$mode
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+class Ext_StreamKFamilyAttr<string name, string mnemonic, string sum>
+    : Ext_Attr<name, mnemonic, [
+        DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
+            ["getNumPartials"]>]> {
+  let summary = sum;
+  let genVerifyDecl = 1;
+  let assemblyFormat = "(`<` struct(params)^ `>`)?";
+}
+
+def Ext_StreamKAttr : Ext_StreamKFamilyAttr<"StreamK", "stream_k",
+    "Stream-K: all tiles' iterations shared evenly by `grid` CTAs"> {
+  let description = [{
+    Stream-K (Osama et al., PPoPP 2023). The `tiles * iters` iterations of
+    all tiles, in tile order, are cut into `grid` contiguous ranges: CTA `c`
+    runs `[c * N / grid, (c + 1) * N / grid)`, so every CTA's share is within
+    one iteration of every other's and a tile may be split at any
+    iteration. `grid` defaults to the SM count (`sms`, or the chip's).
+
+    The CTA that runs a tile's last iteration owns it: the other CTAs that
+    touch the tile (always lower CTA ids) store their partial accumulators
+    in a workspace slot and set its flag after a release fence; the owner
+    waits for each (acquire) and combines them in CTA order, so the result
+    is bitwise identical run to run. Every wait is on a CTA that started
+    earlier: no deadlock for any grid, even one larger than the CTAs the
+    chip holds at once. A CTA runs its units from its last iteration
+    backward, so it stores its partial first and combines last.
+
+    ```mlir
+    #ext.stream_k
+    #ext.stream_k<grid = 7>
+    ```
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"int64_t", "0">:$grid,
+    DefaultValuedParameter<"int64_t", "0">:$sms
+  );
+}
+
+def Ext_StreamKDPAttr : Ext_StreamKFamilyAttr<"StreamKDP", "stream_k_dp",
+    "data-parallel full waves, Stream-K over the remaining tiles"> {
+  let description = [{
+    On `S` SMs, `tiles mod S` tiles are left over after the full waves: one
+    wave's worth of CTAs (at most one per iteration) shares their
+    iterations Stream-K style, and the remaining tiles get one CTA each.
+    Full waves only: data-parallel. `sms` overrides the chip's SM count.
+
+    ```mlir
+    #ext.stream_k_dp
+    #ext.stream_k_dp<sms = 108>
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$sms);
+}
+
+def Ext_StreamK2TileAttr : Ext_StreamKFamilyAttr<"StreamK2Tile",
+    "stream_k_2tile", "the paper's hybrid: two tiles of Stream-K per CTA, then DP"> {
+  let description = [{
+    The hybrid the Stream-K paper recommends: with `tiles = F * S + R` on
+    `S` SMs and `R != 0`, the last full wave and the partial one (`S + R`
+    tiles, between one and two tiles per CTA) are shared Stream-K style by
+    `S` CTAs, and the other `(F - 1) * S` tiles get one CTA each. With fewer
+    tiles than SMs it is `stream_k` on `S` CTAs; with full waves only,
+    data-parallel.
+
+    ```mlir
+    #ext.stream_k_2tile
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$sms);
+}
+
+def Ext_AutoAttr : Ext_Attr<"Auto", "auto", [
+    DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
+        ["getNumPartials", "getNumReductionBlocks", "emitReductionUnits"]>]> {
+  let summary = "the decomposition a cost model predicts fastest";
+  let description = [{
+    `ext-apply-schedule` replaces it with the candidate of the shortest
+    predicted time among data-parallel, split-K (serial and parallel, 2, 4,
+    8 and 16 slices), `stream_k`, `stream_k_dp` and `stream_k_2tile`. The
+    model (ext/Support/TileWork.h) schedules each candidate's CTAs on the
+    SMs in launch order, counting main-loop iterations, waves, and the cost
+    of storing and combining partial tiles; `report=true` prints every
+    candidate's predicted utilization. `sms` overrides the chip's SM count.
+
+    ```mlir
+    #ext.auto
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$sms);
+  let assemblyFormat = "(`<` struct(params)^ `>`)?";
+  let genVerifyDecl = 1;
+}
+
 def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
   let summary = "a TVM-style schedule attached to an ext.compute";
   let description = [{
@@ -177,7 +311,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       across threads with a shuffle and shared-memory tree.
     * `cache`: inputs staged in shared memory, each with its storage_align.
     * `decomposition`: a `TileDecompositionAttrInterface` attribute
-      (`#ext.data_parallel` by default).
+      (`#ext.data_parallel` by default; `#ext.split_k`, `#ext.stream_k`,
+      `#ext.stream_k_dp`, `#ext.stream_k_2tile`, `#ext.auto`).
     * `raster`, `swizzle`: tiles are walked in `row` or `col` order, in
       groups of `swizzle` rows (or columns) for L2 reuse (1: no grouping).
     * `vector`, `unroll`: vector width of global-to-shared copies and unroll

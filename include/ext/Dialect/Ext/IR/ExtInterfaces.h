@@ -9,6 +9,15 @@
 
 namespace ext {
 
+/// What a decomposition may know about the chip it is lowered for.
+struct DeviceFacts {
+  /// SMs (NVIDIA) or CUs (AMD); 0 when unknown.
+  int64_t numSMs = 0;
+  /// The facts of a chip ext knows (`sm_80`, `sm_90`, `gfx90a`, `gfx942`);
+  /// unknown (numSMs 0) otherwise.
+  static DeviceFacts forChip(llvm::StringRef chip);
+};
+
 /// What a tile decomposition needs from the lowering of an ext.kernel to
 /// build its work units. Tiles are named by their linear index in
 /// [0, numTiles); the emitter applies the kernel's rasterization.
@@ -28,6 +37,28 @@ public:
                                            mlir::Location loc,
                                            mlir::Value tile,
                                            mlir::ValueRange fragments) = 0;
+
+  // The fixup. Slots index the workspace the decomposition asked for with
+  // `getNumPartials`; every slot has a flag, zero at launch.
+
+  /// Stores the unit's accumulator fragments in workspace slot `slot`.
+  virtual mlir::LogicalResult emitStorePartial(mlir::OpBuilder &b,
+                                               mlir::Location loc,
+                                               mlir::Value slot,
+                                               mlir::ValueRange fragments) = 0;
+  /// Combines the partial in slot `slot` into `fragments` with the
+  /// compute's combiner (fragments = combine(fragments, partial)).
+  virtual mlir::LogicalResult
+  emitCombinePartial(mlir::OpBuilder &b, mlir::Location loc, mlir::Value slot,
+                     mlir::ValueRange fragments) = 0;
+  /// After every thread's stores: a block barrier, then one thread makes
+  /// them visible to the device (release fence) and sets the slot's flag.
+  virtual void emitSignal(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value slot) = 0;
+  /// One thread spins until the slot's flag is set, then an acquire fence
+  /// and a block barrier: afterwards every thread may read the partial.
+  virtual void emitWait(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value slot) = 0;
 };
 
 } // namespace ext

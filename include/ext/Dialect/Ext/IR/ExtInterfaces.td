@@ -14,38 +14,72 @@ def TileDecompositionAttrInterface
     Data-parallel gives each CTA one whole tile; split-K and Stream-K split
     a tile's iterations over several CTAs and combine the partial results.
 
-    `ext-kernel-to-gpu` asks the attribute for the grid size, then
-    hands it a `TileWorkEmitter` that emits the pieces of a unit (the main
-    loop over a k range, the epilogue that writes a finished tile, and the
-    helpers a fixup needs). The attribute emits the control flow that maps
+    `ext-kernel-to-gpu` asks the attribute for the grid size (it is
+    told the chip's SM count), for the partial tiles its fixup keeps in a
+    global workspace, and for a second, reduction launch; then it hands it a
+    `TileWorkEmitter` that emits the pieces of a unit: the main loop over a
+    k range, the epilogue that writes a finished tile, and what a fixup
+    needs (store a unit's partial accumulators in a workspace slot, set the
+    slot's flag after a release fence, wait for a flag with acquire, and
+    combine a slot's partials into the accumulators with the compute's own
+    combiner, custom multi-value reducers included).
+    The attribute emits the control flow that maps
     the block id to units around them. A new decomposition, ext's own or a
     plugin's, is a new attribute implementing this interface: the lowering
     does not change.
   }];
   let methods = [
     InterfaceMethod<[{
-        Number of CTAs to launch for `numTiles` output tiles of
-        `itersPerTile` reduce iterations each.
+        Number of CTAs of the main launch for `numTiles` output tiles of
+        `itersPerTile` reduce iterations each on `device`.
       }], "int64_t", "getNumBlocks",
-      (ins "int64_t":$numTiles, "int64_t":$itersPerTile)>,
+      (ins "int64_t":$numTiles, "int64_t":$itersPerTile,
+           "const ::ext::DeviceFacts &":$device)>,
     InterfaceMethod<[{
         True if one tile's reduce iterations may be split over several
         CTAs (so partial tiles need a fixup).
       }], "bool", "splitsReduction", (ins)>,
     InterfaceMethod<[{
         Checks the decomposition against a problem; reports with
-        `emitError` and fails if it cannot decompose it.
+        `emitError` and fails if it cannot decompose it. `device` may be
+        unknown (no SM count: the verifier's case); a decomposition that
+        needs it fails only where it is known to be missing (lowering).
       }], "::llvm::LogicalResult", "verifyProblem",
       (ins "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError,
-           "int64_t":$numTiles, "int64_t":$itersPerTile)>,
+           "int64_t":$numTiles, "int64_t":$itersPerTile,
+           "const ::ext::DeviceFacts &":$device)>,
     InterfaceMethod<[{
-        Emits, at the builder's insertion point inside the launch, the code
-        that maps `blockId` to its work units and runs each through
+        Partial tiles the fixup keeps in the global workspace (one flag
+        each). The lowering allocates the workspace on the host, zeroes it
+        before every launch and passes it to the kernel; 0 asks for none.
+      }], "int64_t", "getNumPartials",
+      (ins "int64_t":$numTiles, "int64_t":$itersPerTile,
+           "const ::ext::DeviceFacts &":$device),
+      /*methodBody=*/"", /*defaultImplementation=*/"return 0;">,
+    InterfaceMethod<[{
+        CTAs of a second launch that combines the partials (0: none).
+      }], "int64_t", "getNumReductionBlocks",
+      (ins "int64_t":$numTiles, "int64_t":$itersPerTile,
+           "const ::ext::DeviceFacts &":$device),
+      /*methodBody=*/"", /*defaultImplementation=*/"return 0;">,
+    InterfaceMethod<[{
+        Emits, at the builder's insertion point inside the main launch, the
+        code that maps `blockId` to its work units and runs each through
         `emitter`.
       }], "::llvm::LogicalResult", "emitWorkUnits",
       (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
            "::mlir::Value":$blockId, "int64_t":$numTiles,
-           "int64_t":$itersPerTile, "::ext::TileWorkEmitter &":$emitter)>
+           "int64_t":$itersPerTile, "const ::ext::DeviceFacts &":$device,
+           "::ext::TileWorkEmitter &":$emitter)>,
+    InterfaceMethod<[{
+        Emits the body of the reduction launch (when
+        `getNumReductionBlocks` is not 0).
+      }], "::llvm::LogicalResult", "emitReductionUnits",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::Value":$blockId, "int64_t":$numTiles,
+           "int64_t":$itersPerTile, "const ::ext::DeviceFacts &":$device,
+           "::ext::TileWorkEmitter &":$emitter),
+      /*methodBody=*/"", /*defaultImplementation=*/"return ::mlir::failure();">
   ];
 }
 

@@ -102,12 +102,12 @@ def Ext_ComputeOp : Ext_Op<"compute", [
 //===----------------------------------------------------------------------===//
 
 def Ext_YieldOp : Ext_Op<"yield", [Pure, ReturnLike, Terminator,
-                                    ParentOneOf<["ComputeOp", "TileComputeOp"]>]> {
+                                    ParentOneOf<["ComputeOp", "TileComputeOp", "KernelOp"]>]> {
   let summary = "yields the values of an ext.compute body or reducer";
   let description = [{
     Terminates the `body` of an `ext.compute` or `ext.tile_compute` (one
     value per output) or its `reducer` (the combined values, one per
-    output).
+    output), or the `reducer` of an `ext.kernel`.
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
@@ -153,7 +153,9 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
     it yields the accumulator fragments it leaves. `epilogue` writes a
     finished tile: its arguments are the tile's coordinates and the
     fragments. A kernel without an accumulator does all its work in `body`
-    and yields nothing. Tiles are linearized in `raster` order, in groups of
+    and yields nothing. `combiner` (with `identity` and `reducer` when
+    custom, as on `ext.compute`) says how two partial accumulators of one
+    tile combine; a decomposition that splits the reduction needs it. Tiles are linearized in `raster` order, in groups of
     `swizzle` rows or columns. `threads` is the CTA size.
 
     `ext-kernel-to-gpu` turns it into a `gpu.launch`.
@@ -164,14 +166,19 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
     I64Attr:$threads,
     TileDecompositionAttrInterface:$decomposition,
     DefaultValuedAttr<Ext_RasterOrder, "::ext::RasterOrder::row">:$raster,
-    DefaultValuedAttr<I64Attr, "1">:$swizzle
+    DefaultValuedAttr<I64Attr, "1">:$swizzle,
+    OptionalAttr<Ext_CombinerKind>:$combiner,
+    OptionalAttr<TypedArrayAttrBase<TypedAttrInterface, "typed identities">>:$identity
   );
-  let regions = (region SizedRegion<1>:$body, SizedRegion<1>:$epilogue);
+  let regions = (region SizedRegion<1>:$body, SizedRegion<1>:$epilogue,
+                 AnyRegion:$reducer);
   let assemblyFormat = [{
     `tiles` $tiles `iters` $iters `threads` $threads
     `decomposition` $decomposition
     (`raster` $raster^)? (`swizzle` $swizzle^)?
+    (`combiner` `(` $combiner^ `)`)? (`identity` $identity^)?
     attr-dict-with-keyword $body `epilogue` $epilogue
+    (`reducer` $reducer^)?
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

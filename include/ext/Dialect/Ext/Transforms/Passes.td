@@ -61,7 +61,22 @@ def ExtApplySchedule : Pass<"ext-apply-schedule"> {
     Edge tiles get `bounds` (`min(tile, extent - offset)`) so ragged shapes
     need no padding. Every access must be linear in the axes. Computes
     without a schedule are left alone.
+
+    The decomposition is resolved for the chip (`chip=sm_90`, or `sms=N`
+    SMs): `#ext.auto` becomes the candidate the cost model predicts fastest
+    (`report=true` prints every candidate's predicted utilization as a
+    remark), and a Stream-K attribute without an SM count gets the chip's.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip the kernels are for (sm_80, sm_90, gfx90a, gfx942): "
+           "its SM count sizes Stream-K grids and auto's cost model">,
+    Option<"sms", "sms", "int64_t", /*default=*/"0",
+           "SM (or CU) count; overrides the chip's">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Print, as a remark, each kernel's decomposition and every auto "
+           "candidate's predicted utilization">
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
@@ -83,10 +98,40 @@ def ExtKernelToGPU : Pass<"ext-kernel-to-gpu"> {
     coordinates in the kernel's raster order: the last two tile dimensions
     are walked in groups of `swizzle` rows (`row`) or columns (`col`) for L2
     reuse, leading dimensions outermost.
+
+    A decomposition that splits tiles asks for a workspace of partial tiles
+    (`getNumPartials`): the pass allocates it on the host (`gpu.alloc`),
+    zeroes it (`gpu.memset`) before the launch, frees it after, and records
+    its size on the launch as `ext.workspace_bytes`. The layout: one `i32`
+    flag per slot, then per fragment the slots' partial tiles, each part
+    16-byte aligned. A contributor's threads store their fragment elements
+    in its slot, a barrier follows, and thread 0 issues a release fence and
+    sets the flag (`memref.atomic_rmw assign`); an owner's thread 0 spins
+    on the flag (`memref.atomic_rmw ori 0`), issues an acquire fence, and a
+    barrier lets every thread combine the slot into its fragment with the
+    kernel's combiner. Parallel split-K adds a second launch that combines
+    the partials and runs the epilogue.
+
+    `drop-fixup-wait` (a debugging aid for tests) omits the owner's wait,
+    `drop-fixup-fence` the contributor's release fence, to show that the
+    race detector reports them.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip the kernels are for (its SM count sizes Stream-K grids "
+           "whose attribute gives none)">,
+    Option<"sms", "sms", "int64_t", /*default=*/"0",
+           "SM (or CU) count; overrides the chip's">,
+    Option<"dropFixupWait", "drop-fixup-wait", "bool", /*default=*/"false",
+           "Omit the owner's wait for a contributor's flag (tests only)">,
+    Option<"dropFixupFence", "drop-fixup-fence", "bool", /*default=*/"false",
+           "Omit the contributor's release fence (tests only)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect"
   ];
 }

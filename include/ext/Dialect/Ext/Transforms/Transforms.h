@@ -24,17 +24,39 @@ mlir::LogicalResult lowerComputeToLoops(mlir::RewriterBase &rewriter,
 /// Patterns rewriting ext.compute into scf loops (ext-compute-to-loops).
 void populateComputeToLoopsPatterns(mlir::RewritePatternSet &patterns);
 
+/// What ext-apply-schedule knows beyond the IR.
+struct ApplyScheduleOptions {
+  /// The chip's SM count sizes Stream-K grids and `auto`'s cost model.
+  DeviceFacts device;
+  /// Emit a remark with the decomposition (and `auto`'s candidates).
+  bool report = false;
+};
+
 /// ext-apply-schedule on one op: replaces `op`, which must carry a
-/// #ext.schedule, by the tile-level ext.kernel its schedule describes.
-/// Reports at `op` and fails (leaving the IR unchanged) when the schedule
-/// cannot be applied.
-mlir::FailureOr<KernelOp> applySchedule(mlir::RewriterBase &rewriter,
-                                        ComputeOp op);
+/// #ext.schedule, by the tile-level ext.kernel its schedule describes, its
+/// decomposition resolved for `options.device` (`auto` chosen, Stream-K
+/// given the SM count). Reports at `op` and fails (leaving the IR
+/// unchanged) when the schedule cannot be applied.
+mlir::FailureOr<KernelOp>
+applySchedule(mlir::RewriterBase &rewriter, ComputeOp op,
+              const ApplyScheduleOptions &options = {});
+
+/// What ext-kernel-to-gpu knows beyond the IR.
+struct KernelToGPUOptions {
+  /// The chip's SM count, for decompositions whose attribute has none.
+  DeviceFacts device;
+  /// Tests only: omit the fixup owner's wait / the contributor's release
+  /// fence, to show that the race detector reports it.
+  bool dropFixupWait = false, dropFixupFence = false;
+};
 
 /// ext-kernel-to-gpu on one op: replaces `kernel` by a gpu.launch whose grid
-/// and work units its tile decomposition chooses.
+/// and work units its tile decomposition chooses (and, for a decomposition
+/// that asks for them, a zeroed workspace allocated around it and a second,
+/// reduction launch). Returns the main launch.
 mlir::FailureOr<mlir::gpu::LaunchOp>
-lowerKernelToGPU(mlir::RewriterBase &rewriter, KernelOp kernel);
+lowerKernelToGPU(mlir::RewriterBase &rewriter, KernelOp kernel,
+                 const KernelToGPUOptions &options = {});
 
 /// ext-tile-ops-to-threads on one launch: rewrites the tile ops
 /// (ext.alloc_fragment, ext.copy, ext.tile_compute) in `launch` into code

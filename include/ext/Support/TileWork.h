@@ -1,0 +1,169 @@
+//===- TileWork.h - index math of tile decompositions -----------*- C++ -*-===//
+//
+// Which CTA computes which work unit (a tile and a range [kBegin, kEnd) of its
+// reduce iterations), who owns a split tile, which CTAs contribute partials to
+// it and in what order, and a cost model that predicts the SM utilization of
+// each decomposition. Plain integers, no MLIR: the attributes in
+// Decompositions.cpp emit exactly these formulas as index arithmetic, and
+// unittests/Support/TileWorkTest.cpp checks their properties on thousands of
+// problems.
+//
+// Conventions shared by every decomposition:
+//  * Tiles are linear indices in [0, tiles), each with `iters` iterations.
+//  * A unit is Whole (all iterations: epilogue directly), Contributor (stores
+//    its partial accumulators in workspace slot `slot`, then sets the slot's
+//    flag) or Owner (runs the tile's last iterations, then waits for each
+//    contributor's flag and combines their partials in increasing slot
+//    order, then runs the epilogue). The combine order is fixed, so results
+//    are bitwise identical run to run.
+//  * No deadlock for any grid: a tile's owner is the CTA that runs its last
+//    iteration, and contributors always have smaller CTA ids than the owner.
+//    CTAs start in increasing id order (GPUs dispatch them so and ext's
+//    emulator admits them so), so every wait is on a CTA that started
+//    earlier. By induction on the CTA id, every CTA finishes: CTA 0 waits on
+//    nobody; CTA c waits only on CTAs < c, which are resident or done, and
+//    which finish by induction; a resident CTA that waits never keeps a
+//    lower one from being admitted. A CTA runs its units from its last one
+//    backward, so the partial it contributes (always its last unit) is
+//    stored first and the tile it owns (always its first unit) is combined
+//    last, when its contributors are most likely done.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXT_SUPPORT_TILEWORK_H
+#define EXT_SUPPORT_TILEWORK_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ext::tilework {
+
+enum class Kind {
+  DataParallel,
+  SplitKSerial,
+  SplitKParallel,
+  StreamK,
+  StreamKDP,
+  StreamK2Tile,
+};
+
+/// The decomposition's name as written in IR (`data_parallel`, ...).
+llvm::StringRef kindName(Kind kind);
+
+/// A decomposition resolved for one problem. Split-K: CTA c is slice
+/// c / tiles of tile c % tiles. The Stream-K family: CTAs [0, skGrid) share
+/// the iterations of tiles [0, skTiles) evenly; CTA skGrid + j computes tile
+/// skTiles + j whole (data-parallel).
+struct Plan {
+  Kind kind = Kind::DataParallel;
+  int64_t tiles = 0, iters = 0;
+  int64_t grid = 0;   // CTAs of the main launch
+  int64_t slices = 1; // split-K
+  int64_t skTiles = 0, skGrid = 0;
+
+  /// Partial tiles the workspace holds (one flag each).
+  int64_t numSlots() const;
+  /// CTAs of the reduction launch (parallel split-K), 0 if none.
+  int64_t reductionGrid() const {
+    return kind == Kind::SplitKParallel ? tiles : 0;
+  }
+  /// Iterations of the Stream-K region.
+  int64_t skIters() const { return skTiles * iters; }
+};
+
+/// Resolves a decomposition for `tiles` tiles of `iters` iterations on `sms`
+/// SMs. `param` is the grid of `stream_k` (0: `sms`) or the slices of
+/// split-K. Returns std::nullopt and sets `why` when the problem cannot be
+/// decomposed so (a message completing "cannot ...").
+std::optional<Plan> makePlan(Kind kind, int64_t tiles, int64_t iters,
+                             int64_t sms, int64_t param, std::string *why);
+
+enum class Role { Whole, Contributor, Owner };
+
+struct Unit {
+  int64_t tile, kBegin, kEnd;
+  Role role;
+  int64_t slot; // Contributor: the slot it writes; otherwise -1
+};
+
+/// The units of CTA `cta` of the main launch, in the order it runs them.
+llvm::SmallVector<Unit> unitsOf(const Plan &plan, int64_t cta);
+
+/// The slots whose partials the owner of `tile` combines, in combine order
+/// (for parallel split-K: the slots the reduction CTA of `tile` combines).
+llvm::SmallVector<int64_t> contributorsOf(const Plan &plan, int64_t tile);
+
+/// The CTA that writes slot `slot`.
+int64_t writerOfSlot(const Plan &plan, int64_t slot);
+
+/// The CTA that owns `tile` (runs its epilogue).
+int64_t ownerOf(const Plan &plan, int64_t tile);
+
+/// Stream-K: first iteration of CTA `cta` in the Stream-K region,
+/// floor(cta * skIters / skGrid); the CTA that runs global iteration `g`.
+int64_t skBegin(const Plan &plan, int64_t cta);
+int64_t skCtaOf(const Plan &plan, int64_t g);
+
+//===----------------------------------------------------------------------===//
+// Cost model
+//===----------------------------------------------------------------------===//
+
+/// Costs in units of one main-loop iteration of one CTA on one SM (one CTA
+/// per SM at a time).
+struct CostModel {
+  /// Storing one partial tile (and its flag), or combining one in.
+  double partialCost = 0.1875;
+  /// From the tile's reduce step: for ext's SIMT kernels an iteration reads
+  /// two shared-memory words per accumulator per k (2 * BK * 4 bytes at 128
+  /// B/clk/SM) and a partial moves 4 bytes per accumulator through L2 (about
+  /// 21 B/clk/SM on an H100/H200), so a store or a combine costs about 3/BK
+  /// iterations.
+  static CostModel forTileK(int64_t tileK);
+};
+
+struct Prediction {
+  double makespan = 0;    // iterations of time until the last CTA ends
+  double utilization = 0; // useful iterations / (sms * makespan)
+  int64_t grid = 0, waves = 0;
+  int64_t maxItersPerCta = 0; // main-loop iterations of the busiest CTA
+  double meanItersPerCta = 0;
+  int64_t fixups = 0;         // partial tiles stored (= combined)
+  int64_t splitTiles = 0;     // tiles computed by more than one CTA
+};
+
+/// Simulates the plan on `sms` SMs: CTAs start in id order as SMs free up;
+/// a CTA runs its units in order, a contributor pays `partialCost` to store,
+/// an owner waits for each contributor's partial and pays `partialCost` to
+/// combine it; a reduction launch (parallel split-K) starts when the main one
+/// ends.
+Prediction predict(const Plan &plan, int64_t sms, const CostModel &cost);
+
+/// One candidate of `auto`.
+struct Candidate {
+  Plan plan;
+  Prediction prediction;
+  std::string name; // e.g. "split_k<slices = 4, mode = serial>"
+};
+
+/// Every decomposition `auto` considers for the problem (data-parallel,
+/// serial and parallel split-K with 2, 4, 8 and 16 slices where they fit,
+/// stream_k on `sms` CTAs, stream_k_dp, stream_k_2tile), each predicted.
+llvm::SmallVector<Candidate> autoCandidates(int64_t tiles, int64_t iters,
+                                            int64_t sms, const CostModel &cost);
+
+/// The index of the candidate `auto` picks: the shortest predicted makespan,
+/// ties to the earlier (simpler) candidate.
+unsigned pickAuto(llvm::ArrayRef<Candidate> candidates);
+
+/// SMs (NVIDIA) or CUs (AMD) of a chip ext knows (sm_80 108, sm_90 132,
+/// gfx90a 104, gfx942 304), std::nullopt otherwise.
+std::optional<int64_t> smCountOfChip(llvm::StringRef chip);
+
+} // namespace ext::tilework
+
+#endif // EXT_SUPPORT_TILEWORK_H

@@ -1,0 +1,78 @@
+// RUN: ext-opt %s --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{split_k slices must be positive, got 0}}
+func.func @f() attributes {d = #ext.split_k<slices = 0>} { return }
+
+// -----
+
+// expected-error @+1 {{stream_k grid must be a positive CTA count (or 0 for the SM count), got -2}}
+func.func @f() attributes {d = #ext.stream_k<grid = -2>} { return }
+
+// -----
+
+// expected-error @+1 {{stream_k_dp sms must be a positive SM count (or 0 for the chip's), got -1}}
+func.func @f() attributes {d = #ext.stream_k_dp<sms = -1>} { return }
+
+// -----
+
+// expected-error @+1 {{stream_k_2tile sms must be a positive SM count}}
+func.func @f() attributes {d = #ext.stream_k_2tile<sms = -5>} { return }
+
+// -----
+
+// expected-error @+1 {{auto sms must be a positive SM count}}
+func.func @f() attributes {d = #ext.auto<sms = -5>} { return }
+
+// -----
+
+// expected-error @+2 {{expected one of [serial, parallel] for how split-K combines the slices of a tile, got: sideways}}
+// expected-error @+1 {{failed to parse Ext_SplitKAttr parameter 'mode'}}
+func.func @f() attributes {d = #ext.split_k<slices = 2, mode = sideways>} { return }
+
+// -----
+
+func.func @more_slices_than_iterations() {
+  // expected-error @+1 {{decomposition #ext.split_k<slices = 4> cannot split 3 iterations into 4 slices (each slice needs at least one)}}
+  ext.kernel tiles [2] iters 3 threads 8 decomposition #ext.split_k<slices = 4>
+      combiner(sum) {
+  ^bb0(%t: index, %kb: index, %ke: index):
+    %f = ext.alloc_fragment threads [8] : memref<8xf32>
+    ext.kernel_yield %f : memref<8xf32>
+  } epilogue {
+  ^bb0(%t: index, %f: memref<8xf32>):
+    ext.kernel_yield
+  }
+  return
+}
+
+// -----
+
+func.func @split_without_combiner() {
+  // expected-error @+1 {{splits its reduction with #ext.stream_k<grid = 3> but has no combiner for the partial tiles}}
+  ext.kernel tiles [2] iters 3 threads 8 decomposition #ext.stream_k<grid = 3> {
+  ^bb0(%t: index, %kb: index, %ke: index):
+    %f = ext.alloc_fragment threads [8] : memref<8xf32>
+    ext.kernel_yield %f : memref<8xf32>
+  } epilogue {
+  ^bb0(%t: index, %f: memref<8xf32>):
+    ext.kernel_yield
+  }
+  return
+}
+
+// -----
+
+func.func @custom_without_reducer() {
+  // expected-error @+1 {{with a custom combiner needs one identity per fragment (1) and a reducer}}
+  ext.kernel tiles [2] iters 3 threads 8 decomposition #ext.stream_k<grid = 3>
+      combiner(custom) identity [0.0 : f32] {
+  ^bb0(%t: index, %kb: index, %ke: index):
+    %f = ext.alloc_fragment threads [8] : memref<8xf32>
+    ext.kernel_yield %f : memref<8xf32>
+  } epilogue {
+  ^bb0(%t: index, %f: memref<8xf32>):
+    ext.kernel_yield
+  }
+  return
+}
+
