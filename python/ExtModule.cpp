@@ -198,6 +198,16 @@ public:
     llvm::StringRef argument = pass->getArgument();
     if (argument.empty()) // pass managers' adaptors
       return;
+    if (argument == "ext-kernel-to-gpu") {
+      // The global workspace each launch's decomposition asked for (the
+      // host code allocates and zeroes it).
+      workspace = 0;
+      root->walk([&](gpu::LaunchOp launch) {
+        if (auto bytes =
+                launch->getAttrOfType<IntegerAttr>("ext.workspace_bytes"))
+          workspace = std::max(workspace, bytes.getInt());
+      });
+    }
     if (argument == "ext-reuse-shared-memory") {
       sharedMemory.clear();
       root->walk([&](func::FuncOp func) {
@@ -227,6 +237,10 @@ private:
   std::vector<std::pair<std::string, std::string>> &stages;
   std::vector<std::pair<std::string, int64_t>> &sharedMemory;
   llvm::StringMap<unsigned> seen;
+
+public:
+  /// The largest workspace of one launch, in bytes.
+  int64_t workspace = 0;
 };
 
 /// An array passed as a memref: its descriptor, and the contiguous copy made
@@ -498,8 +512,10 @@ public:
     std::vector<std::pair<std::string, std::string>> stages;
     std::vector<std::pair<std::string, int64_t>> sharedMemory;
     stages.emplace_back("input", print(*lowered));
-    pm.addInstrumentation(std::make_unique<StageRecorder>(
-        lowered->getOperation(), keepStages, stages, sharedMemory));
+    auto recorder = std::make_unique<StageRecorder>(
+        lowered->getOperation(), keepStages, stages, sharedMemory);
+    StageRecorder *recorded = recorder.get();
+    pm.addInstrumentation(std::move(recorder));
     py::dict result;
     bool gpu = target == "nvvm" || target == "rocdl";
     if (gpu) {
@@ -516,7 +532,12 @@ public:
       ext::buildGPUPipeline(pm, *resolved);
       result["chip"] = resolved->chip;
     } else if (target == "cpu") {
-      ext::buildCpuPipeline(pm, ext::CpuPipelineOptions());
+      // The chip the emulated kernels stand for sizes persistent grids.
+      ext::CpuPipelineOptions options;
+      options.chip = chip;
+      ext::buildCpuPipeline(pm, options);
+      if (!chip.empty())
+        result["chip"] = chip;
     } else {
       throw py::value_error("unknown target '" + target +
                             "' (expected cpu, nvvm or rocdl)");
@@ -532,6 +553,7 @@ public:
     for (auto &[kernel, bytes] : sharedMemory)
       shared[py::str(kernel)] = bytes;
     result["shared_memory"] = shared;
+    result["workspace"] = recorded->workspace;
     py::dict binaries;
     if (gpu) {
       ext::GPUBinaryKind kind = target == "nvvm" ? ext::GPUBinaryKind::Ptx
@@ -589,7 +611,10 @@ public:
       ext::buildGPUHostPipeline(pm, *resolved, "isa", "");
       libs.push_back(runtimeLibrary(EXT_CUDA_RUNTIME_LIB));
     } else if (target == "cpu") {
-      ext::buildCpuPipeline(pm, ext::CpuPipelineOptions());
+      // The chip the emulated kernels stand for sizes persistent grids.
+      ext::CpuPipelineOptions options;
+      options.chip = chip;
+      ext::buildCpuPipeline(pm, options);
       libs.push_back(runtimeLibrary(EXT_CPU_EMULATION_LIB));
     } else {
       throw py::value_error("unknown run target '" + target +

@@ -21,8 +21,8 @@ SerpentineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-int64_t SerpentineAttr::getNumBlocks(int64_t numTiles,
-                                     int64_t itersPerTile) const {
+int64_t SerpentineAttr::getNumBlocks(int64_t numTiles, int64_t itersPerTile,
+                                     const ext::DeviceFacts &) const {
   return numTiles;
 }
 
@@ -30,7 +30,7 @@ bool SerpentineAttr::splitsReduction() const { return false; }
 
 LogicalResult SerpentineAttr::verifyProblem(
     function_ref<InFlightDiagnostic()> emitError, int64_t numTiles,
-    int64_t itersPerTile) const {
+    int64_t itersPerTile, const ext::DeviceFacts &) const {
   if (numTiles > std::numeric_limits<int32_t>::max())
     return emitError() << "serpentine needs one CTA per tile, and "
                        << numTiles << " tiles exceed the grid's x limit";
@@ -44,6 +44,7 @@ LogicalResult SerpentineAttr::verifyProblem(
 LogicalResult SerpentineAttr::emitWorkUnits(OpBuilder &b, Location loc,
                                             Value blockId, int64_t numTiles,
                                             int64_t itersPerTile,
+                                            const ext::DeviceFacts &,
                                             ext::TileWorkEmitter &emitter) const {
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);

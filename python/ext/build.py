@@ -276,6 +276,7 @@ class Kernel:
         self._stages = list(compiled["stages"])
         self._binaries = dict(compiled["binaries"])
         self._shared = dict(compiled["shared_memory"])
+        self._workspace = int(compiled.get("workspace", 0))
         self._executables = {}
 
     @property
@@ -352,13 +353,15 @@ class Kernel:
 
     @property
     def workspace_bytes(self) -> int:
-        """Global workspace the decompositions need (0 until a decomposition
-        with partial tiles, such as Stream-K, exists).
+        """Global workspace (bytes) the tile decomposition keeps its partial
+        tiles and flags in: 0 for data-parallel; Stream-K and split-K ask
+        for one (the generated host code allocates and zeroes it).
 
-            >>> kernel.workspace_bytes
-            0
+            >>> s = ext.schedule(C, tile=(32, 32, 8), decomposition=("stream_k", {"grid": 5}))
+            >>> ext.build(s, target="nvvm").workspace_bytes > 0
+            True
         """
-        return 0
+        return self._workspace
 
     def report(self) -> str:
         """A summary: target, arguments, shared memory per kernel, stages.
@@ -404,8 +407,11 @@ class Kernel:
         if target not in self._executables:
             if target not in ("cpu", "cuda"):
                 raise ValueError(f"unknown run target {target!r} (expected 'cpu' or 'cuda')")
-            self._executables[target] = self.module.executable(
-                self.name, target, 2, self.chip if self.target == "nvvm" else "")
+            # cpu: the chip the emulated kernels stand for (it sizes Stream-K
+            # grids); cuda: an NVIDIA chip built for, else the device's.
+            chip = (self.chip or "") if target == "cpu" else (
+                self.chip if self.target == "nvvm" else "")
+            self._executables[target] = self.module.executable(self.name, target, 2, chip)
         self._executables[target](passed + results)
         outs = []
         for r, t in zip(results, self.outputs):

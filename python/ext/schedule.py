@@ -34,8 +34,22 @@ _FIELDS = {
 }
 
 # Tile decompositions: name -> (**parameters) -> attribute text.
+def _params(**params):
+    """`<a = 1, b = 2>` for the parameters given (None: the attribute's default)."""
+    given = [f"{k} = {v}" for k, v in params.items() if v is not None]
+    return f"<{', '.join(given)}>" if given else ""
+
+
+# `sms`: the SM (CU) count the persistent grids are sized for; None takes the
+# chip's. `grid`: Stream-K's CTA count (None: one per SM).
 _DECOMPOSITIONS = {
     "data_parallel": lambda: "#ext.data_parallel",
+    "split_k": lambda slices=2, mode="serial":
+        f"#ext.split_k<slices = {slices}, mode = {mode}>",
+    "stream_k": lambda grid=None, sms=None: "#ext.stream_k" + _params(grid=grid, sms=sms),
+    "stream_k_dp": lambda sms=None: "#ext.stream_k_dp" + _params(sms=sms),
+    "stream_k_2tile": lambda sms=None: "#ext.stream_k_2tile" + _params(sms=sms),
+    "auto": lambda sms=None: "#ext.auto" + _params(sms=sms),
 }
 
 
@@ -70,7 +84,7 @@ def decomposition_names():
     """The decompositions this build knows.
 
         >>> ext.decomposition_names()
-        ['data_parallel']
+        ['auto', 'data_parallel', 'split_k', 'stream_k', 'stream_k_2tile', 'stream_k_dp']
     """
     return sorted(_DECOMPOSITIONS)
 

@@ -233,7 +233,27 @@ def test_every_decomposition(decomposition, m, n, k):
     s = ext.schedule(C, tile=(min(m, 16), 16, 8), threads=(8, 8, 1), cache=[A, B],
                      decomposition=decomposition)
     a, b = ints((m, k)), ints((k, n))
-    np.testing.assert_array_equal(ext.build(s).run(a, b), a @ b)
+    # The chip sizes the persistent grids of the Stream-K family and auto.
+    np.testing.assert_array_equal(ext.build(s, chip="sm_80").run(a, b), a @ b)
+
+
+@pytest.mark.parametrize("decomposition", [
+    ("split_k", {"slices": 3}), ("split_k", {"slices": 2, "mode": "parallel"}),
+    ("stream_k", {"grid": 7}), ("stream_k_dp", {"sms": 5}),
+    ("stream_k_2tile", {"sms": 5}), ("auto", {"sms": 5})])
+def test_decomposition_parameters(decomposition):
+    # 45x37 in 16x16 tiles is 9 tiles of 4 k-steps: grids of 5 and 7 CTAs
+    # split tiles unevenly, so the fixup runs.
+    A, B, C = matmul_te(45, 37, 29)
+    s = ext.schedule(C, tile=(16, 16, 8), threads=(8, 8, 1), cache=[A, B],
+                     decomposition=decomposition)
+    a, b = ints((45, 29)), ints((29, 37))
+    kernel = ext.build(s)
+    np.testing.assert_array_equal(kernel.run(a, b), a @ b)
+    assert kernel.workspace_bytes > 0 or decomposition[0] == "auto"
+    assert ext.build(ext.schedule(C, tile=(16, 16, 8))).workspace_bytes == 0
+    with pytest.raises(ValueError, match="decomposition 'split_k': .*unexpected keyword"):
+        ext.schedule(C, decomposition=("split_k", {"grid": 3}))
 
 
 def test_constant_out_of_range():
@@ -332,7 +352,8 @@ def test_shape_mismatch():
 def test_unknown_decomposition_and_fields():
     A, B, C = matmul_te(32, 32, 32)
     with pytest.raises(ValueError, match="unknown decomposition 'streamk'; valid "
-                                         "decompositions: data_parallel"):
+                                         "decompositions: auto, data_parallel, split_k, "
+                                         "stream_k, stream_k_2tile, stream_k_dp"):
         ext.schedule(C, decomposition="streamk")
     with pytest.raises(ValueError, match="schedule field 'stages' does not exist in this "
                                          "build of ext; valid fields: tile, threads"):
