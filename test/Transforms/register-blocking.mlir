@@ -1,5 +1,5 @@
-// RUN: ext-opt %s --split-input-file --ext-apply-schedule --ext-lower-decomposition --ext-lower-tile-ops 2>/dev/null | FileCheck %s
-// RUN: ext-opt %s --split-input-file --ext-apply-schedule --ext-lower-decomposition --ext-lower-tile-ops -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: ext-opt %s --split-input-file --ext-apply-schedule --ext-kernel-to-gpu --ext-tile-ops-to-threads 2>/dev/null | FileCheck %s
+// RUN: ext-opt %s --split-input-file --ext-apply-schedule --ext-kernel-to-gpu --ext-tile-ops-to-threads -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // A blocked register tile (2x2 runs of 4x4 points per thread), 16-byte
 // copies of A (rows of 64 floats), 8-byte copies of B (rows of 130) with a
