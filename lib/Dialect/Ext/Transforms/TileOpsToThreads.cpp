@@ -1122,6 +1122,12 @@ LogicalResult LaunchLowering::run() {
 
 LogicalResult ext::lowerTileOpsToThreads(gpu::LaunchOp launch, int dropBarrier,
                                          int *barrierCount) {
+  // Register blocking emits math.fma and vector loads. Under the pass they
+  // are its dependent dialects (already loaded); a C++ caller may not have
+  // loaded them.
+  MLIRContext *ctx = launch.getContext();
+  ctx->getOrLoadDialect<math::MathDialect>();
+  ctx->getOrLoadDialect<vector::VectorDialect>();
   int local = 0;
   return LaunchLowering(launch, barrierCount ? *barrierCount : local,
                         dropBarrier)
