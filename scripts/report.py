@@ -59,7 +59,14 @@ def main():
               f"{m.group(2)} reduce iterations each, {m.group(4)}")
         print(f"launch        grid {grid} CTAs x block {m.group(3)} threads")
     for m in re.finditer(r"schedule = (#ext\.schedule<.*?>)\}", open(args.kernel).read().replace("\n", " ")):
-        print("schedule      " + re.sub(r"\s+", " ", m.group(1)))
+        sched = re.sub(r"\s+", " ", m.group(1))
+        print("schedule      " + sched)
+        layout = re.search(r"layout = (#ext\.\w+(<[^>]*>)?)", sched)
+        vector = re.search(r"vector = (\d+)", sched)
+        stages = re.search(r"stages = (\d+)", sched)
+        print(f"mainloop      layout {layout.group(1) if layout else '#ext.cyclic'}, "
+              f"vector {vector.group(1) if vector else 1}, "
+              f"stages {stages.group(1) if stages else 1}")
 
     # 2. shared memory with and without reuse
     lowered = run([opt, args.kernel, "--ext-schedule-to-gpu"]).stdout

@@ -180,6 +180,19 @@ void SharedMemoryLiveness::computeInterval(LiveSharedBuffer &buffer) {
   llvm::SetVector<Operation *> accessSet;
   SmallVector<Value> aliases = collectAliases(buffer.root, accessSet);
   buffer.accesses = accessSet.takeVector();
+  // A vector access (a vector.load of 4 floats, say) needs its buffer
+  // aligned to the vector's size.
+  for (Operation *op : buffer.accesses)
+    for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                           op->getResultTypes()))
+      if (auto vec = dyn_cast<VectorType>(t);
+          vec && vec.hasStaticShape() &&
+          vec.getElementType().isIntOrFloat()) {
+        uint64_t bytes = vec.getNumElements() *
+                         vec.getElementType().getIntOrFloatBitWidth() / 8;
+        if (llvm::isPowerOf2_64(bytes))
+          buffer.alignment = std::max(buffer.alignment, bytes);
+      }
   llvm::sort(buffer.accesses, [&](Operation *a, Operation *b) {
     return index.lookup(a) < index.lookup(b);
   });

@@ -55,6 +55,8 @@ void ext::buildHostToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertMathToLibmPass());
   if (launchLowering)
     launchLowering(pm);
+  // The tile lowering's vector loads and stores (16-byte copies).
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -22,7 +22,7 @@ func.func @launch_without_count() {
 // -----
 
 // PROMOTE-LABEL: gpu.func @func_without_count
-// PROMOTE-SAME: workgroup(%{{.*}} : memref<16xf32, #gpu.address_space<workgroup>>)
+// PROMOTE-SAME: workgroup(%{{.*}} : memref<16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // PROMOTE-NOT: memref.alloca
 module attributes {gpu.container_module} {
   gpu.module @m {

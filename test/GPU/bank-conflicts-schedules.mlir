@@ -9,12 +9,13 @@
 // CHECK: remark: 32-way bank conflict: 32 wavefronts per warp for 4-byte accesses at byte 128*(tid.x mod 32) + 4*((tid.x floordiv 32) mod 8)
 // CHECK-LABEL: ext-bank-conflicts: gpu.launch in @none (sm_80: 32 banks x 4 B, 32 lanes)
 // CHECK-NEXT: n-way wavefronts padding B  access        location
-// CHECK-NEXT:     1          1         0  memref.store  copy of input 0 into shared memory
-// CHECK-NEXT:    32         32         0  memref.load   tile compute
-// CHECK: worst: 32-way, 5 accesses, 0 unknown
+// Each thread's 4 points are unrolled: 4 store and 4 load sites.
+// CHECK-COUNT-4:     1          1         0  memref.store  copy of input 0 into shared memory
+// CHECK-COUNT-4:    32         32         0  memref.load   tile compute
+// CHECK-NEXT: worst: 32-way, 8 accesses, 0 unknown
 // AMD-LABEL: ext-bank-conflicts: gpu.launch in @none (gfx942: 32 banks x 4 B, 64 lanes)
 // AMD: 32         64         0  memref.load
-// AMD: worst: 32-way, 5 accesses, 0 unknown
+// AMD: worst: 32-way, 8 accesses, 0 unknown
 // NOMODEL: error: ext-bank-conflicts: no bank model for chip 'gfx1100'
 func.func @none(%A: memref<100x90xf32>, %B: memref<90x100xf32>) {
   ext.compute [#ext.axis<"i", spatial, 90>, #ext.axis<"j", spatial, 100>]
@@ -33,9 +34,9 @@ func.func @none(%A: memref<100x90xf32>, %B: memref<90x100xf32>) {
 // CHECK: remark: conflict-free: 1 wavefront per warp for 4-byte accesses at byte 132*(tid.x mod 32) + 4*((tid.x floordiv 32) mod 8)
 // CHECK-LABEL: ext-bank-conflicts: gpu.launch in @padded
 // CHECK-NEXT: n-way
-// CHECK-NEXT:     1          1       128  memref.store
-// CHECK-NEXT:     1          1       128  memref.load
-// CHECK: worst: 1-way, 5 accesses, 0 unknown
+// CHECK-COUNT-4:     1          1       128  memref.store
+// CHECK-COUNT-4:     1          1       128  memref.load
+// CHECK-NEXT: worst: 1-way, 8 accesses, 0 unknown
 // AMD-LABEL: gpu.launch in @padded
 // AMD: worst: 1-way
 func.func @padded(%A: memref<100x90xf32>, %B: memref<90x100xf32>) {
@@ -56,9 +57,9 @@ func.func @padded(%A: memref<100x90xf32>, %B: memref<90x100xf32>) {
 // CHECK-SAME: xor
 // CHECK-LABEL: ext-bank-conflicts: gpu.launch in @swizzled
 // CHECK-NEXT: n-way
-// CHECK-NEXT:     1          1         0  memref.store
-// CHECK-NEXT:     1          1         0  memref.load
-// CHECK: worst: 1-way, 5 accesses, 0 unknown
+// CHECK-COUNT-4:     1          1         0  memref.store
+// CHECK-COUNT-4:     1          1         0  memref.load
+// CHECK-NEXT: worst: 1-way, 8 accesses, 0 unknown
 // AMD-LABEL: gpu.launch in @swizzled
 // AMD: worst: 1-way
 func.func @swizzled(%A: memref<100x90xf32>, %B: memref<90x100xf32>) {

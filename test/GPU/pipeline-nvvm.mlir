@@ -14,9 +14,9 @@
 // MATMUL: gpu.module @matmul_kernel [#nvvm.target<chip = "sm_90">]
 // ext-reuse-shared-memory (on by default) packs the two tiles, live together
 // in the k loop, into one 2048-byte buffer; without it they stay apart.
-// MATMUL: llvm.mlir.global internal @__wg_matmul_kernel_0() {addr_space = 3 : i32} : !llvm.array<2048 x i8>
-// NOREUSE-DAG: llvm.mlir.global internal @__wg_matmul_kernel_0() {addr_space = 3 : i32} : !llvm.array<256 x f32>
-// NOREUSE-DAG: llvm.mlir.global internal @__wg_matmul_kernel_1() {addr_space = 3 : i32} : !llvm.array<256 x f32>
+// MATMUL: llvm.mlir.global internal @__wg_matmul_kernel_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2048 x i8>
+// NOREUSE-DAG: llvm.mlir.global internal @__wg_matmul_kernel_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x f32>
+// NOREUSE-DAG: llvm.mlir.global internal @__wg_matmul_kernel_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x f32>
 // MATMUL: llvm.func @matmul_kernel({{.*}}) attributes {gpu.kernel, {{.*}}nvvm.kernel, nvvm.maxntid = array<i32: 16, 16, 1>}
 // MATMUL: nvvm.read.ptx.sreg.ctaid.x
 // MATMUL: nvvm.read.ptx.sreg.tid.x
@@ -28,7 +28,7 @@
 // MATMUL-NOT: scf.for
 
 // ROWSUM: gpu.module @row_sum_kernel [#nvvm.target<chip = "sm_80">]
-// ROWSUM: llvm.mlir.global internal @__wg_row_sum_kernel_0() {addr_space = 3 : i32} : !llvm.array<2 x f32>
+// ROWSUM: llvm.mlir.global internal @__wg_row_sum_kernel_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2 x f32>
 // ROWSUM: nvvm.shfl.sync bfly
 // ROWSUM: nvvm.barrier0
 // ROWSUM: llvm.atomicrmw fadd {{.*}} : !llvm.ptr, f32

@@ -3,7 +3,7 @@
 // An identity-layout workgroup alloc becomes an attribution of the same type;
 // its dealloc goes, private and global allocs stay.
 // CHECK-LABEL: gpu.func @identity
-// CHECK-SAME: workgroup(%[[WG:.*]] : memref<16x16xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[WG:.*]] : memref<16x16xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-NOT: memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.alloca() : memref<4xf32, #gpu.address_space<private>>
 // CHECK: memref.store %{{.*}}, %[[WG]]
@@ -27,7 +27,7 @@ gpu.module @m {
 // + 1 = 15 * 17 + 15 + 1 = 271 elements, viewed with the original layout.
 // An alloca and one inside a loop are promoted too.
 // CHECK-LABEL: gpu.func @padded
-// CHECK-SAME: workgroup(%[[FLAT:.*]] : memref<271xf32, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<8xi8, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[FLAT:.*]] : memref<271xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[B:.*]] : memref<8xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[FLAT]] to offset: [0], sizes: [16, 16], strides: [17, 1]
 // CHECK: memref.store %{{.*}}, %[[VIEW]]
 // CHECK: scf.for

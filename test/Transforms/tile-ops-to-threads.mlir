@@ -6,8 +6,9 @@
 // RUN: ext-opt %s --split-input-file --verify-diagnostics --ext-tile-ops-to-threads | FileCheck %s
 // RUN: ext-opt %s --split-input-file --verify-diagnostics --ext-tile-ops-to-threads=drop-barrier=0 | FileCheck %s --check-prefix=DROP
 
-// A copy into workgroup memory: the 64 threads stride over its 64 elements,
-// loading zero outside the 10x6 source; a barrier follows, since other
+// A copy into workgroup memory: each of the 64 threads moves one of its 64
+// elements, branch-free: a clamped load and a select of zero outside the
+// 10x6 source; a barrier follows, since other
 // threads read what each wrote. The transposing tile compute then gives
 // each thread one point (i = tid % 8, j = tid / 8 % 8), guarded by the
 // bound 6 on j.
@@ -15,25 +16,19 @@
 // CHECK:         gpu.launch
 // CHECK:           %[[TID:.*]] = gpu.thread_id x
 // CHECK:           %[[S:.*]] = memref.alloc() : memref<8x8xf32, #gpu.address_space<workgroup>>
-// CHECK:           scf.for %[[E:.*]] = %[[TID]] to %c64{{.*}} step %c64
-// CHECK:             %[[IN:.*]] = arith.andi
-// CHECK:             %[[X:.*]] = scf.if %[[IN]] -> (f32) {
-// CHECK:               memref.load %{{.*}} : memref<10x6xf32>
-// CHECK:             } else {
-// CHECK:               arith.constant 0.000000e+00 : f32
-// CHECK:             memref.store %[[X]], %[[S]]
-// CHECK:           }
+// CHECK:           %[[IN:.*]] = arith.andi
+// CHECK:           %[[X:.*]] = memref.load %{{.*}} : memref<10x6xf32>
+// CHECK:           %[[V0:.*]] = arith.select %[[IN]], %[[X]], %{{.*}} : f32
+// CHECK:           memref.store %[[V0]], %[[S]]
 // CHECK-NEXT:      gpu.barrier
 // CHECK:           %[[OUT:.*]] = memref.subview
 // CHECK:           %[[TI:.*]] = arith.remui %[[TID]], %c8
 // CHECK:           %[[T1:.*]] = arith.divui %[[TID]], %c8
 // CHECK:           %[[TJ:.*]] = arith.remui %[[T1]], %c8
-// CHECK:           %[[J:.*]] = arith.addi %[[TJ]],
-// CHECK:           %[[I:.*]] = arith.addi %[[TI]],
-// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[I]], %c6
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[TI]], %c6
 // CHECK:           scf.if %[[OK]] {
-// CHECK:             %[[V:.*]] = memref.load %[[S]][%[[I]], %[[J]]]
-// CHECK:             memref.store %[[V]], %[[OUT]][%[[J]], %[[I]]]
+// CHECK:             %[[V:.*]] = memref.load %[[S]][%[[TI]], %[[TJ]]]
+// CHECK:             memref.store %[[V]], %[[OUT]][%[[TJ]], %[[TI]]]
 // CHECK:           gpu.terminator
 // CHECK-NOT:     ext.
 // Dropping barrier #0 leaves none.

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
@@ -202,8 +203,9 @@ LogicalResult Emulation::lowerBody(func::FuncOp func, SiteTable &sites,
   // names of workgroup views (the same pattern set, after all hooks).
   SmallVector<Operation *> accesses, views;
   func.walk([&](Operation *op) {
-    if (isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
-            memref::GenericAtomicRMWOp, LLVM::FenceOp>(op))
+    if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
+            memref::AtomicRMWOp, memref::GenericAtomicRMWOp, LLVM::FenceOp>(
+            op))
       accesses.push_back(op);
     else if (isa<memref::ViewOp>(op))
       views.push_back(op);

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace ext {
@@ -56,6 +57,12 @@ struct InstrumentGlobalAccessesPass
         } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
           if (!isWorkgroupMemRef(store.getMemref().getType()))
             accesses.push_back(op);
+        } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
+          if (!isWorkgroupMemRef(load.getBase().getType()))
+            accesses.push_back(op);
+        } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+          if (!isWorkgroupMemRef(store.getBase().getType()))
+            accesses.push_back(op);
         }
       });
       for (Operation *op : accesses) {
@@ -74,9 +81,20 @@ struct InstrumentGlobalAccessesPass
           indices = load.getIndices();
           type = load.getType();
           kind = EXT_EMU_GLOBAL | EXT_EMU_LOAD;
-        } else {
-          auto store = cast<memref::StoreOp>(op);
+        } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
           memref = store.getMemref();
+          indices = store.getIndices();
+          type = store.getValueToStore().getType();
+          kind = EXT_EMU_GLOBAL | EXT_EMU_STORE;
+        } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
+          // A vector access is one access of all its bytes.
+          memref = load.getBase();
+          indices = load.getIndices();
+          type = load.getType();
+          kind = EXT_EMU_GLOBAL | EXT_EMU_LOAD;
+        } else {
+          auto store = cast<vector::StoreOp>(op);
+          memref = store.getBase();
           indices = store.getIndices();
           type = store.getValueToStore().getType();
           kind = EXT_EMU_GLOBAL | EXT_EMU_STORE;

@@ -14,6 +14,7 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -41,17 +42,29 @@ void hookAccess(EmulationModule &emu, OpBuilder &b, Operation *op, Value memref,
                  kind, site);
 }
 
+/// The memref a load or store (memref's or vector's) accesses.
+template <typename Op> Value accessedMemRef(Op op) {
+  if constexpr (std::is_same_v<Op, vector::LoadOp> ||
+                std::is_same_v<Op, vector::StoreOp>)
+    return op.getBase();
+  else
+    return op.getMemref();
+}
+
 template <typename Op> struct WorkgroupAccessHook : EmulationOpPattern<Op> {
   using EmulationOpPattern<Op>::EmulationOpPattern;
   LogicalResult matchAndRewrite(Op op,
                                 PatternRewriter &rewriter) const override {
     // Global accesses are no yield points; ext-instrument-global-accesses
     // hooks them for race detection.
-    if (!isWorkgroupMemRef(op.getMemref().getType()))
+    Value memref = accessedMemRef(op);
+    if (!isWorkgroupMemRef(memref.getType()))
       return failure();
+    // A vector access is one access of all its bytes.
     Type accessType;
     int32_t kind;
-    if constexpr (std::is_same_v<Op, memref::LoadOp>) {
+    if constexpr (std::is_same_v<Op, memref::LoadOp> ||
+                  std::is_same_v<Op, vector::LoadOp>) {
       accessType = op.getType();
       kind = EXT_EMU_WORKGROUP | EXT_EMU_LOAD;
     } else {
@@ -59,8 +72,8 @@ template <typename Op> struct WorkgroupAccessHook : EmulationOpPattern<Op> {
       kind = EXT_EMU_WORKGROUP | EXT_EMU_STORE;
     }
     rewriter.setInsertionPoint(op);
-    hookAccess(this->emu, rewriter, op, op.getMemref(), op.getIndices(),
-               accessType, kind);
+    hookAccess(this->emu, rewriter, op, memref, op.getIndices(), accessType,
+               kind);
     return success();
   }
 };
@@ -242,7 +255,9 @@ struct DynamicSharedMemoryLowering
 void ext::populateGPUAccessHookPatterns(RewritePatternSet &patterns,
                                         EmulationModule &emu) {
   patterns.add<WorkgroupAccessHook<memref::LoadOp>,
-               WorkgroupAccessHook<memref::StoreOp>, AtomicRMWLowering,
+               WorkgroupAccessHook<memref::StoreOp>,
+               WorkgroupAccessHook<vector::LoadOp>,
+               WorkgroupAccessHook<vector::StoreOp>, AtomicRMWLowering,
                GenericAtomicRMWLowering, FenceHook, WorkgroupViewNaming>(emu);
 }
 

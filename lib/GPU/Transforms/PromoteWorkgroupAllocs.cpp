@@ -25,6 +25,9 @@ using namespace mlir;
 
 namespace {
 
+constexpr llvm::StringLiteral kAlign = "llvm.align";
+constexpr int64_t kSharedAlignment = 16;
+
 bool isWorkgroupMemRef(MemRefType type) {
   return gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
 }
@@ -85,6 +88,12 @@ LogicalResult ext::promoteWorkgroupAllocs(gpu::GPUFuncOp func) {
   bool ok = true;
   for (Operation *alloc : allocs)
     ok &= promote(func, alloc, rewriter);
+  // 16-byte vector accesses (ld.shared.v4, ds_read_b128) need their buffer
+  // aligned to 16; the lowering aligns a global only as asked.
+  for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
+    if (!func.getWorkgroupAttributionAttr(i, kAlign))
+      func.setWorkgroupAttributionAttr(
+          i, kAlign, rewriter.getI64IntegerAttr(kSharedAlignment));
   return success(ok);
 }
 

@@ -237,7 +237,7 @@ func.func @bad_vector(%X: memref<8xf32>, %Y: memref<8xf32>) {
 
 func.func @unknown_key(%X: memref<8xf32>, %Y: memref<8xf32>) {
   ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
-      // expected-error @+1 {{unknown schedule key 'tiles' (expected tile, blocks, threads, cache, decomposition, raster, swizzle, vector or unroll)}}
+      // expected-error @+1 {{unknown schedule key 'tiles' (expected tile, blocks, threads, cache, decomposition, layout, raster, swizzle, vector or unroll)}}
       maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tiles = [8], threads = [8]>} {
   ^bb0(%x: f32):
     ext.yield %x : f32
@@ -315,6 +315,50 @@ func.func @two_split_reduce_axes(%X: memref<4x8x8xf32>, %Y: memref<4xf32>) {
       ins(%X : memref<4x8x8xf32>) outs(%Y : memref<4xf32>)
       maps [affine_map<(i, r, s) -> (i, r, s)>, affine_map<(i, r, s) -> (i)>] combiner(sum)
       attributes {schedule = #ext.schedule<tile = [1, 4, 4], blocks = ["i"], threads = [1, 1, 1]>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @blocked_layout_rank(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: blocked layout has 1 thread_tile entries for 2 spatial dimensions}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>]
+      ins(%A : memref<64x64xf32>) outs(%B : memref<64x64xf32>)
+      maps [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]
+      attributes {schedule = #ext.schedule<tile = [64, 64], threads = [16, 16],
+                                           layout = #ext.blocked<thread_tile = [4]>>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @blocked_layout_does_not_divide(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: blocked layout: dimension #1 of size 64 is not a multiple of 16 threads x thread_tile 8}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>]
+      ins(%A : memref<64x64xf32>) outs(%B : memref<64x64xf32>)
+      maps [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]
+      attributes {schedule = #ext.schedule<tile = [64, 64], threads = [16, 16],
+                                           layout = #ext.blocked<thread_tile = [4, 8]>>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @not_a_layout(%A: memref<64xf32>, %B: memref<64xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 64>]
+      ins(%A : memref<64xf32>) outs(%B : memref<64xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]
+      // expected-error @+1 {{#ext.data_parallel is not a fragment layout (it does not implement FragmentLayoutAttrInterface)}}
+      attributes {schedule = #ext.schedule<tile = [64], threads = [64], layout = #ext.data_parallel>} {
   ^bb0(%x: f32):
     ext.yield %x : f32
   }

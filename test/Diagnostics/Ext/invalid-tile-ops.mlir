@@ -190,3 +190,25 @@ func.func @tile_op_outside_launch(%X: memref<8xf32>, %Y: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// A fragment distributed by one layout read through another: the threads
+// would not find their points.
+func.func @fragment_layout_mismatch(%out: memref<64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1) {
+    %f = ext.alloc_fragment threads [16] layout(#ext.blocked<thread_tile = [4]>) : memref<64xf32>
+    // expected-error @+1 {{'ext.tile_compute' op accesses a fragment of layout #ext.blocked<thread_tile = [4]> with layout #ext.cyclic; a fragment's threads hold its points by its own layout}}
+    ext.tile_compute [#ext.axis<"i", spatial, 64>] threads [16]
+        ins(%f : memref<64xf32>) outs(%out : memref<64xf32>)
+        maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] {
+    ^bb0(%x: f32):
+      ext.yield %x : f32
+    }
+    gpu.terminator
+  }
+  return
+}

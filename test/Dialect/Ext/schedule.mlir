@@ -84,3 +84,28 @@ func.func @tile_level(%A: memref<32x32xf32>, %B: memref<32x48xf32>) {
   }
   return
 }
+
+// -----
+
+// A fragment layout in the schedule, and on the tile ops it becomes.
+// CHECK-LABEL: func @blocked_layout
+// CHECK: layout = #ext.blocked<thread_tile = [2, 4]>, vector = 4>
+// CHECK: ext.alloc_fragment threads [4, 4] layout(#ext.blocked<thread_tile = [2, 4]>) : memref<16x16xf32>
+// CHECK: ext.tile_compute [#ext.axis<"i", spatial, 16>, #ext.axis<"j", spatial, 16>] threads [4, 4] layout #ext.cyclic
+func.func @blocked_layout(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 32>, #ext.axis<"j", spatial, 32>]
+      ins(%A : memref<32x32xf32>) outs(%B : memref<32x32xf32>)
+      maps [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]
+      attributes {schedule = #ext.schedule<tile = [16, 16], blocks = ["i", "j"], threads = [4, 4],
+                                           layout = #ext.blocked<thread_tile = [2, 4]>, vector = 4>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  %f = ext.alloc_fragment threads [4, 4] layout(#ext.blocked<thread_tile = [2, 4]>) : memref<16x16xf32>
+  ext.tile_compute [#ext.axis<"i", spatial, 16>, #ext.axis<"j", spatial, 16>] threads [4, 4] layout #ext.cyclic
+      outs(%f : memref<16x16xf32>) maps [affine_map<(i, j) -> (i, j)>] {
+    %z = arith.constant 0.0 : f32
+    ext.yield %z : f32
+  }
+  return
+}

@@ -30,7 +30,9 @@ def ExtGPUPromoteWorkgroupAllocs
     request.
 
     Allocations in the private address space are left alone (they lower to
-    `alloca`).
+    `alloca`). Every workgroup attribution without an `llvm.align` gets 16
+    bytes, the alignment vector accesses (`ld.shared.v4`, `ds_read_b128`)
+    need.
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect",

@@ -147,7 +147,8 @@ LogicalResult ScheduleAttr::verify(
     ArrayRef<StringAttr> blocks, ArrayRef<int64_t> threads,
     ArrayRef<CacheAttr> cache,
     TileDecompositionAttrInterface decomposition, RasterOrder raster,
-    int64_t swizzle, int64_t vector, int64_t unroll) {
+    int64_t swizzle, int64_t vector, int64_t unroll,
+    FragmentLayoutAttrInterface layout) {
   for (int64_t t : tile)
     if (t < 1)
       return emitError() << "schedule tile sizes must be positive, got " << t;
@@ -170,6 +171,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   SmallVector<StringAttr> blocks;
   SmallVector<CacheAttr> cache;
   TileDecompositionAttrInterface decomposition;
+  FragmentLayoutAttrInterface layout;
   RasterOrder raster = RasterOrder::row;
   int64_t swizzle = 1, vector = 1, unroll = 1;
   bool hasTile = false, hasThreads = false;
@@ -230,6 +232,18 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
                           "implement TileDecompositionAttrInterface)";
       return success();
     }
+    if (key == "layout") {
+      Attribute attr;
+      SMLoc attrLoc = parser.getCurrentLocation();
+      if (parser.parseAttribute(attr))
+        return failure();
+      layout = dyn_cast<FragmentLayoutAttrInterface>(attr);
+      if (!layout)
+        return parser.emitError(attrLoc)
+               << attr << " is not a fragment layout (it does not implement "
+                          "FragmentLayoutAttrInterface)";
+      return success();
+    }
     if (key == "raster") {
       StringRef order;
       SMLoc orderLoc = parser.getCurrentLocation();
@@ -251,7 +265,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     return parser.emitError(loc)
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
-              "raster, swizzle, vector or unroll)";
+              "layout, raster, swizzle, vector or unroll)";
   };
 
   SMLoc start = parser.getCurrentLocation();
@@ -264,7 +278,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   }
   return parser.getChecked<ScheduleAttr>(
       start, parser.getContext(), tile, blocks, threads, cache,
-      decomposition, raster, swizzle, vector, unroll);
+      decomposition, raster, swizzle, vector, unroll, layout);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -289,6 +303,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   }
   if (getDecomposition())
     printer << ", decomposition = " << getDecomposition();
+  if (getLayout())
+    printer << ", layout = " << getLayout();
   if (getRaster() != RasterOrder::row)
     printer << ", raster = " << stringifyRasterOrder(getRaster());
   if (getSwizzle() != 1)
@@ -304,6 +320,12 @@ TileDecompositionAttrInterface ScheduleAttr::getDecompositionOrDefault() const {
   if (getDecomposition())
     return getDecomposition();
   return DataParallelAttr::get(getContext());
+}
+
+FragmentLayoutAttrInterface ScheduleAttr::getLayoutOrDefault() const {
+  if (getLayout())
+    return getLayout();
+  return CyclicLayoutAttr::get(getContext());
 }
 
 int64_t ScheduleAttr::getNumThreads() const {

@@ -335,6 +335,16 @@ static LogicalResult verifyScheduleFor(ComputeOp op, ScheduleAttr schedule) {
     return err() << "asks for " << numThreads
                  << " threads per block; a block allows at most 1024";
 
+  SmallVector<int64_t> spatialTile, spatialThreads;
+  for (auto [a, axis] : llvm::enumerate(axes))
+    if (axis.isSpatial()) {
+      spatialTile.push_back(schedule.getTile()[a]);
+      spatialThreads.push_back(schedule.getThreads()[a]);
+    }
+  if (failed(schedule.getLayoutOrDefault().verifyDistribution(
+          err, spatialTile, spatialThreads)))
+    return failure();
+
   llvm::SmallBitVector cached(op.getInputs().size());
   for (CacheAttr cache : schedule.getCache()) {
     int64_t operand = cache.getOperand();
@@ -502,6 +512,7 @@ LogicalResult TileComputeOp::verify() {
                          << " axes; give one per axis or none";
   if (getAccumulate() && !hasReduceAxes())
     return emitOpError("accumulates, but has no reduce axis");
+  SmallVector<int64_t> spatialShape, spatialThreads;
   for (auto [a, axis] : llvm::enumerate(getAxisList())) {
     int64_t threads = getThreads()[a];
     // Each thread takes extent / threads points of a spatial axis: a
@@ -515,8 +526,19 @@ LogicalResult TileComputeOp::verify() {
       return emitOpError() << "reduce axis '" << axis.getName() << "' runs on "
                            << threads
                            << " threads; a tree reduction needs a power of two";
+    if (axis.isSpatial()) {
+      spatialShape.push_back(axis.getExtent());
+      spatialThreads.push_back(threads);
+    }
   }
-  return success();
+  return getLayoutOrDefault().verifyDistribution(
+      [&]() { return emitOpError(); }, spatialShape, spatialThreads);
+}
+
+FragmentLayoutAttrInterface TileComputeOp::getLayoutOrDefault() {
+  if (FragmentLayoutAttrInterface layout = getLayoutAttr())
+    return layout;
+  return CyclicLayoutAttr::get(getContext());
 }
 
 LogicalResult TileComputeOp::verifyRegions() {
@@ -738,7 +760,14 @@ LogicalResult AllocFragmentOp::verify() {
                            << " is not a multiple of its " << t << " threads";
   if (!type.getLayout().isIdentity() || type.getMemorySpace())
     return emitOpError("must be a plain identity-layout memref");
-  return success();
+  return getLayoutOrDefault().verifyDistribution(
+      [&]() { return emitOpError(); }, type.getShape(), getThreads());
+}
+
+FragmentLayoutAttrInterface AllocFragmentOp::getLayoutOrDefault() {
+  if (FragmentLayoutAttrInterface layout = getLayoutAttr())
+    return layout;
+  return CyclicLayoutAttr::get(getContext());
 }
 
 LogicalResult CopyOp::verify() {

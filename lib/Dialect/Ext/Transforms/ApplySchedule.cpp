@@ -355,6 +355,63 @@ resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
   return resolved;
 }
 
+/// True if a k-step past the reduce extent may run as a full one: every
+/// input indexed by the k axis is copied into shared memory (whose copy
+/// fills the elements beyond the input with zero), and the body, with those
+/// inputs zero, folds to the combiner's identity for every output whatever
+/// the other inputs hold (a product under `sum`; not `exp` under `sum`, nor
+/// anything under `max`, `min` or `prod`).
+bool zeroFillIsIdentity(ComputeOp op, const TilingPlan &plan) {
+  unsigned k = *plan.kAxis;
+  Block &body = op.getBodyBlock();
+  DenseMap<Value, Attribute> known;
+  for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i) {
+    bool usesK = llvm::any_of(plan.windows[i].dims,
+                              [&](const WindowDim &d) { return d.coeffs[k]; });
+    if (!usesK)
+      continue;
+    if (!plan.cached.test(i))
+      return false;
+    Type elem = body.getArgument(i).getType();
+    known[body.getArgument(i)] = Builder(op.getContext()).getZeroAttr(elem);
+  }
+  for (Operation &inner : body.without_terminator()) {
+    if (inner.getNumRegions() != 0 || inner.getNumResults() != 1)
+      return false;
+    SmallVector<Attribute> operands = llvm::map_to_vector(
+        inner.getOperands(), [&](Value v) { return known.lookup(v); });
+    SmallVector<OpFoldResult> folded;
+    if (failed(inner.fold(operands, folded)) || folded.size() != 1)
+      return false;
+    Attribute value = dyn_cast<Attribute>(folded[0]);
+    if (!value)
+      value = known.lookup(cast<Value>(folded[0]));
+    if (!value)
+      return false;
+    known[inner.getResult(0)] = value;
+  }
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [o, v] : llvm::enumerate(yield.getValues())) {
+    Attribute value = known.lookup(v);
+    Type elem = v.getType();
+    TypedAttr identity =
+        op.hasCustomReducer()
+            ? dyn_cast<TypedAttr>((*op.getIdentity())[o])
+            : getCombinerIdentity(*op.getCombiner(), elem);
+    if (!value || !identity)
+      return false;
+    if (auto f = dyn_cast<FloatAttr>(value)) {
+      auto id = dyn_cast<FloatAttr>(identity);
+      if (!id || f.getValue().compare(id.getValue()) != llvm::APFloat::cmpEqual)
+        return false;
+      continue;
+    }
+    if (value != identity)
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
@@ -377,6 +434,9 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
     spatialTile.push_back(plan.tile[a]);
     spatialThreads.push_back(plan.threads[a]);
   }
+
+  // Absent means cyclic: IR of schedules without a layout stays as it was.
+  FragmentLayoutAttrInterface layout = schedule.getLayout();
 
   SmallVector<Type> fragTypes;
   if (plan.useFragments)
@@ -483,7 +543,10 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
         rw, phaseLoc(loc, "tile compute"), axesAttr(ctx, plan, allAxes),
         rw.getDenseI64ArrayAttr(plan.threads), bounds, ins, outs,
         rw.getAffineMapArrayAttr(maps), op.getCombinerAttr(),
-        op.getIdentityAttr(), accumulate ? rw.getUnitAttr() : UnitAttr());
+        op.getIdentityAttr(), accumulate ? rw.getUnitAttr() : UnitAttr(),
+        layout,
+        schedule.getVector() == 1 ? IntegerAttr()
+                                  : rw.getI64IntegerAttr(schedule.getVector()));
     cloneBodyWithOffsets(op, tc.getBody(), offsets);
     if (!op.getReducer().empty()) {
       IRMapping mapping;
@@ -496,7 +559,7 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
     SmallVector<Value> frags;
     for (Type t : fragTypes)
       frags.push_back(AllocFragmentOp::create(
-          rw, loc, t, rw.getDenseI64ArrayAttr(spatialThreads)));
+          rw, loc, t, rw.getDenseI64ArrayAttr(spatialThreads), layout));
 
     // Fill the fragments with the combiner's identity.
     {
@@ -507,7 +570,7 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
           axesAttr(ctx, plan, plan.spatialAxes),
           rw.getDenseI64ArrayAttr(spatialThreads), ValueRange{}, ValueRange{},
           frags, rw.getAffineMapArrayAttr(idMaps), CombinerKindAttr(),
-          ArrayAttr(), UnitAttr());
+          ArrayAttr(), UnitAttr(), layout);
       OpBuilder::InsertionGuard g(rw);
       rw.createBlock(&fill.getBody());
       SmallVector<Value> ids;
@@ -533,14 +596,38 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
                         /*accumulate=*/true);
     };
     if (plan.kAxis) {
+      // Full k-steps run with a constant bound (no checks in the steady
+      // state). A ragged last step either runs as a full one, when the
+      // copies' zero fill makes the body yield the combiner's identity, or
+      // is peeled with its own constant bound.
       unsigned k = *plan.kAxis;
-      auto loop = scf::ForOp::create(rw, loc, kBegin, kEnd, constIndex(rw, loc, 1));
-      OpBuilder::InsertionGuard g(rw);
-      rw.setInsertionPoint(loop.getBody()->getTerminator());
-      Value kOffset = arith::MulIOp::create(rw, loc, loop.getInductionVar(),
-                                            constIndex(rw, loc, plan.tile[k]));
-      emitIteration(kOffset, validExtent(rw, loc, plan.tile[k],
-                                         plan.extents[k], kOffset));
+      int64_t tileK = plan.tile[k], extentK = plan.extents[k];
+      int64_t rest = extentK % tileK;
+      bool peel = rest != 0 && !zeroFillIsIdentity(op, plan);
+      Value fullEnd = kEnd;
+      if (peel)
+        fullEnd = arith::MinSIOp::create(rw, loc, kEnd,
+                                         constIndex(rw, loc, plan.iters - 1));
+      auto loop =
+          scf::ForOp::create(rw, loc, kBegin, fullEnd, constIndex(rw, loc, 1));
+      {
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPoint(loop.getBody()->getTerminator());
+        Value kOffset = arith::MulIOp::create(rw, loc, loop.getInductionVar(),
+                                              constIndex(rw, loc, tileK));
+        emitIteration(kOffset, constIndex(rw, loc, tileK));
+      }
+      if (peel) {
+        // kEnd is the same in every thread of the CTA: no divergence.
+        Value last = constIndex(rw, loc, plan.iters - 1);
+        Value ragged = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::sgt,
+                                             kEnd, last);
+        auto ifOp = scf::IfOp::create(rw, loc, ragged, /*withElse=*/false);
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        emitIteration(constIndex(rw, loc, (plan.iters - 1) * tileK),
+                      constIndex(rw, loc, rest));
+      }
     } else {
       emitIteration(Value(), Value());
     }
@@ -578,7 +665,7 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
           axesAttr(ctx, plan, plan.spatialAxes),
           rw.getDenseI64ArrayAttr(spatialThreads), spatialBounds,
           ValueRange{frag}, ValueRange{view}, rw.getAffineMapArrayAttr(maps),
-          CombinerKindAttr(), ArrayAttr(), UnitAttr());
+          CombinerKindAttr(), ArrayAttr(), UnitAttr(), layout);
       OpBuilder::InsertionGuard g(rw);
       Type elem = cast<MemRefType>(fragTypes[o]).getElementType();
       Block *b = rw.createBlock(&store.getBody(), {}, {elem}, {loc});

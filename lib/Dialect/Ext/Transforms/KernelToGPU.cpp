@@ -159,8 +159,9 @@ private:
 
   /// Partial tile `slot` of fragment `i`, shaped as the fragment.
   Value slotView(OpBuilder &b, Location loc, unsigned i, Value slot);
-  /// The thread distribution of a fragment the main loop returned.
-  FailureOr<ArrayRef<int64_t>> threadsOf(Value fragment, Location loc);
+  /// The allocation of a fragment the main loop returned: its thread
+  /// distribution and layout, which the partial's copies must share.
+  FailureOr<AllocFragmentOp> allocOf(Value fragment, Location loc);
   Value isThreadZero(OpBuilder &b, Location loc) {
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
@@ -209,19 +210,20 @@ Value KernelEmitter::slotView(OpBuilder &b, Location loc, unsigned i,
                                    sizes, strides);
 }
 
-FailureOr<ArrayRef<int64_t>> KernelEmitter::threadsOf(Value fragment,
-                                                      Location loc) {
+FailureOr<AllocFragmentOp> KernelEmitter::allocOf(Value fragment,
+                                                  Location loc) {
   if (auto alloc = fragment.getDefiningOp<AllocFragmentOp>())
-    return alloc.getThreads();
+    return alloc;
   return emitError(loc) << "a split tile's accumulator must be an "
                            "ext.alloc_fragment to be stored as a partial";
 }
 
-/// A tile compute over a fragment's points: axes d0..dn (the tile shape)
-/// and, for a combine, a reduce axis "r" of extent 1.
+/// A tile compute over a fragment's points, distributed as `alloc`
+/// distributes them: axes d0..dn (the tile shape) and, for a combine, a
+/// reduce axis "r" of extent 1.
 TileComputeOp createFragmentCompute(OpBuilder &b, Location loc,
                                     ArrayRef<int64_t> shape,
-                                    ArrayRef<int64_t> threads, bool combine,
+                                    AllocFragmentOp alloc, bool combine,
                                     ValueRange ins, ValueRange outs,
                                     ArrayRef<AffineMap> maps, KernelOp kernel) {
   MLIRContext *ctx = b.getContext();
@@ -229,7 +231,7 @@ TileComputeOp createFragmentCompute(OpBuilder &b, Location loc,
   for (auto [d, extent] : llvm::enumerate(shape))
     axes.push_back(AxisAttr::get(ctx, ("d" + Twine(d)).str(),
                                  AxisKind::spatial, extent));
-  SmallVector<int64_t> allThreads(threads);
+  SmallVector<int64_t> allThreads(alloc.getThreads());
   if (combine) {
     axes.push_back(AxisAttr::get(ctx, "r", AxisKind::reduce, 1));
     allThreads.push_back(1);
@@ -239,7 +241,7 @@ TileComputeOp createFragmentCompute(OpBuilder &b, Location loc,
       ValueRange{}, ins, outs, b.getAffineMapArrayAttr(maps),
       combine ? kernel.getCombinerAttr() : CombinerKindAttr(),
       combine ? kernel.getIdentityAttr() : ArrayAttr(),
-      combine ? b.getUnitAttr() : UnitAttr());
+      combine ? b.getUnitAttr() : UnitAttr(), alloc.getLayoutOrDefault());
   if (combine && !kernel.getReducer().empty()) {
     IRMapping mapping;
     kernel.getReducer().cloneInto(&tc.getReducer(), mapping);
@@ -259,13 +261,13 @@ LogicalResult KernelEmitter::emitStorePartial(OpBuilder &b, Location loc,
                                               ValueRange fragments) {
   MLIRContext *ctx = b.getContext();
   for (auto [i, frag] : llvm::enumerate(fragments)) {
-    FailureOr<ArrayRef<int64_t>> threads = threadsOf(frag, loc);
-    if (failed(threads))
+    FailureOr<AllocFragmentOp> alloc = allocOf(frag, loc);
+    if (failed(alloc))
       return failure();
     ArrayRef<int64_t> shape = cast<MemRefType>(frag.getType()).getShape();
     AffineMap id = AffineMap::getMultiDimIdentityMap(shape.size(), ctx);
     SmallVector<AffineMap> maps = {id, id};
-    createFragmentCompute(b, loc, shape, *threads, /*combine=*/false, frag,
+    createFragmentCompute(b, loc, shape, *alloc, /*combine=*/false, frag,
                           slotView(b, loc, i, slot), maps, kernel);
   }
   return success();
@@ -279,8 +281,8 @@ LogicalResult KernelEmitter::emitCombinePartial(OpBuilder &b, Location loc,
   if (!kernel.getCombiner())
     return kernel.emitOpError("has no combiner to combine partial tiles");
   MLIRContext *ctx = b.getContext();
-  FailureOr<ArrayRef<int64_t>> threads = threadsOf(fragments.front(), loc);
-  if (failed(threads))
+  FailureOr<AllocFragmentOp> alloc = allocOf(fragments.front(), loc);
+  if (failed(alloc))
     return failure();
   ArrayRef<int64_t> shape =
       cast<MemRefType>(fragments.front().getType()).getShape();
@@ -294,7 +296,7 @@ LogicalResult KernelEmitter::emitCombinePartial(OpBuilder &b, Location loc,
   for (unsigned i = 0; i < fragments.size(); ++i)
     ins.push_back(slotView(b, loc, i, slot));
   SmallVector<AffineMap> maps(2 * fragments.size(), pointMap);
-  createFragmentCompute(b, loc, shape, *threads, /*combine=*/true, ins,
+  createFragmentCompute(b, loc, shape, *alloc, /*combine=*/true, ins,
                         fragments, maps, kernel);
   return success();
 }

@@ -6,15 +6,22 @@
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
 
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <map>
+#include <numeric>
 
 namespace ext {
 #define GEN_PASS_DEF_EXTTILEOPSTOTHREADS
@@ -57,7 +64,94 @@ SmallVector<Value> threadCoords(OpBuilder &b, Location loc, Value tid,
 struct FragmentInfo {
   Value storage; // the thread's private buffer
   SmallVector<int64_t> threads;
+  FragmentLayoutAttrInterface layout;
 };
+
+/// A multiple every value of `v` is known to be (1 when nothing is known):
+/// enough to prove that tile origins (`coordinate * tile + constant`) keep
+/// vector accesses aligned.
+int64_t knownMultiple(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c == 0 ? int64_t(1) << 62 : std::abs(*c);
+  Operation *def = v.getDefiningOp();
+  if (auto mul = dyn_cast_or_null<arith::MulIOp>(def))
+    return std::min<int64_t>(int64_t(1) << 62, knownMultiple(mul.getLhs()) *
+                                                   knownMultiple(mul.getRhs()));
+  if (auto add = dyn_cast_or_null<arith::AddIOp>(def))
+    return std::gcd(knownMultiple(add.getLhs()), knownMultiple(add.getRhs()));
+  return 1;
+}
+
+int64_t elementBytes(Type t) {
+  return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+}
+
+/// Whether every stride but the innermost is a static multiple of `w`: rows
+/// then start `w`-aligned.
+bool outerStridesDivisible(ArrayRef<int64_t> strides, int64_t w) {
+  return llvm::all_of(strides.drop_back(), [&](int64_t s) {
+    return !ShapedType::isDynamic(s) && s % w == 0;
+  });
+}
+
+bool isWorkgroupMemRef(Type t) {
+  auto type = dyn_cast<MemRefType>(t);
+  return type && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
+}
+
+/// Combines like combineAccumulators, but a product yielded into a `sum`
+/// becomes one fused multiply-add (`math.fma`, one rounding instead of two:
+/// C's -ffp-contract=on inside `acc += a * b`), so that NVPTX and AMDGPU
+/// emit fma / v_fma instead of mul.rn + add.rn, which they may not contract.
+SmallVector<Value> combineFused(RewriterBase &rw, Location loc,
+                                TileComputeOp op, ValueRange accs,
+                                ValueRange values) {
+  if (accs.size() == 1 && op.getCombiner() == CombinerKind::sum)
+    if (auto mul = values[0].getDefiningOp<arith::MulFOp>();
+        mul && mul->use_empty()) {
+      Value fma =
+          math::FmaOp::create(rw, loc, mul.getLhs(), mul.getRhs(), accs[0]);
+      rw.eraseOp(mul);
+      return {fma};
+    }
+  return combineAccumulators(rw, loc, *op.getCombiner(), op.getReducer(), accs,
+                             values);
+}
+
+class LaunchLowering;
+
+/// Emits a tile compute that accumulates into fragments (a register tile),
+/// given each thread's coordinates `threadCoords` and the axes' `bounds`.
+/// One strategy per kind of fragment layout, chosen by
+/// `getFragmentAccumulation`: element-wise layouts (cyclic, blocked) do an
+/// outer product of register slices with fused multiply-adds; a tensor-core
+/// layout adds its own strategy (MMA instructions on lane fragments).
+class FragmentAccumulation {
+public:
+  virtual ~FragmentAccumulation() = default;
+  virtual LogicalResult emit(LaunchLowering &lowering, TileComputeOp op,
+                             ArrayRef<Value> threadCoords,
+                             ArrayRef<Value> bounds) = 0;
+};
+
+/// Register blocking for element-wise layouts: per step of the reduce
+/// axes, each input's slice for the thread's points is loaded once (vector
+/// loads along runs of consecutive points, up to 16 bytes), then every point
+/// of the register tile is updated from registers.
+class OuterProductAccumulation : public FragmentAccumulation {
+public:
+  LogicalResult emit(LaunchLowering &lowering, TileComputeOp op,
+                     ArrayRef<Value> threadCoords,
+                     ArrayRef<Value> bounds) override;
+};
+
+std::unique_ptr<FragmentAccumulation>
+getFragmentAccumulation(FragmentLayoutAttrInterface layout) {
+  return TypeSwitch<Attribute, std::unique_ptr<FragmentAccumulation>>(layout)
+      .Case<CyclicLayoutAttr, BlockedLayoutAttr>(
+          [](auto) { return std::make_unique<OuterProductAccumulation>(); })
+      .Default([](Attribute) { return nullptr; });
+}
 
 /// Lowers the tile ops of one gpu.launch.
 class LaunchLowering {
@@ -69,6 +163,7 @@ public:
   LogicalResult run();
 
 private:
+  friend class OuterProductAccumulation;
   void insertBarrier(Location loc) {
     if (barrierCounter++ == dropBarrier)
       return;
@@ -126,43 +221,144 @@ LogicalResult LaunchLowering::lowerFragment(AllocFragmentOp op) {
       MemRefType::get(local, type.getElementType(), MemRefLayoutAttrInterface(),
                       space),
       op.getLoc());
-  fragments[op.getResult()] = {storage, llvm::to_vector(op.getThreads())};
+  fragments[op.getResult()] = {storage, llvm::to_vector(op.getThreads()),
+                               op.getLayoutOrDefault()};
   return success();
+}
+
+/// The widest vector (a power of two, at most `vector` elements and 16
+/// bytes) in which `op` can move its rows: every vector must start aligned
+/// and lie inside one row of the source and of the target. Sets `why` when
+/// it is narrower than asked.
+int64_t copyVectorWidth(CopyOp op, std::string &why) {
+  auto src = cast<MemRefType>(op.getSource().getType());
+  auto dst = cast<MemRefType>(op.getTarget().getType());
+  Type elem = dst.getElementType();
+  int64_t asked = std::min<int64_t>(op.getVector(), 16 / elementBytes(elem));
+  if (asked <= 1 || dst.getRank() == 0)
+    return 1;
+  SmallVector<int64_t> dstStrides;
+  int64_t dstOffset;
+  if (failed(dst.getStridesAndOffset(dstStrides, dstOffset)) ||
+      dstStrides.back() != 1 || ShapedType::isDynamic(dstOffset)) {
+    why = "the target's innermost dimension is not contiguous";
+    return 1;
+  }
+  if (!src.getLayout().isIdentity() || !src.hasStaticShape()) {
+    why = "the source is not a static, row-major memref";
+    return 1;
+  }
+  int64_t rowLen = src.getShape().back();
+  int64_t origin = knownMultiple(op.getOffsets().back());
+  int64_t w = asked;
+  auto fits = [&](int64_t w) {
+    if (rowLen % w != 0 || dst.getShape().back() % w != 0 || origin % w != 0 ||
+        dstOffset % w != 0)
+      return false;
+    return outerStridesDivisible(dstStrides, w);
+  };
+  while (w > 1 && !fits(w))
+    w /= 2;
+  if (w < asked) {
+    llvm::raw_string_ostream os(why);
+    if (rowLen % asked != 0)
+      os << "the source's rows are " << rowLen << " elements long";
+    else if (dst.getShape().back() % asked != 0)
+      os << "the tile's rows are " << dst.getShape().back()
+         << " elements long";
+    else if (origin % asked != 0)
+      os << "the window's column offset is not known to be a multiple of "
+         << asked;
+    else
+      os << "the shared tile's row stride is not a multiple of " << asked;
+  }
+  return w;
 }
 
 LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
+  auto srcType = cast<MemRefType>(op.getSource().getType());
   auto dstType = cast<MemRefType>(op.getTarget().getType());
-  int64_t total = dstType.getNumElements();
-  auto loop = scf::ForOp::create(rw, loc, tid, constIndex(rw, loc, total),
+  Type elem = dstType.getElementType();
+  std::string why;
+  int64_t width = copyVectorWidth(op, why);
+  if (!why.empty())
+    op.emitRemark() << "copies " << width << " element(s) at a time instead of "
+                    << std::min<int64_t>(op.getVector(),
+                                         16 / elementBytes(elem))
+                    << ": " << why;
+  int64_t numVectors = dstType.getNumElements() / width;
+  unsigned rank = dstType.getRank();
+  // With a static source the fill is branch-free: an out-of-bounds vector
+  // reads a clamped (valid) address and selects zero instead.
+  bool branchFree = srcType.hasStaticShape() && srcType.getNumElements() > 0;
+  VectorType vecType =
+      width > 1 ? VectorType::get({width}, elem) : VectorType();
+  llvm::MaybeAlign align(width * elementBytes(elem));
+
+  auto copyOne = [&](Value vecIdx) {
+    Value rest = arith::MulIOp::create(rw, loc, vecIdx,
+                                       constIndex(rw, loc, width));
+    SmallVector<Value> dstIdx(rank), srcIdx(rank), inBounds;
+    for (int d = rank - 1; d >= 0; --d) {
+      Value size = constIndex(rw, loc, dstType.getDimSize(d));
+      dstIdx[d] = d == 0 ? rest : arith::RemUIOp::create(rw, loc, rest, size);
+      if (d > 0)
+        rest = arith::DivUIOp::create(rw, loc, rest, size);
+      srcIdx[d] = arith::AddIOp::create(rw, loc, op.getOffsets()[d], dstIdx[d]);
+      Value dim = memref::DimOp::create(rw, loc, op.getSource(), d);
+      inBounds.push_back(arith::CmpIOp::create(
+          rw, loc, arith::CmpIPredicate::ult, srcIdx[d], dim));
+    }
+    Value valid = andAll(rw, loc, inBounds);
+    Type valueType = vecType ? Type(vecType) : elem;
+    auto load = [&](OpBuilder &b, Location l, ValueRange idx) -> Value {
+      if (vecType)
+        return vector::LoadOp::create(b, l, vecType, op.getSource(), idx,
+                                      /*nontemporal=*/false, align);
+      return memref::LoadOp::create(b, l, op.getSource(), idx);
+    };
+    Value value;
+    if (branchFree) {
+      Value zeroIdx = constIndex(rw, loc, 0);
+      SmallVector<Value> safe;
+      for (Value i : srcIdx)
+        safe.push_back(arith::SelectOp::create(rw, loc, valid, i, zeroIdx));
+      value = arith::SelectOp::create(rw, loc, valid, load(rw, loc, safe),
+                                      zeroOf(rw, loc, valueType));
+    } else {
+      auto ifOp = scf::IfOp::create(
+          rw, loc, valid,
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(b, l, load(b, l, srcIdx));
+          },
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(b, l, zeroOf(b, l, valueType));
+          });
+      value = ifOp.getResult(0);
+    }
+    if (vecType)
+      vector::StoreOp::create(rw, loc, value, op.getTarget(), dstIdx,
+                              /*nontemporal=*/false, align);
+    else
+      memref::StoreOp::create(rw, loc, value, op.getTarget(), dstIdx);
+  };
+
+  // Unrolled when every thread moves the same few vectors.
+  if (numVectors % blockThreads == 0 && numVectors / blockThreads <= 16) {
+    for (int64_t r = 0; r < numVectors / blockThreads; ++r)
+      copyOne(r == 0 ? tid
+                     : arith::AddIOp::create(
+                           rw, loc, tid, constIndex(rw, loc, r * blockThreads))
+                           .getResult());
+    return success();
+  }
+  auto loop = scf::ForOp::create(rw, loc, tid, constIndex(rw, loc, numVectors),
                                  constIndex(rw, loc, blockThreads));
   OpBuilder::InsertionGuard g(rw);
   rw.setInsertionPoint(loop.getBody()->getTerminator());
-  Value rest = loop.getInductionVar();
-  unsigned rank = dstType.getRank();
-  SmallVector<Value> dstIdx(rank), srcIdx(rank), inBounds;
-  for (int d = rank - 1; d >= 0; --d) {
-    Value size = constIndex(rw, loc, dstType.getDimSize(d));
-    dstIdx[d] = d == 0 ? rest : arith::RemUIOp::create(rw, loc, rest, size);
-    if (d > 0)
-      rest = arith::DivUIOp::create(rw, loc, rest, size);
-    srcIdx[d] = arith::AddIOp::create(rw, loc, op.getOffsets()[d], dstIdx[d]);
-    Value dim = memref::DimOp::create(rw, loc, op.getSource(), d);
-    inBounds.push_back(arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult,
-                                             srcIdx[d], dim));
-  }
-  Type elem = dstType.getElementType();
-  auto ifOp = scf::IfOp::create(
-      rw, loc, andAll(rw, loc, inBounds),
-      [&](OpBuilder &b, Location l) {
-        scf::YieldOp::create(
-            b, l, memref::LoadOp::create(b, l, op.getSource(), srcIdx).getResult());
-      },
-      [&](OpBuilder &b, Location l) {
-        scf::YieldOp::create(b, l, zeroOf(b, l, elem));
-      });
-  memref::StoreOp::create(rw, loc, ifOp.getResult(0), op.getTarget(), dstIdx);
+  copyOne(loop.getInductionVar());
   return success();
 }
 
@@ -170,6 +366,11 @@ LogicalResult LaunchLowering::checkFragmentAccess(TileComputeOp op,
                                                   Value operand,
                                                   AffineMap map) {
   const FragmentInfo &info = fragments.lookup(operand);
+  if (info.layout != op.getLayoutOrDefault())
+    return op.emitOpError() << "accesses a fragment of layout " << info.layout
+                            << " with layout " << op.getLayoutOrDefault()
+                            << "; a fragment's threads hold its points by "
+                               "its own layout";
   SmallVector<AxisAttr> axes = op.getAxisList();
   for (auto [d, e] : llvm::enumerate(map.getResults())) {
     auto dim = dyn_cast<AffineDimExpr>(e);
@@ -391,9 +592,25 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
   for (unsigned a : spatial)
     pointsPerThread *= axes[a].getExtent() / threads[a];
   bool unrollPoints = pointsPerThread <= 64;
+  FragmentLayoutAttrInterface layout = op.getLayoutOrDefault();
+  SmallVector<int64_t> spatialShape, spatialThreads;
+  SmallVector<Value> spatialCoords;
+  for (unsigned a : spatial) {
+    spatialShape.push_back(axes[a].getExtent());
+    spatialThreads.push_back(threads[a]);
+    spatialCoords.push_back(t[a]);
+  }
   auto spatialLoops = [&](function_ref<void(Value valid)> inner) {
     std::function<void(unsigned)> emitAxis = [&](unsigned s) {
       if (s == spatial.size()) {
+        SmallVector<Value> spatialLocals;
+        for (unsigned a : spatial)
+          spatialLocals.push_back(locals[a]);
+        SmallVector<Value> pts =
+            layout.emitPointIndices(rw, loc, spatialShape, spatialThreads,
+                                    spatialCoords, spatialLocals);
+        for (auto [a, p] : llvm::zip(spatial, pts))
+          points[a] = p;
         SmallVector<Value> conds;
         for (unsigned a : spatial)
           if (!isFullBound(a))
@@ -406,16 +623,7 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
       }
       unsigned a = spatial[s];
       int64_t count = axes[a].getExtent() / threads[a];
-      auto setPoint = [&](Value l) {
-        locals[a] = l;
-        points[a] = threads[a] == 1
-                        ? l
-                        : arith::AddIOp::create(
-                              rw, loc, t[a],
-                              arith::MulIOp::create(
-                                  rw, loc, l, constIndex(rw, loc, threads[a])))
-                              .getResult();
-      };
+      auto setPoint = [&](Value l) { locals[a] = l; };
       if (unrollPoints || count == 1) {
         for (int64_t l = 0; l < count; ++l) {
           setPoint(constIndex(rw, loc, l));
@@ -471,6 +679,15 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
         }
       });
     });
+  } else if (op.getAccumulate() && allFragmentOutputs && !threadReduceAxis &&
+             unrollPoints) {
+    std::unique_ptr<FragmentAccumulation> strategy =
+        getFragmentAccumulation(layout);
+    if (!strategy)
+      return op.emitOpError() << "has no lowering for fragment layout "
+                              << layout;
+    if (failed(strategy->emit(*this, op, t, bounds)))
+      return failure();
   } else if (op.getAccumulate() && allFragmentOutputs && !threadReduceAxis) {
     // Register-tile accumulation: the reduce loops outermost, every point of
     // the thread's fragment updated in each step.
@@ -525,8 +742,7 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
         }
         SmallVector<Value> values = emitBody();
         scf::YieldOp::create(rw, loc,
-                             combineAccumulators(rw, loc, *op.getCombiner(),
-                                                 op.getReducer(), accs, values));
+                             combineFused(rw, loc, op, accs, values));
         rw.setInsertionPointAfter(loops.front());
         scf::YieldOp::create(rw, loc, loops.front().getResults());
         rw.setInsertionPointToStart(partial.elseBlock());
@@ -560,6 +776,282 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
   }
   return success();
 }
+
+} // namespace
+
+namespace {
+
+/// How one input of an outer product is read: `width` elements at once along
+/// axis `axis` (the axis its innermost index follows with unit stride).
+struct SliceRead {
+  int axis = -1;
+  int64_t width = 1;
+  std::string whyNarrow; // set when width < the requested vector
+};
+
+} // namespace
+
+LogicalResult OuterProductAccumulation::emit(LaunchLowering &L,
+                                             TileComputeOp op,
+                                             ArrayRef<Value> t,
+                                             ArrayRef<Value> bounds) {
+  IRRewriter &rw = L.rw;
+  Location loc = op.getLoc();
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  ArrayRef<int64_t> threads = op.getThreads();
+  unsigned numAxes = axes.size();
+  FragmentLayoutAttrInterface layout = op.getLayoutOrDefault();
+  SmallVector<unsigned> spatial, reduce;
+  for (unsigned a = 0; a < numAxes; ++a)
+    (axes[a].isSpatial() ? spatial : reduce).push_back(a);
+  SmallVector<int64_t> spatialShape, spatialThreads;
+  SmallVector<Value> spatialCoords;
+  SmallVector<int> spatialDim(numAxes, -1);
+  for (auto [d, a] : llvm::enumerate(spatial)) {
+    spatialShape.push_back(axes[a].getExtent());
+    spatialThreads.push_back(threads[a]);
+    spatialCoords.push_back(t[a]);
+    spatialDim[a] = d;
+  }
+  auto isFull = [&](unsigned a) {
+    std::optional<int64_t> c = getConstantIntValue(bounds[a]);
+    return c && *c == axes[a].getExtent();
+  };
+
+  // Points beyond the spatial bounds are computed too (their results are
+  // never stored) when that reads nothing out of bounds and cannot trap:
+  // every input lives in shared memory or a fragment, and the body is
+  // speculatable (no integer division, say).
+  bool inputsInTile = llvm::all_of(op.getInputs(), [&](Value in) {
+    return L.fragments.count(in) || isWorkgroupMemRef(in.getType());
+  });
+  bool bodySpeculatable = llvm::all_of(
+      op.getBodyBlock().without_terminator(),
+      [](Operation &inner) { return isPure(&inner) && isSpeculatable(&inner); });
+  bool guardPoints = !(inputsInTile && bodySpeculatable) &&
+                     !llvm::all_of(spatial, isFull);
+
+  // The innermost reduce axis steps `unroll` points at a time (its reads
+  // become vectors); it needs a constant bound that the step divides.
+  int64_t vector = std::max<int64_t>(1, op.getVector());
+  std::optional<unsigned> inner;
+  int64_t unroll = 1;
+  if (!reduce.empty()) {
+    inner = reduce.back();
+    if (std::optional<int64_t> c = getConstantIntValue(bounds[*inner]))
+      for (unroll = vector; unroll > 1 && *c % unroll != 0; unroll /= 2)
+        ;
+  }
+
+  // How each input is read.
+  SmallVector<SliceRead> reads(op.getInputs().size());
+  SmallVector<AffineMap> maps = op.getMaps();
+  for (auto [i, in] : llvm::enumerate(op.getInputs())) {
+    SliceRead &r = reads[i];
+    auto type = cast<MemRefType>(in.getType());
+    int64_t maxWidth =
+        std::min<int64_t>(vector, 16 / elementBytes(type.getElementType()));
+    if (L.fragments.count(in) || !isWorkgroupMemRef(type) || maxWidth <= 1 ||
+        type.getRank() == 0)
+      continue;
+    AffineMap map = maps[i];
+    SmallVector<int64_t> flat;
+    if (failed(getFlattenedAffineExpr(map.getResults().back(), numAxes, 0,
+                                      &flat))) {
+      r.whyNarrow = "its innermost index is not linear in the axes";
+    } else {
+      SmallVector<unsigned> used;
+      for (unsigned a = 0; a < numAxes; ++a)
+        if (flat[a] != 0)
+          used.push_back(a);
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      bool otherDimsUseAxis =
+          used.size() == 1 &&
+          llvm::any_of(map.getResults().drop_back(), [&](AffineExpr e) {
+            return e.isFunctionOfDim(used[0]);
+          });
+      if (used.size() != 1 || flat[used[0]] != 1 || otherDimsUseAxis) {
+        r.whyNarrow = "its innermost index does not follow one axis with unit "
+                      "stride";
+      } else if (failed(type.getStridesAndOffset(strides, offset)) ||
+                 strides.back() != 1) {
+        r.whyNarrow = "its innermost dimension is not contiguous";
+      } else {
+        unsigned a = used[0];
+        int64_t run = 1;
+        if (axes[a].isSpatial())
+          run = layout.getContiguity(spatialDim[a], spatialShape,
+                                     spatialThreads);
+        else if (inner && a == *inner)
+          run = unroll;
+        int64_t w = std::min(maxWidth, run);
+        w = w > 0 ? int64_t(1) << llvm::Log2_64(w) : 1;
+        auto aligned = [&](int64_t w) {
+          if (ShapedType::isDynamic(offset) || offset % w != 0 ||
+              flat.back() % w != 0)
+            return false;
+          return outerStridesDivisible(strides, w);
+        };
+        while (w > 1 && !aligned(w))
+          w /= 2;
+        r.axis = a;
+        r.width = w;
+        if (w < maxWidth) {
+          if (run < maxWidth) {
+            llvm::raw_string_ostream os(r.whyNarrow);
+            os << "a thread holds runs of " << run
+               << " consecutive points along axis '" << axes[a].getName()
+               << "' (layout " << layout << ")";
+          }
+          else
+            r.whyNarrow = "the shared tile's row stride or offset is not a "
+                          "multiple of " +
+                          std::to_string(maxWidth) + " elements";
+        }
+      }
+    }
+    if (!r.whyNarrow.empty())
+      op.emitRemark() << "reads input #" << i << " from shared memory "
+                      << r.width << " element(s) at a time instead of "
+                      << maxWidth << ": " << r.whyNarrow;
+  }
+
+  // The reduce loops; the innermost steps `unroll` points.
+  OpBuilder::InsertionGuard g(rw);
+  SmallVector<Value> reduceBase(numAxes);
+  for (unsigned r : reduce) {
+    int64_t step = inner && r == *inner ? unroll : 1;
+    auto loop = scf::ForOp::create(rw, loc, constIndex(rw, loc, 0), bounds[r],
+                                   constIndex(rw, loc, step));
+    rw.setInsertionPoint(loop.getBody()->getTerminator());
+    reduceBase[r] = loop.getInductionVar();
+  }
+
+  // A key names an element of a thread's slice by the local index of every
+  // spatial axis and the step within the unrolled reduce axis (-1: unused).
+  using Key = SmallVector<int64_t>;
+  SmallVector<int64_t> counts(numAxes, 1);
+  for (unsigned a : spatial)
+    counts[a] = axes[a].getExtent() / threads[a];
+  auto pointsOf = [&](const Key &key) {
+    SmallVector<Value> points(numAxes), locals(numAxes);
+    SmallVector<Value> spatialLocals;
+    for (unsigned a : spatial) {
+      locals[a] = constIndex(rw, loc, std::max<int64_t>(key[a], 0));
+      spatialLocals.push_back(locals[a]);
+    }
+    SmallVector<Value> pts = layout.emitPointIndices(
+        rw, loc, spatialShape, spatialThreads, spatialCoords, spatialLocals);
+    for (auto [a, p] : llvm::zip(spatial, pts))
+      points[a] = p;
+    for (unsigned r : reduce)
+      points[r] = inner && r == *inner && key[r] > 0
+                      ? rw.createOrFold<arith::AddIOp>(
+                            loc, reduceBase[r], constIndex(rw, loc, key[r]))
+                      : reduceBase[r];
+    return std::make_pair(points, locals);
+  };
+
+  std::vector<std::map<Key, Value>> slices(op.getInputs().size());
+  auto element = [&](unsigned i, const Key &pointKey) -> Value {
+    Value in = op.getInputs()[i];
+    Key key(numAxes, -1);
+    for (unsigned a = 0; a < numAxes; ++a)
+      if (maps[i].isFunctionOfDim(a))
+        key[a] = pointKey[a];
+    auto it = slices[i].find(key);
+    if (it != slices[i].end())
+      return it->second;
+    const SliceRead &r = reads[i];
+    Key start = key;
+    if (r.width > 1)
+      start[r.axis] -= start[r.axis] % r.width;
+    auto [points, locals] = pointsOf(start);
+    if (L.fragments.count(in)) {
+      Value v = memref::LoadOp::create(
+          rw, loc, L.fragments[in].storage,
+          L.accessIndices(op, in, maps[i], points, locals));
+      return slices[i][key] = v;
+    }
+    SmallVector<Value> idx = L.accessIndices(op, in, maps[i], points, locals);
+    if (r.width == 1) {
+      Value v = memref::LoadOp::create(rw, loc, in, idx);
+      return slices[i][key] = v;
+    }
+    Type elem = cast<MemRefType>(in.getType()).getElementType();
+    auto vecType = VectorType::get({r.width}, elem);
+    Value vec = vector::LoadOp::create(
+        rw, loc, vecType, in, idx, /*nontemporal=*/false,
+        llvm::MaybeAlign(r.width * elementBytes(elem)));
+    for (int64_t e = 0; e < r.width; ++e) {
+      Key k = start;
+      k[r.axis] += e;
+      slices[i][k] = vector::ExtractOp::create(rw, loc, vec, e);
+    }
+    return slices[i][key];
+  };
+
+  unsigned numOutputs = op.getOutputs().size();
+  unsigned numInputs = op.getInputs().size();
+  int64_t steps = inner ? unroll : 1;
+  for (int64_t step = 0; step < steps; ++step) {
+    Key key(numAxes, -1);
+    if (inner)
+      key[*inner] = step;
+    std::function<void(unsigned)> emitPoints = [&](unsigned s) {
+      if (s < spatial.size()) {
+        for (int64_t l = 0; l < counts[spatial[s]]; ++l) {
+          key[spatial[s]] = l;
+          emitPoints(s + 1);
+        }
+        return;
+      }
+      auto [points, locals] = pointsOf(key);
+      auto update = [&] {
+        SmallVector<Value> elems;
+        for (unsigned i = 0; i < numInputs; ++i)
+          elems.push_back(element(i, key));
+        SmallVector<Value> values = inlineComputeRegion(
+            rw, op.getBody(), elems,
+            [&](StringRef name) { return points[*op.getAxisPosition(name)]; });
+        SmallVector<Value> accs;
+        SmallVector<SmallVector<Value>> idx;
+        for (unsigned o = 0; o < numOutputs; ++o) {
+          Value out = op.getOutputs()[o];
+          idx.push_back(L.accessIndices(op, out, maps[numInputs + o], points,
+                                        locals));
+          accs.push_back(memref::LoadOp::create(
+              rw, loc, L.fragments[out].storage, idx.back()));
+        }
+        SmallVector<Value> combined = combineFused(rw, loc, op, accs, values);
+        for (unsigned o = 0; o < numOutputs; ++o)
+          memref::StoreOp::create(rw, loc, combined[o],
+                                  L.fragments[op.getOutputs()[o]].storage,
+                                  idx[o]);
+      };
+      if (!guardPoints)
+        return update();
+      SmallVector<Value> conds;
+      for (unsigned a : spatial)
+        if (!isFull(a))
+          conds.push_back(arith::CmpIOp::create(
+              rw, loc, arith::CmpIPredicate::ult, points[a], bounds[a]));
+      auto ifOp = scf::IfOp::create(rw, loc, andAll(rw, loc, conds),
+                                    /*withElse=*/false);
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      // Guarded loads stay under the guard: no slice is shared across it.
+      std::vector<std::map<Key, Value>> saved = slices;
+      update();
+      slices = std::move(saved);
+    };
+    emitPoints(0);
+  }
+  return success();
+}
+
+namespace {
 
 LogicalResult LaunchLowering::run() {
   SmallVector<Operation *> tileOps;
@@ -630,6 +1122,12 @@ LogicalResult LaunchLowering::run() {
 
 LogicalResult ext::lowerTileOpsToThreads(gpu::LaunchOp launch, int dropBarrier,
                                          int *barrierCount) {
+  // Register blocking emits math.fma and vector loads. Under the pass they
+  // are its dependent dialects (already loaded); a C++ caller may not have
+  // loaded them.
+  MLIRContext *ctx = launch.getContext();
+  ctx->getOrLoadDialect<math::MathDialect>();
+  ctx->getOrLoadDialect<vector::VectorDialect>();
   int local = 0;
   return LaunchLowering(launch, barrierCount ? *barrierCount : local,
                         dropBarrier)

@@ -60,6 +60,48 @@ def Ext_RasterOrder : I32EnumAttr<"RasterOrder",
 }
 
 //===----------------------------------------------------------------------===//
+// Fragment layouts
+//===----------------------------------------------------------------------===//
+
+def Ext_CyclicLayoutAttr : Ext_Attr<"CyclicLayout", "cyclic", [
+    DeclareAttrInterfaceMethods<FragmentLayoutAttrInterface>]> {
+  let summary = "thread t of a dimension with H threads holds points t, t + H, ...";
+  let description = [{
+    The default fragment layout: along every dimension, thread `t` of `H`
+    holds points `t, t + H, t + 2H, ...` (local index `l` is point
+    `t + l * H`). A warp's threads touch consecutive points, which suits
+    global stores and column reads of shared memory; a thread's own points
+    are never consecutive (unless the dimension has one thread), so its
+    shared reads are scalar.
+
+    ```mlir
+    #ext.cyclic
+    ```
+  }];
+}
+
+def Ext_BlockedLayoutAttr : Ext_Attr<"BlockedLayout", "blocked", [
+    DeclareAttrInterfaceMethods<FragmentLayoutAttrInterface>]> {
+  let summary = "each thread holds runs of thread_tile consecutive points";
+  let description = [{
+    Along dimension `d`, thread `t` of `H` holds runs of `b = thread_tile[d]`
+    consecutive points, the runs `H * b` apart: local index `l` is point
+    `(l div b) * H * b + t * b + (l mod b)`. The tile must be a multiple of
+    `H * b`. A thread's run is contiguous in a row-major shared tile, so it
+    is read with one vector load (up to 16 bytes); a register-blocked GEMM
+    uses `thread_tile = [4, 4]` (the classic 8x8 per thread is a 128-tile
+    over 16 threads: two runs of 4 per dimension, 64 apart).
+
+    ```mlir
+    #ext.blocked<thread_tile = [4, 4]>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$thread_tile);
+  let assemblyFormat = "`<` `thread_tile` `=` `[` $thread_tile `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Schedules
 //===----------------------------------------------------------------------===//
 
@@ -305,18 +347,25 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     * `blocks`: the axes whose tiles index the grid. A reduce axis may be
       bound to blocks only with a decomposition that splits the reduction.
     * `threads`: threads per block along every axis, in axis order (their
-      product is the block size). A spatial tile is distributed cyclically:
-      thread `t` of an axis takes points `t, t + threads, ...`. A reduce axis
-      bound to more than one thread is covered by one tile and combined
-      across threads with a shuffle and shared-memory tree.
+      product is the block size). A reduce axis bound to more than one
+      thread is covered by one tile and combined across threads with a
+      shuffle and shared-memory tree.
+    * `layout`: how a tile's spatial points are distributed over the
+      threads (a `FragmentLayoutAttrInterface`, one entry per spatial axis):
+      `#ext.cyclic` by default (thread `t` of an axis takes points `t, t +
+      threads, ...`), or `#ext.blocked<thread_tile = [...]>` (runs of
+      consecutive points per thread, read from shared memory as vectors).
     * `cache`: inputs staged in shared memory, each with its storage_align.
     * `decomposition`: a `TileDecompositionAttrInterface` attribute
       (`#ext.data_parallel` by default; `#ext.split_k`, `#ext.stream_k`,
       `#ext.stream_k_dp`, `#ext.stream_k_2tile`, `#ext.auto`).
     * `raster`, `swizzle`: tiles are walked in `row` or `col` order, in
       groups of `swizzle` rows (or columns) for L2 reuse (1: no grouping).
-    * `vector`, `unroll`: vector width of global-to-shared copies and unroll
-      factor of the innermost loop.
+    * `vector`, `unroll`: the widest vector (in elements, at most 16 bytes
+      are moved at once) of global-to-shared copies and of shared-memory
+      reads, and the unroll factor of the innermost loop. Where contiguity
+      or alignment does not allow `vector`, a narrower width is used and a
+      remark says why.
 
     ```mlir
     #ext.schedule<tile = [64, 64, 16], blocks = ["i", "j"], threads = [16, 16, 1],
@@ -332,7 +381,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     DefaultValuedParameter<"::ext::RasterOrder", "::ext::RasterOrder::row">:$raster,
     DefaultValuedParameter<"int64_t", "1">:$swizzle,
     DefaultValuedParameter<"int64_t", "1">:$vector,
-    DefaultValuedParameter<"int64_t", "1">:$unroll
+    DefaultValuedParameter<"int64_t", "1">:$unroll,
+    OptionalParameter<"::ext::FragmentLayoutAttrInterface">:$layout
   );
   // Keyword = value pairs in any order, comma-separated (a custom parser:
   // ODS formats cannot combine optional parameters with comma separators).
@@ -342,6 +392,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     /// The decomposition, data-parallel when none is given.
     ::ext::TileDecompositionAttrInterface getDecompositionOrDefault() const;
     int64_t getNumThreads() const;
+    /// The fragment layout, cyclic when none is given.
+    ::ext::FragmentLayoutAttrInterface getLayoutOrDefault() const;
   }];
 }
 

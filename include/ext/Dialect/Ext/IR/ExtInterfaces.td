@@ -164,4 +164,54 @@ def ComputeLikeOpInterface : OpInterface<"ComputeLikeOpInterface"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Fragment layouts
+//===----------------------------------------------------------------------===//
+
+def FragmentLayoutAttrInterface : AttrInterface<"FragmentLayoutAttrInterface"> {
+  let cppNamespace = "::ext";
+  let description = [{
+    How a tile's spatial points are distributed over a CTA's threads: which
+    thread holds a point, and where in its registers. A fragment
+    (`ext.alloc_fragment`) and every `ext.tile_compute` that touches it name
+    the same layout; `ext-lower-tile-ops` asks the layout for each thread's
+    points and, through `getContiguity`, for how many consecutive points of
+    a dimension a thread holds (the width its shared-memory reads can take
+    at once).
+
+    Dimensions are the tile's spatial axes, in order; `threads` gives the
+    threads along each. Thread coordinates come from the linear thread id
+    with the last dimension fastest. `#ext.cyclic` (thread `t` takes points
+    `t, t + H, ...`) and `#ext.blocked<thread_tile = [...]>` (runs of
+    consecutive points per thread) implement it; a tensor-core fragment
+    layout (per-lane MMA operand and accumulator layouts) is added as another
+    attribute.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Checks that the layout can distribute a tile of `shape` over
+        `threads` (one count per dimension); reports with `emitError`.
+      }], "::llvm::LogicalResult", "verifyDistribution",
+      (ins "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError,
+           "::llvm::ArrayRef<int64_t>":$shape,
+           "::llvm::ArrayRef<int64_t>":$threads)>,
+    InterfaceMethod<[{
+        Emits the tile indices of a thread's point: `threadCoords` are the
+        thread's coordinates, `locals` the point's index in the thread's
+        registers (one per dimension, in `[0, shape[d] / threads[d])`).
+      }], "::llvm::SmallVector<::mlir::Value>", "emitPointIndices",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::llvm::ArrayRef<int64_t>":$shape,
+           "::llvm::ArrayRef<int64_t>":$threads,
+           "::mlir::ValueRange":$threadCoords, "::mlir::ValueRange":$locals)>,
+    InterfaceMethod<[{
+        How many consecutive points of dimension `dim` one thread holds in
+        consecutive local indices, starting at local indices that are
+        multiples of it (1 when none are consecutive).
+      }], "int64_t", "getContiguity",
+      (ins "unsigned":$dim, "::llvm::ArrayRef<int64_t>":$shape,
+           "::llvm::ArrayRef<int64_t>":$threads)>
+  ];
+}
+
 #endif // EXT_DIALECT_EXT_IR_EXTINTERFACES_TD

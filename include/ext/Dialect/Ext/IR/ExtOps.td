@@ -237,14 +237,22 @@ def Ext_AllocSharedOp : Ext_Op<"alloc_shared"> {
 def Ext_AllocFragmentOp : Ext_Op<"alloc_fragment"> {
   let summary = "a register tile distributed over a CTA's threads";
   let description = [{
-    A block-level tile held in registers: element `(i0, i1, ...)` lives in
+    A block-level tile held in registers, distributed over `threads` by
+    `layout` (`#ext.cyclic` when absent: element `(i0, i1, ...)` lives in
     the thread whose coordinate along dimension `d` is `i_d mod
-    threads[d]`, at local index `i_d floordiv threads[d]`. Only
-    `ext.tile_compute`s whose thread mapping matches may access it.
+    threads[d]`, at local index `i_d floordiv threads[d]`). Only
+    `ext.tile_compute`s with the same threads and layout may access it.
   }];
-  let arguments = (ins DenseI64ArrayAttr:$threads);
+  let arguments = (ins DenseI64ArrayAttr:$threads,
+                       OptionalAttr<FragmentLayoutAttrInterface>:$layout);
   let results = (outs AnyStaticShapeMemRef:$fragment);
-  let assemblyFormat = "`threads` $threads attr-dict `:` type($fragment)";
+  let assemblyFormat = [{
+    `threads` $threads (`layout` `(` $layout^ `)`)? attr-dict `:` type($fragment)
+  }];
+  let extraClassDeclaration = [{
+    /// The layout, cyclic when none is given.
+    ::ext::FragmentLayoutAttrInterface getLayoutOrDefault();
+  }];
   let hasVerifier = 1;
 }
 
@@ -253,9 +261,12 @@ def Ext_CopyOp : Ext_Op<"copy"> {
   let description = [{
     Every thread of the CTA takes part in copying the window of `source`
     that starts at `offsets` and has the shape of `target` into `target`.
-    Elements of the window outside `source` are written as zero, so ragged
-    edge tiles need no special case in the copy (the tile compute guards its
-    points). `vector` elements of the innermost dimension move together.
+    Elements of the window outside `source` are written as zero (never
+    read), so ragged edge tiles need no special case in the copy. Up to
+    `vector` elements of the innermost dimension (at most 16 bytes) move
+    together where the row lengths, strides and offsets keep every vector
+    inside one row and aligned; `ext-lower-tile-ops` remarks where it must
+    use a narrower width.
   }];
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$offsets,
                        AnyMemRef:$target,
@@ -275,14 +286,16 @@ def Ext_TileComputeOp : Ext_Op<"tile_compute", [
     tile sizes), plus:
 
     * `threads`: threads along every axis. Spatial points are distributed
-      cyclically; a reduce axis over several threads is combined across them
-      (a warp-shuffle and shared-memory tree) and its result written by the
-      axis' thread 0.
+      by `layout` (cyclically when absent); a reduce axis over several
+      threads is combined across them (a warp-shuffle and shared-memory
+      tree) and its result written by the axis' thread 0.
     * `bounds`: optional valid extents per axis (index values <= the tile
       size): points beyond them are skipped, which handles ragged edges.
     * `accumulate`: with reduce axes, start from the outputs' contents
       instead of the combiner's identity (an accumulator carried across the
       reduce iterations of a work unit).
+    * `vector`: the widest vector (in elements; at most 16 bytes are read
+      at once) in which inputs in shared memory may be read.
 
     `ext-tile-ops-to-threads` lowers it to per-thread loops on `gpu.thread_id`.
   }];
@@ -295,11 +308,14 @@ def Ext_TileComputeOp : Ext_Op<"tile_compute", [
     AffineMapArrayAttr:$indexing_maps,
     OptionalAttr<Ext_CombinerKind>:$combiner,
     OptionalAttr<TypedArrayAttrBase<TypedAttrInterface, "typed identities">>:$identity,
-    UnitAttr:$accumulate
+    UnitAttr:$accumulate,
+    OptionalAttr<FragmentLayoutAttrInterface>:$layout,
+    DefaultValuedAttr<I64Attr, "1">:$vector
   );
   let regions = (region SizedRegion<1>:$body, AnyRegion:$reducer);
   let assemblyFormat = [{
     $axes `threads` $threads
+    (`layout` $layout^)?
     (`bounds` `(` $bounds^ `)`)?
     (`ins` `(` $inputs^ `:` type($inputs) `)`)?
     `outs` `(` $outputs `:` type($outputs) `)`
@@ -315,6 +331,8 @@ def Ext_TileComputeOp : Ext_Op<"tile_compute", [
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     int64_t getNumThreads();
+    /// The layout of the spatial points, cyclic when none is given.
+    ::ext::FragmentLayoutAttrInterface getLayoutOrDefault();
   }];
 }
 

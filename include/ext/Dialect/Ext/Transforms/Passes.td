@@ -143,18 +143,30 @@ def ExtTileOpsToThreads : Pass<"ext-tile-ops-to-threads"> {
     ops into code every thread runs, with its coordinates taken from
     `gpu.thread_id x` (the last axis varies fastest):
 
-    * `ext.copy`: the CTA's threads stride over the target's elements; each
-      loads the source element (zero outside the source) and stores it.
+    * `ext.copy`: the CTA's threads stride over the target's vectors (up to
+      the copy's `vector` elements and 16 bytes, where rows, strides and
+      offsets keep them aligned; a remark says why when narrower); each
+      loads a source vector, zero outside the source (a clamped address and
+      a select for static sources: no branch), and stores it.
       A `gpu.barrier` follows every group of copies into workgroup memory
       (its data is read by other threads), and a loop that copies into
       workgroup memory ends with a barrier (the next iteration's copy
       overwrites what this one's compute reads).
     * `ext.alloc_fragment`: a private buffer per thread of the tile divided
       by the thread grid.
-    * `ext.tile_compute`: spatial points distributed cyclically over the
-      threads (guarded by `bounds`); accumulating into fragments runs the
-      reduce loop outermost around the thread's points; otherwise each point
-      carries its accumulators through the reduce loops. A reduce axis over
+    * `ext.tile_compute`: spatial points distributed over the threads by
+      the op's fragment layout (guarded by `bounds`). Accumulating into
+      fragments goes through the layout's accumulation strategy; for the
+      element-wise layouts (`#ext.cyclic`, `#ext.blocked`) that is register
+      blocking: the reduce loop outermost (its innermost axis stepping
+      `vector` points), each input's slice for the thread's points loaded
+      once per step (vector loads along runs of consecutive points, up to
+      16 bytes; a remark says why when narrower), and every point updated
+      from registers, a product under `sum` as one `math.fma`. Points
+      beyond the bounds are computed unguarded (and never stored) when all
+      inputs are in shared memory or fragments and the body is
+      speculatable. Otherwise each point carries its accumulators through
+      the reduce loops. A reduce axis over
       several threads combines the threads' partial values with a butterfly
       of `gpu.shuffle xor` inside the warp and a pass through workgroup
       memory across warps (a workgroup-memory tree when the axis is not the
@@ -171,8 +183,10 @@ def ExtTileOpsToThreads : Pass<"ext-tile-ops-to-threads"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Times ext's GEMM example schedules on a real GPU against cuBLAS.
+
+    bench/gpu/run.py [--build DIR] [--out bench/gpu/results.csv] [--reps N]
+                     [--shapes 1024x1024x1024,4096x4096x4096,128x4096x8192]
+
+For every schedule of examples/kernels/gemm_*.mlir and every shape (M x N x
+K; by default 1024^3, 4096^3 and a skinny 128 x 4096 x 8192) it writes a
+program that fills A and B, runs the scheduled GEMM once to warm up, then
+`--reps` times between two rtclock() reads, and runs it with
+`ext-run --target=cuda`. cuBLAS (libcublas and libcudart, loaded at run
+time with ctypes) times the same product (Sgemm for f32, GemmEx with f16
+inputs and f32 accumulation for the f16 kernel) with CUDA events. Prints
+TFLOP/s and the ratio to cuBLAS, writes a CSV.
+
+ext-run stages host memrefs to the device around every launch, so ext's time
+includes those copies (a lower bound on its kernel's rate; see
+docs/Performance.md). Without a GPU (no driver, or no device) it says so and
+exits 0; EXT_CUDA_DRIVER (as for ext-run) points it at another driver, such
+as the test suite's fake one, to exercise everything but cuBLAS.
+"""
+
+import argparse
+import csv
+import ctypes
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CUDA_LIB = os.environ.get("EXT_CUDA_LIBDIR", "/usr/local/cuda/lib64")
+
+
+def gpu_present():
+    """(True, name) when the CUDA driver loads and sees a device."""
+    driver = os.environ.get("EXT_CUDA_DRIVER", "libcuda.so.1")
+    try:
+        cuda = ctypes.CDLL(driver)
+    except OSError as e:
+        return False, f"no CUDA driver ({e})"
+    if cuda.cuInit(0) != 0:
+        return False, "cuInit failed"
+    count = ctypes.c_int(0)
+    if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value == 0:
+        return False, "the CUDA driver sees no device"
+    name = ctypes.create_string_buffer(256)
+    dev = ctypes.c_int(0)
+    cuda.cuDeviceGet(ctypes.byref(dev), 0)
+    cuda.cuDeviceGetName(name, 256, dev)
+    return True, name.value.decode()
+
+
+def variants():
+    """(name, element type, schedule text) of every GEMM example."""
+    out = []
+    kdir = os.path.join(ROOT, "examples", "kernels")
+    for f in sorted(os.listdir(kdir)):
+        if not f.startswith("gemm"):
+            continue
+        text = open(os.path.join(kdir, f)).read()
+        m = re.search(r"attributes \{schedule = (#ext\.schedule<.*?>)\}", text, re.S)
+        elem = re.search(r"ins\(%A, %B : memref<\w+x(f16|f32)>", text).group(1)
+        out.append((f[:-5], elem, re.sub(r"\s+", " ", m.group(1))))
+    return out
+
+
+def program(elem, schedule, m, n, k, reps):
+    """An MLIR program timing `reps` scheduled GEMMs of m x n x k."""
+    a, b, c = f"memref<{m}x{k}x{elem}>", f"memref<{k}x{n}x{elem}>", f"memref<{m}x{n}xf32>"
+    if elem == "f16":
+        body = ("%a32 = arith.extf %a : f16 to f32\n    %b32 = arith.extf %b : f16 to f32\n"
+                "    %p = arith.mulf %a32, %b32 : f32")
+    else:
+        body = "%p = arith.mulf %a, %b : f32"
+    fill = lambda name, t, d0, d1, e: f'''
+  ext.compute [#ext.axis<"{d0}", spatial, {e[0]}>, #ext.axis<"{d1}", spatial, {e[1]}>]
+      outs({name} : {t}) maps [affine_map<({d0}, {d1}) -> ({d0}, {d1})>] {{
+  ^bb0:
+    %i = ext.index "{d0}" : index
+    %j = ext.index "{d1}" : index
+    %v = affine.apply affine_map<(i, j) -> ((i * 3 + j * 5) mod 11 - 5)>(%i, %j)
+    %vi = arith.index_cast %v : index to i32
+    %vf = arith.sitofp %vi : i32 to {elem}
+    ext.yield %vf : {elem}
+  }}'''
+    return f'''func.func private @rtclock() -> f64
+func.func private @printF64(f64)
+func.func private @printNewline()
+
+func.func @gemm(%A: {a}, %B: {b}, %C: {c}) {{
+  ext.compute [#ext.axis<"i", spatial, {m}>, #ext.axis<"j", spatial, {n}>, #ext.axis<"k", reduce, {k}>]
+      ins(%A, %B : {a}, {b}) outs(%C : {c})
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {{schedule = {schedule}}} {{
+  ^bb0(%a: {elem}, %b: {elem}):
+    {body}
+    ext.yield %p : f32
+  }}
+  return
+}}
+
+func.func @main() {{
+  %A = memref.alloc() : {a}
+  %B = memref.alloc() : {b}
+  %C = memref.alloc() : {c}{fill("%A", a, "i", "k", (m, k))}{fill("%B", b, "k", "j", (k, n))}
+  call @gemm(%A, %B, %C) : ({a}, {b}, {c}) -> ()
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %reps = arith.constant {reps} : index
+  %t0 = call @rtclock() : () -> f64
+  scf.for %r = %c0 to %reps step %c1 {{
+    call @gemm(%A, %B, %C) : ({a}, {b}, {c}) -> ()
+  }}
+  %t1 = call @rtclock() : () -> f64
+  %dt = arith.subf %t1, %t0 : f64
+  call @printF64(%dt) : (f64) -> ()
+  call @printNewline() : () -> ()
+  return
+}}
+'''
+
+
+def cublas_seconds(elem, m, n, k, reps):
+    """Seconds per product through cuBLAS, timed with CUDA events."""
+    rt = ctypes.CDLL(os.path.join(CUDA_LIB, "libcudart.so"))
+    blas = ctypes.CDLL(os.path.join(CUDA_LIB, "libcublas.so"))
+    vp = ctypes.c_void_p
+    esize = 2 if elem == "f16" else 4
+    a, b, c = vp(), vp(), vp()
+    for p, size in ((a, m * k * esize), (b, k * n * esize), (c, m * n * 4)):
+        if rt.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(size)) != 0:
+            raise RuntimeError("cudaMalloc failed")
+        rt.cudaMemset(p, 0x3c, ctypes.c_size_t(size))  # ~1.0 in f16, small in f32
+    handle = vp()
+    if blas.cublasCreate_v2(ctypes.byref(handle)) != 0:
+        raise RuntimeError("cublasCreate failed")
+    alpha, beta = ctypes.c_float(1.0), ctypes.c_float(0.0)
+
+    def gemm():
+        # Row-major C = A B is column-major C^T = B^T A^T.
+        if elem == "f32":
+            return blas.cublasSgemm_v2(handle, 0, 0, n, m, k, ctypes.byref(alpha), b, n, a, k,
+                                       ctypes.byref(beta), c, n)
+        CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, DEFAULT = 2, 0, 68, -1
+        return blas.cublasGemmEx(handle, 0, 0, n, m, k, ctypes.byref(alpha), b, CUDA_R_16F, n,
+                                 a, CUDA_R_16F, k, ctypes.byref(beta), c, CUDA_R_32F, n,
+                                 CUBLAS_COMPUTE_32F, DEFAULT)
+
+    if gemm() != 0:
+        raise RuntimeError("cuBLAS gemm failed")
+    start, stop = vp(), vp()
+    rt.cudaEventCreate(ctypes.byref(start))
+    rt.cudaEventCreate(ctypes.byref(stop))
+    rt.cudaEventRecord(start, None)
+    for _ in range(reps):
+        gemm()
+    rt.cudaEventRecord(stop, None)
+    rt.cudaEventSynchronize(stop)
+    ms = ctypes.c_float()
+    rt.cudaEventElapsedTime(ctypes.byref(ms), start, stop)
+    blas.cublasDestroy_v2(handle)
+    for p in (a, b, c):
+        rt.cudaFree(p)
+    return ms.value / 1e3 / reps
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.environ.get("EXT_BUILD_DIR", os.path.join(ROOT, "build")))
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "gpu", "results.csv"))
+    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--chip", default="sm_90")
+    ap.add_argument("--shapes", default="1024x1024x1024,4096x4096x4096,128x4096x8192")
+    ap.add_argument("--no-cublas", action="store_true", help="time ext only")
+    args = ap.parse_args()
+    present, what = gpu_present()
+    if not present:
+        print(f"bench/gpu: no GPU here ({what}); nothing timed.")
+        return 0
+    print(f"bench/gpu: {what}")
+    extrun = os.path.join(args.build, "bin", "ext-run")
+    shapes = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, elem, schedule in variants():
+            for (m, n, k) in shapes:
+                path = os.path.join(tmp, f"{name}_{m}x{n}x{k}.mlir")
+                with open(path, "w") as f:
+                    f.write(program(elem, schedule, m, n, k, args.reps))
+                p = subprocess.run([extrun, "--target=cuda", f"--chip={args.chip}", path],
+                                   capture_output=True, text=True)
+                flops = 2.0 * m * n * k
+                if p.returncode != 0:
+                    print(f"{name} {m}x{n}x{k}: ext-run failed: {p.stderr.strip()[-300:]}")
+                    rows.append((name, m, n, k, "", "", ""))
+                    continue
+                ext_s = float(p.stdout.split()[-1]) / args.reps
+                blas_s = None
+                if not args.no_cublas:
+                    try:
+                        blas_s = cublas_seconds(elem, m, n, k, args.reps)
+                    except (OSError, RuntimeError) as e:
+                        print(f"cuBLAS: {e}")
+                ext_tf = flops / ext_s / 1e12
+                blas_tf = flops / blas_s / 1e12 if blas_s else None
+                rows.append((name, m, n, k, f"{ext_tf:.2f}", f"{blas_tf:.2f}" if blas_tf else "",
+                             f"{ext_tf / blas_tf:.3f}" if blas_tf else ""))
+    print(f"{'kernel':12} {'M x N x K':>20} {'ext TFLOP/s':>12} {'cuBLAS TFLOP/s':>15} {'ratio':>7}")
+    for r in rows:
+        print(f"{r[0]:12} {f'{r[1]}x{r[2]}x{r[3]}':>20} {r[4]:>12} {r[5]:>15} {r[6]:>7}")
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kernel", "M", "N", "K", "ext_tflops", "cublas_tflops", "ratio"])
+        w.writerows(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
