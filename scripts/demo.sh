@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The main job: set up, build, and take a real kernel from examples/ through
-# the whole pipeline: the scheduled f32 GEMM to PTX (sm_90) and HSACO
-# (gfx942), run on the CPU emulator against the unscheduled reference, with
-# a short report (tiles, launch, shared memory with and without reuse, PTX
-# registers from ptxas where present).
+# the whole pipeline: the scheduled f32 GEMM and the Stream-K GEMM to PTX
+# (sm_90) and HSACO (gfx942), run on the CPU emulator against the
+# unscheduled reference, with a short report (tiles, launch, decomposition
+# and its predicted SM utilization, workspace, shared memory with and
+# without reuse, PTX registers from ptxas where present).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${EXT_BUILD_DIR:-$ROOT/build}"
@@ -15,6 +16,14 @@ bash "$ROOT/scripts/build.sh"
 echo
 echo "== report: $(basename "$KERNEL")"
 /usr/bin/python3 "$ROOT/scripts/report.py" "$KERNEL" --build "$BUILD"
+
+if [ $# -eq 0 ]; then
+  # The work-centric decomposition: a Stream-K GEMM whose tiles are split
+  # at arbitrary iterations, with its fixup, through the same pipeline.
+  echo
+  echo "== report: gemm_streamk.mlir"
+  /usr/bin/python3 "$ROOT/scripts/report.py" "$ROOT/examples/kernels/gemm_streamk.mlir" --build "$BUILD"
+fi
 
 echo
 echo "== ext-run examples/kernels/matmul.mlir: C = A B (48x40, first rows), checked against numpy"

@@ -4,7 +4,9 @@ pipeline and prints what a kernel engineer looks at first.
 
     report.py KERNEL.mlir [--build DIR] [--chip sm_90] [--amd gfx942]
 
-1. ext-apply-schedule: tile grid, reduce iterations, threads per CTA.
+1. ext-apply-schedule: tile grid, reduce iterations, threads per CTA; the
+   decomposition's grid, work units and fixups per CTA, and its predicted
+   SM utilization on the chip against data-parallel's; workspace bytes.
 2. ext-schedule-to-gpu + ext-reuse-shared-memory: shared-memory bytes with
    and without the reuse pass; ext-bank-conflicts: the worst bank conflict
    of the shared accesses and the bytes of storage_align padding.
@@ -48,16 +50,33 @@ def main():
     name = os.path.basename(args.kernel)
     print(f"kernel        {name}")
 
-    # 1. the tile level
+    # 1. the tile level, and the decomposition on the chip's SMs: work per
+    # CTA, fixups and the predicted utilization against data-parallel's
+    # (ext-apply-schedule's report, the cost model of ext/Support/TileWork.h).
     tiled = run([opt, args.kernel, "--ext-apply-schedule"]).stdout
-    for m in re.finditer(r"ext\.kernel tiles \[([\d, ]+)\] iters (\d+) threads (\d+) decomposition (\S+)", tiled):
+    rem = run([opt, args.kernel, f"--ext-apply-schedule=report=true chip={args.chip}",
+               "--mlir-print-op-on-diagnostic=false", "-o", os.devnull]).stderr
+    decomps = list(re.finditer(
+        r"remark: decomposition (.*?) for (\d+) tiles of (\d+) iterations on (\d+) SMs: "
+        r"grid (\d+), waves (\d+), at most (\d+) units and (\d+) iterations per CTA, "
+        r"(\d+) fixups, predicted utilization ([\d.]+)(?: \(data_parallel: ([\d.]+)\))?", rem))
+    kernels = re.finditer(r"ext\.kernel tiles \[([\d, ]+)\] iters (\d+) threads (\d+) decomposition "
+                          r"(#ext\.\w+(?:<[^>]*>)?)", tiled)
+    for i, m in enumerate(kernels):
         tiles = [int(t) for t in m.group(1).split(",")]
-        grid = 1
+        count = 1
         for t in tiles:
-            grid *= t
-        print(f"tiles         {' x '.join(map(str, tiles))} = {grid} output tiles, "
-              f"{m.group(2)} reduce iterations each, {m.group(4)}")
+            count *= t
+        print(f"tiles         {' x '.join(map(str, tiles))} = {count} output tiles, "
+              f"{m.group(2)} reduce iterations each")
+        d = decomps[i] if i < len(decomps) else None
+        grid = d.group(5) if d else count
         print(f"launch        grid {grid} CTAs x block {m.group(3)} threads")
+        if d:
+            print(f"decomposition {d.group(1)}: {d.group(7)} work units / {d.group(8)} iterations "
+                  f"at most per CTA, {d.group(9)} fixups")
+            print(f"utilization   predicted on {d.group(4)} SMs ({args.chip}): {d.group(10)}"
+                  + (f" (data-parallel: {d.group(11)})" if d.group(11) else ""))
     for m in re.finditer(r"schedule = (#ext\.schedule<.*?>)\}", open(args.kernel).read().replace("\n", " ")):
         sched = re.sub(r"\s+", " ", m.group(1))
         print("schedule      " + sched)
@@ -70,6 +89,8 @@ def main():
 
     # 2. shared memory with and without reuse
     lowered = run([opt, args.kernel, "--ext-schedule-to-gpu"]).stdout
+    for ws in re.findall(r"ext\.workspace_bytes = (\d+)", lowered):
+        print(f"workspace     {ws} B of global memory for partial tiles and flags (zeroed per launch)")
     naive = 0
     for m in re.finditer(r"workgroup\(([^)]*)\)", lowered):
         for b in re.finditer(r"memref<([\dx]+)x(f16|f32|f64|i8|i32|i64)", m.group(1)):

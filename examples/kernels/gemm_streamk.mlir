@@ -1,5 +1,7 @@
 // A Stream-K f32 GEMM, C = A B, on a ragged 200x130x100 problem: 12 output
-// tiles (64x64, 16x16 threads) of 7 k-iterations (16 deep), 84 iterations
+// tiles (64x64, 16x16 threads, each holding a 4x4 register block; 16-byte
+// copies and shared reads, unpadded tiles free of bank conflicts) of 7
+// k-iterations (16 deep), 84 iterations
 // shared by 5 CTAs (16 or 17 each), so tiles are split at arbitrary
 // iterations. A CTA stores the partial of the tile it starts in the
 // workspace and sets its flag (release); the CTA that runs a tile's last
@@ -25,7 +27,8 @@ func.func @gemm_streamk(%A: memref<200x100xf32>, %B: memref<100x130xf32>, %C: me
             affine_map<(i, j, k) -> (i, j)>]
       combiner(sum) attributes {schedule = #ext.schedule<
         tile = [64, 64, 16], blocks = ["i", "j"], threads = [16, 16, 1],
-        cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, factor = 32, offset = 1>]>,
+        layout = #ext.blocked<thread_tile = [4, 4]>, vector = 4,
+        cache = [#ext.cache<operand = 0>,
                  #ext.cache<operand = 1>],
         decomposition = #ext.stream_k<grid = 5>>} {
   ^bb0(%a: f32, %b: f32):

@@ -129,7 +129,11 @@ void RaceDetector::check(Shadow &sh, const AccessingThread &t, int32_t op,
 
 void RaceDetector::recordAccess(const AccessingThread &t, int64_t addr,
                                 int64_t bytes, int32_t kind, int32_t site) {
-  if (kind & EXT_EMU_FENCE || bytes <= 0)
+  if (kind & EXT_EMU_FENCE) {
+    recordFence(t, kind);
+    return;
+  }
+  if (bytes <= 0)
     return;
   ++accessSerial;
   int32_t op = kind & EXT_EMU_OP_MASK;
@@ -150,16 +154,43 @@ void RaceDetector::recordAccess(const AccessingThread &t, int64_t addr,
       ptr + bytes >= t.stackTop - int64_t(t.stackBytes))
     return;
   if (atomic) {
-    // Atomics are acquire-release on their address (block granularity).
+    // Synchronization through the atomic's address, at block granularity:
+    // a release write publishes the block's clock, a relaxed write what
+    // its last release fence released; an acquire read takes the address's
+    // clock at once, a relaxed read keeps it for the next acquire fence.
     VectorClock &sync = syncObjects[uint64_t(addr)];
-    joinInto(t.state.vc, sync);
-    joinInto(sync, t.state.vc);
-    setEntry(sync, uint32_t(t.block), t.state.clock);
-    ++t.state.clock;
+    if (op & EXT_EMU_LOAD) {
+      if (kind & EXT_EMU_ACQUIRE)
+        joinInto(t.state.vc, sync);
+      else
+        joinInto(t.state.pendingAcquire, sync);
+    }
+    if (op & EXT_EMU_STORE) {
+      if (kind & EXT_EMU_RELEASE) {
+        joinInto(sync, t.state.vc);
+        setEntry(sync, uint32_t(t.block), t.state.clock);
+        ++t.state.clock;
+      } else {
+        joinInto(sync, t.state.fenceReleased);
+      }
+    }
   }
   for (int64_t i = 0; i < bytes; ++i)
     check(globalShadow[uint64_t(addr + i)], t, op, atomic, site, false,
           addr + i);
+}
+
+void RaceDetector::recordFence(const AccessingThread &t, int32_t kind) {
+  BlockRaceState &st = t.state;
+  if (kind & EXT_EMU_ACQUIRE) {
+    joinInto(st.vc, st.pendingAcquire);
+    st.pendingAcquire.clear();
+  }
+  if (kind & EXT_EMU_RELEASE) {
+    st.fenceReleased = st.vc;
+    setEntry(st.fenceReleased, uint32_t(t.block), st.clock);
+    ++st.clock;
+  }
 }
 
 void RaceDetector::nameShared(char *shared, const char *name, int64_t addr,

@@ -5,8 +5,10 @@
 // and keeps a shadow per byte: the last write and a few reads since, each
 // with its thread, its block's barrier epoch and release clock. Within a
 // block, barriers order accesses; across blocks, only global memory is
-// shared, ordered by what atomics released and acquired (vector clocks over
-// blocks). Races are deduplicated per (kind, memory, site pair) and reported
+// shared, ordered by what atomics and fences released and acquired (vector
+// clocks over blocks, with C++'s rules: a relaxed atomic orders nothing
+// unless a release fence precedes its write or an acquire fence follows
+// its read). Races are deduplicated per (kind, memory, site pair) and reported
 // in the order they were found.
 //
 // It knows nothing of fibers: the scheduler tells it which thread accesses
@@ -59,6 +61,10 @@ struct BlockRaceState {
   std::unique_ptr<Shadow[]> sharedShadow;
   uint32_t clock = 1;
   VectorClock vc;
+  /// What the block's last release fence released (what its later relaxed
+  /// atomic writes publish), and what its relaxed atomic reads saw (what
+  /// its next acquire fence acquires).
+  VectorClock fenceReleased, pendingAcquire;
 };
 
 /// The thread making an access, as the detector sees it.
@@ -86,6 +92,8 @@ public:
   /// Checks and records an access (`kind` as __ext_emu_access has it).
   void recordAccess(const AccessingThread &t, int64_t addr, int64_t bytes,
                     int32_t kind, int32_t site);
+  /// A fence (`kind` carries its ordering) by `t`'s block.
+  void recordFence(const AccessingThread &t, int32_t kind);
   /// Names the workgroup bytes [addr, addr + bytes) of the block whose
   /// workgroup memory starts at `shared`, for reports.
   void nameShared(char *shared, const char *name, int64_t addr, int64_t bytes);

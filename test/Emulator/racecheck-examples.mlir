@@ -33,3 +33,15 @@
 // RUN: not ext-run --racecheck %t.nowait.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=NOWAIT
 // NOWAIT: ext-emu: error: kernel 'gemm_streamk_kernel' {{.*}}: racecheck: {{[0-9]+}} data races
 // NOWAIT: ext-emu: race: {{.*}} on global memory, byte {{[0-9]+}} of argument {{[0-9]+}} of @gemm_streamk_kernel (memref<{{[0-9]+}}xi8>
+
+// A contributor that sets its flag without the release fence before it: the
+// flag is a relaxed atomic, so nothing orders the partials it stored before
+// the owner's reads of them, although the owner waits and fences.
+// RUN: ext-opt %ext_src/examples/kernels/gemm_streamk.mlir --ext-apply-schedule --ext-kernel-to-gpu=drop-fixup-fence=true -o %t.nofence.mlir
+// RUN: not ext-run --racecheck %t.nofence.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=NOFENCE
+// NOFENCE: ext-emu: error: kernel 'gemm_streamk_kernel' {{.*}}: racecheck: {{[0-9]+}} data race
+// NOFENCE: ext-emu: race: read-after-write on global memory, byte {{[0-9]+}} of argument {{[0-9]+}} of @gemm_streamk_kernel (memref<{{[0-9]+}}xi8>
+// The same kernel with its fence is clean.
+// RUN: ext-opt %ext_src/examples/kernels/gemm_streamk.mlir --ext-apply-schedule --ext-kernel-to-gpu -o %t.fence.mlir
+// RUN: ext-run --racecheck %t.fence.mlir | grep -v base@ | FileCheck %s --check-prefix=FENCE
+// FENCE: [0]

@@ -17,10 +17,14 @@
 // RUN: ext-opt %t.skp.mlir --ext-gpu-pipeline="target=nvvm chip=sm_90" | ext-translate --ext-to-ptx --ext-gpu-module=gemm_kernel_0 -o %t.skp.red.ptx
 // RUN: %ptxas -arch=sm_90 %t.skp.red.ptx -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.sk.90.ptx
-// PTX: atom.global.or.b32
+// The owner spins on a relaxed load of the flag, then fences; a contributor
+// fences, then sets the flag with a relaxed store.
+// PTX: ld.relaxed.sys.b32
+// PTX-NEXT: setp.eq.b32
+// PTX-NEXT: bra
+// PTX-NEXT: fence.acq_rel
 // PTX: fence.acq_rel
-// PTX: fence.acq_rel
-// PTX-NEXT: atom.global.exch.b32
+// PTX-NEXT: st.relaxed.sys.b32
 
 // RUN: for d in sk skdp sk2t sks skp auto; do for c in gfx90a gfx942; do \
 // RUN:   ext-opt %t.$d.mlir --ext-gpu-pipeline="target=rocdl chip=$c" | ext-translate --ext-to-hsaco --ext-gpu-module=gemm_kernel -o %t.$d.$c.hsaco && \

@@ -17,9 +17,16 @@
 // RUN: sed 's/DECOMPOSITION/#ext.stream_k<grid = 40>/' %S/Inputs/decomposed-gemm-f32.mlir > %t.sk40.mlir
 // RUN: ext-run %t.sk40.mlir | grep -v base@ > %t.sk40.out && FileCheck %s < %t.sk40.out
 // RUN: ext-run --emu-seed=9 %t.sk40.mlir | grep -v base@ | cmp - %t.sk40.out
+// Deadlock freedom with fewer resident CTAs than the grid: every wait is on
+// a CTA that started earlier, which is resident or done. One resident block
+// (256 threads) and two, under each schedule.
+// RUN: env EXT_EMU_MAX_RESIDENT_THREADS=256 ext-run %t.sk40.mlir | grep -v base@ | cmp - %t.sk40.out
+// RUN: env EXT_EMU_MAX_RESIDENT_THREADS=512 ext-run --emu-schedule=round-robin %t.sk40.mlir | grep -v base@ | cmp - %t.sk40.out
+// RUN: env EXT_EMU_MAX_RESIDENT_THREADS=512 ext-run --emu-seed=11 %t.sk7.mlir | grep -v base@ | cmp - %t.sk7.out
 // RUN: sed 's/DECOMPOSITION/#ext.split_k<slices = 3, mode = serial>/' %S/Inputs/decomposed-gemm-f32.mlir > %t.sks.mlir
 // RUN: ext-run %t.sks.mlir | grep -v base@ > %t.sks.out && FileCheck %s < %t.sks.out
 // RUN: ext-run --emu-seed=4 %t.sks.mlir | grep -v base@ | cmp - %t.sks.out
+// RUN: env EXT_EMU_MAX_RESIDENT_THREADS=256 ext-run --emu-schedule=round-robin %t.sks.mlir | grep -v base@ | cmp - %t.sks.out
 // RUN: sed 's/DECOMPOSITION/#ext.split_k<slices = 4, mode = parallel>/' %S/Inputs/decomposed-gemm-f32.mlir > %t.skp.mlir
 // RUN: ext-run %t.skp.mlir | grep -v base@ > %t.skp.out && FileCheck %s < %t.skp.out
 // RUN: ext-run --emu-seed=4 %t.skp.mlir | grep -v base@ | cmp - %t.skp.out

@@ -18,7 +18,10 @@ constexpr int32_t kSharedLoad = EXT_EMU_WORKGROUP | EXT_EMU_LOAD;
 constexpr int32_t kSharedStore = EXT_EMU_WORKGROUP | EXT_EMU_STORE;
 constexpr int32_t kGlobalLoad = EXT_EMU_GLOBAL | EXT_EMU_LOAD;
 constexpr int32_t kGlobalStore = EXT_EMU_GLOBAL | EXT_EMU_STORE;
-constexpr int32_t kGlobalAtomic = EXT_EMU_GLOBAL | EXT_EMU_RMW | EXT_EMU_ATOMIC;
+constexpr int32_t kGlobalAtomic =
+    EXT_EMU_GLOBAL | EXT_EMU_RMW | EXT_EMU_ATOMIC | EXT_EMU_ACQ_REL;
+constexpr int32_t kRelaxedStore = EXT_EMU_GLOBAL | EXT_EMU_STORE | EXT_EMU_ATOMIC;
+constexpr int32_t kRelaxedLoad = EXT_EMU_GLOBAL | EXT_EMU_LOAD | EXT_EMU_ATOMIC;
 
 /// Two blocks of four threads and 16 bytes of workgroup memory each.
 struct Fixture {
@@ -117,6 +120,47 @@ TEST(RaceDetector, GlobalAccessesAcrossBlocksNeedAtomics) {
   g.globalAccess(1, 0, 1, kGlobalAtomic, 2);
   g.globalAccess(1, 0, 0, kGlobalLoad, 1);
   EXPECT_TRUE(g.detector->empty()) << g.detector->summary();
+}
+
+/// The fixup's flag protocol: relaxed atomics ordered by fences (C++'s
+/// fence rules). Without the writer's release fence, or the reader's
+/// acquire fence, the data write and read race.
+TEST(RaceDetector, RelaxedAtomicsOrderOnlyThroughFences) {
+  auto handshake = [](bool releaseFence, bool acquireFence) {
+    auto f = std::make_unique<Fixture>();
+    f->globalAccess(0, 0, 0, kGlobalStore, 0);
+    if (releaseFence)
+      f->detector->recordFence(f->thread(0, 0),
+                               EXT_EMU_FENCE | EXT_EMU_RELEASE);
+    f->globalAccess(0, 0, 1, kRelaxedStore, 2);
+    f->globalAccess(1, 0, 1, kRelaxedLoad, 2);
+    if (acquireFence)
+      f->detector->recordFence(f->thread(1, 0),
+                               EXT_EMU_FENCE | EXT_EMU_ACQUIRE);
+    f->globalAccess(1, 0, 0, kGlobalLoad, 1);
+    return f;
+  };
+  EXPECT_TRUE(handshake(true, true)->detector->empty())
+      << handshake(true, true)->detector->summary();
+  for (auto [rel, acq] : {std::pair{false, true}, std::pair{true, false},
+                          std::pair{false, false}}) {
+    std::string summary = handshake(rel, acq)->detector->summary();
+    EXPECT_NE(summary.find("read-after-write on global memory"),
+              std::string::npos)
+        << "release fence " << rel << ", acquire fence " << acq << ": "
+        << summary;
+  }
+  // A release fence publishes only what came before it.
+  Fixture late;
+  late.detector->recordFence(late.thread(0, 0),
+                             EXT_EMU_FENCE | EXT_EMU_RELEASE);
+  late.globalAccess(0, 0, 0, kGlobalStore, 0);
+  late.globalAccess(0, 0, 1, kRelaxedStore, 2);
+  late.globalAccess(1, 0, 1, kRelaxedLoad, 2);
+  late.detector->recordFence(late.thread(1, 0),
+                             EXT_EMU_FENCE | EXT_EMU_ACQUIRE);
+  late.globalAccess(1, 0, 0, kGlobalLoad, 1);
+  EXPECT_FALSE(late.detector->empty());
 }
 
 TEST(RaceDetector, RacesAreCountedPerSitePair) {

@@ -20,8 +20,9 @@
 namespace ext::emu {
 #endif
 
-/// Access kinds passed to __ext_emu_access: an operation, a memory space and
-/// whether the access is atomic. A fence is an access of size 0.
+/// Access kinds passed to __ext_emu_access: an operation, a memory space,
+/// whether the access is atomic and, for atomics and fences, their memory
+/// ordering. A fence is an access of size 0.
 enum AccessKind : int32_t {
   EXT_EMU_LOAD = 1,
   EXT_EMU_STORE = 2,
@@ -31,6 +32,11 @@ enum AccessKind : int32_t {
   EXT_EMU_FENCE = 8,
   EXT_EMU_WORKGROUP = 16, // gpu.address_space<workgroup>
   EXT_EMU_GLOBAL = 32,    // any other memory
+  /// Orderings. An atomic with neither is relaxed (monotonic): it orders
+  /// nothing by itself, only together with a fence (C++'s fence rules).
+  EXT_EMU_RELEASE = 64,
+  EXT_EMU_ACQUIRE = 128,
+  EXT_EMU_ACQ_REL = EXT_EMU_RELEASE | EXT_EMU_ACQUIRE,
 };
 
 /// The memory a named buffer range of __ext_emu_launch lies in.

@@ -204,8 +204,8 @@ LogicalResult Emulation::lowerBody(func::FuncOp func, SiteTable &sites,
   SmallVector<Operation *> accesses, views;
   func.walk([&](Operation *op) {
     if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
-            memref::AtomicRMWOp, memref::GenericAtomicRMWOp, LLVM::FenceOp>(
-            op))
+            memref::AtomicRMWOp, memref::GenericAtomicRMWOp, LLVM::FenceOp,
+            LLVM::LoadOp, LLVM::StoreOp, LLVM::AtomicRMWOp>(op))
       accesses.push_back(op);
     else if (isa<memref::ViewOp>(op))
       views.push_back(op);

@@ -92,7 +92,8 @@ struct AtomicRMWLowering : EmulationOpPattern<memref::AtomicRMWOp> {
     rewriter.setInsertionPoint(rmw);
     hookAccess(emu, rewriter, rmw, rmw.getMemref(), rmw.getIndices(),
                rmw.getType(),
-               spaceOf(rmw.getMemref()) | EXT_EMU_RMW | EXT_EMU_ATOMIC);
+               spaceOf(rmw.getMemref()) | EXT_EMU_RMW | EXT_EMU_ATOMIC |
+                   EXT_EMU_ACQ_REL);
     Value old =
         memref::LoadOp::create(rewriter, l, rmw.getMemref(), rmw.getIndices());
     Value next = rmw.getKind() == arith::AtomicRMWKind::assign
@@ -115,7 +116,8 @@ struct GenericAtomicRMWLowering
     rewriter.setInsertionPoint(rmw);
     hookAccess(emu, rewriter, rmw, rmw.getMemref(), rmw.getIndices(),
                rmw.getType(),
-               spaceOf(rmw.getMemref()) | EXT_EMU_RMW | EXT_EMU_ATOMIC);
+               spaceOf(rmw.getMemref()) | EXT_EMU_RMW | EXT_EMU_ATOMIC |
+                   EXT_EMU_ACQ_REL);
     Value old =
         memref::LoadOp::create(rewriter, l, rmw.getMemref(), rmw.getIndices());
     Block &body = rmw.getAtomicBody().front();
@@ -132,18 +134,79 @@ struct GenericAtomicRMWLowering
   }
 };
 
+/// The race model's ordering bits of an LLVM atomic ordering (memref's
+/// atomics are acq_rel, as finalize-memref-to-llvm lowers them).
+int32_t orderingKind(LLVM::AtomicOrdering ordering) {
+  switch (ordering) {
+  case LLVM::AtomicOrdering::acquire:
+    return EXT_EMU_ACQUIRE;
+  case LLVM::AtomicOrdering::release:
+    return EXT_EMU_RELEASE;
+  case LLVM::AtomicOrdering::acq_rel:
+  case LLVM::AtomicOrdering::seq_cst:
+    return EXT_EMU_ACQ_REL;
+  default:
+    return 0;
+  }
+}
+
+/// The __ext_emu_access hook before an access of `bytes` at `ptr`.
+void hookPointerAccess(EmulationModule &emu, OpBuilder &b, Operation *op,
+                       Value ptr, int64_t bytes, int32_t kind) {
+  Location l = op->getLoc();
+  Type i64 = b.getI64Type();
+  Value addr = ptr ? LLVM::PtrToIntOp::create(b, l, i64, ptr).getResult()
+                   : arith::ConstantIntOp::create(b, l, i64, 0).getResult();
+  emu.call(b, l, EXT_EMU_ACCESS, {},
+           {addr, arith::ConstantIntOp::create(b, l, i64, bytes),
+            emuI32Const(b, l, kind), emu.function().site(b, op)});
+}
+
 /// A fence orders this thread's accesses; the others run after it.
 struct FenceHook : EmulationOpPattern<LLVM::FenceOp> {
   using EmulationOpPattern::EmulationOpPattern;
   LogicalResult matchAndRewrite(LLVM::FenceOp op,
                                 PatternRewriter &rewriter) const override {
     rewriter.setInsertionPointAfter(op);
-    Location l = op.getLoc();
-    Value zero =
-        arith::ConstantIntOp::create(rewriter, l, rewriter.getI64Type(), 0);
-    emu.call(rewriter, l, EXT_EMU_ACCESS, {},
-             {zero, zero, emuI32Const(rewriter, l, EXT_EMU_FENCE),
-              emu.function().site(rewriter, op)});
+    hookPointerAccess(emu, rewriter, op, Value(), 0,
+                      EXT_EMU_FENCE | orderingKind(op.getOrdering()));
+    return success();
+  }
+};
+
+/// Atomics on LLVM pointers (a kernel's relaxed flag protocol, e.g. the
+/// decompositions' fixups) report themselves with their ordering and stay
+/// as they are: nothing runs between the hook and the access.
+template <typename Op> struct LLVMAtomicHook : EmulationOpPattern<Op> {
+  using EmulationOpPattern<Op>::EmulationOpPattern;
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
+    if (!this->emu.function().getKernel())
+      return failure();
+    int32_t kind = EXT_EMU_GLOBAL | EXT_EMU_ATOMIC;
+    Value ptr;
+    Type type;
+    if constexpr (std::is_same_v<Op, LLVM::LoadOp>) {
+      if (op.getOrdering() == LLVM::AtomicOrdering::not_atomic)
+        return failure();
+      ptr = op.getAddr();
+      type = op.getType();
+      kind |= EXT_EMU_LOAD;
+    } else if constexpr (std::is_same_v<Op, LLVM::StoreOp>) {
+      if (op.getOrdering() == LLVM::AtomicOrdering::not_atomic)
+        return failure();
+      ptr = op.getAddr();
+      type = op.getValue().getType();
+      kind |= EXT_EMU_STORE;
+    } else {
+      ptr = op.getPtr();
+      type = op.getVal().getType();
+      kind |= EXT_EMU_RMW;
+    }
+    kind |= orderingKind(op.getOrdering());
+    rewriter.setInsertionPoint(op);
+    hookPointerAccess(this->emu, rewriter, op, ptr,
+                      this->emu.byteSize(type), kind);
     return success();
   }
 };
@@ -258,7 +321,9 @@ void ext::populateGPUAccessHookPatterns(RewritePatternSet &patterns,
                WorkgroupAccessHook<memref::StoreOp>,
                WorkgroupAccessHook<vector::LoadOp>,
                WorkgroupAccessHook<vector::StoreOp>, AtomicRMWLowering,
-               GenericAtomicRMWLowering, FenceHook, WorkgroupViewNaming>(emu);
+               GenericAtomicRMWLowering, FenceHook, LLVMAtomicHook<LLVM::LoadOp>,
+               LLVMAtomicHook<LLVM::StoreOp>, LLVMAtomicHook<LLVM::AtomicRMWOp>,
+               WorkgroupViewNaming>(emu);
 }
 
 void ext::populateGPUWorkgroupMemoryPatterns(RewritePatternSet &patterns,

@@ -78,9 +78,9 @@ module attributes {gpu.container_module} {
 // A global store is not instrumented by default.
 // CHECK-NOT: __ext_emu_access
 // CHECK:   memref.store %{{.*}}, %[[OUT]][%[[T]]] : memref<8xf32>
-// The atomic: kind 23 (workgroup | read-modify-write | atomic), then a plain
+// The atomic: kind 215 (workgroup | read-modify-write | atomic | acq_rel), then a plain
 // load/add/store, which no other fiber can interleave.
-// CHECK:   %[[KA:.*]] = arith.constant 23 : i32
+// CHECK:   %[[KA:.*]] = arith.constant 215 : i32
 // CHECK:   call @__ext_emu_access(%{{.*}}, %{{.*}}, %[[KA]], %{{.*}})
 // CHECK:   %[[OLD:.*]] = memref.load %[[B]]
 // CHECK:   %[[NEW:.*]] = arith.addi %{{.*}}, %[[OLD]] : i64

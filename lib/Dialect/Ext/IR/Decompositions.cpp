@@ -53,6 +53,29 @@ std::optional<tw::Plan> planOf(const Spec &spec, int64_t tiles, int64_t iters,
                       withSms(device, spec.sms).numSMs, spec.param, nullptr);
 }
 
+std::optional<WorkPrediction> predictSpec(const Spec &spec, int64_t tiles,
+                                          int64_t iters,
+                                          const DeviceFacts &device,
+                                          double partialCost) {
+  int64_t sms = withSms(device, spec.sms).numSMs;
+  std::optional<tw::Plan> plan = planOf(spec, tiles, iters, device);
+  if (sms == 0 || !plan)
+    return std::nullopt;
+  tw::CostModel cost;
+  cost.partialCost = partialCost;
+  tw::Prediction p = tw::predict(*plan, sms, cost);
+  WorkPrediction w;
+  w.grid = p.grid;
+  w.waves = p.waves;
+  w.maxItersPerCta = p.maxItersPerCta;
+  w.fixups = p.fixups;
+  w.utilization = p.utilization;
+  for (int64_t cta = 0; cta < plan->grid; ++cta)
+    w.maxUnitsPerCta =
+        std::max<int64_t>(w.maxUnitsPerCta, tw::unitsOf(*plan, cta).size());
+  return w;
+}
+
 LogicalResult verifySpec(const Spec &spec, Attribute attr,
                          function_ref<InFlightDiagnostic()> emitError,
                          int64_t tiles, int64_t iters,
@@ -307,6 +330,14 @@ int64_t DataParallelAttr::getNumBlocks(int64_t numTiles, int64_t itersPerTile,
 
 bool DataParallelAttr::splitsReduction() const { return false; }
 
+std::optional<WorkPrediction>
+DataParallelAttr::predictWork(int64_t numTiles, int64_t itersPerTile,
+                              const DeviceFacts &device,
+                              double partialCost) const {
+  return predictSpec({tw::Kind::DataParallel}, numTiles, itersPerTile, device,
+                     partialCost);
+}
+
 LogicalResult DataParallelAttr::verifyProblem(
     function_ref<InFlightDiagnostic()> emitError, int64_t numTiles,
     int64_t itersPerTile, const DeviceFacts &) const {
@@ -373,6 +404,11 @@ static Spec specOf(AutoAttr a, int64_t tiles, int64_t iters,
                                const DeviceFacts &device) const {              \
     std::optional<tw::Plan> p = planOf(SPEC, numTiles, iters, device);         \
     return p ? p->numSlots() : 0;                                              \
+  }                                                                            \
+  std::optional<WorkPrediction> ATTR::predictWork(                             \
+      int64_t numTiles, int64_t iters, const DeviceFacts &device,              \
+      double partialCost) const {                                              \
+    return predictSpec(SPEC, numTiles, iters, device, partialCost);            \
   }                                                                            \
   LogicalResult ATTR::emitWorkUnits(OpBuilder &b, Location loc, Value blockId, \
                                     int64_t numTiles, int64_t iters,           \

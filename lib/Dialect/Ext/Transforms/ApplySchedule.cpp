@@ -16,6 +16,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace ext {
 #define GEN_PASS_DEF_EXTAPPLYSCHEDULE
@@ -348,10 +349,27 @@ resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
   if (failed(resolved.verifyProblem([&]() { return op.emitOpError(); }, tiles,
                                     iters, device)))
     return failure();
-  if (options.report)
-    op.emitRemark() << "decomposition " << resolved << " for " << tiles
-                    << " tiles of " << iters << " iterations on "
-                    << device.numSMs << " SMs" << table;
+  if (options.report) {
+    double partialCost = tilework::CostModel::forTileK(tileK).partialCost;
+    InFlightDiagnostic remark = op.emitRemark();
+    remark << "decomposition " << resolved << " for " << tiles << " tiles of "
+           << iters << " iterations on " << device.numSMs << " SMs";
+    if (std::optional<WorkPrediction> w =
+            resolved.predictWork(tiles, iters, device, partialCost)) {
+      remark << ": grid " << w->grid << ", waves " << w->waves << ", at most "
+             << w->maxUnitsPerCta << " units and " << w->maxItersPerCta
+             << " iterations per CTA, " << w->fixups
+             << " fixups, predicted utilization "
+             << llvm::formatv("{0:f3}", w->utilization).str();
+      if (!isa<DataParallelAttr>(resolved))
+        if (std::optional<WorkPrediction> dp =
+                DataParallelAttr::get(ctx).predictWork(tiles, iters, device,
+                                                       partialCost))
+          remark << " (data_parallel: "
+                 << llvm::formatv("{0:f3}", dp->utilization).str() << ")";
+    }
+    remark << table;
+  }
   return resolved;
 }
 

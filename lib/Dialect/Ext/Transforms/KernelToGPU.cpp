@@ -168,6 +168,8 @@ private:
                                  constIndex(b, loc, 0));
   }
 
+  Value flagPointer(OpBuilder &b, Location loc, Value slot);
+
   KernelOp kernel;
   bool dropWait, dropFence;
   Value flags;                // memref<slots x i32>
@@ -301,20 +303,38 @@ LogicalResult KernelEmitter::emitCombinePartial(OpBuilder &b, Location loc,
   return success();
 }
 
+/// The flag of `slot` as an LLVM pointer: the flag protocol uses relaxed
+/// (monotonic) atomics ordered by explicit fences, as CUDA's
+/// `__threadfence(); atomicExch(...)` does, so the fences are what order
+/// the partials (memref.atomic_rmw would be acq_rel by itself and hide a
+/// dropped fence).
+Value KernelEmitter::flagPointer(OpBuilder &b, Location loc, Value slot) {
+  Type i64 = b.getI64Type();
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, flags);
+  Value addr = arith::AddIOp::create(
+      b, loc, base, arith::MulIOp::create(b, loc, slot, constIndex(b, loc, 4)));
+  Value addr64 = arith::IndexCastOp::create(b, loc, i64, addr);
+  return LLVM::IntToPtrOp::create(b, loc, ptrType, addr64);
+}
+
 void KernelEmitter::emitSignal(OpBuilder &b, Location loc, Value slot) {
-  // Every thread's partial is stored before thread 0 publishes them.
+  // Every thread's partial is stored before thread 0 publishes them: the
+  // barrier orders them before thread 0's release fence, which orders them
+  // before the relaxed flag store.
   gpu::BarrierOp::create(b, loc);
-  scf::IfOp::create(b, loc, isThreadZero(b, loc),
-                    [&](OpBuilder &tb, Location tl) {
-                      if (!dropFence)
-                        LLVM::FenceOp::create(tb, tl,
-                                              LLVM::AtomicOrdering::release);
-                      Value one = arith::ConstantIntOp::create(tb, tl, 1, 32);
-                      memref::AtomicRMWOp::create(
-                          tb, tl, arith::AtomicRMWKind::assign, one, flags,
-                          slot);
-                      scf::YieldOp::create(tb, tl);
-                    });
+  scf::IfOp::create(
+      b, loc, isThreadZero(b, loc), [&](OpBuilder &tb, Location tl) {
+        if (!dropFence)
+          LLVM::FenceOp::create(tb, tl, LLVM::AtomicOrdering::release);
+        Value one = arith::ConstantIntOp::create(tb, tl, 1, 32);
+        LLVM::StoreOp::create(tb, tl, one, flagPointer(tb, tl, slot),
+                              /*alignment=*/4, /*isVolatile=*/false,
+                              /*isNonTemporal=*/false,
+                              /*isInvariantGroup=*/false,
+                              LLVM::AtomicOrdering::monotonic);
+        scf::YieldOp::create(tb, tl);
+      });
 }
 
 void KernelEmitter::emitWait(OpBuilder &b, Location loc, Value slot) {
@@ -322,14 +342,18 @@ void KernelEmitter::emitWait(OpBuilder &b, Location loc, Value slot) {
     return;
   scf::IfOp::create(
       b, loc, isThreadZero(b, loc), [&](OpBuilder &tb, Location tl) {
+        Value ptr = flagPointer(tb, tl, slot);
         scf::WhileOp::create(
             tb, tl, TypeRange{}, ValueRange{},
             [&](OpBuilder &wb, Location wl, ValueRange) {
               // An atomic read: the spin yields to other CTAs in the
               // emulator and never reads a stale cached value on a GPU.
+              Value flag = LLVM::LoadOp::create(
+                  wb, wl, wb.getI32Type(), ptr, /*alignment=*/4,
+                  /*isVolatile=*/false, /*isNonTemporal=*/false,
+                  /*isInvariant=*/false, /*isInvariantGroup=*/false,
+                  LLVM::AtomicOrdering::monotonic);
               Value zero = arith::ConstantIntOp::create(wb, wl, 0, 32);
-              Value flag = memref::AtomicRMWOp::create(
-                  wb, wl, arith::AtomicRMWKind::ori, zero, flags, slot);
               Value unset = arith::CmpIOp::create(
                   wb, wl, arith::CmpIPredicate::eq, flag, zero);
               scf::ConditionOp::create(wb, wl, unset, ValueRange{});
@@ -337,6 +361,9 @@ void KernelEmitter::emitWait(OpBuilder &b, Location loc, Value slot) {
             [&](OpBuilder &wb, Location wl, ValueRange) {
               scf::YieldOp::create(wb, wl);
             });
+        // Orders the contributor's partials (released by its fence) before
+        // this CTA's reads of them; the barrier passes that on to every
+        // thread.
         LLVM::FenceOp::create(tb, tl, LLVM::AtomicOrdering::acquire);
         scf::YieldOp::create(tb, tl);
       });

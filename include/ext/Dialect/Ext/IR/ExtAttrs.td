@@ -192,7 +192,8 @@ def Ext_CacheAttr : Ext_Attr<"Cache", "cache"> {
 }
 
 def Ext_DataParallelAttr : Ext_Attr<"DataParallel", "data_parallel", [
-    DeclareAttrInterfaceMethods<TileDecompositionAttrInterface>]> {
+    DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
+        ["predictWork"]>]> {
   let summary = "one CTA per output tile, all of its reduce iterations";
   let description = [{
     The classic decomposition: the grid has one CTA per output tile, and
@@ -213,7 +214,8 @@ def Ext_SplitKMode : I32EnumAttr<"SplitKMode",
 
 def Ext_SplitKAttr : Ext_Attr<"SplitK", "split_k", [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
-        ["getNumPartials", "getNumReductionBlocks", "emitReductionUnits"]>]> {
+        ["getNumPartials", "getNumReductionBlocks", "emitReductionUnits",
+         "predictWork"]>]> {
   let summary = "each tile's reduce iterations split into `slices` CTAs";
   let description = [{
     The grid has `slices` CTAs per tile: CTA `c` runs slice `c / tiles` of
@@ -246,7 +248,7 @@ def Ext_SplitKAttr : Ext_Attr<"SplitK", "split_k", [
 class Ext_StreamKFamilyAttr<string name, string mnemonic, string sum>
     : Ext_Attr<name, mnemonic, [
         DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
-            ["getNumPartials"]>]> {
+            ["getNumPartials", "predictWork"]>]> {
   let summary = sum;
   let genVerifyDecl = 1;
   let assemblyFormat = "(`<` struct(params)^ `>`)?";
@@ -316,7 +318,8 @@ def Ext_StreamK2TileAttr : Ext_StreamKFamilyAttr<"StreamK2Tile",
 
 def Ext_AutoAttr : Ext_Attr<"Auto", "auto", [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
-        ["getNumPartials", "getNumReductionBlocks", "emitReductionUnits"]>]> {
+        ["getNumPartials", "getNumReductionBlocks", "emitReductionUnits",
+         "predictWork"]>]> {
   let summary = "the decomposition a cost model predicts fastest";
   let description = [{
     `ext-apply-schedule` replaces it with the candidate of the shortest

@@ -7,6 +7,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 
+#include <optional>
+
 namespace ext {
 
 /// What a decomposition may know about the chip it is lowered for.
@@ -16,6 +18,17 @@ struct DeviceFacts {
   /// The facts of a chip ext knows (`sm_80`, `sm_90`, `gfx90a`, `gfx942`);
   /// unknown (numSMs 0) otherwise.
   static DeviceFacts forChip(llvm::StringRef chip);
+};
+
+/// What a decomposition predicts for one problem on a number of SMs.
+struct WorkPrediction {
+  int64_t grid = 0, waves = 0;
+  /// Work units and reduce iterations of the busiest CTA.
+  int64_t maxUnitsPerCta = 0, maxItersPerCta = 0;
+  /// Partial tiles stored in the workspace (each combined once).
+  int64_t fixups = 0;
+  /// Useful iterations over SMs x predicted makespan.
+  double utilization = 0;
 };
 
 /// What a tile decomposition needs from the lowering of an ext.kernel to

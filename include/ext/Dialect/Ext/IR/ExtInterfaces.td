@@ -79,7 +79,18 @@ def TileDecompositionAttrInterface
            "::mlir::Value":$blockId, "int64_t":$numTiles,
            "int64_t":$itersPerTile, "const ::ext::DeviceFacts &":$device,
            "::ext::TileWorkEmitter &":$emitter),
-      /*methodBody=*/"", /*defaultImplementation=*/"return ::mlir::failure();">
+      /*methodBody=*/"", /*defaultImplementation=*/"return ::mlir::failure();">,
+    InterfaceMethod<[{
+        What the decomposition predicts for the problem on `device`'s SMs
+        (grid, waves, units and iterations of the busiest CTA, fixups,
+        utilization), a fixup (storing or combining one partial tile)
+        costing `partialCost` iterations; `ext-apply-schedule{report=true}`
+        prints it. None when the decomposition has no model or the SM count
+        is unknown.
+      }], "std::optional<::ext::WorkPrediction>", "predictWork",
+      (ins "int64_t":$numTiles, "int64_t":$itersPerTile,
+           "const ::ext::DeviceFacts &":$device, "double":$partialCost),
+      /*methodBody=*/"", /*defaultImplementation=*/"return std::nullopt;">
   ];
 }
 

@@ -106,8 +106,8 @@ def ExtKernelToGPU : Pass<"ext-kernel-to-gpu"> {
     flag per slot, then per fragment the slots' partial tiles, each part
     16-byte aligned. A contributor's threads store their fragment elements
     in its slot, a barrier follows, and thread 0 issues a release fence and
-    sets the flag (`memref.atomic_rmw assign`); an owner's thread 0 spins
-    on the flag (`memref.atomic_rmw ori 0`), issues an acquire fence, and a
+    sets the flag (a relaxed atomic `llvm.store`); an owner's thread 0 spins
+    on the flag (relaxed atomic `llvm.load`), issues an acquire fence, and a
     barrier lets every thread combine the slot into its fragment with the
     kernel's combiner. Parallel split-K adds a second launch that combines
     the partials and runs the epilogue.
