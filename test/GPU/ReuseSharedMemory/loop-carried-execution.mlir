@@ -20,6 +20,27 @@
 // RUN: ext-run --racecheck %s | FileCheck %s --check-prefix=RIGHT
 // RUN: ext-opt %s --ext-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not ext-run --racecheck --drop-hazard-barriers %s 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: ext-opt %s --ext-reuse-shared-memory | FileCheck %s --check-prefix=PACKED
+
+// @uncarried's X and Y at the same offset of one 256-byte buffer, with a
+// barrier after the k-loop and one closing the outer loop's body.
+// PACKED-LABEL: func @uncarried
+// PACKED:       workgroup(%[[W:.*]] : memref<256xi8, #gpu.address_space<workgroup>>)
+// PACKED:         %[[Y:.*]] = memref.view %[[W]][%{{.*}}][]
+// PACKED:         %[[X:.*]] = memref.view %[[W]][%{{.*}}][]
+// PACKED:         scf.for
+// PACKED:           scf.for
+// PACKED:             memref.store %{{.*}}, %[[X]]
+// PACKED:             scf.yield
+// PACKED-NEXT:      }
+// PACKED-NEXT:      arith.constant
+// PACKED-NEXT:      arith.addi
+// PACKED-NEXT:      gpu.barrier
+// PACKED-NEXT:      memref.store %{{.*}}, %[[Y]]
+// PACKED:           memref.load %[[Y]]
+// PACKED-NEXT:      arith.addi
+// PACKED-NEXT:      gpu.barrier
+// PACKED-NEXT:      scf.yield
 
 // RIGHT-COUNT-4: [0]
 // REPORT-LABEL: kernel @carried_read_first
