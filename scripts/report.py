@@ -71,14 +71,16 @@ def main():
     # 2. shared memory with and without reuse, per kernel, from the pass's
     # report (its footprint line says why when the bytes are the largest
     # buffer's rather than the sum)
+    lowered = run([opt, args.kernel, "--ext-schedule-to-gpu"]).stdout
     rep = subprocess.run([opt, args.kernel, "--ext-schedule-to-gpu",
                           "--ext-reuse-shared-memory=report=true", "-o", os.devnull],
                          capture_output=True, text=True).stderr
     for m in re.finditer(r"kernel @(\S+?)(?::[^\n]*)?\n(?:.*\n)*?  footprint (\d+) B with reuse, "
                          r"(\d+) B without([^\n]*)", rep):
         why = m.group(4).strip(" :")
-        why = re.sub(r"the largest buffer, #\d+ \((\d+) B\), holds the bytes of all the others: ",
-                     "", why)
+        why = re.sub(r"the largest buffer, #\d+ \((\d+) B\), holds the bytes of all the others: "
+                     r"the footprint is the largest buffer \(plus alignment\), not the sum",
+                     r"the largest buffer, not the sum: the k-loop tiles share the bytes of the \1-byte one", why)
         print(f"shared memory @{m.group(1)}: {m.group(3)} B without ext-reuse-shared-memory, "
               f"{m.group(2)} B with it" + (f" ({why})" if why else ""))
 
