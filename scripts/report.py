@@ -87,25 +87,23 @@ def main():
               f"vector {vector.group(1) if vector else 1}, "
               f"stages {stages.group(1) if stages else 1}")
 
-    # 2. shared memory with and without reuse
+    # 2. shared memory with and without reuse, per kernel, from the pass's
+    # report (its footprint line says why when the bytes are the largest
+    # buffer's rather than the sum)
     lowered = run([opt, args.kernel, "--ext-schedule-to-gpu"]).stdout
     for ws in re.findall(r"ext\.workspace_bytes = (\d+)", lowered):
         print(f"workspace     {ws} B of global memory for partial tiles and flags (zeroed per launch)")
-    naive = 0
-    for m in re.finditer(r"workgroup\(([^)]*)\)", lowered):
-        for b in re.finditer(r"memref<([\dx]+)x(f16|f32|f64|i8|i32|i64)", m.group(1)):
-            elems = 1
-            for d in b.group(1).split("x"):
-                elems *= int(d)
-            naive += elems * {"f16": 2, "f32": 4, "f64": 8, "i8": 1, "i32": 4, "i64": 8}[b.group(2)]
     rep = subprocess.run([opt, args.kernel, "--ext-schedule-to-gpu",
                           "--ext-reuse-shared-memory=report=true", "-o", os.devnull],
                          capture_output=True, text=True).stderr
-    totals = [int(t) for t in re.findall(r"total (\d+) B", rep)]
-    why = "; ".join(sorted(set(re.findall(r"(nothing shared: [^\n]*|nothing to share)", rep))))
-    packed = sum(totals) if totals else naive
-    print(f"shared memory {naive} B without ext-reuse-shared-memory, {packed} B with it"
-          + (f" ({why})" if why else ""))
+    for m in re.finditer(r"kernel @(\S+?)(?::[^\n]*)?\n(?:.*\n)*?  footprint (\d+) B with reuse, "
+                         r"(\d+) B without([^\n]*)", rep):
+        why = m.group(4).strip(" :")
+        why = re.sub(r"the largest buffer, #\d+ \((\d+) B\), holds the bytes of all the others: "
+                     r"the footprint is the largest buffer \(plus alignment\), not the sum",
+                     r"the largest buffer, not the sum: the k-loop tiles share the bytes of the \1-byte one", why)
+        print(f"shared memory @{m.group(1)}: {m.group(3)} B without ext-reuse-shared-memory, "
+              f"{m.group(2)} B with it" + (f" ({why})" if why else ""))
 
     # 2b. bank conflicts: the worst over the kernels' shared accesses, and
     # the bytes storage_align pads the tiles with (strides of the views).

@@ -3,7 +3,8 @@
 // iterations split over 3 CTAs (2, 2 and 3 iterations). Slices 0 and 1 store
 // their partials in the workspace and set a flag (release); slice 2, the
 // highest CTA ids, waits for them (acquire), adds them in slice order and
-// writes the tile: bitwise the same result on every run.
+// writes the tile, through a shared staging tile (operand 2) that reuses
+// the k-loop tiles' bytes: bitwise the same result on every run.
 //
 // @main builds the inputs from their indices, runs the scheduled GEMM (a GPU
 // kernel: on the CPU emulator with `ext-run`, on a GPU with
@@ -24,7 +25,7 @@ func.func @gemm_splitk(%A: memref<200x100xf32>, %B: memref<100x130xf32>, %C: mem
       combiner(sum) attributes {schedule = #ext.schedule<
         tile = [64, 64, 16], blocks = ["i", "j"], threads = [16, 16, 1],
         cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, factor = 32, offset = 1>]>,
-                 #ext.cache<operand = 1>],
+                 #ext.cache<operand = 1>, #ext.cache<operand = 2>],
         decomposition = #ext.split_k<slices = 3, mode = serial>>} {
   ^bb0(%a: f32, %b: f32):
     %p = arith.mulf %a, %b : f32

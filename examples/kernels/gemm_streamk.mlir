@@ -6,7 +6,8 @@
 // iterations. A CTA stores the partial of the tile it starts in the
 // workspace and sets its flag (release); the CTA that runs a tile's last
 // iteration waits for its contributors (acquire), adds their partials in CTA
-// order and writes the tile: bitwise the same result on every run.
+// order and writes the tile, through a shared staging tile (operand 2) that
+// reuses the k-loop tiles' bytes: bitwise the same result on every run.
 // `decomposition = #ext.stream_k` without a grid uses the chip's SM count.
 //
 // @main builds the inputs from their indices, runs the scheduled GEMM (a GPU
@@ -28,8 +29,8 @@ func.func @gemm_streamk(%A: memref<200x100xf32>, %B: memref<100x130xf32>, %C: me
       combiner(sum) attributes {schedule = #ext.schedule<
         tile = [64, 64, 16], blocks = ["i", "j"], threads = [16, 16, 1],
         layout = #ext.blocked<thread_tile = [4, 4]>, vector = 4,
-        cache = [#ext.cache<operand = 0>,
-                 #ext.cache<operand = 1>],
+        cache = [#ext.cache<operand = 0>, #ext.cache<operand = 1>,
+                 #ext.cache<operand = 2>],
         decomposition = #ext.stream_k<grid = 5>>} {
   ^bb0(%a: f32, %b: f32):
     %p = arith.mulf %a, %b : f32

@@ -9,7 +9,13 @@
 // * Loops. Liveness sees no back-edge through scf.for, so a buffer accessed
 //   in a loop may carry data from one iteration into the next (a read early
 //   in iteration i+1 of a write late in iteration i). The interval grows to
-//   the whole of every loop containing an access.
+//   the whole of every loop containing an access, unless
+//   SharedMemoryCoverage proves the loop carries none of the buffer's data
+//   (every iteration's reads follow a barrier after writes that cover what
+//   they read). Then the buffer is live only from its first to its last
+//   access inside the body, and buffers used one after another in the body
+//   (a persistent loop's k-loop tiles and its epilogue's staging tile) may
+//   share bytes; ext-reuse-shared-memory puts a barrier on the back-edge.
 // * Divergence. Threads of a block may take different sides of an scf.if
 //   whose condition depends on the thread, at the same time. A buffer
 //   accessed under such an if is live over all of it, so buffers of the two
@@ -53,7 +59,7 @@ static Region &kernelBody(Operation *kernel) {
 
 SharedMemoryLiveness::SharedMemoryLiveness(Operation *kernel,
                                            uint64_t minAlignment)
-    : kernel(kernel) {
+    : kernel(kernel), coverage(kernel) {
   Region &body = kernelBody(kernel);
   numberOps(body);
   collectBuffers(body, minAlignment);
@@ -217,13 +223,26 @@ void SharedMemoryLiveness::computeInterval(LiveSharedBuffer &buffer) {
 
   // Loops and divergent branches around the accesses (see the file comment);
   // repeat since a grown interval may reach new ones.
+  llvm::DenseMap<Operation *, bool> carried;
+  auto mayCarry = [&](Operation *loop) {
+    auto [it, inserted] = carried.try_emplace(loop, true);
+    if (inserted) {
+      it->second = buffer.dynamic ||
+                   coverage.mayCarry(buffer.root, buffer.sizeBytes,
+                                     buffer.accesses, loop,
+                                     [&](Value v) { return isUniform(v); });
+      if (!it->second)
+        buffer.uncarriedLoops.push_back(loop);
+    }
+    return it->second;
+  };
   bool changed = true;
   while (changed) {
     changed = false;
     for (Operation *access : buffer.accesses) {
       for (Operation *p = access->getParentOp(); p && p != kernel;
            p = p->getParentOp()) {
-        bool grow = isLoop(p);
+        bool grow = isLoop(p) && mayCarry(p);
         if (auto ifOp = dyn_cast<scf::IfOp>(p))
           grow = !isUniform(ifOp.getCondition());
         if (!grow)
@@ -251,10 +270,12 @@ bool SharedMemoryLiveness::interfere(unsigned a, unsigned b) const {
 bool SharedMemoryLiveness::isUniform(Value v) {
   if (auto it = uniform.find(v); it != uniform.end())
     return it->second;
-  uniform[v] = false; // cycles through loop-carried values: not uniform
   bool result = false;
   Region &body = kernelBody(kernel);
   if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // SSA values cycle only through block arguments: there a value reached
+    // again is not uniform, but for an scf.while's (see below).
+    uniform[v] = false;
     Block *owner = arg.getOwner();
     if (owner->getParent() && !body.isAncestor(owner->getParent())) {
       result = true; // defined outside the kernel: the same for every thread
@@ -269,6 +290,27 @@ bool SharedMemoryLiveness::isUniform(Value v) {
       result = arg == forOp.getInductionVar() &&
                isUniform(forOp.getLowerBound()) &&
                isUniform(forOp.getUpperBound()) && isUniform(forOp.getStep());
+    } else if (auto whileOp = dyn_cast<scf::WhileOp>(owner->getParentOp())) {
+      // Carried through the loop: assume it uniform while checking what
+      // flows in (the greatest fixpoint); if that fails, forget everything
+      // concluded under the assumption.
+      unsigned i = arg.getArgNumber();
+      size_t mark = uniformLog.size();
+      uniform[v] = true;
+      uniformLog.push_back(v);
+      auto cond = whileOp.getConditionOp();
+      auto yield = cast<scf::YieldOp>(whileOp.getAfterBody()->getTerminator());
+      if (owner == whileOp.getBeforeBody())
+        result = isUniform(whileOp.getInits()[i]) &&
+                 isUniform(yield.getOperand(i));
+      else
+        result = isUniform(cond.getArgs()[i]);
+      result = result && isUniform(cond.getCondition());
+      if (!result)
+        for (Value undone : ArrayRef(uniformLog).drop_front(mark))
+          uniform.erase(undone);
+      if (!result)
+        uniformLog.resize(mark);
     }
   } else {
     Operation *def = v.getDefiningOp();
@@ -288,6 +330,7 @@ bool SharedMemoryLiveness::isUniform(Value v) {
     }
   }
   uniform[v] = result;
+  uniformLog.push_back(v);
   return result;
 }
 

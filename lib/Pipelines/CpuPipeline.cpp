@@ -32,6 +32,10 @@ void ext::buildCpuPipeline(OpPassManager &pm,
       reuse.dropHazardBarriers = options.dropHazardBarriers;
       pm.addPass(createExtReuseSharedMemory(reuse));
     }
+    // Kernels for an NVIDIA chip take shared memory above its static limit
+    // as dynamic shared memory there; the emulator runs them the same way.
+    if (llvm::StringRef(options.chip).starts_with("sm_"))
+      pm.addPass(createExtGPUDynamicSharedMemory({options.chip}));
   }
   // Kernels (gpu.launch) are outlined and turned into calls to the CPU
   // emulation runtime once loops and affine code are lowered, so what runs

@@ -149,6 +149,8 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
   // Ops the chip lacks are rejected before upstream lowers them to IR that
   // does not verify.
   pm.addPass(ext::createExtGPUCheckTargetSupport({options.chip}));
+  // Above 48 KB an NVIDIA block's shared memory must be dynamic.
+  pm.addPass(ext::createExtGPUDynamicSharedMemory({options.chip}));
   pm.addPass(ext::createExtGPUCheckResourceLimits({options.chip}));
   pm.addPass(createGpuKernelOutliningPass());
   if (nvvm) {

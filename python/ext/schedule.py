@@ -214,7 +214,9 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     * `threads`: threads per axis (default: one per point of a spatial tile).
     * `blocks`: axis names bound to blocks (default: the tiled spatial axes).
     * `cache`: inputs staged in shared memory: `A`, or `(A, [(dim, factor,
-      offset), ...])` with TVM storage_align triples, or `(A, {"align": ...})`.
+      offset), ...])` with TVM storage_align triples, or `(A, {"align": ...})`;
+      the compute itself (`C`, with reduce axes) stages its output: the
+      epilogue writes the tile to shared memory, then stores coalesced rows.
     * `decomposition`: one of `ext.decomposition_names()`, `(name, {params})`
       or attribute text `"#ext...."`.
     * `raster` ("row"/"col"), `swizzle`, `vector`, `unroll`: see
@@ -278,7 +280,10 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
         if not isinstance(entry, _te.Tensor):
             raise _error(loc, f"cache takes the compute's input tensors, got {entry!r}",
                          TypeError)
-        operands = _input_operands(op, entry)
+        # The compute's own output: staged through shared memory by the
+        # epilogue (the operand after the inputs).
+        operands = ([len(_input_operands(op, None))] if entry is compute
+                    else _input_operands(op, entry))
         if not operands:
             raise _error(loc, f"cache names '{entry.name}', which compute '{op.name}' "
                               "does not read")
@@ -313,6 +318,7 @@ def _prod(values):
 
 def _input_operands(op, tensor):
     """The operand numbers under which compute `op` reads `tensor` (one per
-    distinct access), as the lowering numbers them."""
+    distinct access), as the lowering numbers them; every input's for
+    `None`."""
     from .build import _operands
-    return [i for i, (t, _) in enumerate(_operands(op)) if t is tensor]
+    return [i for i, (t, _) in enumerate(_operands(op)) if tensor is None or t is tensor]

@@ -51,6 +51,9 @@ constexpr unsigned CU_MEM_ATTACH_GLOBAL = 1;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr int CU_JIT_OPTIMIZATION_LEVEL = 7;
+constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+/// Shared memory a kernel gets without opting in (every chip since sm_20).
+constexpr int32_t kDefaultMaxSharedBytes = 48 * 1024;
 
 struct Driver {
 #define EXT_CUDA_FN(name, ...) CUresult (*name)(__VA_ARGS__) = nullptr;
@@ -67,6 +70,7 @@ struct Driver {
               void **)
   EXT_CUDA_FN(cuModuleUnload, CUmodule)
   EXT_CUDA_FN(cuModuleGetFunction, CUfunction *, CUmodule, const char *)
+  EXT_CUDA_FN(cuFuncSetAttribute, CUfunction, int, int)
   EXT_CUDA_FN(cuLaunchKernel, CUfunction, unsigned, unsigned, unsigned,
               unsigned, unsigned, unsigned, unsigned, CUstream, void **,
               void **)
@@ -195,6 +199,7 @@ int initialize(int ordinal) {
   load(cu.cuModuleLoadDataEx, "cuModuleLoadDataEx", nullptr);
   load(cu.cuModuleUnload, "cuModuleUnload", nullptr);
   load(cu.cuModuleGetFunction, "cuModuleGetFunction", nullptr);
+  load(cu.cuFuncSetAttribute, "cuFuncSetAttribute", nullptr);
   load(cu.cuLaunchKernel, "cuLaunchKernel", nullptr);
   load(cu.cuStreamCreate, "cuStreamCreate", nullptr);
   load(cu.cuStreamDestroy, "cuStreamDestroy", "cuStreamDestroy_v2");
@@ -369,6 +374,13 @@ EXT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
   }
   Driver &cu = s.cu;
   CUstream cuStream = static_cast<CUstream>(stream);
+  // A block above 48 KB of (dynamic) shared memory needs the kernel opted
+  // in first, up to the chip's per-block limit.
+  if (smem > kDefaultMaxSharedBytes &&
+      !CHECK(cu.cuFuncSetAttribute(
+          static_cast<CUfunction>(function),
+          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)))
+    return;
   CUevent start = nullptr, stop = nullptr;
   bool timed = CHECK(cu.cuEventCreate(&start, CU_EVENT_DEFAULT)) &&
                CHECK(cu.cuEventCreate(&stop, CU_EVENT_DEFAULT)) &&

@@ -10,6 +10,15 @@
 // RUN: ext-run --reuse-shared-memory=false %ext_src/examples/kernels/gemv.mlir | FileCheck %s --check-prefix=EXACT
 // Another interleaving of the threads: the same numbers.
 // RUN: ext-run --emu-seed=7 %ext_src/examples/kernels/gemm_f32.mlir | FileCheck %s --check-prefix=EXACT
+// The GEMMs stage their output through a shared tile that reuse packs over
+// the k-loop tiles (in Stream-K's persistent loop too): the same numbers with
+// reuse on and off, under other seeds.
+// RUN: ext-run --reuse-shared-memory=false --emu-seed=5 %ext_src/examples/kernels/gemm_f16.mlir | FileCheck %s --check-prefix=EXACT
+// RUN: ext-run --emu-seed=11 %ext_src/examples/kernels/gemm_f16.mlir | FileCheck %s --check-prefix=EXACT
+// RUN: ext-run --reuse-shared-memory=false --emu-seed=5 %ext_src/examples/kernels/gemm_streamk.mlir | FileCheck %s --check-prefix=EXACT
+// RUN: ext-run --emu-seed=11 %ext_src/examples/kernels/gemm_streamk.mlir | FileCheck %s --check-prefix=EXACT
+// RUN: ext-run --reuse-shared-memory=false --emu-seed=5 %ext_src/examples/kernels/gemm_splitk.mlir | FileCheck %s --check-prefix=EXACT
+// RUN: ext-run --emu-seed=11 %ext_src/examples/kernels/gemm_splitk.mlir | FileCheck %s --check-prefix=EXACT
 
 // The kernels really are emulated GPU code, not the reference loops.
 // RUN: ext-run --print-lowered %ext_src/examples/kernels/gemm_f32.mlir | FileCheck %s --check-prefix=EMULATED

@@ -15,7 +15,7 @@
 func.func @static_over_48k() {
   %c1 = arith.constant 1 : index
   %c256 = arith.constant 256 : index
-  // expected-error @below {{the kernel in @static_over_48k declares 61292 bytes (59.9 KB) of static shared memory; NVIDIA chips allow 49152 bytes (48.0 KB) of static shared memory per block (sm_90 gives a block up to 232448 bytes (227.0 KB) only as dynamic shared memory, which ext does not emit yet): use smaller tiles or cache fewer operands in the schedule}}
+  // expected-error @below {{the kernel in @static_over_48k declares 61292 bytes (59.9 KB) of static shared memory; NVIDIA chips allow 49152 bytes (48.0 KB) of static shared memory per block (sm_90 gives a block up to 232448 bytes (227.0 KB) only as dynamic shared memory): run ext-gpu-dynamic-shared-memory first, as ext-gpu-pipeline does}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
     // expected-note @below {{shared buffer 'memref<128x65xf32, #gpu.address_space<workgroup>>': 33280 bytes (32.5 KB)}}
@@ -31,7 +31,7 @@ func.func @static_over_48k() {
 
 // 256 KB is beyond every chip's per-block limit, static or dynamic.
 // SM80: error: the kernel in @shared_256k uses 262144 bytes (256.0 KB) of shared memory per block; sm_80 allows at most 166912 bytes (163.0 KB) per block
-// AMD: error: the kernel in @shared_256k uses 262144 bytes (256.0 KB) of shared memory per block; gfx942 allows at most 65536 bytes (64.0 KB) per block
+// AMD: error: the kernel in @shared_256k uses 262144 bytes (256.0 KB) of shared memory per block; gfx942 allows at most 65536 bytes (64.0 KB) of LDS per block
 func.func @shared_256k() {
   %c1 = arith.constant 1 : index
   // expected-error @below {{the kernel in @shared_256k uses 262144 bytes (256.0 KB) of shared memory per block; sm_90 allows at most 232448 bytes (227.0 KB) per block: use smaller tiles or cache fewer operands in the schedule}}

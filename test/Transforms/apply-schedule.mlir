@@ -97,3 +97,28 @@ func.func @unscheduled(%X: memref<8xf32>, %Y: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// The output cached (operand 2 = output #0): the epilogue writes the
+// fragments by their layout into a shared tile laid out by the cache's
+// storage_align (no bounds: the whole tile), then stores the tile to the
+// output window in coalesced rows, vector-wide as the schedule allows.
+// CHECK-LABEL: func @staged_output
+// CHECK:       } epilogue {
+// CHECK:         %[[S:.*]] = ext.alloc_shared {storage_align = [#ext.storage_align<dim = 0, factor = 32, offset = 4>]} : memref<32x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>
+// CHECK:         ext.tile_compute [#ext.axis<"i", spatial, 32>, #ext.axis<"j", spatial, 32>] threads [8, 16] ins(%{{.*}} : memref<32x32xf32>) outs(%[[S]] : memref<32x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>)
+// CHECK:         ext.store_tile %[[S]] to %{{.*}}[%{{.*}}, %{{.*}}] {vector = 4 : i64} : memref<32x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>> to memref<100x90xf32>
+// CHECK-NEXT:    ext.kernel_yield
+func.func @staged_output(%A: memref<100x70xf32>, %B: memref<70x90xf32>, %C: memref<100x90xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 100>, #ext.axis<"j", spatial, 90>, #ext.axis<"k", reduce, 70>]
+      ins(%A, %B : memref<100x70xf32>, memref<70x90xf32>) outs(%C : memref<100x90xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 16], blocks = ["i", "j"], threads = [8, 16, 1], vector = 4,
+        cache = [#ext.cache<operand = 0>, #ext.cache<operand = 2, align = [#ext.storage_align<dim = 0, factor = 32, offset = 4>]>]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}

@@ -113,3 +113,33 @@ func.func @two_dimensional_block(%C: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// A staged output tile (32x32, rows padded to 36) stored into a 100x90
+// output at (64, 32): a barrier before (the tile's writers are done) and
+// after (its readers are done); each of 128 threads stores 4 vectors of 2
+// floats (90-float rows keep 4-float vectors unaligned), row-major over the
+// tile, each under one bounds check of its first element.
+// CHECK-LABEL: func @store_tile
+// CHECK:         gpu.barrier
+// CHECK-COUNT-4: vector.load %{{.*}} : memref<32x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK:         gpu.barrier
+// CHECK-NOT:     ext.store_tile
+// DROP-LABEL: func @store_tile
+// DROP-NOT:     gpu.barrier
+// DROP:         vector.store
+// DROP:         gpu.barrier
+func.func @store_tile(%C: memref<100x90xf32>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %s = ext.alloc_shared {storage_align = [#ext.storage_align<dim = 0, factor = 32, offset = 4>]} : memref<32x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>
+    // expected-remark @below {{stores 2 element(s) at a time instead of 4: the target's rows are 90 elements long}}
+    ext.store_tile %s to %C[%c64, %c32] {vector = 4 : i64} : memref<32x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>> to memref<100x90xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -383,8 +383,9 @@ def test_zero_tile_and_verifier_messages():
     with pytest.raises(ValueError, match="invalid schedule: schedule vector width must be 1, "
                                          "2, 4 or 8, got 3$"):
         ext.build(ext.schedule(C, vector=3))
-    with pytest.raises(ValueError, match="cache names 'C'"):
-        ext.schedule(C, cache=[C])
+    D = ext.placeholder((4,), "float32", name="D")
+    with pytest.raises(ValueError, match="cache names 'D'"):
+        ext.schedule(C, cache=[D])
 
 
 def test_dtype_errors():
@@ -515,3 +516,16 @@ def test_random_schedules_match_numpy():
         np.testing.assert_array_equal(kernel.run(a, b), ref(a[:, :, None] * b[None], axis=1))
         built += 1
     assert built >= 8
+
+
+@pytest.mark.parametrize("decomposition", ["data_parallel", ("split_k", {"slices": 3}),
+                                           ("stream_k", {"grid": 7})])
+def test_staged_output(decomposition):
+    # Caching C itself stages the output through a shared tile (ragged
+    # edges included); the k-loop tiles share its bytes.
+    A, B, C = matmul_te(45, 37, 29)
+    s = ext.schedule(C, tile=(16, 16, 8), threads=(8, 8, 1), cache=[A, B, C],
+                     decomposition=decomposition)
+    assert "#ext.cache<operand = 2>" in str(s)
+    a, b = ints((45, 29)), ints((29, 37))
+    np.testing.assert_array_equal(ext.build(s).run(a, b), a @ b)

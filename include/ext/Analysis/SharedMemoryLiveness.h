@@ -11,6 +11,8 @@
 #ifndef EXT_ANALYSIS_SHAREDMEMORYLIVENESS_H
 #define EXT_ANALYSIS_SHAREDMEMORYLIVENESS_H
 
+#include "ext/Analysis/SharedMemoryCoverage.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
@@ -35,6 +37,10 @@ struct LiveSharedBuffer {
   /// Live interval in the kernel's op numbering (inclusive); empty (-1) for a
   /// buffer nobody touches.
   int64_t begin = -1, end = -1;
+  /// Loops around accesses whose back-edge carries no data of the buffer
+  /// (every iteration writes what it reads first): the interval does not
+  /// grow over them, so other buffers of the loop body may share its bytes.
+  llvm::SmallVector<mlir::Operation *> uncarriedLoops;
   bool isLive() const { return begin >= 0; }
 };
 
@@ -65,6 +71,9 @@ private:
   /// The last op number nested in each op (itself when it has no regions).
   llvm::DenseMap<mlir::Operation *, int64_t> lastNested;
   llvm::DenseMap<mlir::Value, bool> uniform;
+  /// Values in `uniform`, in the order they were concluded.
+  llvm::SmallVector<mlir::Value> uniformLog;
+  SharedMemoryCoverage coverage;
   llvm::SmallVector<LiveSharedBuffer> buffers;
 };
 

@@ -37,6 +37,34 @@ inline mlir::BlockArgument addWorkgroupAttribution(mlir::Operation *kernel,
                                  loc);
 }
 
+/// Position of the first workgroup attribution among the entry block
+/// arguments of `kernel` (a gpu::LaunchOp or gpu::GPUFuncOp).
+inline unsigned firstWorkgroupAttribution(mlir::Operation *kernel) {
+  if (auto launch = llvm::dyn_cast<mlir::gpu::LaunchOp>(kernel))
+    return launch.getNumConfigRegionAttributes();
+  return llvm::cast<mlir::gpu::GPUFuncOp>(kernel)
+      .getFirstWorkgroupAttributionIndex();
+}
+
+/// Removes the workgroup attributions at `indices` (sorted, counted among
+/// the workgroup attributions) of `kernel`; they must have no uses left.
+inline void eraseWorkgroupAttributions(mlir::Operation *kernel,
+                                       llvm::ArrayRef<unsigned> indices) {
+  mlir::Block &entry = kernel->getRegion(0).front();
+  unsigned first = firstWorkgroupAttribution(kernel);
+  auto countName = mlir::StringAttr::get(
+      kernel->getContext(),
+      llvm::isa<mlir::gpu::LaunchOp>(kernel)
+          ? mlir::gpu::LaunchOp::getNumWorkgroupAttributionsAttrName()
+          : mlir::gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName());
+  auto countAttr = kernel->getAttrOfType<mlir::IntegerAttr>(countName);
+  unsigned count = (countAttr ? countAttr.getInt() : 0) - indices.size();
+  for (unsigned i : llvm::reverse(indices))
+    entry.eraseArgument(first + i);
+  kernel->setAttr(countName,
+                  mlir::Builder(kernel->getContext()).getI64IntegerAttr(count));
+}
+
 } // namespace ext
 
 #endif // EXT_GPU_WORKGROUPATTRIBUTIONS_H

@@ -1,7 +1,7 @@
 //===- CheckResourceLimits.cpp - kernels against the chip's limits --------===//
 //
-// A schedule whose shared tiles exceed 48 KB passes every pass and fails in
-// ptxas; a per-thread tile larger than the register file compiles silently
+// A schedule whose shared tiles exceed the chip's per-block limit passes
+// every pass and fails in ptxas or at launch; a per-thread tile larger than the register file compiles silently
 // into a stack frame. This pass finds both (and oversized blocks) before
 // outlining, with the limits of ext/GPU/ChipInfo.h, at the launch.
 //
@@ -129,6 +129,7 @@ public:
         diag << " (" << ext::formatBytes(dynamicBytes) << " of it dynamic)";
       diag << "; " << chip.name << " allows at most "
            << ext::formatBytes(chip.maxSharedBytesPerBlock)
+           << (chip.isNvidia() ? "" : " of LDS")
            << " per block: use smaller tiles or cache fewer operands in "
               "the schedule";
       noteBuffers(diag, fp.shared, "shared");
@@ -143,9 +144,8 @@ public:
            << " of static shared memory per block (" << chip.name
            << " gives a block up to "
            << ext::formatBytes(chip.maxSharedBytesPerBlock)
-           << " only as dynamic shared memory, which ext does not emit "
-              "yet): use smaller tiles or cache fewer operands in the "
-              "schedule";
+           << " only as dynamic shared memory): run "
+              "ext-gpu-dynamic-shared-memory first, as ext-gpu-pipeline does";
       noteBuffers(diag, fp.shared, "shared");
       return failure();
     }

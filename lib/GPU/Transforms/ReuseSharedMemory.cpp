@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -29,31 +30,6 @@ StringRef kernelName(Operation *kernel) {
   if (auto f = kernel->getParentOfType<FunctionOpInterface>())
     return f.getName();
   return "?";
-}
-
-/// Position of the first workgroup attribution among the kernel's entry
-/// block arguments.
-unsigned firstWorkgroupAttribution(Operation *kernel) {
-  if (auto launch = dyn_cast<gpu::LaunchOp>(kernel))
-    return launch.getNumConfigRegionAttributes();
-  return cast<gpu::GPUFuncOp>(kernel).getFirstWorkgroupAttributionIndex();
-}
-
-/// Removes the workgroup attributions at `indices` (sorted) of `kernel`.
-void eraseAttributions(Operation *kernel, ArrayRef<unsigned> indices) {
-  Block &entry = kernel->getRegion(0).front();
-  unsigned first = firstWorkgroupAttribution(kernel);
-  StringAttr countName = StringAttr::get(
-      kernel->getContext(), isa<gpu::LaunchOp>(kernel)
-                                ? gpu::LaunchOp::getNumWorkgroupAttributionsAttrName()
-                                : gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName());
-  auto countAttr = kernel->getAttrOfType<IntegerAttr>(countName);
-  unsigned count = (countAttr ? countAttr.getInt() : 0) - indices.size();
-  for (unsigned i : llvm::reverse(indices))
-    entry.eraseArgument(first + i);
-  kernel->setAttr(countName,
-                  IntegerAttr::get(IntegerType::get(kernel->getContext(), 64),
-                                   count));
 }
 
 /// The op in `block` that is or contains `op`.
@@ -92,10 +68,14 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
       ids.push_back(i);
     }
     if (ids.size() < 2) {
-      if (report)
+      if (report) {
+        uint64_t bytes = ids.empty() ? 0 : all[ids[0]].sizeBytes;
         llvm::errs() << "ext-reuse-shared-memory: kernel @" << kernelName(kernel)
                      << ": " << ids.size()
-                     << " static workgroup buffer(s), nothing to share\n";
+                     << " static workgroup buffer(s), nothing to share\n"
+                     << "  footprint " << bytes << " B with reuse, " << bytes
+                     << " B without\n";
+      }
       return success();
     }
 
@@ -134,6 +114,12 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
           if (e1 <= l0 || l1 <= e0)
             continue; // disjoint bytes
           insertHazardBarrier(liveness.getOp(early.end), late.accesses.front());
+          // Both in the body of a loop that carries neither: the next
+          // iteration's `early` takes the bytes back from this one's `late`.
+          for (Operation *loop : early.uncarriedLoops)
+            if (llvm::is_contained(late.uncarriedLoops, loop))
+              insertBackEdgeBarrier(loop, late.accesses.back(),
+                                    early.accesses.front());
         }
       }
     }
@@ -148,7 +134,7 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
         ext::addWorkgroupAttribution(kernel, mergedType, kernel->getLoc());
     Block &entry = kernel->getRegion(0).front();
     SmallVector<unsigned> erasedAttributions;
-    unsigned firstAttr = firstWorkgroupAttribution(kernel);
+    unsigned firstAttr = ext::firstWorkgroupAttribution(kernel);
     for (auto [slot, id] : llvm::enumerate(ids)) {
       const LiveSharedBuffer &buf = all[id];
       Operation *alloc = buf.root.getDefiningOp();
@@ -173,7 +159,7 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
       }
     }
     llvm::sort(erasedAttributions);
-    eraseAttributions(kernel, erasedAttributions);
+    ext::eraseWorkgroupAttributions(kernel, erasedAttributions);
     kernel->setAttr("ext.shared_memory_bytes",
                     b.getI64IntegerAttr(result.total));
     return success();
@@ -192,6 +178,32 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
         return;
     OpBuilder b(to);
     gpu::BarrierOp::create(b, to->getLoc());
+  }
+
+  /// A gpu.barrier at the end of `loop`'s body unless one in the body
+  /// already follows `last` (this iteration's last access of one buffer) or
+  /// precedes `first` (the next iteration's first access of the other).
+  void insertBackEdgeBarrier(Operation *loop, Operation *last,
+                             Operation *first) {
+    // The block that ends an iteration: the body of an scf.for or of an
+    // scf.while (whose condition block then starts the next).
+    Block *body = isa<scf::WhileOp>(loop)
+                      ? cast<scf::WhileOp>(loop).getAfterBody()
+                      : cast<scf::ForOp>(loop).getBody();
+    Operation *from = ancestorIn(body, last), *to = ancestorIn(body, first);
+    if (!from || !to) {
+      OpBuilder b(body->getTerminator());
+      gpu::BarrierOp::create(b, loop->getLoc());
+      return;
+    }
+    for (Operation *op = from->getNextNode(); op; op = op->getNextNode())
+      if (isa<gpu::BarrierOp>(op))
+        return;
+    for (Operation *op = to->getPrevNode(); op; op = op->getPrevNode())
+      if (isa<gpu::BarrierOp>(op))
+        return;
+    OpBuilder b(body->getTerminator());
+    gpu::BarrierOp::create(b, loop->getLoc());
   }
 
   void printReport(Operation *kernel, ArrayRef<LiveSharedBuffer> all,
@@ -221,6 +233,25 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
        << (r.provedOptimal ? ", proved optimal" : ", not proved optimal");
     if (r.total == r.naiveSum)
       os << "; nothing shared: every buffer interferes with the others";
+    os << "\n";
+    // The footprint with and without reuse, and why: packed to the largest
+    // buffer (the main loop's tiles inside the epilogue's staging tile, say)
+    // rather than the sum.
+    os << "  footprint " << r.total << " B with reuse, " << r.naiveSum
+       << " B without";
+    unsigned largest = 0;
+    for (unsigned slot = 1; slot < ids.size(); ++slot)
+      if (all[ids[slot]].sizeBytes > all[ids[largest]].sizeBytes)
+        largest = slot;
+    uint64_t largestBytes = all[ids[largest]].sizeBytes;
+    if (r.total == r.naiveSum)
+      os << " (nothing shared)";
+    else if (r.total <= llvm::alignTo(largestBytes, 16))
+      os << ": the largest buffer, #" << largest << " (" << largestBytes
+         << " B), holds the bytes of all the others: the footprint is the "
+            "largest buffer (plus alignment), not the sum";
+    else
+      os << ": " << r.naiveSum - r.total << " B shared";
     os << "\n";
   }
 };

@@ -167,14 +167,28 @@ func.func @reduce_threads_not_pow2(%A: memref<64x32xf32>, %B: memref<32x64xf32>,
 // -----
 
 func.func @cache_operand_range(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
-  // expected-error @+1 {{schedule: caches operand #2, but the compute has 2 inputs}}
+  // expected-error @+1 {{schedule: caches operand #3, but the compute has 2 inputs and 1 outputs}}
   ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
       ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
-      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1], cache = [#ext.cache<operand = 2>]>} {
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1], cache = [#ext.cache<operand = 3>]>} {
   ^bb0(%a: f32, %b: f32):
     %p = arith.mulf %a, %b : f32
     ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+// Only an accumulating compute has an epilogue to stage its output through.
+func.func @cache_output_without_reduction(%X: memref<64xf32>, %Y: memref<64xf32>) {
+  // expected-error @+1 {{schedule: caches output #0, but only a compute with reduce axes accumulates its outputs in an epilogue that can stage them}}
+  ext.compute [#ext.axis<"i", spatial, 64>] ins(%X : memref<64xf32>) outs(%Y : memref<64xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]
+      attributes {schedule = #ext.schedule<tile = [32], blocks = ["i"], threads = [32], cache = [#ext.cache<operand = 1>]>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
   }
   return
 }

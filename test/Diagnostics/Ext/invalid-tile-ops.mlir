@@ -212,3 +212,39 @@ func.func @fragment_layout_mismatch(%out: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @store_tile_rank(%C: memref<32xf32>, %s: memref<16x8xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ext.store_tile' op stores a rank-2 tile into a rank-1 target}}
+  ext.store_tile %s to %C[%c0] : memref<16x8xf32, #gpu.address_space<workgroup>> to memref<32xf32>
+  return
+}
+
+// -----
+
+func.func @store_tile_offsets(%C: memref<32x32xf32>, %s: memref<16x8xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ext.store_tile' op needs one offset per target dimension (2), got 1}}
+  ext.store_tile %s to %C[%c0] : memref<16x8xf32, #gpu.address_space<workgroup>> to memref<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @store_tile_element_type(%C: memref<32x32xf16>, %s: memref<16x8xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ext.store_tile' op stores 'f32' into 'f16'}}
+  ext.store_tile %s to %C[%c0, %c0] : memref<16x8xf32, #gpu.address_space<workgroup>> to memref<32x32xf16>
+  return
+}
+
+// -----
+
+func.func @store_tile_vector(%C: memref<32x32xf32>, %s: memref<16x8xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ext.store_tile' op vector width must be a power of two}}
+  ext.store_tile %s to %C[%c0, %c0] {vector = 3 : i64} : memref<16x8xf32, #gpu.address_space<workgroup>> to memref<32x32xf32>
+  return
+}

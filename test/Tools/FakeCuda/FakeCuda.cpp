@@ -69,8 +69,24 @@ API cuModuleGetFunction(void **f, void *, const char *) {
   *f = &function;
   return 0;
 }
+// As the driver: a launch above 48 KB of dynamic shared memory fails unless
+// the kernel was opted in to at least that much.
+static int maxDynamicShared = 48 * 1024;
+API cuFuncSetAttribute(void *, int attribute, int value) {
+  if (attribute != 8) // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    return 1;
+  if (value > 227 * 1024)
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  std::fprintf(stderr, "fake-cuda: max dynamic shared memory %d bytes\n",
+               value);
+  maxDynamicShared = value;
+  return 0;
+}
 API cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
-                   unsigned, unsigned, void *, void **params, void **) {
+                   unsigned, unsigned smem, void *, void **params, void **) {
+  if (int(smem) > maxDynamicShared)
+    return 1; // CUDA_ERROR_INVALID_VALUE
+
   // The parameter count is not passed; look at the first few slots.
   for (int i = 0; i < 64 && params; ++i) {
     void *slot = nullptr, *value = nullptr;

@@ -111,12 +111,26 @@ def ExtReuseSharedMemory : Pass<"ext-reuse-shared-memory"> {
     (workgroup attributions and workgroup `memref.alloc`s of static shape),
     computes when each is live for the block (`SharedMemoryLiveness`:
     `mlir::Liveness` over every alias — views, casts, `scf` iter_args and
-    yields, selects, branch arguments — widened over loops, since a buffer
-    may carry data into the next iteration, and over `scf.if`s whose
-    condition depends on the thread, since threads of a block run both
+    yields, selects, branch arguments — widened over every loop that may
+    carry the buffer's data into its next iteration, and over `scf.if`s
+    whose condition depends on the thread, since threads of a block run both
     sides at once), and gives each an offset in one `i8` workgroup buffer
     so that interfering buffers never overlap. Each old buffer becomes a
     `memref.view` at its offset.
+
+    **Loop-carried data.** A loop carries a buffer's data when a read in
+    one iteration may see a write of an earlier one. It does not when, in
+    every iteration (or every execution of a uniform block inside it that
+    holds all the accesses, such as a k-loop's body), every read comes after
+    a barrier that follows writes which together, over all threads of the
+    block, cover every byte read (`SharedMemoryCoverage`: the writes' and
+    reads' bytes are enumerated for every thread of the static block size
+    and every iteration of the loops inside, from indices computed from
+    thread ids, induction variables and constants; conservative for dynamic
+    block sizes, other indices and writes that may not run). Such a buffer
+    is live only from its first to its last access in the body, so the
+    tiles of a persistent loop's k-loop and its epilogue's staging tile can
+    share bytes; the input program is assumed race-free.
 
     **Placement.** Minimising the footprint is dynamic storage allocation,
     NP-hard; its optimum can exceed the simple lower bound, the heaviest
@@ -136,13 +150,17 @@ def ExtReuseSharedMemory : Pass<"ext-reuse-shared-memory"> {
     last access from the new one's first. One is inserted, at the level of
     the innermost block containing both (never inside divergent control
     flow: such buffers interfere), unless a barrier already sits between
-    them at that level.
+    them at that level. When both sit in the body of a loop that carries
+    neither, the next iteration's first buffer takes the bytes back from
+    this iteration's second: a barrier ends the body unless one in it
+    already follows the second's last access or precedes the first's first.
 
     Buffers of dynamic size are left alone with a remark; kernels with one
     buffer or none are untouched. The footprint is recorded as
     `ext.shared_memory_bytes` on the kernel. `report=true` prints, per
     kernel, each buffer's size, alignment, live interval and offset, the
-    total, the clique lower bound and the naive sum.
+    total, the clique lower bound and the naive sum, and the footprint with
+    and without reuse (saying when it is the largest buffer, not the sum).
   }];
   let options = [
     Option<"report", "report", "bool", /*default=*/"false",
@@ -155,6 +173,41 @@ def ExtReuseSharedMemory : Pass<"ext-reuse-shared-memory"> {
            /*default=*/"false",
            "Do not insert the barriers reuse needs (tests only: shows the "
            "race they prevent)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def ExtGPUDynamicSharedMemory
+    : Pass<"ext-gpu-dynamic-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Move the workgroup buffers of a kernel above the static "
+                "shared-memory limit into dynamic shared memory";
+  let description = [{
+    An NVIDIA kernel may declare at most 48 KB of shared memory statically;
+    a block gets more (up to 163 KB on `sm_80`, 227 KB on `sm_90`) only as
+    dynamic shared memory, sized at launch, after the host opts the kernel
+    in (`cuFuncSetAttribute` with
+    `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`; ext's CUDA runtime
+    does so in `mgpuLaunchKernel` for every launch above 48 KB).
+
+    For every `gpu.launch` (or outlined kernel `gpu.func`) whose static
+    workgroup attributions exceed the chip's static limit, each attribution
+    becomes a `memref.view` of `gpu.dynamic_shared_memory` at a 16-byte
+    aligned offset (after the launch's own constant dynamic bytes, if any),
+    and the `dynamic_shared_memory_size` of the launch (of every
+    `gpu.launch_func` of the kernel) becomes the total. Upstream's GPU-to-NVVM
+    lowering turns `gpu.dynamic_shared_memory` into an `extern .shared`
+    array; the CPU emulator sizes it at launch. AMD chips (whose whole LDS
+    is static) and kernels under the limit are left alone. The per-block
+    limit itself is `ext-gpu-check-resource-limits`' business, which
+    `ext-gpu-pipeline` runs after this pass.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "Target chip: sm_NN[a] for NVIDIA, gfxNNN for AMD">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -186,8 +239,9 @@ def ExtGPUCheckResourceLimits
       constant dynamic shared memory size) above the chip's per-block limit
       (`sm_80` 163 KB, `sm_90` 227 KB, `gfx90a`/`gfx942` 64 KB of LDS);
     - on NVIDIA chips, static shared memory above 48 KB, the most a kernel
-      can declare statically (more needs dynamic shared memory and an opt-in
-      attribute, which ext does not emit yet);
+      can declare statically (`ext-gpu-dynamic-shared-memory`, which
+      `ext-gpu-pipeline` runs first, moves such buffers into dynamic shared
+      memory);
     - threads per block above 1024, or a block dimension above its limit
       (x, y 1024; z 64 on NVIDIA, 1024 on AMD).
 

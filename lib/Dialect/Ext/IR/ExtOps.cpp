@@ -345,21 +345,35 @@ static LogicalResult verifyScheduleFor(ComputeOp op, ScheduleAttr schedule) {
           err, spatialTile, spatialThreads)))
     return failure();
 
-  llvm::SmallBitVector cached(op.getInputs().size());
+  // Operands number the inputs, then the outputs.
+  int64_t numInputs = op.getInputs().size();
+  int64_t numOperands = numInputs + op.getOutputs().size();
+  llvm::SmallBitVector cached(numOperands);
   for (CacheAttr cache : schedule.getCache()) {
     int64_t operand = cache.getOperand();
-    if (operand < 0 || operand >= static_cast<int64_t>(op.getInputs().size()))
+    if (operand < 0 || operand >= numOperands)
       return err() << "caches operand #" << operand << ", but the compute has "
-                   << op.getInputs().size() << " inputs";
+                   << numInputs << " inputs and " << op.getOutputs().size()
+                   << " outputs";
+    bool isOutput = operand >= numInputs;
+    std::string name =
+        (isOutput ? "output #" + Twine(operand - numInputs)
+                  : "input #" + Twine(operand))
+            .str();
     if (cached.test(operand))
-      return err() << "caches input #" << operand << " twice";
+      return err() << "caches " << name << " twice";
     cached.set(operand);
-    int64_t rank = cast<MemRefType>(op.getInputs()[operand].getType()).getRank();
+    if (isOutput && !op.hasReduceAxes())
+      return err() << "caches " << name
+                   << ", but only a compute with reduce axes accumulates "
+                      "its outputs in an epilogue that can stage them";
+    Value value = isOutput ? op.getOutputs()[operand - numInputs]
+                           : op.getInputs()[operand];
+    int64_t rank = cast<MemRefType>(value.getType()).getRank();
     for (StorageAlignAttr align : cache.getAlign())
       if (align.getDim() >= rank)
-        return err() << "storage_align of input #" << operand
-                     << " names dimension " << align.getDim()
-                     << " of a rank-" << rank << " operand";
+        return err() << "storage_align of " << name << " names dimension "
+                     << align.getDim() << " of a rank-" << rank << " operand";
   }
   return success();
 }
@@ -785,6 +799,25 @@ LogicalResult CopyOp::verify() {
                          << dst.getElementType();
   if (!dst.hasStaticShape())
     return emitOpError("target must have a static shape");
+  if (getVector() < 1 || !llvm::isPowerOf2_64(getVector()))
+    return emitOpError("vector width must be a power of two");
+  return success();
+}
+
+LogicalResult StoreTileOp::verify() {
+  auto src = cast<MemRefType>(getSource().getType());
+  auto dst = cast<MemRefType>(getTarget().getType());
+  if (src.getRank() != dst.getRank())
+    return emitOpError() << "stores a rank-" << src.getRank()
+                         << " tile into a rank-" << dst.getRank() << " target";
+  if (getOffsets().size() != static_cast<size_t>(dst.getRank()))
+    return emitOpError() << "needs one offset per target dimension ("
+                         << dst.getRank() << "), got " << getOffsets().size();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "stores " << src.getElementType() << " into "
+                         << dst.getElementType();
+  if (!src.hasStaticShape())
+    return emitOpError("source must have a static shape");
   if (getVector() < 1 || !llvm::isPowerOf2_64(getVector()))
     return emitOpError("vector width must be a power of two");
   return success();

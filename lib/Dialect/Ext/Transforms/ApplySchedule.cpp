@@ -58,6 +58,7 @@ struct TilingPlan {
   SmallVector<unsigned> spatialAxes;
   llvm::SmallBitVector cached;
   SmallVector<CacheAttr> cacheAttrs; // per input, null if not cached
+  SmallVector<CacheAttr> outputCache; // per output, null if not staged
   SmallVector<InputWindow> windows;  // per input
 };
 
@@ -106,9 +107,36 @@ FailureOr<TilingPlan> planTiling(ComputeOp op, ScheduleAttr schedule) {
   unsigned numInputs = op.getInputs().size();
   plan.cached.resize(numInputs);
   plan.cacheAttrs.resize(numInputs);
+  plan.outputCache.resize(op.getOutputs().size());
   for (CacheAttr c : schedule.getCache()) {
-    plan.cached.set(c.getOperand());
-    plan.cacheAttrs[c.getOperand()] = c;
+    int64_t operand = c.getOperand();
+    if (operand >= numInputs) {
+      if (!plan.useFragments)
+        return op.emitOpError()
+               << "caches output #" << operand - numInputs
+               << ", but its schedule binds the reduction to threads: only "
+                  "an accumulator in fragments is staged through shared "
+                  "memory";
+      unsigned o = operand - numInputs;
+      SmallVector<int64_t> shape;
+      for (AffineExpr e : op.getOutputMap(o).getResults())
+        shape.push_back(plan.tile[cast<AffineDimExpr>(e).getPosition()]);
+      if (failed(AllocSharedOp::computeAlignedStrides(shape, c.getAlign())))
+        return op.emitOpError() << "the shared tile of output #" << o
+                                << " overflows a 64-bit size";
+      if (SwizzleAttr swizzle = c.getSwizzle())
+        if (failed(verifySwizzleOnTile(
+                swizzle, llvm::product_of(shape), [&]() {
+                  return op.emitOpError()
+                         << "cannot swizzle the shared tile of output #" << o
+                         << ": ";
+                })))
+          return failure();
+      plan.outputCache[o] = c;
+      continue;
+    }
+    plan.cached.set(operand);
+    plan.cacheAttrs[operand] = c;
   }
 
   MLIRContext *ctx = op.getContext();
@@ -430,6 +458,23 @@ bool zeroFillIsIdentity(ComputeOp op, const TilingPlan &plan) {
   return true;
 }
 
+/// The shared tile an output is staged in (TVM's cache_write, CUTLASS's
+/// epilogue shared storage): the output's tile shape, laid out by the
+/// output's `#ext.cache`.
+Value createStagingTile(OpBuilder &b, Location loc, unsigned output,
+                        ArrayRef<int64_t> shape, Type elem, CacheAttr cache) {
+  ArrayRef<StorageAlignAttr> aligns = cache.getAlign();
+  MemRefType type = sharedTileType(shape, elem, aligns);
+  assert(type && "the verifier bounds tile sizes");
+  ArrayAttr alignAttr =
+      aligns.empty()
+          ? ArrayAttr()
+          : b.getArrayAttr(SmallVector<Attribute>(aligns.begin(), aligns.end()));
+  return AllocSharedOp::create(
+      b, phaseLoc(loc, "shared tile of output " + Twine(output)), type,
+      alignAttr, cache.getSwizzle());
+}
+
 } // namespace
 
 FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
@@ -673,21 +718,42 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
         sizes.push_back(plan.tile[a]);
         exprs.push_back(getAffineDimExpr(spatialPos[a], ctx));
       }
-      Value view = tileView(rw, loc, op.getOutputs()[o], origins, sizes);
       SmallVector<AffineMap> maps = {
           AffineMap::getMultiDimIdentityMap(spatialTile.size(), ctx),
           AffineMap::get(spatialTile.size(), 0, exprs, ctx)};
       Value frag = epilogue->getArgument(numTileDims + o);
-      auto store = TileComputeOp::create(
-          rw, phaseLoc(loc, "epilogue store of output " + Twine(o)),
-          axesAttr(ctx, plan, plan.spatialAxes),
-          rw.getDenseI64ArrayAttr(spatialThreads), spatialBounds,
-          ValueRange{frag}, ValueRange{view}, rw.getAffineMapArrayAttr(maps),
-          CombinerKindAttr(), ArrayAttr(), UnitAttr(), layout);
-      OpBuilder::InsertionGuard g(rw);
       Type elem = cast<MemRefType>(fragTypes[o]).getElementType();
-      Block *b = rw.createBlock(&store.getBody(), {}, {elem}, {loc});
-      YieldOp::create(rw, loc, b->getArgument(0));
+      CacheAttr staging = plan.outputCache[o];
+      // Fragments go by their layout into the output tile, or into a shared
+      // staging tile that is then stored in coalesced rows.
+      Value target, staged;
+      if (staging) {
+        staged = createStagingTile(rw, loc, o, sizes, elem, staging);
+        target = staged;
+      } else {
+        target = tileView(rw, loc, op.getOutputs()[o], origins, sizes);
+      }
+      auto store = TileComputeOp::create(
+          rw,
+          phaseLoc(loc, (staging ? "epilogue staging of output "
+                                 : "epilogue store of output ") +
+                            Twine(o)),
+          axesAttr(ctx, plan, plan.spatialAxes),
+          rw.getDenseI64ArrayAttr(spatialThreads),
+          staging ? ValueRange{} : ValueRange(spatialBounds), ValueRange{frag},
+          ValueRange{target}, rw.getAffineMapArrayAttr(maps),
+          CombinerKindAttr(), ArrayAttr(), UnitAttr(), layout);
+      {
+        OpBuilder::InsertionGuard g(rw);
+        Block *b = rw.createBlock(&store.getBody(), {}, {elem}, {loc});
+        YieldOp::create(rw, loc, b->getArgument(0));
+      }
+      if (staging)
+        // A swizzled tile is rewritten access by access: scalar reads.
+        StoreTileOp::create(
+            rw, phaseLoc(loc, "epilogue store of output " + Twine(o)), staged,
+            op.getOutputs()[o], origins,
+            staging.getSwizzle() ? 1 : schedule.getVector());
     }
     KernelYieldOp::create(rw, loc, ValueRange{});
   } else {

@@ -171,6 +171,11 @@ private:
   }
   LogicalResult lowerFragment(AllocFragmentOp op);
   LogicalResult lowerCopy(CopyOp op);
+  LogicalResult lowerStoreTile(StoreTileOp op);
+  /// Runs `body` on vector numbers 0..numVectors-1, consecutive numbers on
+  /// consecutive threads (unrolled when each thread has a few).
+  void distributeVectors(Location loc, int64_t numVectors,
+                         function_ref<void(Value)> body);
   LogicalResult lowerTileCompute(TileComputeOp op);
   Value newScratch(Location loc, ArrayRef<int64_t> shape, Type elem);
 
@@ -345,20 +350,133 @@ LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
       memref::StoreOp::create(rw, loc, value, op.getTarget(), dstIdx);
   };
 
+  distributeVectors(loc, numVectors, copyOne);
+  return success();
+}
+
+void LaunchLowering::distributeVectors(Location loc, int64_t numVectors,
+                                       function_ref<void(Value)> body) {
   // Unrolled when every thread moves the same few vectors.
   if (numVectors % blockThreads == 0 && numVectors / blockThreads <= 16) {
     for (int64_t r = 0; r < numVectors / blockThreads; ++r)
-      copyOne(r == 0 ? tid
-                     : arith::AddIOp::create(
-                           rw, loc, tid, constIndex(rw, loc, r * blockThreads))
-                           .getResult());
-    return success();
+      body(r == 0 ? tid
+                  : arith::AddIOp::create(rw, loc, tid,
+                                          constIndex(rw, loc, r * blockThreads))
+                        .getResult());
+    return;
   }
   auto loop = scf::ForOp::create(rw, loc, tid, constIndex(rw, loc, numVectors),
                                  constIndex(rw, loc, blockThreads));
   OpBuilder::InsertionGuard g(rw);
   rw.setInsertionPoint(loop.getBody()->getTerminator());
-  copyOne(loop.getInductionVar());
+  body(loop.getInductionVar());
+}
+
+/// The widest vector (a power of two, at most `vector` elements and 16
+/// bytes) in which `op` can store its rows: the tile's and the target's rows
+/// hold whole aligned vectors, and the window's column offset is a multiple
+/// of the width. Then a vector is wholly inside the target's row or wholly
+/// outside it, so one bounds check covers it. Sets `why` when narrower than
+/// asked.
+int64_t storeVectorWidth(StoreTileOp op, std::string &why) {
+  auto src = cast<MemRefType>(op.getSource().getType());
+  auto dst = cast<MemRefType>(op.getTarget().getType());
+  Type elem = src.getElementType();
+  int64_t asked = std::min<int64_t>(op.getVector(), 16 / elementBytes(elem));
+  if (asked <= 1 || src.getRank() == 0)
+    return 1;
+  SmallVector<int64_t> srcStrides;
+  int64_t srcOffset;
+  if (failed(src.getStridesAndOffset(srcStrides, srcOffset)) ||
+      srcStrides.back() != 1 || ShapedType::isDynamic(srcOffset)) {
+    why = "the tile's innermost dimension is not contiguous";
+    return 1;
+  }
+  if (!dst.getLayout().isIdentity() || !dst.hasStaticShape()) {
+    why = "the target is not a static, row-major memref";
+    return 1;
+  }
+  int64_t rowLen = dst.getShape().back();
+  int64_t origin = knownMultiple(op.getOffsets().back());
+  auto fits = [&](int64_t w) {
+    return rowLen % w == 0 && src.getShape().back() % w == 0 &&
+           origin % w == 0 && srcOffset % w == 0 &&
+           outerStridesDivisible(srcStrides, w);
+  };
+  int64_t w = asked;
+  while (w > 1 && !fits(w))
+    w /= 2;
+  if (w < asked) {
+    llvm::raw_string_ostream os(why);
+    if (rowLen % asked != 0)
+      os << "the target's rows are " << rowLen << " elements long";
+    else if (src.getShape().back() % asked != 0)
+      os << "the tile's rows are " << src.getShape().back()
+         << " elements long";
+    else if (origin % asked != 0)
+      os << "the window's column offset is not known to be a multiple of "
+         << asked;
+    else
+      os << "the tile's row stride is not a multiple of " << asked;
+  }
+  return w;
+}
+
+LogicalResult LaunchLowering::lowerStoreTile(StoreTileOp op) {
+  Location loc = op.getLoc();
+  rw.setInsertionPoint(op);
+  auto srcType = cast<MemRefType>(op.getSource().getType());
+  Type elem = srcType.getElementType();
+  std::string why;
+  int64_t width = storeVectorWidth(op, why);
+  if (!why.empty())
+    op.emitRemark() << "stores " << width << " element(s) at a time instead of "
+                    << std::min<int64_t>(op.getVector(),
+                                         16 / elementBytes(elem))
+                    << ": " << why;
+  unsigned rank = srcType.getRank();
+  VectorType vecType =
+      width > 1 ? VectorType::get({width}, elem) : VectorType();
+  llvm::MaybeAlign align(width * elementBytes(elem));
+  auto storeOne = [&](Value vecIdx) {
+    Value rest =
+        arith::MulIOp::create(rw, loc, vecIdx, constIndex(rw, loc, width));
+    SmallVector<Value> srcIdx(rank), dstIdx(rank), inBounds;
+    for (int d = rank - 1; d >= 0; --d) {
+      Value size = constIndex(rw, loc, srcType.getDimSize(d));
+      srcIdx[d] = d == 0 ? rest : arith::RemUIOp::create(rw, loc, rest, size);
+      if (d > 0)
+        rest = arith::DivUIOp::create(rw, loc, rest, size);
+      dstIdx[d] = arith::AddIOp::create(rw, loc, op.getOffsets()[d], srcIdx[d]);
+      Value dim = memref::DimOp::create(rw, loc, op.getTarget(), d);
+      inBounds.push_back(arith::CmpIOp::create(
+          rw, loc, arith::CmpIPredicate::ult, dstIdx[d], dim));
+    }
+    scf::IfOp::create(rw, loc, andAll(rw, loc, inBounds),
+                      [&](OpBuilder &b, Location l) {
+                        if (vecType) {
+                          Value v = vector::LoadOp::create(
+                              b, l, vecType, op.getSource(), srcIdx,
+                              /*nontemporal=*/false, align);
+                          vector::StoreOp::create(b, l, v, op.getTarget(),
+                                                  dstIdx,
+                                                  /*nontemporal=*/false, align);
+                        } else {
+                          Value v = memref::LoadOp::create(b, l, op.getSource(),
+                                                           srcIdx);
+                          memref::StoreOp::create(b, l, v, op.getTarget(),
+                                                  dstIdx);
+                        }
+                        scf::YieldOp::create(b, l);
+                      });
+  };
+  // The tile's writers (the epilogue's fragment stores) are done before any
+  // thread reads it; its readers are done before anything overwrites it (the
+  // next work unit's epilogue, or a buffer sharing its bytes).
+  insertBarrier(loc);
+  distributeVectors(loc, srcType.getNumElements() / width, storeOne);
+  rw.setInsertionPointAfter(op);
+  insertBarrier(loc);
   return success();
 }
 
@@ -1056,7 +1174,7 @@ namespace {
 LogicalResult LaunchLowering::run() {
   SmallVector<Operation *> tileOps;
   launch.getBody().walk([&](Operation *op) {
-    if (isa<AllocFragmentOp, CopyOp, TileComputeOp>(op))
+    if (isa<AllocFragmentOp, CopyOp, StoreTileOp, TileComputeOp>(op))
       tileOps.push_back(op);
   });
   if (tileOps.empty())
@@ -1078,6 +1196,7 @@ LogicalResult LaunchLowering::run() {
         TypeSwitch<Operation *, LogicalResult>(op)
             .Case([&](AllocFragmentOp f) { return lowerFragment(f); })
             .Case([&](CopyOp c) { return lowerCopy(c); })
+            .Case([&](StoreTileOp st) { return lowerStoreTile(st); })
             .Case([&](TileComputeOp tc) { return lowerTileCompute(tc); });
     if (failed(result))
       return failure();
@@ -1148,7 +1267,7 @@ struct ExtTileOpsToThreadsPass
         return signalPassFailure();
     // Tile ops outside any launch have no threads to run on.
     WalkResult r = getOperation()->walk([](Operation *op) {
-      if (isa<CopyOp, TileComputeOp, AllocFragmentOp>(op)) {
+      if (isa<CopyOp, StoreTileOp, TileComputeOp, AllocFragmentOp>(op)) {
         op->emitOpError("must be inside a gpu.launch to be lowered to "
                         "threads; run ext-kernel-to-gpu first");
         return WalkResult::interrupt();

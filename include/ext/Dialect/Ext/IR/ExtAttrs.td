@@ -168,12 +168,21 @@ def Ext_SwizzleAttr : Ext_Attr<"Swizzle", "swizzle"> {
 }
 
 def Ext_CacheAttr : Ext_Attr<"Cache", "cache"> {
-  let summary = "an input staged in shared memory, laid out padded or swizzled";
+  let summary = "an operand staged in shared memory, laid out padded or swizzled";
   let description = [{
-    Input `operand` of the scheduled compute is copied, one tile window at
-    a time, into a shared-memory buffer laid out with `align` (rows padded
+    Operand `operand` of the scheduled compute (inputs first, then outputs)
+    is staged in a shared-memory buffer laid out with `align` (rows padded
     by storage_align) or with `swizzle` (an XOR permutation of the
     elements, no padding): the two are alternatives.
+
+    An input is copied into it one tile window at a time. An output (of a
+    compute with reduce axes: TVM's `cache_write`, CUTLASS's epilogue
+    shared storage) is written through it: the epilogue stores the
+    accumulator fragments into the shared tile by their layout, then the
+    CTA stores the tile to the output in coalesced rows (`ext.store_tile`,
+    vector-wide as the schedule's `vector` allows), skipping what lies
+    beyond a ragged edge. `ext-reuse-shared-memory` can give the staging
+    tile the bytes of the main loop's tiles, which are dead by then.
 
     ```mlir
     #ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, factor = 32, offset = 1>]>

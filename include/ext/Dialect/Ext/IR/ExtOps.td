@@ -277,6 +277,33 @@ def Ext_CopyOp : Ext_Op<"copy"> {
   let hasVerifier = 1;
 }
 
+def Ext_StoreTileOp : Ext_Op<"store_tile"> {
+  let summary = "a CTA's cooperative store of a tile into a window of a buffer";
+  let description = [{
+    The opposite of `ext.copy`: every thread of the CTA takes part in
+    storing `source` (a tile, usually in shared memory) into the window of
+    `target` that starts at `offsets` and has the shape of `source`.
+    Elements of the window outside `target` are skipped, so a ragged edge
+    tile writes only its valid part. Threads take consecutive elements of a
+    row (a row-major thread mapping, so a warp writes contiguous bytes), up
+    to `vector` elements (at most 16 bytes) at a time where the rows,
+    strides and offsets keep every vector inside one row and aligned;
+    `ext-tile-ops-to-threads` remarks where it must use a narrower width.
+
+    `ext-apply-schedule` emits it for an output cached in the schedule
+    (`#ext.cache` naming an output): the epilogue writes the accumulator
+    fragments into a shared tile by their layout, then this op stores the
+    tile in coalesced rows.
+  }];
+  let arguments = (ins AnyMemRef:$source, AnyMemRef:$target,
+                       Variadic<Index>:$offsets,
+                       DefaultValuedAttr<I64Attr, "1">:$vector);
+  let assemblyFormat = [{
+    $source `to` $target `[` $offsets `]` attr-dict `:` type($source) `to` type($target)
+  }];
+  let hasVerifier = 1;
+}
+
 def Ext_TileComputeOp : Ext_Op<"tile_compute", [
     AttrSizedOperandSegments, ComputeLikeOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
