@@ -6,6 +6,11 @@
 set -u
 run=$1 dir=$2 n=0 bad=0
 for f in "$dir"/*.mlir; do
+  case "$(basename "$f")" in
+    # Tensor-core kernels: the emulator does not execute nvgpu/amdgpu matrix
+    # instructions yet (issue 19's emulator half).
+    *_mma.mlir|*_mfma.mlir) echo "skipped: $(basename "$f") (matrix instructions)"; continue ;;
+  esac
   for reuse in true false; do
     n=$((n + 1))
     if "$run" --racecheck --reuse-shared-memory=$reuse "$f" >/dev/null 2>"${TMPDIR:-/tmp}/racecheck.$$.err"; then
