@@ -17,6 +17,7 @@
 // CPU-NEXT: convert-linalg-to-loops,
 // CPU-NEXT: canonicalize{{.*}},
 // CPU-NEXT: lower-affine,
+// CPU-NEXT: ext-subgroup-mma-to-lanes,
 // CPU-NEXT: gpu-kernel-outlining{{.*}},
 // CPU-NEXT: ext-gpu-to-cpu-emulation{{.*}},
 // CPU-NEXT: convert-scf-to-cf{{.*}},
