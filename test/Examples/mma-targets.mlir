@@ -27,5 +27,5 @@
 // RUN: ext-opt %S/Inputs/gemm-tf32-mma.mlir --ext-gpu-pipeline="target=nvvm chip=sm_90" 2>/dev/null | ext-translate --ext-to-ptx -o %t.tf32.ptx
 // RUN: %ptxas -arch=sm_90 -v %t.tf32.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: FileCheck %s --check-prefix=TF32 < %t.tf32.ptx
-// TF32: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// TF32-NOT: ldmatrix
 // TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32

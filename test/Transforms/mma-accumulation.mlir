@@ -61,14 +61,14 @@ func.func @nv_bf16_bt(%A: memref<64x48xbf16>, %Bt: memref<64x48xbf16>, %C: memre
 
 // -----
 
-// tf32 (m16n8k8): A through ldmatrix (32-bit rows, K innermost); B's K is
-// outermost, which ldmatrix cannot transpose for 32-bit elements: scalar
-// loads by the lane layout, with a remark.
+// tf32 (m16n8k8): operands read element by element by the lane layout
+// (ldmatrix moves 16-bit elements), with a remark.
 // CHECK-LABEL: func @nv_tf32
-// CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<32x16xf32, {{.*}}> -> vector<4x1xf32>
+// CHECK-NOT:       nvgpu.ldmatrix
+// CHECK:           vector.from_elements {{.*}} : vector<4x1xf32>
 // CHECK:           vector.from_elements {{.*}} : vector<2x1xf32>
 // CHECK:           nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
-// REMARK: remark: reads MMA operands from shared memory with scalar loads: ldmatrix cannot transpose 32-bit (tf32) operands
+// REMARK: remark: reads MMA operands from shared memory with scalar loads: tf32 operands are read element by element (ldmatrix moves 16-bit elements)
 func.func @nv_tf32(%A: memref<64x48xf32>, %B: memref<48x64xf32>, %C: memref<64x64xf32>) {
   ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 48>]
       ins(%A, %B : memref<64x48xf32>, memref<48x64xf32>) outs(%C : memref<64x64xf32>)

@@ -1,5 +1,5 @@
-// A tf32 tensor-core GEMM (m16n8k8, f32 inputs rounded to tf32): A read
-// by ldmatrix, B (K outermost) by scalar loads. Used by mma-targets.mlir.
+// A tf32 tensor-core GEMM (m16n8k8, f32 inputs rounded to tf32), operands
+// read element by element. Used by mma-targets.mlir.
 
 func.func @gemm_tf32(%A: memref<64x48xf32>, %B: memref<48x64xf32>, %C: memref<64x64xf32>) {
   ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 48>]

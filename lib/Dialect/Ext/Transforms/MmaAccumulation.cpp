@@ -284,14 +284,16 @@ private:
     auto type = VectorType::get({rows, cols}, p.aElem);
     Value tile = isA ? p.a : p.b;
     bool inner = kInner(isA);
-    if (!half && !inner)
-      scalarReason = "ldmatrix cannot transpose 32-bit (tf32) operands";
-    // ldmatrix moves 16-byte rows of 8x8 16-bit matrices; transposing
-    // works on 16-bit elements only.
-    if ((half || inner) && vectorReadable(isA, half ? 8 : 4)) {
+    // ldmatrix moves 16-byte rows of 8x8 16-bit matrices (it could move
+    // tf32 pairs untransposed, which the emulator does not execute: tf32
+    // stays on loads whose numbers it checks).
+    if (!half)
+      scalarReason = "tf32 operands are read element by element (ldmatrix "
+                     "moves 16-bit elements)";
+    if (half && vectorReadable(isA, 8)) {
       // Lane l gives the row address of matrix l / 8, row l mod 8.
       Value q = div(lane, 8), r = rem(lane, 8);
-      int64_t kHalf = half ? 8 : 4; // K of one 8x8 16-bit matrix
+      int64_t kHalf = 8; // K of one 8x8 16-bit matrix
       Value x, k;
       if (isA && inner) { // matrices (m 0-7 | 8-15) x (k lo | hi)
         x = add(base, rem(lane, 16));

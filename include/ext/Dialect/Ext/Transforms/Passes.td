@@ -180,7 +180,7 @@ def ExtTileOpsToThreads : Pass<"ext-tile-ops-to-threads"> {
     instruction, `nvgpu.ldmatrix` loads of the A and B fragments
     (transposed where the shared tile holds the operand with its K
     dimension outermost; scalar loads where ldmatrix cannot read it: a
-    swizzled tile, tf32 K-outer operands) and one `nvgpu.mma.sync` per
+    swizzled tile, tf32 operands) and one `nvgpu.mma.sync` per
     instruction tile of the warp, or on AMD `amdgpu.mfma` with operands
     read from LDS. The accumulators live in the lanes' registers in the
     instruction's layout. Other bodies take the element-wise path, with a
