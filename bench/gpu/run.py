@@ -4,7 +4,9 @@
     bench/gpu/run.py [--build DIR] [--out bench/gpu/results.csv] [--reps N]
                      [--shapes 1024x1024x1024,4096x4096x4096,128x4096x8192]
 
-For every schedule of examples/kernels/gemm_*.mlir and every shape (M x N x
+For every schedule of examples/kernels/gemm_*.mlir (the NVIDIA ones: the
+tensor-core gemm_f16_mma, not the AMD gemm_f16_mfma), a 128x128 tensor-core
+variant, and every shape (M x N x
 K; by default 1024^3, 4096^3 and a skinny 128 x 4096 x 8192) it writes a
 program that fills A and B, runs the scheduled GEMM once to warm up, then
 `--reps` times between two rtclock() reads, and runs it with
@@ -62,7 +64,18 @@ def variants():
         text = open(os.path.join(kdir, f)).read()
         m = re.search(r"attributes \{schedule = (#ext\.schedule<.*?>)\}", text, re.S)
         elem = re.search(r"ins\(%A, %B : memref<\w+x(f16|f32)>", text).group(1)
-        out.append((f[:-5], elem, re.sub(r"\s+", " ", m.group(1))))
+        schedule = re.sub(r"\s+", " ", m.group(1))
+        if "mfma" in schedule:
+            continue  # AMD matrix cores: not on a CUDA device
+        out.append((f[:-5], elem, schedule))
+    # Tensor cores on a larger tile: 128x128x32 over 2x4 warps (64x32 warp
+    # tiles: 4x4 mma.sync per 16-deep k step), A's rows padded 32 -> 40
+    # halves and B's 128 -> 136 for conflict-free ldmatrix.
+    out.append(("gemm_f16_mma_128", "f16",
+                '#ext.schedule<tile = [128, 128, 32], blocks = ["i", "j"], threads = [8, 32, 1], '
+                'mma = #ext.mma<m16n8k16>, warps = [2, 4], vector = 8, '
+                'cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, factor = 64, offset = 40>]>, '
+                '#ext.cache<operand = 1, align = [#ext.storage_align<dim = 0, factor = 64, offset = 8>]>]>'))
     return out
 
 
@@ -111,7 +124,7 @@ func.func @main() {{
   %reps = arith.constant {reps} : index
   %t0 = call @rtclock() : () -> f64
   scf.for %r = %c0 to %reps step %c1 {{
-    call @gemm(%A, %B, %C) : ({a}, {b}, {c}) -> ()
+    func.call @gemm(%A, %B, %C) : ({a}, {b}, {c}) -> ()
   }}
   %t1 = call @rtclock() : () -> f64
   %dt = arith.subf %t1, %t0 : f64

@@ -32,7 +32,10 @@ void ext::buildScheduleToGPUPipeline(OpPassManager &pm, int dropBarrier,
   kernelToGPU.chip = chip.str();
   kernelToGPU.sms = sms;
   pm.addPass(createExtKernelToGPU(kernelToGPU));
-  pm.addPass(createExtTileOpsToThreads({dropBarrier}));
+  ExtTileOpsToThreadsOptions tileOps;
+  tileOps.dropBarrier = dropBarrier;
+  tileOps.chip = chip.str();
+  pm.addPass(createExtTileOpsToThreads(tileOps));
   pm.addPass(createExtAllocSharedToWorkgroup());
   pm.addPass(createExtComputeToLoops({rejectTileLevel}));
   pm.addPass(createCanonicalizerPass());

@@ -174,12 +174,22 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   if (nvvm) {
+    // Pipelined stages' asynchronous copies (nvgpu.device_async_*) to
+    // cp.async; the memref descriptors it leaves go with convert-gpu-to-nvvm.
+    // Tensor-core tile computes' nvgpu.ldmatrix / nvgpu.mma.sync likewise
+    // (bf16 mma.sync, which it does not convert, goes to NVVM first).
+    device.addPass(ext::createExtGPULowerBF16MmaSync());
+    device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions convert;
     // redux.sync (integer subgroup reductions) exists from sm_80 on.
     convert.hasRedux = smVersion(options.chip) >= 80;
     device.addPass(createConvertGpuOpsToNVVMOps(convert));
     device.addPass(LLVM::createNVVMOptimizeForTargetPass());
   } else {
+    // Tensor-core tile computes' amdgpu.mfma to rocdl intrinsics.
+    ConvertAMDGPUToROCDLPassOptions amdgpu;
+    amdgpu.chipset = options.chip;
+    device.addPass(createConvertAMDGPUToROCDLPass(amdgpu));
     ConvertGpuOpsToROCDLOpsOptions convert;
     convert.chipset = options.chip;
     device.addPass(createConvertGpuOpsToROCDLOps(convert));

@@ -73,6 +73,12 @@ Config Config::fromEnvironment(std::string &error) {
   uint64_t bankConflicts = 0;
   number("EXT_EMU_BANK_CONFLICTS", bankConflicts);
   c.bankConflicts = bankConflicts != 0;
+  uint64_t warpSize = uint64_t(c.warpSize);
+  number("EXT_EMU_WARP_SIZE", warpSize);
+  if (warpSize != 32 && warpSize != 64)
+    error = "EXT_EMU_WARP_SIZE='" + std::to_string(warpSize) +
+            "' is not 32 or 64";
+  c.warpSize = int32_t(warpSize);
   if (kb < 16)
     kb = 16;
   c.stackBytes = size_t(kb) * 1024;
@@ -195,6 +201,9 @@ int64_t __ext_emu_block_id(int32_t dim) {
 }
 int64_t __ext_emu_block_dim(int32_t dim) {
   return component(current("__ext_emu_block_dim").launch->params().block, dim);
+}
+int64_t __ext_emu_warp_size(void) {
+  return current("__ext_emu_warp_size").launch->warpSize();
 }
 int64_t __ext_emu_grid_dim(int32_t dim) {
   return component(current("__ext_emu_grid_dim").launch->params().grid, dim);

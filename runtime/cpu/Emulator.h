@@ -61,11 +61,14 @@ struct Config {
   /// Count the wavefronts of every warp-wide workgroup access and report
   /// them per site when the launch ends (BankCounter.h).
   bool bankConflicts = false;
+  /// Lanes per warp: 32 (NVIDIA) or 64 (AMD CDNA waves).
+  int32_t warpSize = 32;
 
   /// The defaults overridden by EXT_EMU_SEED, EXT_EMU_SCHEDULE
   /// (random|round-robin|sequential), EXT_EMU_STACK_KB,
   /// EXT_EMU_MAX_RESIDENT_THREADS, EXT_EMU_SPIN_LIMIT, EXT_EMU_RACECHECK (0|1) and
-  /// EXT_EMU_PROGRESS (0|1), EXT_EMU_BANK_CONFLICTS (0|1); a malformed value
+  /// EXT_EMU_PROGRESS (0|1), EXT_EMU_BANK_CONFLICTS (0|1), EXT_EMU_WARP_SIZE
+  /// (32|64); a malformed value
   /// is an error in `error`.
   static Config fromEnvironment(std::string &error);
 };

@@ -150,8 +150,7 @@ void FiberScheduler::admitBlocks() {
     block->linear = nextBlock++;
     block->id = delinearize(block->linear, p.grid);
     block->threads = std::make_unique<Thread[]>(blockThreads);
-    block->warps.resize((blockThreads + EXT_EMU_WARP_SIZE - 1) /
-                        EXT_EMU_WARP_SIZE);
+    block->warps.resize((blockThreads + c.warpSize - 1) / c.warpSize);
     // Workgroup memory starts out as 0xff bytes (NaN, -1): reading what
     // no thread wrote is visible in the results, as garbage is on a GPU.
     block->shared = static_cast<char *>(std::aligned_alloc(
@@ -167,8 +166,8 @@ void FiberScheduler::admitBlocks() {
       t.block = block.get();
       t.linear = i;
       t.id = delinearize(i, p.block);
-      t.lane = int32_t(i % EXT_EMU_WARP_SIZE);
-      t.warp = int32_t(i / EXT_EMU_WARP_SIZE);
+      t.lane = int32_t(i % c.warpSize);
+      t.warp = int32_t(i / c.warpSize);
       Thread *tp = &t;
       t.self = bctx::fiber(std::allocator_arg, PoolAllocator{&pool},
                            [tp](bctx::fiber &&scheduler) {
@@ -403,8 +402,8 @@ void FiberScheduler::barrier(Thread &t, int32_t site) {
 /// participants have reached.
 void FiberScheduler::checkWarpRelease(Block &b, int32_t warpIndex) {
   Warp &w = b.warps[warpIndex];
-  int64_t first = int64_t(warpIndex) * EXT_EMU_WARP_SIZE;
-  int64_t end = std::min<int64_t>(first + EXT_EMU_WARP_SIZE, blockThreads);
+  int64_t first = int64_t(warpIndex) * c.warpSize;
+  int64_t end = std::min<int64_t>(first + c.warpSize, blockThreads);
   for (size_t c = 0; c < w.pending.size();) {
     Collective &coll = w.pending[c];
     uint64_t expected = 0;

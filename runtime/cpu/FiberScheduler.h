@@ -104,6 +104,7 @@ public:
   std::string run();
 
   const LaunchParams &params() const { return p; }
+  int32_t warpSize() const { return c.warpSize; }
 
   //===--------------------------------------------------------------------===//
   // Thread side (runs on a fiber)

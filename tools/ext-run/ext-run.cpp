@@ -109,7 +109,8 @@ llvm::cl::opt<std::string>
          llvm::cl::desc("--target=cuda: sm_NN to compile kernels for "
                         "(default: the device's); --target=cpu: the GPU the "
                         "kernels stand for, whose SM count sizes Stream-K "
-                        "grids and #ext.auto"),
+                        "grids and #ext.auto, and whose warp size the "
+                        "emulator uses (64 lanes for gfxNNN)"),
          llvm::cl::init(""), llvm::cl::cat(cat));
 // The emulation runtime reads its settings from the environment, so these
 // flags and EXT_EMU_* variables (for mlir-runner users) are the same thing.
@@ -242,6 +243,10 @@ int main(int argc, char **argv) {
       return fail("--bank-conflicts needs --target=cpu");
     setenv("EXT_EMU_BANK_CONFLICTS", "1", 1);
   }
+  // An AMD chip's kernels run on 64-lane waves (gpu.subgroup_size, lane
+  // ids, warp collectives and amdgpu.mfma all see them).
+  if (target == Target::Cpu && StringRef(chip).starts_with("gfx"))
+    setenv("EXT_EMU_WARP_SIZE", "64", 1);
 
   DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -50,7 +50,41 @@ def ExtGPUToCPUEmulation : Pass<"ext-gpu-to-cpu-emulation", "::mlir::ModuleOp"> 
     "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def ExtSubgroupMmaToLanes
+    : Pass<"ext-subgroup-mma-to-lanes", "::mlir::ModuleOp"> {
+  let summary = "Give the gpu dialect's subgroup MMA ops a per-lane "
+                "distribution the CPU emulator runs";
+  let description = [{
+    `!gpu.mma_matrix` fragments are opaque: each target distributes them over
+    a warp its own way. For the CPU emulation (`ext-cpu-pipeline` runs this
+    first) a 16x16 fragment becomes the `vector<4x2xT>` a lane holds in the
+    layout of NVIDIA's `mma.sync.m16n8k16` (A: mma.sync's A fragment; B and C:
+    two of mma.sync's B and C fragments, columns 0-7 and 8-15), and
+
+    - `gpu.subgroup_mma_load_matrix` / `_store_matrix` become each lane's
+      loads and stores of its elements (`leadDimension` and `transpose`
+      honoured; racecheck sees them);
+    - `gpu.subgroup_mma_compute` becomes two `nvgpu.mma.sync` m16n8k16, which
+      `ext-gpu-to-cpu-emulation` runs as warp collectives;
+    - `gpu.subgroup_mma_constant_matrix` and `_elementwise` become vector
+      arithmetic;
+    - `scf` ops carrying fragments are converted with them.
+
+    Supported: 16x16 f16 operands, f16 or f32 accumulators, without
+    `a_transpose`/`b_transpose`; anything else is an error naming the op.
+    docs/CpuEmulation.md gives the distribution.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

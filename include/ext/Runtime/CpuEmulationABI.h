@@ -45,9 +45,12 @@ enum BufferSpace : int64_t {
   EXT_EMU_BUFFER_GLOBAL = 1,    // start is an address
 };
 
-/// Threads per warp (gpu.subgroup_size) and the largest block.
+/// Threads per warp (gpu.subgroup_size) unless the launch says otherwise
+/// (__ext_emu_warp_size: 64 for AMD CDNA waves), the widest warp, and the
+/// largest block.
 enum : int32_t {
   EXT_EMU_WARP_SIZE = 32,
+  EXT_EMU_MAX_WARP_SIZE = 64,
   EXT_EMU_MAX_BLOCK_THREADS = 1024,
   /// Bytes of per-block collective scratch per thread (the widest value a
   /// shuffle or reduction may carry).
@@ -64,6 +67,7 @@ enum : int32_t {
 #define EXT_EMU_BLOCK_ID "__ext_emu_block_id"
 #define EXT_EMU_BLOCK_DIM "__ext_emu_block_dim"
 #define EXT_EMU_GRID_DIM "__ext_emu_grid_dim"
+#define EXT_EMU_WARP_SIZE_QUERY "__ext_emu_warp_size"
 #define EXT_EMU_SHARED_BASE "__ext_emu_shared_base"
 #define EXT_EMU_DYNAMIC_SHARED_BASE "__ext_emu_dynamic_shared_base"
 #define EXT_EMU_DYNAMIC_SHARED_SIZE "__ext_emu_dynamic_shared_size"
@@ -104,6 +108,9 @@ int64_t __ext_emu_thread_id(int32_t dim);
 int64_t __ext_emu_block_id(int32_t dim);
 int64_t __ext_emu_block_dim(int32_t dim);
 int64_t __ext_emu_grid_dim(int32_t dim);
+/// Lanes per warp of the running launch: 32, or 64 where the emulated chip
+/// has 64-lane waves (Config::warpSize, EXT_EMU_WARP_SIZE).
+int64_t __ext_emu_warp_size(void);
 
 /// The calling thread's block's workgroup memory, its dynamic part and that
 /// part's size, and its collective scratch (EXT_EMU_SCRATCH_BYTES_PER_THREAD

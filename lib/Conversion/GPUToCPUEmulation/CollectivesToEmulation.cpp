@@ -246,7 +246,7 @@ struct BroadcastLowering : EmulationOpPattern<gpu::SubgroupBroadcastOp> {
     FailureOr<Value> buf = fn.scratch(b, op, type);
     if (failed(buf))
       return failure();
-    Value width = emuI32Const(b, l, EXT_EMU_WARP_SIZE);
+    Value width = fn.warpSizeI32(b, l);
     Value mask = publishToWarp(fn, b, op, *buf, op.getSrc(), width);
     Value src;
     if (op.getBroadcastType() == gpu::BroadcastType::first_active_lane) {
@@ -275,13 +275,16 @@ struct SubgroupReduceLowering : EmulationOpPattern<gpu::SubgroupReduceOp> {
     FailureOr<Value> buf = fn.scratch(b, op, value.getType());
     if (failed(buf))
       return failure();
-    int64_t size = op.getClusterSize().value_or(EXT_EMU_WARP_SIZE);
+    std::optional<uint32_t> clusterSize = op.getClusterSize();
+    Value size = clusterSize ? emuIndexConst(b, l, *clusterSize)
+                             : fn.warpSize();
     int64_t stride = op.getClusterStride();
     memref::StoreOp::create(b, l, value, *buf, fn.linearThreadId());
-    Value mask = fn.warpSync(b, op, emuI32Const(b, l, EXT_EMU_WARP_SIZE));
+    Value mask = fn.warpSync(b, op, fn.warpSizeI32(b, l));
     // The cluster's first lane: (lane % stride) + lane / (size*stride) * span.
     Value lane = fn.laneId();
-    Value span = emuIndexConst(b, l, size * stride);
+    Value span =
+        arith::MulIOp::create(b, l, size, emuIndexConst(b, l, stride));
     Value base = arith::AddIOp::create(
         b, l, arith::RemUIOp::create(b, l, lane, emuIndexConst(b, l, stride)),
         arith::MulIOp::create(b, l, arith::DivUIOp::create(b, l, lane, span),
@@ -289,8 +292,7 @@ struct SubgroupReduceLowering : EmulationOpPattern<gpu::SubgroupReduceOp> {
     // Combine the cluster's lanes that took part, in lane order, so every
     // lane of the cluster computes the same bits.
     Value falseValue = arith::ConstantIntOp::create(b, l, b.getI1Type(), 0);
-    auto loop = scf::ForOp::create(b, l, emuIndexConst(b, l, 0),
-                                   emuIndexConst(b, l, size),
+    auto loop = scf::ForOp::create(b, l, emuIndexConst(b, l, 0), size,
                                    emuIndexConst(b, l, 1),
                                    ValueRange{value, falseValue});
     {
@@ -326,7 +328,7 @@ struct SubgroupReduceLowering : EmulationOpPattern<gpu::SubgroupReduceOp> {
           });
       scf::YieldOp::create(b, l, ifOp.getResults());
     }
-    fn.warpSync(b, op, emuI32Const(b, l, EXT_EMU_WARP_SIZE));
+    fn.warpSync(b, op, fn.warpSizeI32(b, l));
     rewriter.replaceOp(op, loop.getResult(0));
     return success();
   }

@@ -142,10 +142,8 @@ func::FuncOp ext::declareRuntimeFunction(SymbolTable &symbols, StringRef name,
   return f;
 }
 
-void ext::emitAccessHook(OpBuilder &b, Location l, func::FuncOp hook,
-                         Value memref, ValueRange indices,
-                         int64_t elementBytes, int64_t accessBytes,
-                         int32_t kind, int32_t site) {
+Value ext::emitElementAddress(OpBuilder &b, Location l, Value memref,
+                              ValueRange indices, int64_t elementBytes) {
   // addr = aligned base + (offset + sum(index * stride)) * element size.
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, l, memref);
   auto meta = memref::ExtractStridedMetadataOp::create(b, l, memref);
@@ -153,9 +151,16 @@ void ext::emitAccessHook(OpBuilder &b, Location l, func::FuncOp hook,
   for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
     linear = arith::AddIOp::create(
         b, l, linear, arith::MulIOp::create(b, l, index, stride));
-  Value addr = arith::AddIOp::create(
+  return arith::AddIOp::create(
       b, l, base,
       arith::MulIOp::create(b, l, linear, emuIndexConst(b, l, elementBytes)));
+}
+
+void ext::emitAccessHook(OpBuilder &b, Location l, func::FuncOp hook,
+                         Value memref, ValueRange indices,
+                         int64_t elementBytes, int64_t accessBytes,
+                         int32_t kind, int32_t site) {
+  Value addr = emitElementAddress(b, l, memref, indices, elementBytes);
   Value addr64 = arith::IndexCastOp::create(b, l, b.getI64Type(), addr);
   Value bytes =
       arith::ConstantIntOp::create(b, l, b.getI64Type(), accessBytes);
@@ -365,11 +370,15 @@ Value EmulationFunction::blockThreads() {
   });
 }
 
+Value EmulationFunction::warpSize() { return query(EXT_EMU_WARP_SIZE_QUERY); }
+
+Value EmulationFunction::warpSizeI32(OpBuilder &b, Location l) {
+  return arith::IndexCastOp::create(b, l, b.getI32Type(), warpSize());
+}
+
 Value EmulationFunction::laneId() {
   return derived("lane", [&] {
-    return arith::RemUIOp::create(
-        entry, loc(), linearThreadId(),
-        emuIndexConst(entry, loc(), EXT_EMU_WARP_SIZE));
+    return arith::RemUIOp::create(entry, loc(), linearThreadId(), warpSize());
   });
 }
 

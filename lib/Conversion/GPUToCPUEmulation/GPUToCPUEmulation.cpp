@@ -107,6 +107,7 @@ public:
     populateGPUCollectivesToEmulationPatterns(device, emu);
     populateGPUWorkgroupMemoryPatterns(device, emu);
     populateGPUPrintfToEmulationPatterns(device, emu);
+    populateGPUMatrixOpsToEmulationPatterns(device, emu);
     device.add<ReturnLowering>(module.getContext());
     devicePatterns = std::move(device);
     RewritePatternSet host(module.getContext());
@@ -376,6 +377,7 @@ struct GPUToCPUEmulationPass
 } // namespace
 
 void ext::addCpuEmulationPasses(OpPassManager &pm, bool racecheck) {
+  pm.addPass(createExtSubgroupMmaToLanes());
   pm.addPass(createGpuKernelOutliningPass());
   if (racecheck)
     pm.addNestedPass<gpu::GPUModuleOp>(createExtInstrumentGlobalAccesses());

@@ -81,20 +81,17 @@ void ext::populateGPUIndexToEmulationPatterns(RewritePatternSet &patterns,
     return fn.laneId();
   });
   add<gpu::SubgroupSizeOp>(patterns, emu,
-                           [](gpu::SubgroupSizeOp op, OpBuilder &b, F &) {
-                             return emuIndexConst(b, op.getLoc(),
-                                                  EXT_EMU_WARP_SIZE);
+                           [](gpu::SubgroupSizeOp, OpBuilder &, F &fn) {
+                             return fn.warpSize();
                            });
   add<gpu::SubgroupIdOp>(
       patterns, emu, [](gpu::SubgroupIdOp op, OpBuilder &b, F &fn) -> Value {
-        return arith::DivUIOp::create(
-            b, op.getLoc(), fn.linearThreadId(),
-            emuIndexConst(b, op.getLoc(), EXT_EMU_WARP_SIZE));
+        return arith::DivUIOp::create(b, op.getLoc(), fn.linearThreadId(),
+                                      fn.warpSize());
       });
   add<gpu::NumSubgroupsOp>(
       patterns, emu, [](gpu::NumSubgroupsOp op, OpBuilder &b, F &fn) -> Value {
-        return arith::CeilDivUIOp::create(
-            b, op.getLoc(), fn.blockThreads(),
-            emuIndexConst(b, op.getLoc(), EXT_EMU_WARP_SIZE));
+        return arith::CeilDivUIOp::create(b, op.getLoc(), fn.blockThreads(),
+                                          fn.warpSize());
       });
 }

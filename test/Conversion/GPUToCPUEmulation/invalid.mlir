@@ -92,3 +92,39 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: vector<2x2xf16>, %b: vector<1x2xf16>, %c: vector<2x2xf16>) kernel {
+      // expected-error @below {{'nvgpu.mma.sync' op of shape [16, 8, 8] on 'f16' with 'f16' accumulators is not supported by the CPU emulation (m16n8k16 f16/bf16, m16n8k8 tf32)}}
+      %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 8]} : (vector<2x2xf16>, vector<1x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: vector<4xf16>, %b: vector<4xf16>, %c: vector<16xf32>) kernel {
+      // expected-error @below {{'amdgpu.mfma' op with lane permutations (cbsz, abid, blgp), reduced precision or negation is not supported by the CPU emulation}}
+      %d = amdgpu.mfma 32x32x8 %a * %b + %c blgp = bcast_first_32 : vector<4xf16>, vector<4xf16>, vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: vector<4xf16>, %b: vector<4xf16>, %c: vector<4xf32>) kernel {
+      // expected-error @below {{'amdgpu.mfma' op 4x4x4 on 'f16' (16 blocks) is not supported by the CPU emulation (32x32x8 and 16x16x16 f16, 32x32x2 f32, one block)}}
+      %d = amdgpu.mfma 4x4x4 %a * %b + %c { blocks = 16 : i32 } blgp = none : vector<4xf16>, vector<4xf16>, vector<4xf32>
+      gpu.return
+    }
+  }
+}

@@ -59,6 +59,11 @@ std::pair<mlir::Value, mlir::Value> emitMemRefExtent(mlir::OpBuilder &b,
                                                      mlir::Value memref,
                                                      int64_t elementBytes);
 
+/// The address (as an index) of `memref[indices]`, from its descriptor.
+mlir::Value emitElementAddress(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value memref, mlir::ValueRange indices,
+                               int64_t elementBytes);
+
 /// A private declaration of a runtime entry point in `symbols`' operation.
 mlir::func::FuncOp declareRuntimeFunction(mlir::SymbolTable &symbols,
                                           llvm::StringRef name,
@@ -194,6 +199,9 @@ public:
   mlir::Value gridDim(int d);
   mlir::Value linearThreadId();
   mlir::Value blockThreads();
+  /// Lanes per warp, as the launch says (32, or 64 on AMD waves).
+  mlir::Value warpSize();
+  mlir::Value warpSizeI32(mlir::OpBuilder &b, mlir::Location loc);
   mlir::Value laneId();
   /// The linear id of lane 0 of this thread's warp.
   mlir::Value warpBase();

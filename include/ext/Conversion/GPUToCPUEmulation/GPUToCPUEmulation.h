@@ -50,6 +50,12 @@ void populateGPUAllReduceToEmulationPatterns(mlir::RewritePatternSet &patterns,
 void populateGPUCollectivesToEmulationPatterns(
     mlir::RewritePatternSet &patterns, EmulationModule &emu);
 
+/// Warp matrix instructions: `nvgpu.ldmatrix`, `nvgpu.mma.sync` and
+/// `amdgpu.mfma` as warp collectives with the hardware's fragment layouts
+/// (runtime/cpu/MatrixOps.cpp computes them).
+void populateGPUMatrixOpsToEmulationPatterns(mlir::RewritePatternSet &patterns,
+                                             EmulationModule &emu);
+
 /// `gpu.printf` calls `printf`.
 void populateGPUPrintfToEmulationPatterns(mlir::RewritePatternSet &patterns,
                                           EmulationModule &emu);
@@ -65,7 +71,7 @@ mlir::LogicalResult buildEmulationTrampoline(EmulationModule &emu,
                                              KernelInfo &kernel);
 
 /// What ext-cpu-pipeline runs to put gpu kernels (gpu.launch) on the CPU
-/// emulator: gpu-kernel-outlining, ext-instrument-global-accesses when
+/// emulator: ext-subgroup-mma-to-lanes, gpu-kernel-outlining, ext-instrument-global-accesses when
 /// `racecheck`, then ext-gpu-to-cpu-emulation. `pm` runs on a builtin.module.
 void addCpuEmulationPasses(mlir::OpPassManager &pm, bool racecheck);
 

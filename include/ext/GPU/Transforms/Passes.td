@@ -40,6 +40,26 @@ def ExtGPUPromoteWorkgroupAllocs
   ];
 }
 
+def ExtGPULowerBF16MmaSync
+    : Pass<"ext-gpu-lower-bf16-mma-sync", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
+  let description = [{
+    Upstream's `convert-nvgpu-to-nvvm` lowers `nvgpu.mma.sync` for f16,
+    tf32, f64 and integer operands but not bf16, whose
+    `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32` the NVVM dialect
+    has. This pass rewrites every bf16 `nvgpu.mma.sync` (f32 accumulators)
+    into `nvvm.mma.sync`: each pair of bf16 operand elements is one 32-bit
+    register, the four accumulators are scalars, and the result struct is
+    put back into the `vector<2x2xf32>` the nvgpu op yields. It runs before
+    `convert-nvgpu-to-nvvm`; the CPU emulator keeps executing the nvgpu op.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def ExtGPUStageKernelOperands
     : Pass<"ext-gpu-stage-kernel-operands", "::mlir::ModuleOp"> {
   let summary = "Copy host memrefs passed to gpu.launch_func into device "

@@ -148,7 +148,8 @@ LogicalResult ScheduleAttr::verify(
     ArrayRef<CacheAttr> cache,
     TileDecompositionAttrInterface decomposition, RasterOrder raster,
     int64_t swizzle, int64_t vector, int64_t unroll,
-    FragmentLayoutAttrInterface layout) {
+    FragmentLayoutAttrInterface layout, MmaLayoutAttr mma,
+    ArrayRef<int64_t> warps) {
   for (int64_t t : tile)
     if (t < 1)
       return emitError() << "schedule tile sizes must be positive, got " << t;
@@ -163,6 +164,20 @@ LogicalResult ScheduleAttr::verify(
                        << vector;
   if (unroll < 1)
     return emitError() << "schedule unroll must be positive, got " << unroll;
+  if (mma && layout)
+    return emitError() << "schedule gives both layout and mma; an mma "
+                          "schedule's layout is the instruction's";
+  if (mma && !mma.getWarps().empty())
+    return emitError() << "schedule: give the warps as `warps = [...]`, not "
+                          "inside mma";
+  if (mma && warps.size() != 2)
+    return emitError() << "schedule with mma needs warps = [WM, WN]";
+  if (!mma && !warps.empty())
+    return emitError() << "schedule gives warps without mma";
+  for (int64_t w : warps)
+    if (w < 1 || w > 32)
+      return emitError() << "schedule warp counts must be in [1, 32], got "
+                         << w;
   return success();
 }
 
@@ -172,6 +187,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   SmallVector<CacheAttr> cache;
   TileDecompositionAttrInterface decomposition;
   FragmentLayoutAttrInterface layout;
+  MmaLayoutAttr mma;
+  SmallVector<int64_t> warps;
   RasterOrder raster = RasterOrder::row;
   int64_t swizzle = 1, vector = 1, unroll = 1;
   bool hasTile = false, hasThreads = false;
@@ -244,6 +261,25 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
                           "FragmentLayoutAttrInterface)";
       return success();
     }
+    if (key == "mma") {
+      // `auto` or an #ext.mma attribute.
+      if (succeeded(parser.parseOptionalKeyword("auto"))) {
+        mma = MmaLayoutAttr::get(parser.getContext(), MmaShape::automatic, {});
+        return success();
+      }
+      Attribute attr;
+      SMLoc attrLoc = parser.getCurrentLocation();
+      if (parser.parseAttribute(attr))
+        return failure();
+      mma = dyn_cast<MmaLayoutAttr>(attr);
+      if (!mma)
+        return parser.emitError(attrLoc)
+               << "mma must be `auto` or an #ext.mma<...> instruction, got "
+               << attr;
+      return success();
+    }
+    if (key == "warps")
+      return parseInts(warps);
     if (key == "raster") {
       StringRef order;
       SMLoc orderLoc = parser.getCurrentLocation();
@@ -265,7 +301,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     return parser.emitError(loc)
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
-              "layout, raster, swizzle, vector or unroll)";
+              "layout, mma, warps, raster, swizzle, vector or unroll)";
   };
 
   SMLoc start = parser.getCurrentLocation();
@@ -278,7 +314,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   }
   return parser.getChecked<ScheduleAttr>(
       start, parser.getContext(), tile, blocks, threads, cache,
-      decomposition, raster, swizzle, vector, unroll, layout);
+      decomposition, raster, swizzle, vector, unroll, layout, mma, warps);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -305,6 +341,18 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", decomposition = " << getDecomposition();
   if (getLayout())
     printer << ", layout = " << getLayout();
+  if (MmaLayoutAttr mma = getMma()) {
+    printer << ", mma = ";
+    if (mma.getShape() == MmaShape::automatic)
+      printer << "auto";
+    else
+      printer << mma;
+  }
+  if (!getWarps().empty()) {
+    printer << ", warps = [";
+    llvm::interleaveComma(getWarps(), printer);
+    printer << "]";
+  }
   if (getRaster() != RasterOrder::row)
     printer << ", raster = " << stringifyRasterOrder(getRaster());
   if (getSwizzle() != 1)

@@ -4,6 +4,7 @@
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Support/AffineRange.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -254,6 +255,79 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
   return success();
 }
 
+std::optional<ProductBody> ext::matchProductBody(ComputeLikeOpInterface op) {
+  if (op.getCombiner() != CombinerKind::sum || op.getInputs().size() != 2 ||
+      op.getOutputs().size() != 1)
+    return std::nullopt;
+  Block &body = op.getBodyBlock();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValues().size() != 1)
+    return std::nullopt;
+  auto mul = yield.getValues()[0].getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return std::nullopt;
+  auto inputOf = [&](Value v) -> std::optional<unsigned> {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      v = ext.getIn();
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != &body)
+      return std::nullopt;
+    return arg.getArgNumber();
+  };
+  std::optional<unsigned> lhs = inputOf(mul.getLhs());
+  std::optional<unsigned> rhs = inputOf(mul.getRhs());
+  if (!lhs || !rhs || *lhs == *rhs)
+    return std::nullopt;
+  return ProductBody{*lhs, *rhs};
+}
+
+/// Checks an mma schedule: the GEMM shape of the compute (two spatial axes,
+/// one reduce axis), cached inputs, and, for a named instruction, the tile
+/// against warps x instruction shape and the inputs' types.
+static LogicalResult verifyMmaSchedule(ComputeOp op, ScheduleAttr schedule,
+                                       function_ref<InFlightDiagnostic()> err) {
+  MmaLayoutAttr mma = schedule.getMma();
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  SmallVector<unsigned> spatial, reduce;
+  for (auto [a, axis] : llvm::enumerate(axes))
+    (axis.isSpatial() ? spatial : reduce).push_back(a);
+  if (spatial.size() != 2 || reduce.size() != 1)
+    return err() << "mma needs two spatial axes (M, N) and one reduce axis "
+                    "(K); the compute has "
+                 << spatial.size() << " and " << reduce.size();
+  if (schedule.getThreads()[reduce[0]] != 1)
+    return err() << "mma computes the reduce axis in the instruction; its "
+                    "threads must be 1";
+  llvm::SmallBitVector cached(op.getInputs().size());
+  for (CacheAttr c : schedule.getCache())
+    if (c.getOperand() >= 0 &&
+        c.getOperand() < static_cast<int64_t>(cached.size()))
+      cached.set(c.getOperand());
+  if (!cached.all())
+    return err() << "mma reads its operands from shared memory: cache every "
+                    "input";
+  if (mma.getShape() == MmaShape::automatic)
+    return success();
+  int64_t tileK = schedule.getTile()[reduce[0]];
+  if (tileK % mma.getK() != 0)
+    return err() << "tile size " << tileK << " of reduce axis '"
+                 << axes[reduce[0]].getName()
+                 << "' is not a multiple of the instruction's K = "
+                 << mma.getK() << " (" << mma << ")";
+  if (std::optional<ProductBody> product = matchProductBody(op)) {
+    for (Value in : op.getInputs()) {
+      Type elem = cast<MemRefType>(in.getType()).getElementType();
+      if (!mma.takesInputType(elem))
+        return err() << mma << " takes " << mma.inputTypesText()
+                     << " inputs, not " << elem;
+    }
+    Type acc = cast<MemRefType>(op.getOutputs()[0].getType()).getElementType();
+    if (!acc.isF32())
+      return err() << mma << " accumulates in f32, not " << acc;
+  }
+  return success();
+}
+
 /// Checks that `schedule` fits `op`: one tile size and thread count per
 /// axis, block bindings that the decomposition can realize, thread counts a
 /// CTA can hold and that divide their tiles, cached operands that exist.
@@ -341,8 +415,18 @@ static LogicalResult verifyScheduleFor(ComputeOp op, ScheduleAttr schedule) {
       spatialTile.push_back(schedule.getTile()[a]);
       spatialThreads.push_back(schedule.getThreads()[a]);
     }
-  if (failed(schedule.getLayoutOrDefault().verifyDistribution(
-          err, spatialTile, spatialThreads)))
+  FragmentLayoutAttrInterface layout = schedule.getLayoutOrDefault();
+  if (MmaLayoutAttr mma = schedule.getMma()) {
+    if (failed(verifyMmaSchedule(op, schedule, err)))
+      return failure();
+    // `auto` is resolved (and checked) by ext-apply-schedule.
+    layout = mma.getShape() == MmaShape::automatic
+                 ? FragmentLayoutAttrInterface()
+                 : MmaLayoutAttr::get(op.getContext(), mma.getShape(),
+                                      schedule.getWarps());
+  }
+  if (layout &&
+      failed(layout.verifyDistribution(err, spatialTile, spatialThreads)))
     return failure();
 
   // Operands number the inputs, then the outputs.

@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace ext;
 
@@ -127,4 +129,191 @@ SmallVector<Value> BlockedLayoutAttr::emitPointIndices(
 int64_t BlockedLayoutAttr::getContiguity(unsigned dim, ArrayRef<int64_t> shape,
                                          ArrayRef<int64_t> threads) const {
   return threads[dim] == 1 ? shape[dim] : getThreadTile()[dim];
+}
+
+//===----------------------------------------------------------------------===//
+// MmaLayoutAttr: the accumulator layout of a warp-level MMA instruction.
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      MmaShape shape, ArrayRef<int64_t> warps) {
+  if (!warps.empty() && warps.size() != 2)
+    return emitError() << "mma layout: warps must be [WM, WN], got "
+                       << warps.size() << " entries";
+  for (int64_t w : warps)
+    if (w < 1 || w > 32)
+      return emitError() << "mma layout: warp counts must be in [1, 32], got "
+                         << w;
+  if (shape == MmaShape::automatic && !warps.empty())
+    return emitError() << "mma layout: 'auto' names no instruction; give one "
+                          "(m16n8k16, m16n8k8, mfma_32x32x8, mfma_16x16x16, "
+                          "mfma_32x32x2)";
+  return success();
+}
+
+/// M, N and K of each instruction (1 for `auto`, which names none).
+static std::array<int64_t, 3> instructionShape(MmaShape shape) {
+  switch (shape) {
+  case MmaShape::m16n8k16:
+    return {16, 8, 16};
+  case MmaShape::m16n8k8:
+    return {16, 8, 8};
+  case MmaShape::mfma_32x32x8:
+    return {32, 32, 8};
+  case MmaShape::mfma_16x16x16:
+    return {16, 16, 16};
+  case MmaShape::mfma_32x32x2:
+    return {32, 32, 2};
+  case MmaShape::automatic:
+    break;
+  }
+  return {1, 1, 1};
+}
+
+int64_t MmaLayoutAttr::getM() const { return instructionShape(getShape())[0]; }
+int64_t MmaLayoutAttr::getN() const { return instructionShape(getShape())[1]; }
+int64_t MmaLayoutAttr::getK() const { return instructionShape(getShape())[2]; }
+
+bool MmaLayoutAttr::isNvidia() const {
+  return getShape() == MmaShape::m16n8k16 || getShape() == MmaShape::m16n8k8;
+}
+
+int64_t MmaLayoutAttr::getWarpSize() const { return isNvidia() ? 32 : 64; }
+
+bool MmaLayoutAttr::takesInputType(Type t) const {
+  switch (getShape()) {
+  case MmaShape::m16n8k16:
+    return t.isF16() || t.isBF16();
+  case MmaShape::mfma_32x32x8:
+  case MmaShape::mfma_16x16x16:
+    return t.isF16();
+  case MmaShape::m16n8k8:
+  case MmaShape::mfma_32x32x2:
+    return t.isF32();
+  case MmaShape::automatic:
+    return false;
+  }
+  return false;
+}
+
+StringRef MmaLayoutAttr::inputTypesText() const {
+  switch (getShape()) {
+  case MmaShape::m16n8k16:
+    return "f16 or bf16";
+  case MmaShape::mfma_32x32x8:
+  case MmaShape::mfma_16x16x16:
+    return "f16";
+  case MmaShape::m16n8k8:
+    return "f32 (rounded to tf32)";
+  case MmaShape::mfma_32x32x2:
+    return "f32";
+  case MmaShape::automatic:
+    return "none";
+  }
+  return "none";
+}
+
+bool MmaLayoutAttr::existsOn(StringRef chip) const {
+  if (isNvidia()) {
+    unsigned version = 0;
+    if (!chip.consume_front("sm_") || chip.rtrim("af").getAsInteger(10, version))
+      return false;
+    return version >= 80; // mma.sync m16n8k16 bf16 / m16n8k8 tf32: sm_80+
+  }
+  // CDNA: gfx908 (MI100), gfx90a (MI200), gfx94x (MI300), gfx950.
+  return chip == "gfx908" || chip == "gfx90a" || chip.starts_with("gfx94") ||
+         chip == "gfx950";
+}
+
+LogicalResult MmaLayoutAttr::verifyDistribution(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
+    ArrayRef<int64_t> threads) const {
+  if (failed(checkRanks(emitError, "mma", shape, threads)))
+    return failure();
+  if (getShape() == MmaShape::automatic || getWarps().empty())
+    return emitError() << "mma layout " << *this
+                       << " names no instruction and warps; a fragment needs "
+                          "both (ext-apply-schedule resolves them)";
+  if (shape.size() != 2)
+    return emitError() << "mma layout: a tile of " << shape.size()
+                       << " spatial dimensions; an MMA accumulator has 2";
+  int64_t numThreads = threads[0] * threads[1];
+  int64_t want = getWarps()[0] * getWarps()[1] * getWarpSize();
+  if (numThreads != want)
+    return emitError() << "mma layout: " << numThreads
+                       << " threads, but warps = [" << getWarps()[0] << ", "
+                       << getWarps()[1] << "] of " << getWarpSize()
+                       << " lanes need " << want;
+  int64_t instr[2] = {getM(), getN()};
+  const char *names[2] = {"M", "N"};
+  for (unsigned d = 0; d < 2; ++d)
+    if (shape[d] % (getWarps()[d] * instr[d]) != 0)
+      return emitError() << "mma layout: tile dimension #" << d << " of size "
+                         << shape[d] << " is not a multiple of "
+                         << getWarps()[d] << " warps x " << instr[d]
+                         << " (the instruction's " << names[d] << ")";
+  return success();
+}
+
+SmallVector<int64_t>
+MmaLayoutAttr::getLocalShape(ArrayRef<int64_t> shape,
+                             ArrayRef<int64_t> threads) const {
+  int64_t tilesM = shape[0] / (getWarps()[0] * getM());
+  int64_t tilesN = shape[1] / (getWarps()[1] * getN());
+  if (isNvidia()) // two rows (g, g + 8) x two columns per lane and tile
+    return {tilesM * 2, tilesN * 2};
+  // AMD: M * N / 64 rows of one column per lane and tile.
+  return {tilesM * getAccumulatorsPerLane(), tilesN};
+}
+
+SmallVector<Value> MmaLayoutAttr::emitPointIndices(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+    ArrayRef<int64_t> threads, ValueRange threadCoords,
+    ValueRange locals) const {
+  auto c = [&](int64_t v) { return indexConst(b, loc, v); };
+  auto div = [&](Value v, int64_t d) {
+    return d == 1 ? v : b.createOrFold<arith::DivUIOp>(loc, v, c(d));
+  };
+  auto rem = [&](Value v, int64_t d) {
+    return d == 1 ? c(0) : b.createOrFold<arith::RemUIOp>(loc, v, c(d));
+  };
+  Value tid = mulAdd(b, loc, threadCoords[0], threads[1], threadCoords[1]);
+  int64_t ws = getWarpSize();
+  Value warp = div(tid, ws), lane = rem(tid, ws);
+  int64_t wn = getWarps()[1];
+  int64_t warpTileM = shape[0] / getWarps()[0];
+  int64_t warpTileN = shape[1] / wn;
+  Value rowBase = b.createOrFold<arith::MulIOp>(loc, div(warp, wn),
+                                                c(warpTileM));
+  Value colBase =
+      b.createOrFold<arith::MulIOp>(loc, rem(warp, wn), c(warpTileN));
+  Value lm = locals[0], ln = locals[1];
+  Value row, col;
+  if (isNvidia()) {
+    // row: (lm / 2) * 16 + (lm % 2) * 8 + lane / 4
+    // col: (ln / 2) * 8 + (lane % 4) * 2 + ln % 2
+    row = mulAdd(b, loc, div(lm, 2), 16,
+                 mulAdd(b, loc, rem(lm, 2), 8, div(lane, 4)));
+    col = mulAdd(b, loc, div(ln, 2), 8,
+                 mulAdd(b, loc, rem(lane, 4), 2, rem(ln, 2)));
+  } else {
+    int64_t m = getM(), perLane = getAccumulatorsPerLane();
+    int64_t groups = ws / m; // lanes groups of m, each holding 4 rows
+    // item r of tile i: row 4 * groups * (r / 4) + 4 * (lane / m) + r % 4
+    Value i = div(lm, perLane), r = rem(lm, perLane);
+    Value inTile = mulAdd(b, loc, div(r, 4), 4 * groups,
+                          mulAdd(b, loc, div(lane, m), 4, rem(r, 4)));
+    row = mulAdd(b, loc, i, m, inTile);
+    col = mulAdd(b, loc, ln, getN(), rem(lane, m));
+  }
+  return {b.createOrFold<arith::AddIOp>(loc, rowBase, row),
+          b.createOrFold<arith::AddIOp>(loc, colBase, col)};
+}
+
+int64_t MmaLayoutAttr::getContiguity(unsigned dim, ArrayRef<int64_t> shape,
+                                     ArrayRef<int64_t> threads) const {
+  if (isNvidia())
+    return dim == 1 ? 2 : 1;
+  return dim == 0 ? 4 : 1;
 }

@@ -475,6 +475,79 @@ Value createStagingTile(OpBuilder &b, Location loc, unsigned output,
       alignAttr, cache.getSwizzle());
 }
 
+/// The fragment layout of a schedule: its `layout`, or for an `mma` schedule
+/// the instruction's accumulator layout over the warps, the instruction
+/// chosen for the chip and the inputs' type when it is `auto`.
+FailureOr<FragmentLayoutAttrInterface>
+resolveLayout(ComputeOp op, ScheduleAttr schedule, const TilingPlan &plan,
+              const ApplyScheduleOptions &options) {
+  MmaLayoutAttr mma = schedule.getMma();
+  if (!mma)
+    return schedule.getLayout();
+  StringRef chip = options.chip;
+  MmaShape shape = mma.getShape();
+  if (shape == MmaShape::automatic) {
+    if (chip.empty())
+      return op.emitOpError() << "mma = auto needs the chip "
+                                 "(ext-apply-schedule{chip=...})";
+    if (!matchProductBody(op))
+      return op.emitOpError()
+             << "mma = auto: the body is not a product under a sum combiner "
+                "(C += A * B), which is what matrix instructions compute";
+    Type elem =
+        cast<MemRefType>(op.getInputs()[0].getType()).getElementType();
+    bool nvidia = chip.starts_with("sm_");
+    auto divides = [&](int64_t m, int64_t n) {
+      ArrayRef<int64_t> warps = schedule.getWarps();
+      return plan.tile[plan.spatialAxes[0]] % (warps[0] * m) == 0 &&
+             plan.tile[plan.spatialAxes[1]] % (warps[1] * n) == 0;
+    };
+    if (nvidia && (elem.isF16() || elem.isBF16()))
+      shape = MmaShape::m16n8k16;
+    else if (nvidia && elem.isF32())
+      return op.emitOpError()
+             << "mma = auto does not round f32 inputs to tf32; name "
+                "#ext.mma<m16n8k8> to accept tf32 products";
+    else if (!nvidia && elem.isF16())
+      shape = divides(32, 32) ? MmaShape::mfma_32x32x8
+                              : MmaShape::mfma_16x16x16;
+    else if (!nvidia && elem.isF32())
+      shape = MmaShape::mfma_32x32x2;
+    else
+      return op.emitOpError() << "mma = auto: chip " << chip
+                              << " has no matrix instruction ext knows for "
+                              << elem << " inputs";
+  }
+  auto layout =
+      MmaLayoutAttr::get(op.getContext(), shape, schedule.getWarps());
+  if (!chip.empty() && !layout.existsOn(chip))
+    return op.emitOpError() << "mma " << MmaLayoutAttr::get(op.getContext(),
+                                                            shape, {})
+                            << " does not exist on chip " << chip;
+  SmallVector<int64_t> tile, threads;
+  for (unsigned a : plan.spatialAxes) {
+    tile.push_back(plan.tile[a]);
+    threads.push_back(plan.threads[a]);
+  }
+  auto err = [&]() { return op.emitOpError() << "schedule: "; };
+  if (failed(layout.verifyDistribution(err, tile, threads)))
+    return failure();
+  for (unsigned a = 0; a < plan.axes.size(); ++a)
+    if (plan.axes[a].isReduce() && plan.tile[a] % layout.getK() != 0)
+      return err() << "tile size " << plan.tile[a] << " of reduce axis '"
+                   << plan.axes[a].getName()
+                   << "' is not a multiple of the instruction's K = "
+                   << layout.getK();
+  if (std::optional<ProductBody> product = matchProductBody(op))
+    for (Value in : op.getInputs()) {
+      Type elem = cast<MemRefType>(in.getType()).getElementType();
+      if (!layout.takesInputType(elem))
+        return err() << layout << " takes " << layout.inputTypesText()
+                     << " inputs, not " << elem;
+    }
+  return FragmentLayoutAttrInterface(layout);
+}
+
 } // namespace
 
 FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
@@ -499,7 +572,11 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   }
 
   // Absent means cyclic: IR of schedules without a layout stays as it was.
-  FragmentLayoutAttrInterface layout = schedule.getLayout();
+  FailureOr<FragmentLayoutAttrInterface> layoutOr =
+      resolveLayout(op, schedule, plan, options);
+  if (failed(layoutOr))
+    return failure();
+  FragmentLayoutAttrInterface layout = *layoutOr;
 
   SmallVector<Type> fragTypes;
   if (plan.useFragments)
@@ -799,6 +876,7 @@ struct ExtApplySchedulePass
     // decompositions that need it fail, saying so.
     ApplyScheduleOptions options;
     options.report = report;
+    options.chip = chip;
     DeviceFacts &device = options.device;
     device = DeviceFacts::forChip(chip);
     if (sms < 0) {

@@ -4,6 +4,7 @@
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
@@ -63,7 +64,7 @@ SmallVector<Value> threadCoords(OpBuilder &b, Location loc, Value tid,
 
 struct FragmentInfo {
   Value storage; // the thread's private buffer
-  SmallVector<int64_t> threads;
+  SmallVector<int64_t> shape, threads;
   FragmentLayoutAttrInterface layout;
 };
 
@@ -120,50 +121,29 @@ SmallVector<Value> combineFused(RewriterBase &rw, Location loc,
 
 class LaunchLowering;
 
-/// Emits a tile compute that accumulates into fragments (a register tile),
-/// given each thread's coordinates `threadCoords` and the axes' `bounds`.
-/// One strategy per kind of fragment layout, chosen by
-/// `getFragmentAccumulation`: element-wise layouts (cyclic, blocked) do an
-/// outer product of register slices with fused multiply-adds; a tensor-core
-/// layout adds its own strategy (MMA instructions on lane fragments).
-class FragmentAccumulation {
-public:
-  virtual ~FragmentAccumulation() = default;
-  virtual LogicalResult emit(LaunchLowering &lowering, TileComputeOp op,
-                             ArrayRef<Value> threadCoords,
-                             ArrayRef<Value> bounds) = 0;
-};
-
-/// Register blocking for element-wise layouts: per step of the reduce
-/// axes, each input's slice for the thread's points is loaded once (vector
-/// loads along runs of consecutive points, up to 16 bytes), then every point
-/// of the register tile is updated from registers.
-class OuterProductAccumulation : public FragmentAccumulation {
-public:
-  LogicalResult emit(LaunchLowering &lowering, TileComputeOp op,
-                     ArrayRef<Value> threadCoords,
-                     ArrayRef<Value> bounds) override;
-};
-
-std::unique_ptr<FragmentAccumulation>
-getFragmentAccumulation(FragmentLayoutAttrInterface layout) {
-  return TypeSwitch<Attribute, std::unique_ptr<FragmentAccumulation>>(layout)
-      .Case<CyclicLayoutAttr, BlockedLayoutAttr>(
-          [](auto) { return std::make_unique<OuterProductAccumulation>(); })
-      .Default([](Attribute) { return nullptr; });
-}
+/// Register blocking, the element-wise accumulation every layout can take:
+/// per step of the reduce axes, each input's slice for the thread's points
+/// is loaded once (vector loads along runs of consecutive points, up to 16
+/// bytes), then every point of the register tile is updated from registers.
+/// `threadCoords` are each axis' thread coordinate.
+LogicalResult emitOuterProduct(LaunchLowering &lowering, TileComputeOp op,
+                               ArrayRef<Value> threadCoords,
+                               ArrayRef<Value> bounds);
 
 /// Lowers the tile ops of one gpu.launch.
 class LaunchLowering {
 public:
-  LaunchLowering(gpu::LaunchOp launch, int &barrierCounter, int dropBarrier)
+  LaunchLowering(gpu::LaunchOp launch, int &barrierCounter, int dropBarrier,
+                 StringRef chip)
       : launch(launch), rw(launch.getContext()),
-        barrierCounter(barrierCounter), dropBarrier(dropBarrier) {}
+        barrierCounter(barrierCounter), dropBarrier(dropBarrier), chip(chip) {}
 
   LogicalResult run();
 
 private:
-  friend class OuterProductAccumulation;
+  friend LogicalResult emitOuterProduct(LaunchLowering &, TileComputeOp,
+                                        ArrayRef<Value>, ArrayRef<Value>);
+  friend class AccumulationContext;
   void insertBarrier(Location loc) {
     if (barrierCounter++ == dropBarrier)
       return;
@@ -197,6 +177,7 @@ private:
   IRRewriter rw;
   int &barrierCounter;
   int dropBarrier;
+  std::string chip;
   Value tid;
   int64_t blockThreads = 0;
   DenseMap<Value, FragmentInfo> fragments;
@@ -214,9 +195,8 @@ Value LaunchLowering::newScratch(Location loc, ArrayRef<int64_t> shape,
 
 LogicalResult LaunchLowering::lowerFragment(AllocFragmentOp op) {
   auto type = cast<MemRefType>(op.getType());
-  SmallVector<int64_t> local;
-  for (auto [d, t] : llvm::enumerate(op.getThreads()))
-    local.push_back(type.getDimSize(d) / t);
+  SmallVector<int64_t> local = op.getLayoutOrDefault().getLocalShape(
+      type.getShape(), op.getThreads());
   // A private attribution of the launch: after outlining it is an alloca
   // in the kernel's entry block, which LLVM promotes to registers once the
   // (unrolled) accesses use constant indices.
@@ -226,7 +206,8 @@ LogicalResult LaunchLowering::lowerFragment(AllocFragmentOp op) {
       MemRefType::get(local, type.getElementType(), MemRefLayoutAttrInterface(),
                       space),
       op.getLoc());
-  fragments[op.getResult()] = {storage, llvm::to_vector(op.getThreads()),
+  fragments[op.getResult()] = {storage, llvm::to_vector(type.getShape()),
+                               llvm::to_vector(op.getThreads()),
                                op.getLayoutOrDefault()};
   return success();
 }
@@ -494,9 +475,7 @@ LogicalResult LaunchLowering::checkFragmentAccess(TileComputeOp op,
     auto dim = dyn_cast<AffineDimExpr>(e);
     unsigned a = dim ? dim.getPosition() : 0;
     if (!dim || axes[a].isReduce() || op.getThreads()[a] != info.threads[d] ||
-        cast<MemRefType>(info.storage.getType()).getDimSize(d) *
-                info.threads[d] !=
-            axes[a].getExtent())
+        info.shape[d] != axes[a].getExtent())
       return op.emitOpError()
              << "accesses a fragment through dimension #" << d
              << " in a way its thread distribution does not match; a "
@@ -629,6 +608,37 @@ SmallVector<Value> LaunchLowering::combineAcrossThreads(
   return result;
 }
 
+/// What a layout's accumulation strategy sees of the lowering of one op.
+class AccumulationContext : public TileAccumulationContext {
+public:
+  AccumulationContext(LaunchLowering &lowering, TileComputeOp op,
+                      ArrayRef<Value> threadCoords, ArrayRef<Value> bounds,
+                      function_ref<void()> pointLoops)
+      : lowering(lowering), threadCoords(threadCoords), bounds(bounds),
+        pointLoops(pointLoops) {}
+  RewriterBase &getRewriter() override { return lowering.rw; }
+  Value getThreadId() override { return lowering.tid; }
+  ArrayRef<Value> getBounds() override { return bounds; }
+  Value getFragmentStorage(Value value) override {
+    auto it = lowering.fragments.find(value);
+    return it == lowering.fragments.end() ? Value() : it->second.storage;
+  }
+  StringRef getChip() override { return lowering.chip; }
+  LogicalResult emitElementwise(TileComputeOp op) override {
+    if (pointLoops) {
+      pointLoops();
+      return success();
+    }
+    return emitOuterProduct(lowering, op, threadCoords, bounds);
+  }
+
+private:
+  LaunchLowering &lowering;
+  ArrayRef<Value> threadCoords, bounds;
+  /// Set when a thread has too many points to unroll: loops over them.
+  function_ref<void()> pointLoops;
+};
+
 LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
   Location loc = op.getLoc();
   SmallVector<AxisAttr> axes = op.getAxisList();
@@ -704,12 +714,6 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
   SmallVector<unsigned> spatial, reduce;
   for (unsigned a = 0; a < numAxes; ++a)
     (axes[a].isSpatial() ? spatial : reduce).push_back(a);
-  // A thread's points are unrolled when there are few of them, so that a
-  // fragment is indexed by constants and lives in registers.
-  int64_t pointsPerThread = 1;
-  for (unsigned a : spatial)
-    pointsPerThread *= axes[a].getExtent() / threads[a];
-  bool unrollPoints = pointsPerThread <= 64;
   FragmentLayoutAttrInterface layout = op.getLayoutOrDefault();
   SmallVector<int64_t> spatialShape, spatialThreads;
   SmallVector<Value> spatialCoords;
@@ -718,6 +722,17 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
     spatialThreads.push_back(threads[a]);
     spatialCoords.push_back(t[a]);
   }
+  // How many points of each spatial axis a thread holds, by its layout.
+  SmallVector<int64_t> localCounts(numAxes, 1);
+  for (auto [s, n] : llvm::enumerate(
+           layout.getLocalShape(spatialShape, spatialThreads)))
+    localCounts[spatial[s]] = n;
+  // A thread's points are unrolled when there are few of them, so that a
+  // fragment is indexed by constants and lives in registers.
+  int64_t pointsPerThread = 1;
+  for (unsigned a : spatial)
+    pointsPerThread *= localCounts[a];
+  bool unrollPoints = pointsPerThread <= 64;
   auto spatialLoops = [&](function_ref<void(Value valid)> inner) {
     std::function<void(unsigned)> emitAxis = [&](unsigned s) {
       if (s == spatial.size()) {
@@ -740,7 +755,7 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
         return;
       }
       unsigned a = spatial[s];
-      int64_t count = axes[a].getExtent() / threads[a];
+      int64_t count = localCounts[a];
       auto setPoint = [&](Value l) { locals[a] = l; };
       if (unrollPoints || count == 1) {
         for (int64_t l = 0; l < count; ++l) {
@@ -797,28 +812,34 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
         }
       });
     });
-  } else if (op.getAccumulate() && allFragmentOutputs && !threadReduceAxis &&
-             unrollPoints) {
-    std::unique_ptr<FragmentAccumulation> strategy =
-        getFragmentAccumulation(layout);
-    if (!strategy)
-      return op.emitOpError() << "has no lowering for fragment layout "
-                              << layout;
-    if (failed(strategy->emit(*this, op, t, bounds)))
-      return failure();
   } else if (op.getAccumulate() && allFragmentOutputs && !threadReduceAxis) {
-    // Register-tile accumulation: the reduce loops outermost, every point of
-    // the thread's fragment updated in each step.
-    OpBuilder::InsertionGuard g(rw);
-    for (unsigned r : reduce) {
-      auto loop = scf::ForOp::create(rw, loc, constIndex(rw, loc, 0), bounds[r],
-                                     constIndex(rw, loc, 1));
-      rw.setInsertionPoint(loop.getBody()->getTerminator());
-      points[r] = loop.getInductionVar();
-    }
-    spatialLoops([&](Value valid) {
-      underIf(valid, [&] { accumulateIntoOutputs(emitBody()); });
-    });
+    // Too many points per thread to unroll: the reduce loops outermost,
+    // every point of the thread's fragment updated in each step.
+    auto loopAccumulation = [&] {
+      OpBuilder::InsertionGuard g(rw);
+      for (unsigned r : reduce) {
+        auto loop = scf::ForOp::create(rw, loc, constIndex(rw, loc, 0),
+                                       bounds[r], constIndex(rw, loc, 1));
+        rw.setInsertionPoint(loop.getBody()->getTerminator());
+        points[r] = loop.getInductionVar();
+      }
+      spatialLoops([&](Value valid) {
+        underIf(valid, [&] { accumulateIntoOutputs(emitBody()); });
+      });
+    };
+    auto strategy = dyn_cast<TileAccumulationAttrInterface>(Attribute(layout));
+    if (!strategy)
+      return op.emitOpError() << "has no accumulation strategy for fragment "
+                                 "layout "
+                              << layout
+                              << " (it does not implement "
+                                 "TileAccumulationAttrInterface)";
+    AccumulationContext context(
+        *this, op, t, bounds,
+        unrollPoints ? function_ref<void()>()
+                     : function_ref<void()>(loopAccumulation));
+    if (failed(strategy.emitAccumulation(context, op)))
+      return failure();
   } else {
     // Per point: accumulators through the reduce loops, then (for a reduce
     // axis over threads) a cross-thread combine every thread takes part in.
@@ -907,12 +928,9 @@ struct SliceRead {
   std::string whyNarrow; // set when width < the requested vector
 };
 
-} // namespace
 
-LogicalResult OuterProductAccumulation::emit(LaunchLowering &L,
-                                             TileComputeOp op,
-                                             ArrayRef<Value> t,
-                                             ArrayRef<Value> bounds) {
+LogicalResult emitOuterProduct(LaunchLowering &L, TileComputeOp op,
+                               ArrayRef<Value> t, ArrayRef<Value> bounds) {
   IRRewriter &rw = L.rw;
   Location loc = op.getLoc();
   SmallVector<AxisAttr> axes = op.getAxisList();
@@ -1050,8 +1068,9 @@ LogicalResult OuterProductAccumulation::emit(LaunchLowering &L,
   // spatial axis and the step within the unrolled reduce axis (-1: unused).
   using Key = SmallVector<int64_t>;
   SmallVector<int64_t> counts(numAxes, 1);
-  for (unsigned a : spatial)
-    counts[a] = axes[a].getExtent() / threads[a];
+  for (auto [s, n] : llvm::enumerate(
+           layout.getLocalShape(spatialShape, spatialThreads)))
+    counts[spatial[s]] = n;
   auto pointsOf = [&](const Key &key) {
     SmallVector<Value> points(numAxes), locals(numAxes);
     SmallVector<Value> spatialLocals;
@@ -1169,7 +1188,6 @@ LogicalResult OuterProductAccumulation::emit(LaunchLowering &L,
   return success();
 }
 
-namespace {
 
 LogicalResult LaunchLowering::run() {
   SmallVector<Operation *> tileOps;
@@ -1239,17 +1257,46 @@ LogicalResult LaunchLowering::run() {
 
 } // namespace
 
+namespace {
+/// The element-wise layouts' strategy: register blocking.
+template <typename LayoutAttr>
+struct ElementwiseAccumulationModel
+    : TileAccumulationAttrInterface::ExternalModel<
+          ElementwiseAccumulationModel<LayoutAttr>, LayoutAttr> {
+  LogicalResult emitAccumulation(Attribute, TileAccumulationContext &context,
+                                 Operation *op) const {
+    return context.emitElementwise(cast<TileComputeOp>(op));
+  }
+};
+} // namespace
+
+void ext::registerTileAccumulationModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, ExtDialect *) {
+    CyclicLayoutAttr::attachInterface<
+        ElementwiseAccumulationModel<CyclicLayoutAttr>>(*ctx);
+    BlockedLayoutAttr::attachInterface<
+        ElementwiseAccumulationModel<BlockedLayoutAttr>>(*ctx);
+    attachMmaAccumulationModel(ctx);
+  });
+}
+
 LogicalResult ext::lowerTileOpsToThreads(gpu::LaunchOp launch, int dropBarrier,
-                                         int *barrierCount) {
-  // Register blocking emits math.fma and vector loads. Under the pass they
-  // are its dependent dialects (already loaded); a C++ caller may not have
-  // loaded them.
+                                         int *barrierCount, StringRef chip) {
+  // Register blocking emits math.fma and vector loads, tensor cores nvgpu
+  // and amdgpu ops, through the layouts' strategies. Under the pass they
+  // are its dependent dialects and extensions (already loaded); a C++
+  // caller may not have loaded them.
   MLIRContext *ctx = launch.getContext();
+  DialectRegistry registry;
+  registerTileAccumulationModels(registry);
+  ctx->appendDialectRegistry(registry);
   ctx->getOrLoadDialect<math::MathDialect>();
   ctx->getOrLoadDialect<vector::VectorDialect>();
+  ctx->getOrLoadDialect<nvgpu::NVGPUDialect>();
+  ctx->getOrLoadDialect<amdgpu::AMDGPUDialect>();
   int local = 0;
   return LaunchLowering(launch, barrierCount ? *barrierCount : local,
-                        dropBarrier)
+                        dropBarrier, chip)
       .run();
 }
 
@@ -1258,12 +1305,16 @@ namespace {
 struct ExtTileOpsToThreadsPass
     : ext::impl::ExtTileOpsToThreadsBase<ExtTileOpsToThreadsPass> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerTileAccumulationModels(registry);
+  }
   void runOnOperation() override {
     SmallVector<gpu::LaunchOp> launches;
     getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
     int counter = 0;
     for (gpu::LaunchOp launch : launches)
-      if (failed(lowerTileOpsToThreads(launch, dropBarrier, &counter)))
+      if (failed(lowerTileOpsToThreads(launch, dropBarrier, &counter, chip)))
         return signalPassFailure();
     // Tile ops outside any launch have no threads to run on.
     WalkResult r = getOperation()->walk([](Operation *op) {

@@ -101,6 +101,78 @@ def Ext_BlockedLayoutAttr : Ext_Attr<"BlockedLayout", "blocked", [
   let genVerifyDecl = 1;
 }
 
+def Ext_MmaShape : I32EnumAttr<"MmaShape",
+    "a warp-level matrix instruction (tensor core / matrix core)", [
+    I32EnumAttrCase<"automatic", 0, "auto">,
+    I32EnumAttrCase<"m16n8k16", 1>,
+    I32EnumAttrCase<"m16n8k8", 2>,
+    I32EnumAttrCase<"mfma_32x32x8", 3>,
+    I32EnumAttrCase<"mfma_16x16x16", 4>,
+    I32EnumAttrCase<"mfma_32x32x2", 5>
+  ]> {
+  let cppNamespace = "::ext";
+  let genSpecializedAttr = 0;
+}
+
+def Ext_MmaLayoutAttr : Ext_Attr<"MmaLayout", "mma", [
+    DeclareAttrInterfaceMethods<FragmentLayoutAttrInterface,
+        ["getLocalShape"]>]> {
+  let summary = "the per-lane accumulator layout of a warp-level MMA instruction";
+  let description = [{
+    Names a warp-level matrix instruction and, as a fragment layout, the
+    tile distribution its accumulators impose: the tile (M x N) is split
+    over `warps = [WM, WN]` warps (wavefronts on AMD), each warp's tile into
+    instruction tiles, and every instruction tile's accumulators sit in the
+    lanes as the instruction defines them.
+
+    * `m16n8k16`: NVIDIA `mma.sync.aligned.m16n8k16`, f16 or bf16 inputs
+      with f32 accumulation (sm_80 and later). Lane `l` holds rows
+      `l / 4` and `l / 4 + 8`, columns `2 (l mod 4)` and `2 (l mod 4) + 1`.
+    * `m16n8k8`: the same for tf32 (f32 inputs rounded to tf32).
+    * `mfma_32x32x8`, `mfma_16x16x16`: AMD `v_mfma_f32_32x32x8f16` /
+      `v_mfma_f32_16x16x16f16` (gfx908, gfx90a, gfx94x), f16 inputs, f32
+      accumulation on 64-lane wavefronts; `mfma_32x32x2`: f32 inputs
+      (`v_mfma_f32_32x32x2f32`). Lane `l` holds column `l mod 32` (`l mod
+      16`) and rows `8 i + 4 (l / 32) + j` (`4 (l / 16) + j`).
+    * `auto` (a schedule's `mma = auto` only): `ext-apply-schedule` picks the
+      instruction for the chip and the inputs' type.
+
+    In a schedule, `mma = #ext.mma<m16n8k16>` with `warps = [WM, WN]`;
+    `ext-apply-schedule` gives fragments and tile computes the layout with
+    the warps. `ext-tile-ops-to-threads` lowers a product under a `sum`
+    combiner on such a fragment to `nvgpu.ldmatrix` + `nvgpu.mma.sync` or
+    `amdgpu.mfma`; other bodies take the element-wise path.
+
+    ```mlir
+    #ext.mma<m16n8k16>
+    #ext.mma<mfma_32x32x8, warps = [2, 2]>
+    ```
+  }];
+  let parameters = (ins EnumParameter<Ext_MmaShape>:$shape,
+                        OptionalArrayRefParameter<"int64_t">:$warps);
+  let assemblyFormat = "`<` $shape (`,` `warps` `=` `[` $warps^ `]`)? `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The instruction's M, N and K.
+    int64_t getM() const;
+    int64_t getN() const;
+    int64_t getK() const;
+    /// Lanes that execute one instruction together (32 or 64).
+    int64_t getWarpSize() const;
+    bool isNvidia() const;
+    /// Whether the instruction takes inputs of element type `t`.
+    bool takesInputType(::mlir::Type t) const;
+    /// The input types it takes, for messages ("f16 or bf16").
+    ::llvm::StringRef inputTypesText() const;
+    /// Whether `chip` (sm_NN, gfxNNN) has the instruction.
+    bool existsOn(::llvm::StringRef chip) const;
+    /// Accumulators per lane of one instruction.
+    int64_t getAccumulatorsPerLane() const {
+      return getM() * getN() / getWarpSize();
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Schedules
 //===----------------------------------------------------------------------===//
@@ -367,6 +439,15 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       `#ext.cyclic` by default (thread `t` of an axis takes points `t, t +
       threads, ...`), or `#ext.blocked<thread_tile = [...]>` (runs of
       consecutive points per thread, read from shared memory as vectors).
+    * `mma`, `warps`: run a product under a `sum` combiner (`C += A * B`,
+      with `arith.extf` of the inputs allowed) on tensor cores: `mma =
+      #ext.mma<m16n8k16>` (or `m16n8k8`, `mfma_32x32x8`, `mfma_16x16x16`,
+      `mfma_32x32x2`) or `mma = auto` (the instruction for the chip and the
+      inputs' type), and `warps = [WM, WN]` splitting the M x N tile over
+      warps. The fragment layout becomes the instruction's accumulator
+      layout; the threads must number `WM * WN` warps, the tile must be a
+      multiple of warps times the instruction's shape, and both inputs must
+      be cached in shared memory.
     * `cache`: inputs staged in shared memory, each with its storage_align.
     * `decomposition`: a `TileDecompositionAttrInterface` attribute
       (`#ext.data_parallel` by default; `#ext.split_k`, `#ext.stream_k`,
@@ -394,7 +475,9 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     DefaultValuedParameter<"int64_t", "1">:$swizzle,
     DefaultValuedParameter<"int64_t", "1">:$vector,
     DefaultValuedParameter<"int64_t", "1">:$unroll,
-    OptionalParameter<"::ext::FragmentLayoutAttrInterface">:$layout
+    OptionalParameter<"::ext::FragmentLayoutAttrInterface">:$layout,
+    OptionalParameter<"::ext::MmaLayoutAttr">:$mma,
+    OptionalArrayRefParameter<"int64_t">:$warps
   );
   // Keyword = value pairs in any order, comma-separated (a custom parser:
   // ODS formats cannot combine optional parameters with comma separators).

@@ -11,6 +11,11 @@
 
 namespace ext {
 
+/// What the tile lowering gives a layout's accumulation strategy
+/// (TileAccumulationAttrInterface); defined by the transforms library
+/// (ext/Dialect/Ext/Transforms/TileAccumulation.h).
+class TileAccumulationContext;
+
 /// What a decomposition may know about the chip it is lowered for.
 struct DeviceFacts {
   /// SMs (NVIDIA) or CUs (AMD); 0 when unknown.

@@ -221,7 +221,40 @@ def FragmentLayoutAttrInterface : AttrInterface<"FragmentLayoutAttrInterface"> {
         multiples of it (1 when none are consecutive).
       }], "int64_t", "getContiguity",
       (ins "unsigned":$dim, "::llvm::ArrayRef<int64_t>":$shape,
-           "::llvm::ArrayRef<int64_t>":$threads)>
+           "::llvm::ArrayRef<int64_t>":$threads)>,
+    InterfaceMethod<[{
+        The shape of one thread's registers for a tile of `shape` over
+        `threads` (the range of `locals` in `emitPointIndices`); by default
+        `shape[d] / threads[d]` per dimension.
+      }], "::llvm::SmallVector<int64_t>", "getLocalShape",
+      (ins "::llvm::ArrayRef<int64_t>":$shape,
+           "::llvm::ArrayRef<int64_t>":$threads), [{}], [{
+        ::llvm::SmallVector<int64_t> local;
+        for (auto [s, t] : ::llvm::zip(shape, threads))
+          local.push_back(s / t);
+        return local;
+      }]>
+  ];
+}
+
+def TileAccumulationAttrInterface
+    : AttrInterface<"TileAccumulationAttrInterface"> {
+  let cppNamespace = "::ext";
+  let description = [{
+    The strategy by which `ext-tile-ops-to-threads` lowers an
+    `ext.tile_compute` that accumulates into fragments of a layout: each
+    fragment layout provides one (attached as an external model by the
+    transforms library, which owns the instructions it emits: register
+    blocking for `#ext.cyclic` and `#ext.blocked`, tensor-core instructions
+    for `#ext.mma`). A layout without it cannot be accumulated into.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Emits, at the context's insertion point, the per-thread code of the
+        accumulating tile compute `tileCompute` (an `ext.tile_compute`).
+      }], "::llvm::LogicalResult", "emitAccumulation",
+      (ins "::ext::TileAccumulationContext &":$context,
+           "::mlir::Operation *":$tileCompute)>
   ];
 }
 

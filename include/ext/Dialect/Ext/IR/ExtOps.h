@@ -18,4 +18,15 @@
 #define GET_OP_CLASSES
 #include "ext/Dialect/Ext/IR/ExtOps.h.inc"
 
+namespace ext {
+/// A body `yield (f(a) * f(b))` under a `sum` combiner, with `f` the identity
+/// or `arith.extf`, `a` and `b` the block arguments of two inputs: what a
+/// matrix instruction computes (C += A * B).
+struct ProductBody {
+  unsigned lhsInput = 0, rhsInput = 1;
+};
+/// The product structure of `op`'s body, if it has one (see ProductBody).
+std::optional<ProductBody> matchProductBody(ComputeLikeOpInterface op);
+} // namespace ext
+
 #endif // EXT_DIALECT_EXT_IR_EXTOPS_H

@@ -173,18 +173,37 @@ def ExtTileOpsToThreads : Pass<"ext-tile-ops-to-threads"> {
       fastest), then the axis' thread 0 stores. Barriers are never placed
       under thread-dependent control flow.
 
+    Each fragment layout brings its accumulation strategy
+    (`TileAccumulationAttrInterface`). For `#ext.mma` layouts, a product
+    under a `sum` combiner (`arith.extf` of the inputs allowed) with both
+    inputs in shared memory becomes, per warp and k-step of the
+    instruction, `nvgpu.ldmatrix` loads of the A and B fragments
+    (transposed where the shared tile holds the operand with its K
+    dimension outermost; scalar loads where ldmatrix cannot read it: a
+    swizzled tile, tf32 operands) and one `nvgpu.mma.sync` per
+    instruction tile of the warp, or on AMD `amdgpu.mfma` with operands
+    read from LDS. The accumulators live in the lanes' registers in the
+    instruction's layout. Other bodies take the element-wise path, with a
+    remark. With `chip`, the instruction must exist on the chip.
+
     `drop-barrier=N` (a debugging aid for tests) omits the N-th barrier the
     pass would insert, to show that the result then goes wrong.
   }];
   let options = [
     Option<"dropBarrier", "drop-barrier", "int", /*default=*/"-1",
-           "Omit the N-th inserted barrier (tests only; -1 keeps all)">
+           "Omit the N-th inserted barrier (tests only; -1 keeps all)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip the kernels are for (sm_80, gfx942, ...): a tile "
+           "compute's matrix instructions must exist on it (empty: not "
+           "checked)">
   ];
   let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];

@@ -28,6 +28,9 @@ void populateComputeToLoopsPatterns(mlir::RewritePatternSet &patterns);
 struct ApplyScheduleOptions {
   /// The chip's SM count sizes Stream-K grids and `auto`'s cost model.
   DeviceFacts device;
+  /// The chip (sm_90, gfx942; empty when unknown): an mma schedule's
+  /// instruction must exist on it, and `mma = auto` picks one for it.
+  std::string chip;
   /// Emit a remark with the decomposition (and `auto`'s candidates).
   bool report = false;
 };
@@ -62,10 +65,12 @@ lowerKernelToGPU(mlir::RewriterBase &rewriter, KernelOp kernel,
 /// (ext.alloc_fragment, ext.copy, ext.tile_compute) in `launch` into code
 /// each thread runs, with the barriers they need. Barriers are numbered
 /// from `*barrierCount` on (0 when null; it is advanced), and the one
-/// numbered `dropBarrier` is omitted (tests only; -1 keeps all).
+/// numbered `dropBarrier` is omitted (tests only; -1 keeps all). With
+/// `chip`, matrix instructions of #ext.mma layouts must exist on it.
 mlir::LogicalResult lowerTileOpsToThreads(mlir::gpu::LaunchOp launch,
                                           int dropBarrier = -1,
-                                          int *barrierCount = nullptr);
+                                          int *barrierCount = nullptr,
+                                          llvm::StringRef chip = "");
 
 /// ext-alloc-shared-to-workgroup on one op: `op` becomes a workgroup
 /// attribution of its enclosing gpu.launch or gpu.func, padded per its

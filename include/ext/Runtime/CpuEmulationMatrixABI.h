@@ -1,0 +1,79 @@
+//===- CpuEmulationMatrixABI.h - warp matrix ops on the emulator -*- C++ -*-===//
+//
+// The part of the emulation ABI (CpuEmulationABI.h) that warp-level matrix
+// instructions use: nvgpu.ldmatrix, nvgpu.mma.sync, amdgpu.mfma and the gpu
+// dialect's subgroup MMA ops. They are warp collectives: every lane writes
+// its operands to a private buffer, publishes the buffer's address in its
+// scratch slot (one 64-bit value per lane) and meets its warp; then each lane
+// calls one of these functions, which reads the other lanes' buffers through
+// the published addresses and writes the lane's own result; a second
+// rendezvous keeps the buffers alive until every lane has read them.
+//
+// `slots` is the address of the scratch slot of lane 0 of the caller's warp
+// (the lanes' slots follow, 8 bytes apart), `lane` the caller's lane, `mask`
+// the lanes that took part in the rendezvous, `site` the op (an index into
+// the launch's sites, for errors).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXT_RUNTIME_CPUEMULATIONMATRIXABI_H
+#define EXT_RUNTIME_CPUEMULATIONMATRIXABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+namespace ext::emu {
+#endif
+
+/// The instructions __ext_emu_mma executes: shape, input and accumulator
+/// types. docs/CpuEmulation.md ("Warp matrix instructions") gives each one's
+/// per-lane fragment layout and its source.
+enum MatrixKind : int32_t {
+  // NVIDIA mma.sync.aligned (32 lanes).
+  EXT_EMU_MMA_M16N8K16_F16_F32 = 1,
+  EXT_EMU_MMA_M16N8K16_F16_F16 = 2,
+  EXT_EMU_MMA_M16N8K16_BF16_F32 = 3,
+  EXT_EMU_MMA_M16N8K8_TF32_F32 = 4,
+  // AMD CDNA v_mfma (64 lanes).
+  EXT_EMU_MFMA_32X32X8_F16_F32 = 16,
+  EXT_EMU_MFMA_16X16X16_F16_F32 = 17,
+  EXT_EMU_MFMA_32X32X2_F32_F32 = 18,
+  // The gpu dialect's opaque !gpu.mma_matrix 16x16x16 (32 lanes).
+  EXT_EMU_WMMA_16X16X16_F16_F32 = 32,
+  EXT_EMU_WMMA_16X16X16_F16_F16 = 33,
+};
+
+#ifdef __cplusplus
+} // namespace ext::emu
+#endif
+
+#define EXT_EMU_LDMATRIX "__ext_emu_ldmatrix"
+#define EXT_EMU_MMA "__ext_emu_mma"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// nvgpu.ldmatrix (PTX ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans]): lanes
+/// 8i..8i+7 published the addresses of the 8 rows (16 bytes each) of matrix
+/// i. Writes the caller's `numTiles` 32-bit registers to `out`: without
+/// `transpose` register i holds bytes 4*(lane%4).. of row lane/4 of matrix i;
+/// with it (16-bit elements only) elements (lane%4)*2 and (lane%4)*2+1 of
+/// column lane/4.
+void __ext_emu_ldmatrix(int32_t site, int64_t mask, int64_t slots,
+                        int32_t lane, int32_t numTiles, int32_t transpose,
+                        int64_t out);
+
+/// A warp matrix multiply-accumulate D = A * B + C of `kind`: each lane
+/// published the address of its fragment buffer, holding its A, B and C
+/// elements in the instruction's register order, packed (2-byte f16/bf16,
+/// 4-byte f32) and each part starting at a multiple of 8 bytes. Writes the
+/// caller's D elements over its C elements.
+void __ext_emu_mma(int32_t site, int64_t mask, int64_t slots, int32_t lane,
+                   int32_t kind);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // EXT_RUNTIME_CPUEMULATIONMATRIXABI_H
