@@ -76,8 +76,8 @@ Config Config::fromEnvironment(std::string &error) {
   uint64_t warpSize = uint64_t(c.warpSize);
   number("EXT_EMU_WARP_SIZE", warpSize);
   if (warpSize != 32 && warpSize != 64)
-    error = "EXT_EMU_WARP_SIZE='" + std::to_string(warpSize) +
-            "' is not 32 or 64";
+    error =
+        "EXT_EMU_WARP_SIZE='" + std::to_string(warpSize) + "' is not 32 or 64";
   c.warpSize = int32_t(warpSize);
   if (kb < 16)
     kb = 16;

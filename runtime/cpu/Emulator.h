@@ -66,10 +66,9 @@ struct Config {
 
   /// The defaults overridden by EXT_EMU_SEED, EXT_EMU_SCHEDULE
   /// (random|round-robin|sequential), EXT_EMU_STACK_KB,
-  /// EXT_EMU_MAX_RESIDENT_THREADS, EXT_EMU_SPIN_LIMIT, EXT_EMU_RACECHECK (0|1) and
-  /// EXT_EMU_PROGRESS (0|1), EXT_EMU_BANK_CONFLICTS (0|1), EXT_EMU_WARP_SIZE
-  /// (32|64); a malformed value
-  /// is an error in `error`.
+  /// EXT_EMU_MAX_RESIDENT_THREADS, EXT_EMU_SPIN_LIMIT, EXT_EMU_RACECHECK (0|1)
+  /// and EXT_EMU_PROGRESS (0|1), EXT_EMU_BANK_CONFLICTS (0|1),
+  /// EXT_EMU_WARP_SIZE (32|64); a malformed value is an error in `error`.
   static Config fromEnvironment(std::string &error);
 };
 

@@ -15,10 +15,10 @@
 #include "ext/Runtime/CpuEmulationMatrixABI.h"
 
 #include <array>
-#include <memory>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,8 +29,7 @@ namespace {
 [[noreturn]] void fail(int32_t site, const std::string &message) {
   Thread *t = currentThread();
   std::string where = "?";
-  if (t && site >= 0 &&
-      size_t(site) < t->launch->params().sites.size())
+  if (t && site >= 0 && size_t(site) < t->launch->params().sites.size())
     where = t->launch->params().sites[site];
   std::fflush(stdout);
   std::fprintf(stderr, "ext-emu: error: %s: %s\n", where.c_str(),
@@ -46,9 +45,8 @@ void requireFullWarp(int32_t site, int64_t mask, int32_t lanes,
   Thread *t = currentThread();
   int32_t warpSize = t ? t->launch->warpSize() : lanes;
   if (warpSize != lanes)
-    fail(site, std::string(what) + " needs a warp of " +
-                   std::to_string(lanes) + " lanes; this launch has " +
-                   std::to_string(warpSize) +
+    fail(site, std::string(what) + " needs a warp of " + std::to_string(lanes) +
+                   " lanes; this launch has " + std::to_string(warpSize) +
                    " (the emulated chip sets it: ext-run --chip=gfx... "
                    "for 64-lane waves, EXT_EMU_WARP_SIZE)");
   uint64_t full = lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << lanes) - 1;
@@ -216,27 +214,84 @@ Coord mfma32x32x2B(int32_t lane, int32_t) { return {lane / 32, lane % 32}; }
 const Instruction *instructionOf(int32_t kind) {
   static const Instruction m16n8k16f16f32 = {
       "mma.sync m16n8k16 f16 (f32 accumulate)",
-      32, 16, 8, 16, Elt::F16, Elt::F16, Elt::F32, 8, 4, 4,
-      m16n8k16A, m16n8k16B, m16n8C};
+      32,
+      16,
+      8,
+      16,
+      Elt::F16,
+      Elt::F16,
+      Elt::F32,
+      8,
+      4,
+      4,
+      m16n8k16A,
+      m16n8k16B,
+      m16n8C};
   static const Instruction m16n8k16f16f16 = {
       "mma.sync m16n8k16 f16 (f16 accumulate)",
-      32, 16, 8, 16, Elt::F16, Elt::F16, Elt::F16, 8, 4, 4,
-      m16n8k16A, m16n8k16B, m16n8C};
-  static const Instruction m16n8k16bf16 = {
-      "mma.sync m16n8k16 bf16", 32, 16, 8, 16, Elt::BF16, Elt::BF16,
-      Elt::F32, 8, 4, 4, m16n8k16A, m16n8k16B, m16n8C};
-  static const Instruction m16n8k8tf32 = {
-      "mma.sync m16n8k8 tf32", 32, 16, 8, 8, Elt::TF32, Elt::TF32,
-      Elt::F32, 4, 2, 4, m16n8k8A, m16n8k8B, m16n8C};
+      32,
+      16,
+      8,
+      16,
+      Elt::F16,
+      Elt::F16,
+      Elt::F16,
+      8,
+      4,
+      4,
+      m16n8k16A,
+      m16n8k16B,
+      m16n8C};
+  static const Instruction m16n8k16bf16 = {"mma.sync m16n8k16 bf16",
+                                           32,
+                                           16,
+                                           8,
+                                           16,
+                                           Elt::BF16,
+                                           Elt::BF16,
+                                           Elt::F32,
+                                           8,
+                                           4,
+                                           4,
+                                           m16n8k16A,
+                                           m16n8k16B,
+                                           m16n8C};
+  static const Instruction m16n8k8tf32 = {"mma.sync m16n8k8 tf32",
+                                          32,
+                                          16,
+                                          8,
+                                          8,
+                                          Elt::TF32,
+                                          Elt::TF32,
+                                          Elt::F32,
+                                          4,
+                                          2,
+                                          4,
+                                          m16n8k8A,
+                                          m16n8k8B,
+                                          m16n8C};
   static const Instruction mfma32x32x8 = {
-      "mfma 32x32x8 f16", 64, 32, 32, 8, Elt::F16, Elt::F16, Elt::F32,
-      4, 4, 16, mfma32x32x8A, mfma32x32x8B, mfma32x32C};
-  static const Instruction mfma16x16x16 = {
-      "mfma 16x16x16 f16", 64, 16, 16, 16, Elt::F16, Elt::F16, Elt::F32,
-      4, 4, 4, mfma16x16x16A, mfma16x16x16B, mfma16x16C};
+      "mfma 32x32x8 f16", 64,        32, 32, 8,  Elt::F16,
+      Elt::F16,           Elt::F32,  4,  4,  16, mfma32x32x8A,
+      mfma32x32x8B,       mfma32x32C};
+  static const Instruction mfma16x16x16 = {"mfma 16x16x16 f16",
+                                           64,
+                                           16,
+                                           16,
+                                           16,
+                                           Elt::F16,
+                                           Elt::F16,
+                                           Elt::F32,
+                                           4,
+                                           4,
+                                           4,
+                                           mfma16x16x16A,
+                                           mfma16x16x16B,
+                                           mfma16x16C};
   static const Instruction mfma32x32x2 = {
-      "mfma 32x32x2 f32", 64, 32, 32, 2, Elt::F32, Elt::F32, Elt::F32,
-      1, 1, 16, mfma32x32x2A, mfma32x32x2B, mfma32x32C};
+      "mfma 32x32x2 f32", 64,        32, 32, 2,  Elt::F32,
+      Elt::F32,           Elt::F32,  1,  1,  16, mfma32x32x2A,
+      mfma32x32x2B,       mfma32x32C};
   switch (kind) {
   case EXT_EMU_MMA_M16N8K16_F16_F32:
     return &m16n8k16f16f32;
@@ -312,13 +367,12 @@ const char *laneBuffer(int64_t slots, int32_t lane) {
 
 extern "C" {
 
-void __ext_emu_ldmatrix(int32_t site, int64_t mask, int64_t slots,
-                        int32_t lane, int32_t numTiles, int32_t transpose,
-                        int64_t out) {
+void __ext_emu_ldmatrix(int32_t site, int64_t mask, int64_t slots, int32_t lane,
+                        int32_t numTiles, int32_t transpose, int64_t out) {
   requireFullWarp(site, mask, 32, "ldmatrix");
   if (numTiles != 1 && numTiles != 2 && numTiles != 4)
-    fail(site, "ldmatrix loads 1, 2 or 4 matrices, not " +
-                   std::to_string(numTiles));
+    fail(site,
+         "ldmatrix loads 1, 2 or 4 matrices, not " + std::to_string(numTiles));
   auto *result = reinterpret_cast<char *>(out);
   for (int32_t tile = 0; tile < numTiles; ++tile) {
     char *reg = result + 4 * tile;
@@ -361,8 +415,8 @@ void __ext_emu_mma(int32_t site, int64_t mask, int64_t slots, int32_t lane,
       Owner oa = owners.a[size_t(d.row) * in->k + kk];
       Owner ob = owners.b[size_t(kk) * in->n + d.col];
       float x = readElt(laneBuffer(slots, oa.lane) + oa.index * aBytes, in->a);
-      float y = readElt(laneBuffer(slots, ob.lane) + bOffset + ob.index * bBytes,
-                        in->b);
+      float y = readElt(
+          laneBuffer(slots, ob.lane) + bOffset + ob.index * bBytes, in->b);
       acc += x * y;
     }
     if (in->c == Elt::F16) {

@@ -1,4 +1,5 @@
-//===- CpuEmulationMatrixABI.h - warp matrix ops on the emulator -*- C++ -*-===//
+//===- CpuEmulationMatrixABI.h - warp matrix ops on the emulator -*- C++
+//-*-===//
 //
 // The part of the emulation ABI (CpuEmulationABI.h) that warp-level matrix
 // instructions use: nvgpu.ldmatrix, nvgpu.mma.sync, amdgpu.mfma and the gpu
@@ -60,9 +61,8 @@ extern "C" {
 /// `transpose` register i holds bytes 4*(lane%4).. of row lane/4 of matrix i;
 /// with it (16-bit elements only) elements (lane%4)*2 and (lane%4)*2+1 of
 /// column lane/4.
-void __ext_emu_ldmatrix(int32_t site, int64_t mask, int64_t slots,
-                        int32_t lane, int32_t numTiles, int32_t transpose,
-                        int64_t out);
+void __ext_emu_ldmatrix(int32_t site, int64_t mask, int64_t slots, int32_t lane,
+                        int32_t numTiles, int32_t transpose, int64_t out);
 
 /// A warp matrix multiply-accumulate D = A * B + C of `kind`: each lane
 /// published the address of its fragment buffer, holding its A, B and C

@@ -276,15 +276,14 @@ struct SubgroupReduceLowering : EmulationOpPattern<gpu::SubgroupReduceOp> {
     if (failed(buf))
       return failure();
     std::optional<uint32_t> clusterSize = op.getClusterSize();
-    Value size = clusterSize ? emuIndexConst(b, l, *clusterSize)
-                             : fn.warpSize();
+    Value size =
+        clusterSize ? emuIndexConst(b, l, *clusterSize) : fn.warpSize();
     int64_t stride = op.getClusterStride();
     memref::StoreOp::create(b, l, value, *buf, fn.linearThreadId());
     Value mask = fn.warpSync(b, op, fn.warpSizeI32(b, l));
     // The cluster's first lane: (lane % stride) + lane / (size*stride) * span.
     Value lane = fn.laneId();
-    Value span =
-        arith::MulIOp::create(b, l, size, emuIndexConst(b, l, stride));
+    Value span = arith::MulIOp::create(b, l, size, emuIndexConst(b, l, stride));
     Value base = arith::AddIOp::create(
         b, l, arith::RemUIOp::create(b, l, lane, emuIndexConst(b, l, stride)),
         arith::MulIOp::create(b, l, arith::DivUIOp::create(b, l, lane, span),

@@ -157,9 +157,8 @@ Value ext::emitElementAddress(OpBuilder &b, Location l, Value memref,
 }
 
 void ext::emitAccessHook(OpBuilder &b, Location l, func::FuncOp hook,
-                         Value memref, ValueRange indices,
-                         int64_t elementBytes, int64_t accessBytes,
-                         int32_t kind, int32_t site) {
+                         Value memref, ValueRange indices, int64_t elementBytes,
+                         int64_t accessBytes, int32_t kind, int32_t site) {
   Value addr = emitElementAddress(b, l, memref, indices, elementBytes);
   Value addr64 = arith::IndexCastOp::create(b, l, b.getI64Type(), addr);
   Value bytes =

@@ -80,10 +80,9 @@ void ext::populateGPUIndexToEmulationPatterns(RewritePatternSet &patterns,
   add<gpu::LaneIdOp>(patterns, emu, [](gpu::LaneIdOp, OpBuilder &, F &fn) {
     return fn.laneId();
   });
-  add<gpu::SubgroupSizeOp>(patterns, emu,
-                           [](gpu::SubgroupSizeOp, OpBuilder &, F &fn) {
-                             return fn.warpSize();
-                           });
+  add<gpu::SubgroupSizeOp>(
+      patterns, emu,
+      [](gpu::SubgroupSizeOp, OpBuilder &, F &fn) { return fn.warpSize(); });
   add<gpu::SubgroupIdOp>(
       patterns, emu, [](gpu::SubgroupIdOp op, OpBuilder &b, F &fn) -> Value {
         return arith::DivUIOp::create(b, op.getLoc(), fn.linearThreadId(),

@@ -44,13 +44,13 @@ class WarpMatrixCall {
 public:
   WarpMatrixCall(EmulationModule &emu, OpBuilder &b, Operation *op,
                  int64_t bytes)
-      : emu(emu), fn(emu.function()), b(b), op(op), l(op->getLoc()) {
+      : fn(emu.function()), b(b), op(op), l(op->getLoc()) {
     // At the entry, so that a call in a loop does not grow the stack.
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&fn.getFunc().getBody().front());
-    buffer = memref::AllocaOp::create(
-        b, l, MemRefType::get({bytes}, b.getI8Type()), ValueRange{},
-        b.getI64IntegerAttr(16));
+    buffer =
+        memref::AllocaOp::create(b, l, MemRefType::get({bytes}, b.getI8Type()),
+                                 ValueRange{}, b.getI64IntegerAttr(16));
   }
 
   /// Stores the elements of `value` (a vector in row-major order, or a
@@ -80,8 +80,7 @@ public:
     Value result = arith::ConstantOp::create(b, l, b.getZeroAttr(vector));
     for (int64_t i = 0, e = vector.getNumElements(); i < e; ++i) {
       Value x = memref::LoadOp::create(b, l, view, emuIndexConst(b, l, i));
-      result =
-          vector::InsertOp::create(b, l, x, result, position(vector, i));
+      result = vector::InsertOp::create(b, l, x, result, position(vector, i));
     }
     return result;
   }
@@ -94,14 +93,13 @@ public:
       return failure();
     memref::StoreOp::create(b, l, address, *slots, fn.linearThreadId());
     Value mask = fn.warpSync(b, op, fn.warpSizeI32(b, l));
-    Value scratch =
-        LLVM::PtrToIntOp::create(b, l, b.getI64Type(), fn.entryPtr(EXT_EMU_SCRATCH));
+    Value scratch = LLVM::PtrToIntOp::create(b, l, b.getI64Type(),
+                                             fn.entryPtr(EXT_EMU_SCRATCH));
     Value warpOffset = arith::IndexCastOp::create(
         b, l, b.getI64Type(),
         arith::MulIOp::create(b, l, fn.warpBase(), emuIndexConst(b, l, 8)));
-    return std::make_pair(mask,
-                          Value(arith::AddIOp::create(b, l, scratch,
-                                                      warpOffset)));
+    return std::make_pair(
+        mask, Value(arith::AddIOp::create(b, l, scratch, warpOffset)));
   }
 
   /// The buffer's address as an i64.
@@ -118,7 +116,6 @@ public:
   void finish() { fn.warpSync(b, op, fn.warpSizeI32(b, l)); }
 
 private:
-  EmulationModule &emu;
   EmulationFunction &fn;
   OpBuilder &b;
   Operation *op;
@@ -126,9 +123,9 @@ private:
   Value buffer;
 
   Value viewAt(int64_t offset, Type elementType, int64_t count) {
-    return memref::ViewOp::create(
-        b, l, MemRefType::get({count}, elementType), buffer,
-        emuIndexConst(b, l, offset), ValueRange{});
+    return memref::ViewOp::create(b, l, MemRefType::get({count}, elementType),
+                                  buffer, emuIndexConst(b, l, offset),
+                                  ValueRange{});
   }
 
   /// The static position of the `linear`-th element of `type`, row-major.
@@ -187,8 +184,7 @@ struct LdMatrixLowering : EmulationOpPattern<nvgpu::LdMatrixOp> {
 
     // Lanes 0 .. 8*numTiles-1 each read one 16-byte row (a yield point for
     // racecheck and the bank-conflict count, as the hardware's request is).
-    Value row = emitElementAddress(b, l, op.getSrcMemref(), op.getIndices(),
-                                   2);
+    Value row = emitElementAddress(b, l, op.getSrcMemref(), op.getIndices(), 2);
     Value row64 = arith::IndexCastOp::create(b, l, b.getI64Type(), row);
     Value supplies =
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, fn.laneId(),
@@ -196,7 +192,8 @@ struct LdMatrixLowering : EmulationOpPattern<nvgpu::LdMatrixOp> {
     scf::IfOp::create(b, l, supplies, [&](OpBuilder &tb, Location tl) {
       int32_t site = fn.getSites().id(l);
       emu.call(tb, tl, EXT_EMU_ACCESS, {},
-               {row64, arith::ConstantIntOp::create(tb, tl, tb.getI64Type(), 16),
+               {row64,
+                arith::ConstantIntOp::create(tb, tl, tb.getI64Type(), 16),
                 emuI32Const(tb, tl, EXT_EMU_LOAD | EXT_EMU_WORKGROUP),
                 emuI32Const(tb, tl, site)});
       scf::YieldOp::create(tb, tl);
@@ -269,8 +266,8 @@ struct MfmaLowering : EmulationOpPattern<amdgpu::MFMAOp> {
     }
     if (!kind)
       return op.emitOpError("")
-             << op.getM() << "x" << op.getN() << "x" << op.getK() << " on "
-             << a << " (" << op.getBlocks()
+             << op.getM() << "x" << op.getN() << "x" << op.getK() << " on " << a
+             << " (" << op.getBlocks()
              << " blocks) is not supported by the CPU emulation (32x32x8 "
                 "and 16x16x16 f16, 32x32x2 f32, one block)";
     if (op.getCbsz() != 0 || op.getAbid() != 0 ||

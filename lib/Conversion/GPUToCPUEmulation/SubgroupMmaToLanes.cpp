@@ -125,7 +125,8 @@ struct FlatAccess {
         type.getMemorySpace());
     flat = memref::ReinterpretCastOp::create(
         b, l, flatType, meta.getBaseBuffer(), OpFoldResult(meta.getOffset()),
-        ArrayRef<OpFoldResult>{span}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+        ArrayRef<OpFoldResult>{span},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
     ld = indexConst(b, l, leadDimension);
   }
 
@@ -145,8 +146,7 @@ std::pair<Value, Value> laneGroup(OpBuilder &b, Location l) {
           arith::RemUIOp::create(b, l, lane, indexConst(b, l, 4))};
 }
 
-struct LoadMatrixLowering
-    : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
+struct LoadMatrixLowering : OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaLoadMatrixOp op, OpAdaptor adaptor,
@@ -154,15 +154,16 @@ struct LoadMatrixLowering
     auto type = cast<gpu::MMAMatrixType>(op.getRes().getType());
     Location l = op.getLoc();
     auto [g, t] = laneGroup(rewriter, l);
-    FlatAccess access(rewriter, l, adaptor.getSrcMemref(),
-                      adaptor.getIndices(), op.getLeadDimension().getSExtValue(),
+    FlatAccess access(rewriter, l, adaptor.getSrcMemref(), adaptor.getIndices(),
+                      op.getLeadDimension().getSExtValue(),
                       op.getTranspose().has_value());
     VectorType vectorType = laneFragmentType(type);
-    Value result =
-        arith::ConstantOp::create(rewriter, l, rewriter.getZeroAttr(vectorType));
+    Value result = arith::ConstantOp::create(rewriter, l,
+                                             rewriter.getZeroAttr(vectorType));
     for (int64_t r = 0; r < 4; ++r)
       for (int64_t j = 0; j < 2; ++j) {
-        auto [row, col] = coordinates(rewriter, l, type.getOperand(), g, t, r, j);
+        auto [row, col] =
+            coordinates(rewriter, l, type.getOperand(), g, t, r, j);
         Value x = memref::LoadOp::create(rewriter, l, access.flat,
                                          access.offset(rewriter, l, row, col));
         result = vector::InsertOp::create(rewriter, l, x, result,
@@ -182,12 +183,13 @@ struct StoreMatrixLowering
     auto type = cast<gpu::MMAMatrixType>(op.getSrc().getType());
     Location l = op.getLoc();
     auto [g, t] = laneGroup(rewriter, l);
-    FlatAccess access(rewriter, l, adaptor.getDstMemref(),
-                      adaptor.getIndices(), op.getLeadDimension().getSExtValue(),
+    FlatAccess access(rewriter, l, adaptor.getDstMemref(), adaptor.getIndices(),
+                      op.getLeadDimension().getSExtValue(),
                       op.getTranspose().has_value());
     for (int64_t r = 0; r < 4; ++r)
       for (int64_t j = 0; j < 2; ++j) {
-        auto [row, col] = coordinates(rewriter, l, type.getOperand(), g, t, r, j);
+        auto [row, col] =
+            coordinates(rewriter, l, type.getOperand(), g, t, r, j);
         Value x = vector::ExtractOp::create(rewriter, l, adaptor.getSrc(),
                                             ArrayRef<int64_t>{r, j});
         memref::StoreOp::create(rewriter, l, x, access.flat,
@@ -333,18 +335,16 @@ struct SubgroupMmaToLanesPass
     MLIRContext *ctx = &getContext();
     TypeConverter converter;
     converter.addConversion([](Type t) { return t; });
-    converter.addConversion([](gpu::MMAMatrixType t) -> Type {
-      return laneFragmentType(t);
-    });
+    converter.addConversion(
+        [](gpu::MMAMatrixType t) -> Type { return laneFragmentType(t); });
     ConversionTarget target(*ctx);
     target.addLegalDialect<arith::ArithDialect, memref::MemRefDialect,
                            vector::VectorDialect, nvgpu::NVGPUDialect>();
     target.addLegalOp<gpu::LaneIdOp>();
-    target.addIllegalOp<gpu::SubgroupMmaLoadMatrixOp,
-                        gpu::SubgroupMmaStoreMatrixOp,
-                        gpu::SubgroupMmaComputeOp,
-                        gpu::SubgroupMmaConstantMatrixOp,
-                        gpu::SubgroupMmaElementwiseOp>();
+    target.addIllegalOp<
+        gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp,
+        gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaConstantMatrixOp,
+        gpu::SubgroupMmaElementwiseOp>();
     RewritePatternSet patterns(ctx);
     patterns.add<LoadMatrixLowering, StoreMatrixLowering,
                  ConstantMatrixLowering, ElementwiseLowering, ComputeLowering>(

@@ -71,8 +71,9 @@ mlir::LogicalResult buildEmulationTrampoline(EmulationModule &emu,
                                              KernelInfo &kernel);
 
 /// What ext-cpu-pipeline runs to put gpu kernels (gpu.launch) on the CPU
-/// emulator: ext-subgroup-mma-to-lanes, gpu-kernel-outlining, ext-instrument-global-accesses when
-/// `racecheck`, then ext-gpu-to-cpu-emulation. `pm` runs on a builtin.module.
+/// emulator: ext-subgroup-mma-to-lanes, gpu-kernel-outlining,
+/// ext-instrument-global-accesses when `racecheck`, then
+/// ext-gpu-to-cpu-emulation. `pm` runs on a builtin.module.
 void addCpuEmulationPasses(mlir::OpPassManager &pm, bool racecheck);
 
 } // namespace ext
