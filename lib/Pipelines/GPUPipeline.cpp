@@ -172,6 +172,9 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   if (nvvm) {
+    // Pipelined stages' asynchronous copies (nvgpu.device_async_*) to
+    // cp.async; the memref descriptors it leaves go with convert-gpu-to-nvvm.
+    device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions convert;
     // redux.sync (integer subgroup reductions) exists from sm_80 on.
     convert.hasRedux = smVersion(options.chip) >= 80;

@@ -35,7 +35,7 @@
 
 // NVVM: builtin.module(
 // NVVM-NEXT: ext-gpu-report-host-computes,
-// NVVM-NEXT: ext-apply-schedule{chip=sm_90 report=false sms=0},
+// NVVM-NEXT: ext-apply-schedule{chip=sm_90 report=false sms=0 weaken-async-wait=false},
 // NVVM-NEXT: ext-kernel-to-gpu{{.*}},
 // NVVM-NEXT: ext-tile-ops-to-threads{{.*}},
 // NVVM-NEXT: ext-alloc-shared-to-workgroup,
@@ -54,6 +54,7 @@
 // NVVM-NEXT: convert-scf-to-cf{{.*}},
 // NVVM-NEXT: expand-strided-metadata,
 // NVVM-NEXT: lower-affine,
+// NVVM-NEXT: convert-nvgpu-to-nvvm,
 // NVVM-NEXT: convert-gpu-to-nvvm{{{.*}} has-redux=true {{.*}}},
 // NVVM-NEXT: llvm-optimize-for-nvvm-target,
 // NVVM-NEXT: canonicalize{{.*}},

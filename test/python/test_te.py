@@ -355,9 +355,9 @@ def test_unknown_decomposition_and_fields():
                                          "decompositions: auto, data_parallel, split_k, "
                                          "stream_k, stream_k_2tile, stream_k_dp"):
         ext.schedule(C, decomposition="streamk")
-    with pytest.raises(ValueError, match="schedule field 'stages' does not exist in this "
+    with pytest.raises(ValueError, match="schedule field 'num_stages' does not exist in this "
                                          "build of ext; valid fields: tile, threads"):
-        ext.schedule(C, stages=3)
+        ext.schedule(C, num_stages=3)
     with pytest.raises(ValueError, match="cache field 'padding' does not exist"):
         ext.schedule(C, cache=[(A, {"padding": 3})])
     with pytest.raises(ValueError, match=r"swizzle takes \(bits, base, shift\)"):

@@ -142,10 +142,8 @@ func::FuncOp ext::declareRuntimeFunction(SymbolTable &symbols, StringRef name,
   return f;
 }
 
-void ext::emitAccessHook(OpBuilder &b, Location l, func::FuncOp hook,
-                         Value memref, ValueRange indices,
-                         int64_t elementBytes, int64_t accessBytes,
-                         int32_t kind, int32_t site) {
+Value ext::emitElementAddress(OpBuilder &b, Location l, Value memref,
+                              ValueRange indices, int64_t elementBytes) {
   // addr = aligned base + (offset + sum(index * stride)) * element size.
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, l, memref);
   auto meta = memref::ExtractStridedMetadataOp::create(b, l, memref);
@@ -156,7 +154,13 @@ void ext::emitAccessHook(OpBuilder &b, Location l, func::FuncOp hook,
   Value addr = arith::AddIOp::create(
       b, l, base,
       arith::MulIOp::create(b, l, linear, emuIndexConst(b, l, elementBytes)));
-  Value addr64 = arith::IndexCastOp::create(b, l, b.getI64Type(), addr);
+  return arith::IndexCastOp::create(b, l, b.getI64Type(), addr);
+}
+
+void ext::emitAccessHook(OpBuilder &b, Location l, func::FuncOp hook,
+                         Value memref, ValueRange indices, int64_t elementBytes,
+                         int64_t accessBytes, int32_t kind, int32_t site) {
+  Value addr64 = emitElementAddress(b, l, memref, indices, elementBytes);
   Value bytes =
       arith::ConstantIntOp::create(b, l, b.getI64Type(), accessBytes);
   Value kindValue = emuI32Const(b, l, kind);

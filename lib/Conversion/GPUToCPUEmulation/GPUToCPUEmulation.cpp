@@ -107,6 +107,7 @@ public:
     populateGPUCollectivesToEmulationPatterns(device, emu);
     populateGPUWorkgroupMemoryPatterns(device, emu);
     populateGPUPrintfToEmulationPatterns(device, emu);
+    populateNVGPUAsyncCopyToEmulationPatterns(device, emu);
     device.add<ReturnLowering>(module.getContext());
     devicePatterns = std::move(device);
     RewritePatternSet host(module.getContext());

@@ -65,6 +65,11 @@ mlir::func::FuncOp declareRuntimeFunction(mlir::SymbolTable &symbols,
                                           mlir::TypeRange args,
                                           mlir::TypeRange results);
 
+/// The address of `memref[indices]` as an i64, from its descriptor.
+mlir::Value emitElementAddress(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value memref, mlir::ValueRange indices,
+                               int64_t elementBytes);
+
 /// Emits, at `b`'s insertion point, the call of __ext_emu_access reporting
 /// the access of `accessBytes` at `memref[indices]` (kind and site as the ABI
 /// says). `hook` is the declaration of __ext_emu_access to call.

@@ -360,6 +360,21 @@ static LogicalResult verifyScheduleFor(ComputeOp op, ScheduleAttr schedule) {
         return err() << "storage_align of input #" << operand
                      << " names dimension " << align.getDim()
                      << " of a rank-" << rank << " operand";
+    if (schedule.getStages() > 1 && cache.getSwizzle())
+      return err() << "stages = " << schedule.getStages()
+                   << " with swizzled input #" << operand
+                   << " is not supported (pipelined stages are padded "
+                      "buffers; use align)";
+  }
+  if (schedule.getStages() > 1) {
+    if (splitReduceAxes == 0)
+      return err() << "stages = " << schedule.getStages()
+                   << " pipelines the k-loop, but no reduce axis is tiled "
+                      "below its extent (there is no k-loop)";
+    if (cached.none())
+      return err() << "stages = " << schedule.getStages()
+                   << " multi-buffers cached operands, but the schedule "
+                      "caches none";
   }
   return success();
 }
@@ -787,6 +802,17 @@ LogicalResult CopyOp::verify() {
     return emitOpError("target must have a static shape");
   if (getVector() < 1 || !llvm::isPowerOf2_64(getVector()))
     return emitOpError("vector width must be a power of two");
+  if (getStaged() &&
+      !isa_and_nonnull<gpu::AddressSpaceAttr>(dst.getMemorySpace()))
+    return emitOpError("stages its copy into ")
+           << dst << "; a staged copy targets shared memory";
+  return success();
+}
+
+LogicalResult CopyWaitOp::verify() {
+  if (getPendingAttr().getInt() < 0)
+    return emitOpError() << "pending must be non-negative, got "
+                         << getPendingAttr().getInt();
   return success();
 }
 
