@@ -302,7 +302,16 @@ bool isAsyncCopyWidth(int64_t bytes) {
   return bytes == 4 || bytes == 8 || bytes == 16;
 }
 
-/// A load or store of `width` elements (a vector when width > 1).
+/// A load or store of `width` elements (a vector when width > 1), aligned
+/// to its size unless `mem` is private (an alloca the copy's proofs do not
+/// cover; registers on the GPU).
+llvm::MaybeAlign vectorAlign(Value mem, int64_t width) {
+  auto type = cast<MemRefType>(mem.getType());
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if (space && space.getValue() == gpu::AddressSpace::Private)
+    return std::nullopt;
+  return llvm::MaybeAlign(width * elementBytes(type.getElementType()));
+}
 Value loadElements(OpBuilder &b, Location loc, Value mem, ValueRange idx,
                    int64_t width) {
   Type elem = cast<MemRefType>(mem.getType()).getElementType();
@@ -310,17 +319,16 @@ Value loadElements(OpBuilder &b, Location loc, Value mem, ValueRange idx,
     return memref::LoadOp::create(b, loc, mem, idx);
   return vector::LoadOp::create(b, loc, VectorType::get({width}, elem), mem,
                                 idx, /*nontemporal=*/false,
-                                llvm::MaybeAlign(width * elementBytes(elem)));
+                                vectorAlign(mem, width));
 }
 void storeElements(OpBuilder &b, Location loc, Value value, Value mem,
                    ValueRange idx, int64_t width) {
-  Type elem = cast<MemRefType>(mem.getType()).getElementType();
   if (width == 1) {
     memref::StoreOp::create(b, loc, value, mem, idx);
     return;
   }
   vector::StoreOp::create(b, loc, value, mem, idx, /*nontemporal=*/false,
-                          llvm::MaybeAlign(width * elementBytes(elem)));
+                          vectorAlign(mem, width));
 }
 
 /// The element of a row-major tile of `shape` at which vector `vecIdx` (of
