@@ -75,7 +75,8 @@ def ptx_loops(lines):
 
 def count_ptx(lines):
     c = dict(fma=0, unfused=0, lds=0, lds_bytes=0, lds_widths=set(), sts=0, ldg=0,
-             ldg_bytes=0, ldg_widths=set(), bar=0, branches=0, instrs=0, cp_async=0)
+             ldg_bytes=0, ldg_widths=set(), bar=0, branches=0, instrs=0, cp_async=0,
+             cp_async_bytes=0, cp_wait=0)
     for l in lines:
         t = l.strip()
         if not t or t.startswith(("//", "$", ".", "{", "}")):
@@ -104,8 +105,13 @@ def count_ptx(lines):
             c["ldg_widths"].add(bytes_)
         elif op.startswith("bar.sync") or op.startswith("barrier.sync"):
             c["bar"] += 1
-        elif op.startswith("cp.async"):
+        elif op.startswith(("cp.async.ca", "cp.async.cg")):
+            # cp.async.cg.shared.global [dst], [src], 16, n: 16 bytes.
             c["cp_async"] += 1
+            size = re.search(r"\],\s*(\d+)", t)
+            c["cp_async_bytes"] += int(size.group(1)) if size else 0
+        elif op.startswith("cp.async.wait"):
+            c["cp_wait"] += 1
         if t.startswith("@") and " bra" in t:
             c["branches"] += 1
     return c
@@ -253,7 +259,8 @@ def main():
             rows.append((name, sched, inner, kstep, info, occ, mh, g, ma, fma_per_lds, fma_share, fma_per_gbyte, amd_occ))
 
     hdr = ("| kernel | layout | vector | stages | FMA/ld.shared | FMA share | ld.shared widths (B) | "
-           "ld.global widths (B) | FMA per global byte | barriers/k-step | bounds branches | regs | spills | "
+           "ld.global widths (B) | FMA per global byte | barriers/k-step | cp.async/k-step (B) | bounds branches | "
+           "regs | spills | "
            "CTAs/SM | H200 bound | H200 TFLOP/s (% of FP32 peak) | gfx942 FMA/ds_read | gfx942 VGPRs | MI300X bound | MI300X TFLOP/s |")
     sep = "|" + "---|" * (hdr.count("|") - 1)
     out = [f"Static model, M = N = K = {SIZE} (docs/Performance.md). Counts are per thread, per trip of the PTX main loop.", "", hdr, sep]
@@ -262,6 +269,7 @@ def main():
             f"| {name} | {sched['layout']} | {sched['vector']} | {sched['stages']} | {fpl:.1f} | {share:.0%} | "
             f"{','.join(map(str, sorted(inner['lds_widths']))) or '-'} | "
             f"{','.join(map(str, sorted(kstep['ldg_widths']))) or '-'} | {fpg:.1f} | {kstep['bar']} | "
+            f"{kstep['cp_async']} ({kstep['cp_async_bytes']}) | "
             f"{inner['branches']} | {info['regs']} | {info['spills']} | {occ} | {mh['bound']} | "
             f"{mh['tflops']:.1f} ({mh['tflops'] / mh['peak']:.0%}) | "
             f"{g['fma'] / g['lds'] if g['lds'] else 0:.1f} | {g['vgprs']} | {ma['bound']} | {ma['tflops']:.1f} |")
@@ -271,7 +279,8 @@ def main():
                    f"{inner['lds']} ld.shared ({inner['lds_bytes']} B), {inner['instrs']} instructions, "
                    f"{inner['branches']} conditional branches besides the back-edge; k-step loop "
                    f"{kstep['ldg']} ld.global ({kstep['ldg_bytes']} B), {kstep['bar']} bar.sync, "
-                   f"{kstep['cp_async']} cp.async; H200 clocks per k-step and CTA: "
+                   f"{kstep['cp_async']} cp.async ({kstep['cp_async_bytes']} B), {kstep['cp_wait']} "
+                   f"cp.async.wait_group; H200 clocks per k-step and CTA: "
                    + ", ".join(f"{k} {v:.0f}" for k, v in mh["t"].items())
                    + f"; wave efficiency {mh['wave_eff']:.2f}. gfx942 (whole kernel): {g['fma']} FMA, "
                    f"{g['unfused']} v_mul/v_add, {g['lds']} ds_read ({g['lds_b128']} b128), "

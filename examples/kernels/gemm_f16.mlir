@@ -1,6 +1,6 @@
 // An f16-in / f32-accumulate GEMM, C = A B, on a ragged 200x130x100 problem:
 // 64x64 output tiles over 16x16 threads with 4x4 blocked register tiles,
-// 32-deep k steps, A and B staged in shared memory as f16 (A's rows padded
+// 32-deep k steps over 3 pipelined stages, A and B staged as f16 (A's rows padded
 // from 32 to 40 halves by storage_align, which keeps them 16-byte aligned
 // for 8-half vector reads), products and sums in f32 (fused multiply-adds),
 // C staged through a 64x64 f32 shared tile (operand 2) that reuses the bytes
@@ -26,7 +26,7 @@ func.func @gemm_f16(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: memref
         tile = [64, 64, 32], blocks = ["i", "j"], threads = [16, 16, 1],
         layout = #ext.blocked<thread_tile = [4, 4]>, vector = 8,
         cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, factor = 64, offset = 40>]>,
-                 #ext.cache<operand = 1>, #ext.cache<operand = 2>]>} {
+                 #ext.cache<operand = 1>, #ext.cache<operand = 2>], stages = 3>} {
   ^bb0(%a: f16, %b: f16):
     %a32 = arith.extf %a : f16 to f32
     %b32 = arith.extf %b : f16 to f32

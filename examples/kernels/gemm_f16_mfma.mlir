@@ -2,7 +2,8 @@
 // 200x130x100 problem: 64x64 output tiles over 2x2 wavefronts (256
 // threads), each wavefront's 32x32 tile one `v_mfma_f32_32x32x8f16` per
 // 8-deep k step, its operands read from LDS as 4-half vectors (A's rows
-// padded from 32 to 36 halves). The accumulators stay in the lanes'
+// padded from 32 to 36 halves), A and B pipelined over 3 stages (through
+// registers: AMD has no asynchronous copy to LDS that ext emits). The accumulators stay in the lanes'
 // registers in the instruction's layout; the copies' zero fill makes the
 // ragged edges' products zero.
 //
@@ -23,7 +24,7 @@ func.func @gemm_f16(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: memref
             affine_map<(i, j, k) -> (i, j)>]
       combiner(sum) attributes {schedule = #ext.schedule<
         tile = [64, 64, 32], blocks = ["i", "j"], threads = [4, 64, 1],
-        mma = #ext.mma<mfma_32x32x8>, warps = [2, 2], vector = 8,
+        mma = #ext.mma<mfma_32x32x8>, warps = [2, 2], vector = 8, stages = 3,
         cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, factor = 64, offset = 36>]>,
                  #ext.cache<operand = 1, align = [#ext.storage_align<dim = 0, factor = 64, offset = 8>]>]>} {
   ^bb0(%a: f16, %b: f16):

@@ -1,15 +1,15 @@
 // A tiled f32 GEMM, C = A B, on a ragged 200x130x100 problem: 128x128 output
 // tiles over 16x16 threads, each thread holding an 8x8 register tile made of
 // 2x2 runs of 4x4 consecutive points (`#ext.blocked<thread_tile = [4, 4]>`),
-// 8-deep k steps, A and B staged in shared memory with 16-byte copies where
-// the rows allow (A's 100-float rows do; B's 130-float rows take 8-byte
-// copies, and a remark says so), tiles walked in groups of 2 rows for L2
-// reuse. Per 4 k-points a thread reads 8 float4 of A and 8 of B from shared
-// memory and does 256 fused multiply-adds from registers (the classic
-// register-blocked SGEMM); the k tail (100 = 12 x 8 + 4) is zero-filled,
-// since a product of zeros adds nothing to a sum. C is staged (operand 2): the
-// epilogue writes the 128x128 tile to shared memory in the bytes of A's and
-// B's tiles (64 KB: dynamic shared memory on NVIDIA), then stores its rows.
+// 8-deep k steps pipelined over 3 shared buffers (stages = 3: cp.async on
+// sm_80+, registers elsewhere), A and B staged with 16-byte copies where the
+// rows allow (B's 130-float rows take 8-byte copies; a remark says so), tiles
+// walked in groups of 2 rows for L2 reuse. Per 4 k-points a thread reads 8
+// float4 of A and 8 of B from shared memory and does 256 fused multiply-adds
+// from registers (the classic register-blocked SGEMM); the k tail (100 = 12
+// x 8 + 4) is zero-filled. C is staged (operand 2): the epilogue writes the
+// 128x128 tile to shared memory in the bytes of the k-loop's A and B buffers
+// (64 KB: dynamic shared memory on NVIDIA), then stores its rows.
 //
 // @main builds the inputs from their indices, runs the scheduled GEMM (a GPU
 // kernel: on the CPU emulator with `ext-run`, on a GPU with
@@ -29,7 +29,7 @@ func.func @gemm(%A: memref<200x100xf32>, %B: memref<100x130xf32>, %C: memref<200
         tile = [128, 128, 8], blocks = ["i", "j"], threads = [16, 16, 1],
         layout = #ext.blocked<thread_tile = [4, 4]>, vector = 4,
         cache = [#ext.cache<operand = 0>, #ext.cache<operand = 1>, #ext.cache<operand = 2>],
-        swizzle = 2>} {
+        swizzle = 2, stages = 3>} {
   ^bb0(%a: f32, %b: f32):
     %p = arith.mulf %a, %b : f32
     ext.yield %p : f32

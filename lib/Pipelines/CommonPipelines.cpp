@@ -23,10 +23,11 @@ using namespace mlir;
 // the kernels' index computations then sit inside them, ready to outline.
 void ext::buildScheduleToGPUPipeline(OpPassManager &pm, int dropBarrier,
                                      bool rejectTileLevel, StringRef chip,
-                                     int64_t sms) {
+                                     int64_t sms, bool weakenAsyncWait) {
   ExtApplyScheduleOptions schedule;
   schedule.chip = chip.str();
   schedule.sms = sms;
+  schedule.weakenAsyncWait = weakenAsyncWait;
   pm.addPass(createExtApplySchedule(schedule));
   ExtKernelToGPUOptions kernelToGPU;
   kernelToGPU.chip = chip.str();

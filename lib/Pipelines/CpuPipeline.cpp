@@ -26,7 +26,7 @@ void ext::buildCpuPipeline(OpPassManager &pm,
   } else {
     buildScheduleToGPUPipeline(pm, options.dropBarrier,
                                /*rejectTileLevel=*/true, options.chip,
-                               options.sms);
+                               options.sms, options.weakenAsyncWait);
     if (options.reuseSharedMemory) {
       ExtReuseSharedMemoryOptions reuse;
       reuse.dropHazardBarriers = options.dropHazardBarriers;

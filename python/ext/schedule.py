@@ -31,6 +31,7 @@ _FIELDS = {
     "swizzle": lambda v, loc: f"swizzle = {_positive_int('swizzle', v, loc)}",
     "vector": lambda v, loc: f"vector = {_positive_int('vector', v, loc)}",
     "unroll": lambda v, loc: f"unroll = {_positive_int('unroll', v, loc)}",
+    "stages": lambda v, loc: f"stages = {_positive_int('stages', v, loc)}",
 }
 
 # Tile decompositions: name -> (**parameters) -> attribute text.
@@ -93,7 +94,7 @@ def schedule_fields():
     """Every keyword `ext.schedule` takes.
 
         >>> ext.schedule_fields()
-        ['tile', 'threads', 'blocks', 'cache', 'decomposition', 'raster', 'swizzle', 'unroll', 'vector']
+        ['tile', 'threads', 'blocks', 'cache', 'decomposition', 'raster', 'stages', 'swizzle', 'unroll', 'vector']
     """
     return ["tile", "threads", "blocks", "cache", "decomposition"] + sorted(_FIELDS)
 
@@ -219,7 +220,8 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
       epilogue writes the tile to shared memory, then stores coalesced rows.
     * `decomposition`: one of `ext.decomposition_names()`, `(name, {params})`
       or attribute text `"#ext...."`.
-    * `raster` ("row"/"col"), `swizzle`, `vector`, `unroll`: see
+    * `raster` ("row"/"col"), `swizzle`, `vector`, `unroll`, `stages` (shared
+      buffers per cached input; >= 2 pipelines the k-loop): see
       `ext.schedule_fields()`.
 
         >>> s = ext.schedule(C, tile=(64, 64, 16), threads=(16, 16, 1),

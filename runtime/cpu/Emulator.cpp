@@ -254,6 +254,22 @@ void __ext_emu_printf(const char *format, ...) {
   t.launch->print(t, std::move(text));
 }
 
+void __ext_emu_async_copy(int64_t dst, int64_t src, int64_t dstBytes,
+                          int64_t srcBytes, int32_t site) {
+  Thread &t = current("__ext_emu_async_copy");
+  t.launch->asyncCopy(t, dst, src, dstBytes, srcBytes, site);
+}
+
+void __ext_emu_async_commit(void) {
+  Thread &t = current("__ext_emu_async_commit");
+  t.launch->asyncCommit(t);
+}
+
+void __ext_emu_async_wait(int32_t pending, int32_t site) {
+  Thread &t = current("__ext_emu_async_wait");
+  t.launch->asyncWait(t, pending, site);
+}
+
 void __ext_emu_name_shared(const char *name, int64_t addr, int64_t bytes) {
   Thread &t = current("__ext_emu_name_shared");
   t.launch->nameShared(t, name, addr, bytes);

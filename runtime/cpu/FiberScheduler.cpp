@@ -372,6 +372,7 @@ void FiberScheduler::releaseBarrier(Block &b) {
 
 void FiberScheduler::barrier(Thread &t, int32_t site) {
   Block &b = *t.block;
+  maybeLandEarly(t);
   if (b.atBarrier > 0 && b.barrierSite != site) {
     fail(where(t) + " reached the gpu.barrier at " + this->site(site) +
          " while other threads of its block wait at the gpu.barrier at " +
@@ -466,11 +467,82 @@ void FiberScheduler::access(Thread &t, int64_t addr, int64_t bytes,
       bytes > 0)
     banks->record(t.block->linear, t.linear, site,
                   addr - reinterpret_cast<int64_t>(t.block->shared), bytes);
-  if (races && error.empty()) {
-    Block &b = *t.block;
-    races->recordAccess({uint32_t(b.linear * blockThreads + t.linear), b.linear,
-                         b.race, b.shared, t.stackTop, pool.usableBytes()},
-                        addr, bytes, kind, site);
+  recordRace(t, addr, bytes, kind, site);
+  maybeLandEarly(t);
+}
+
+void FiberScheduler::recordRace(Thread &t, int64_t addr, int64_t bytes,
+                                int32_t kind, int32_t site) {
+  if (!races || !error.empty())
+    return;
+  Block &b = *t.block;
+  races->recordAccess({uint32_t(b.linear * blockThreads + t.linear), b.linear,
+                       b.race, b.shared, t.stackTop, pool.usableBytes()},
+                      addr, bytes, kind, site);
+}
+
+void FiberScheduler::land(Thread &t, const AsyncCopy &copy) {
+  if (copy.srcBytes > 0) {
+    recordRace(t, reinterpret_cast<int64_t>(copy.src), copy.srcBytes,
+               EXT_EMU_GLOBAL | EXT_EMU_LOAD, copy.site);
+    std::memcpy(copy.dst, copy.src, size_t(copy.srcBytes));
+  }
+  if (copy.dstBytes > copy.srcBytes)
+    std::memset(copy.dst + copy.srcBytes, 0,
+                size_t(copy.dstBytes - copy.srcBytes));
+  recordRace(t, reinterpret_cast<int64_t>(copy.dst), copy.dstBytes,
+             EXT_EMU_WORKGROUP | EXT_EMU_STORE, copy.site);
+}
+
+void FiberScheduler::maybeLandEarly(Thread &t) {
+  // Seed 0 lands every copy as late as the program allows (at the wait that
+  // covers it), which shows a missing or weak wait most surely; other seeds
+  // also try earlier points.
+  // Empty groups (a commit with no copies) have nothing to land.
+  while (!t.copyGroups.empty() && t.copyGroups.front().empty())
+    t.copyGroups.pop_front();
+  if (c.seed == 0 || (t.copyGroups.empty() && t.openCopies.empty()) ||
+      rng() % 4 != 0)
+    return;
+  if (!t.copyGroups.empty()) {
+    std::vector<AsyncCopy> &oldest = t.copyGroups.front();
+    land(t, oldest.front());
+    oldest.erase(oldest.begin());
+    if (oldest.empty())
+      t.copyGroups.pop_front();
+    return;
+  }
+  land(t, t.openCopies.front());
+  t.openCopies.erase(t.openCopies.begin());
+}
+
+void FiberScheduler::asyncCopy(Thread &t, int64_t dst, int64_t src,
+                               int64_t dstBytes, int64_t srcBytes,
+                               int32_t site) {
+  if (srcBytes < 0 || srcBytes > dstBytes) {
+    fail(where(t) + ": the asynchronous copy at " + this->site(site) +
+         " reads " + std::to_string(srcBytes) + " bytes into " +
+         std::to_string(dstBytes));
+    suspend(t);
+    return;
+  }
+  t.openCopies.push_back({reinterpret_cast<char *>(dst),
+                          reinterpret_cast<const char *>(src), dstBytes,
+                          srcBytes, site});
+  maybeLandEarly(t);
+}
+
+void FiberScheduler::asyncCommit(Thread &t) {
+  t.copyGroups.push_back(std::move(t.openCopies));
+  t.openCopies.clear();
+}
+
+void FiberScheduler::asyncWait(Thread &t, int32_t pending, int32_t site) {
+  (void)site;
+  while (t.copyGroups.size() > size_t(std::max(pending, 0))) {
+    for (const AsyncCopy &copy : t.copyGroups.front())
+      land(t, copy);
+    t.copyGroups.pop_front();
   }
 }
 
@@ -500,6 +572,9 @@ void FiberScheduler::schedule(Thread &t, int32_t kind, int32_t site) {
 
 void FiberScheduler::onExit(Thread &t) {
   Block &b = *t.block;
+  // Copies still in flight land before the thread is gone.
+  asyncCommit(t);
+  asyncWait(t, 0, -1);
   t.state = ThreadState::Done;
   if (b.exited++ == 0)
     b.firstExited = t.linear;

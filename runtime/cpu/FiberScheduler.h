@@ -33,6 +33,16 @@ struct Block;
 
 enum class ThreadState { Ready, Running, AtBarrier, AtWarpSync, Done };
 
+/// An asynchronous global-to-shared copy (nvgpu.device_async_copy) that has
+/// been issued and not landed: `srcBytes` of `src` then zeros up to
+/// `dstBytes` at `dst`.
+struct AsyncCopy {
+  char *dst;
+  const char *src;
+  int64_t dstBytes, srcBytes;
+  int32_t site;
+};
+
 struct Thread {
   FiberScheduler *launch = nullptr;
   Block *block = nullptr;
@@ -51,6 +61,11 @@ struct Thread {
   char *stackTop = nullptr;
   /// gpu.printf calls it has made.
   int64_t printCount = 0;
+  /// Its asynchronous copies in flight: issued since its last commit, and
+  /// the committed groups, oldest first (per thread, as cp.async groups
+  /// are).
+  std::vector<AsyncCopy> openCopies;
+  std::deque<std::vector<AsyncCopy>> copyGroups;
 };
 
 /// A line a thread printed, held until its block finishes.
@@ -116,6 +131,14 @@ public:
   void access(Thread &t, int64_t addr, int64_t bytes, int32_t kind,
               int32_t site);
   void nameShared(Thread &t, const char *name, int64_t addr, int64_t bytes);
+  /// Asynchronous copies: issued now, landed when the thread's wait covers
+  /// their group or, with a nonzero seed, at one of its earlier yield points
+  /// the seeded generator picks.
+  void asyncCopy(Thread &t, int64_t dst, int64_t src, int64_t dstBytes,
+                 int64_t srcBytes, int32_t site);
+  void asyncCommit(Thread &t);
+  /// Lands all but the newest `pending` committed groups of `t`.
+  void asyncWait(Thread &t, int32_t pending, int32_t site);
   void print(Thread &t, std::string text);
   void onExit(Thread &t);
 
@@ -165,6 +188,14 @@ private:
   void releaseBarrier(Block &b);
   void checkWarpRelease(Block &b, int32_t warpIndex);
   void schedule(Thread &t, int32_t kind, int32_t site);
+  /// Feeds one access of `t` to the race detector (if on).
+  void recordRace(Thread &t, int64_t addr, int64_t bytes, int32_t kind,
+                  int32_t site);
+  /// Writes one asynchronous copy into shared memory (a store of its bytes,
+  /// and a load of its source, for the race detector).
+  void land(Thread &t, const AsyncCopy &copy);
+  /// With a nonzero seed, lands `t`'s oldest copy in flight by chance.
+  void maybeLandEarly(Thread &t);
 };
 
 /// The thread running on this OS thread; null outside a launch.

@@ -10,13 +10,15 @@
 // RUN: ext-opt %ext_src/examples/kernels/gemm_splitk.mlir --ext-schedule-to-gpu --ext-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLITK
 // RUN: ext-opt %ext_src/examples/kernels/gemm_streamk.mlir --ext-schedule-to-gpu --ext-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=STREAMK
 
-// 128x8 and 8x128 f32 tiles (4 KB each), a 128x128 f32 staging tile (64 KB).
+// 3 stages of 128x8 and 8x128 f32 tiles (4 KB each), a 128x128 f32 staging
+// tile (64 KB).
 // F32: kernel @gemm
-// F32: footprint 65536 B with reuse, 73728 B without: the largest buffer, #2 (65536 B), holds the bytes of all the others: the footprint is the largest buffer (plus alignment), not the sum
+// F32: footprint 65536 B with reuse, 90112 B without: the largest buffer, #6 (65536 B), holds the bytes of all the others: the footprint is the largest buffer (plus alignment), not the sum
 
-// 64x32 f16 (rows padded to 40) and 32x64 f16 tiles, a 64x64 f32 staging tile.
+// 3 stages of 64x32 f16 (rows padded to 40) and 32x64 f16 tiles (27 KB), a
+// 64x64 f32 staging tile (16 KB) that fits in their bytes.
 // F16: kernel @gemm_f16
-// F16: footprint 16384 B with reuse, 25600 B without: the largest buffer, #2 (16384 B), holds the bytes of all the others
+// F16: footprint 27648 B with reuse, 44032 B without: 16384 B shared
 
 // 64x16 f32 (rows padded to 33) and 16x64 f32 tiles, a 64x64 f32 staging tile.
 // SPLITK: kernel @gemm_splitk

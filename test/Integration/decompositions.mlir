@@ -40,9 +40,9 @@
 // RUN: sed 's/DECOMPOSITION/#ext.auto<sms = 132>/' %S/Inputs/decomposed-gemm-f32.mlir > %t.auto.mlir
 // RUN: ext-run %t.auto.mlir | grep -v base@ | FileCheck %s
 // f16 inputs, f32 accumulation (the f16 example: 12 tiles of 4 iterations).
-// RUN: sed 's/#ext.cache<operand = 1>\]>}/#ext.cache<operand = 1>], decomposition = #ext.stream_k<grid = 7>>}/' %ext_src/examples/kernels/gemm_f16.mlir | ext-run - | grep -v base@ | FileCheck %s --check-prefix=EXACT
-// RUN: sed 's/#ext.cache<operand = 1>\]>}/#ext.cache<operand = 1>], decomposition = #ext.split_k<slices = 2, mode = parallel>>}/' %ext_src/examples/kernels/gemm_f16.mlir | ext-run - | grep -v base@ | FileCheck %s --check-prefix=EXACT
-// RUN: sed 's/#ext.cache<operand = 1>\]>}/#ext.cache<operand = 1>], decomposition = #ext.stream_k_dp<sms = 5>>}/' %ext_src/examples/kernels/gemm_f16.mlir | ext-run - | grep -v base@ | FileCheck %s --check-prefix=EXACT
+// RUN: sed 's/#ext.cache<operand = 1>\], stages = 3>}/#ext.cache<operand = 1>], stages = 3, decomposition = #ext.stream_k<grid = 7>>}/' %ext_src/examples/kernels/gemm_f16.mlir | ext-run - | grep -v base@ | FileCheck %s --check-prefix=EXACT
+// RUN: sed 's/#ext.cache<operand = 1>\], stages = 3>}/#ext.cache<operand = 1>], stages = 3, decomposition = #ext.split_k<slices = 2, mode = parallel>>}/' %ext_src/examples/kernels/gemm_f16.mlir | ext-run - | grep -v base@ | FileCheck %s --check-prefix=EXACT
+// RUN: sed 's/#ext.cache<operand = 1>\], stages = 3>}/#ext.cache<operand = 1>], stages = 3, decomposition = #ext.stream_k_dp<sms = 5>>}/' %ext_src/examples/kernels/gemm_f16.mlir | ext-run - | grep -v base@ | FileCheck %s --check-prefix=EXACT
 // EXACT: [0]
 
 // CHECK: [0]

@@ -36,7 +36,7 @@
 
 // NVVM: builtin.module(
 // NVVM-NEXT: ext-gpu-report-host-computes,
-// NVVM-NEXT: ext-apply-schedule{chip=sm_90 report=false sms=0},
+// NVVM-NEXT: ext-apply-schedule{chip=sm_90 report=false sms=0 weaken-async-wait=false},
 // NVVM-NEXT: ext-kernel-to-gpu{{.*}},
 // NVVM-NEXT: ext-tile-ops-to-threads{chip=sm_90 {{.*}}},
 // NVVM-NEXT: ext-alloc-shared-to-workgroup,

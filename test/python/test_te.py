@@ -47,6 +47,20 @@ def test_matmul_te(m, n, k, scheduled):
     np.testing.assert_array_equal(kernel.run(a, b), a @ b)
 
 
+@pytest.mark.parametrize("stages", [2, 3, 4])
+@pytest.mark.parametrize("m,n,k", [(37, 19, 23), (70, 33, 40)])
+def test_pipelined_stages(m, n, k, stages):
+    # k-steps of 8 over a ragged K (23 = 2 x 8 + 7): 3 or 5 steps, fewer
+    # than 4 stages in the first case.
+    A, B, C = matmul_te(m, n, k)
+    s = ext.schedule(C, tile=(16, 16, 8), threads=(8, 8, 1),
+                     cache=[(A, [(0, 8, 1)]), B], stages=stages)
+    assert f"stages = {stages}" in s.text()
+    kernel = ext.build(s)
+    a, b = ints((m, k)), ints((k, n))
+    np.testing.assert_array_equal(kernel.run(a, b), a @ b)
+
+
 @pytest.mark.parametrize("dtype,np_dtype", [
     ("float32", np.float32), ("f64", np.float64), ("float16", np.float16),
     ("int32", np.int32), ("int8", np.int8), ("i64", np.int64), ("int16", np.int16)])
@@ -355,9 +369,9 @@ def test_unknown_decomposition_and_fields():
                                          "decompositions: auto, data_parallel, split_k, "
                                          "stream_k, stream_k_2tile, stream_k_dp"):
         ext.schedule(C, decomposition="streamk")
-    with pytest.raises(ValueError, match="schedule field 'stages' does not exist in this "
+    with pytest.raises(ValueError, match="schedule field 'num_stages' does not exist in this "
                                          "build of ext; valid fields: tile, threads"):
-        ext.schedule(C, stages=3)
+        ext.schedule(C, num_stages=3)
     with pytest.raises(ValueError, match="cache field 'padding' does not exist"):
         ext.schedule(C, cache=[(A, {"padding": 3})])
     with pytest.raises(ValueError, match=r"swizzle takes \(bits, base, shift\)"):

@@ -152,6 +152,12 @@ llvm::cl::opt<int> dropBarrier(
     llvm::cl::desc("tests only: omit the N-th barrier ext-tile-ops-to-threads "
                    "inserts, to show the result going wrong"),
     llvm::cl::init(-1), llvm::cl::cat(cat));
+llvm::cl::opt<bool> weakenAsyncWait(
+    "weaken-async-wait",
+    llvm::cl::desc("tests only: pipelined k-loops (stages >= 2) wait for one "
+                   "copy group fewer than they must, to show the result "
+                   "going wrong (async copies: --chip=sm_80 or later)"),
+    llvm::cl::init(false), llvm::cl::cat(cat));
 llvm::cl::opt<bool> dropHazardBarriers(
     "drop-hazard-barriers",
     llvm::cl::desc("tests only: omit the barriers shared-memory reuse needs"),
@@ -326,6 +332,7 @@ int main(int argc, char **argv) {
   pipelineOptions.reuseSharedMemory = reuseSharedMemory;
   pipelineOptions.dropBarrier = dropBarrier;
   pipelineOptions.dropHazardBarriers = dropHazardBarriers;
+  pipelineOptions.weakenAsyncWait = weakenAsyncWait;
   pipelineOptions.racecheck = racecheck;
   pipelineOptions.chip = chip.getValue();
   pipelineOptions.sms = static_cast<int64_t>(sms.getValue());

@@ -39,6 +39,11 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
       *this, "sms",
       llvm::cl::desc("SM count for Stream-K grids and auto (overrides chip)"),
       llvm::cl::init(0)};
+  Option<bool> weakenAsyncWait{
+      *this, "weaken-async-wait",
+      llvm::cl::desc("Tests only: pipelined k-loops wait for one copy group "
+                     "fewer than they must (ext-apply-schedule)"),
+      llvm::cl::init(false)};
   Option<bool> racecheck{
       *this, "racecheck",
       llvm::cl::desc("Instrument global accesses in kernels too "
@@ -73,7 +78,8 @@ std::string getCpuPipelineText(const CpuPipelineOptions &options);
 /// decompositions that depend on the SM count (Stream-K, `auto`).
 void buildScheduleToGPUPipeline(mlir::OpPassManager &pm, int dropBarrier = -1,
                                 bool rejectTileLevel = false,
-                                llvm::StringRef chip = "", int64_t sms = 0);
+                                llvm::StringRef chip = "", int64_t sms = 0,
+                                bool weakenAsyncWait = false);
 
 /// Adds to `pm` a pipeline stage: passes appended at one point of a shared
 /// pipeline; may be null (nothing added).

@@ -76,6 +76,9 @@ enum : int32_t {
 #define EXT_EMU_WARP_SYNC "__ext_emu_warp_sync"
 #define EXT_EMU_ACCESS "__ext_emu_access"
 #define EXT_EMU_NAME_SHARED "__ext_emu_name_shared"
+#define EXT_EMU_ASYNC_COPY "__ext_emu_async_copy"
+#define EXT_EMU_ASYNC_COMMIT "__ext_emu_async_commit"
+#define EXT_EMU_ASYNC_WAIT "__ext_emu_async_wait"
 
 #ifdef __cplusplus
 extern "C" {
@@ -135,6 +138,19 @@ void __ext_emu_access(int64_t addr, int64_t bytes, int32_t kind, int32_t site);
 /// the kernel made of a workgroup buffer) for race reports; under racecheck
 /// only, not a yield point.
 void __ext_emu_name_shared(const char *name, int64_t addr, int64_t bytes);
+
+/// nvgpu.device_async_copy: `srcBytes` from global `src`, then zeros, up to
+/// `dstBytes` at workgroup address `dst`. It lands (and the race detector
+/// sees its write) when a wait covers it, or at one of the thread's yield
+/// points before that which the seed picks (EXT_EMU_SEED != 0).
+void __ext_emu_async_copy(int64_t dst, int64_t src, int64_t dstBytes,
+                          int64_t srcBytes, int32_t site);
+/// nvgpu.device_async_create_group: the calling thread's copies issued since
+/// its last commit form a group.
+void __ext_emu_async_commit(void);
+/// nvgpu.device_async_wait: lands all of the calling thread's committed
+/// groups but the newest `pending`.
+void __ext_emu_async_wait(int32_t pending, int32_t site);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -108,6 +108,7 @@ public:
     populateGPUWorkgroupMemoryPatterns(device, emu);
     populateGPUPrintfToEmulationPatterns(device, emu);
     populateGPUMatrixOpsToEmulationPatterns(device, emu);
+    populateNVGPUAsyncCopyToEmulationPatterns(device, emu);
     device.add<ReturnLowering>(module.getContext());
     devicePatterns = std::move(device);
     RewritePatternSet host(module.getContext());

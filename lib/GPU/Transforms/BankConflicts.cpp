@@ -605,6 +605,22 @@ FailureOr<View> KernelAnalysis::view(Value memref) {
     v.offset = off;
     return v;
   }
+  if (auto select = dyn_cast<arith::SelectOp>(def)) {
+    // Pipelined stages pick one of N like tiles per k-step: the same banks
+    // when the tiles start at the same phase of the 128-byte bank row.
+    FailureOr<View> a = view(select.getTrueValue());
+    FailureOr<View> b = view(select.getFalseValue());
+    if (failed(a) || failed(b))
+      return failure();
+    auto start = [](const View &w) {
+      return add(w.base, mul(w.offset, w.elemBytes));
+    };
+    Expr sa = start(*a), sb = start(*b);
+    if (a->strides != b->strides || a->elemBytes != b->elemBytes ||
+        !isConst(sa) || !isConst(sb) || (sa->c - sb->c) % 128 != 0)
+      return fail("a select of shared tiles that may map to different banks");
+    return a;
+  }
   return fail("a memref made by " + def->getName().getStringRef().str());
 }
 

@@ -251,7 +251,7 @@ func.func @bad_vector(%X: memref<8xf32>, %Y: memref<8xf32>) {
 
 func.func @unknown_key(%X: memref<8xf32>, %Y: memref<8xf32>) {
   ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
-      // expected-error @+1 {{unknown schedule key 'tiles' (expected tile, blocks, threads, cache, decomposition, layout, mma, warps, raster, swizzle, vector or unroll)}}
+      // expected-error @+1 {{unknown schedule key 'tiles' (expected tile, blocks, threads, cache, decomposition, layout, mma, warps, raster, swizzle, vector, unroll, stages or async)}}
       maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tiles = [8], threads = [8]>} {
   ^bb0(%x: f32):
     ext.yield %x : f32
@@ -375,6 +375,83 @@ func.func @not_a_layout(%A: memref<64xf32>, %B: memref<64xf32>) {
       attributes {schedule = #ext.schedule<tile = [64], threads = [64], layout = #ext.data_parallel>} {
   ^bb0(%x: f32):
     ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @stages_zero(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      // expected-error @+1 {{schedule stages must be positive, got 0 (1: one buffer, no pipelining)}}
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1], stages = 0>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @async_not_bool(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      // expected-error @+1 {{async must be 'true' or 'false', got 'maybe'}}
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1], stages = 2, async = maybe>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @stages_without_k_loop(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: stages = 2 pipelines the k-loop, but no reduce axis is tiled below its extent (there is no k-loop)}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 32], blocks = ["i", "j"], threads = [8, 8, 1],
+        cache = [#ext.cache<operand = 0>], stages = 2>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @stages_without_cache(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: stages = 3 multi-buffers cached inputs, but the schedule caches none}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1], stages = 3>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @stages_swizzled(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: stages = 2 with swizzled input #1 is not supported (pipelined stages are padded buffers; use align)}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1],
+        cache = [#ext.cache<operand = 0>, #ext.cache<operand = 1, swizzle = #ext.swizzle<bits = 3, base = 0, shift = 3>>], stages = 2>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
   }
   return
 }

@@ -60,6 +60,11 @@ void populateGPUMatrixOpsToEmulationPatterns(mlir::RewritePatternSet &patterns,
 void populateGPUPrintfToEmulationPatterns(mlir::RewritePatternSet &patterns,
                                           EmulationModule &emu);
 
+/// Asynchronous copies (`nvgpu.device_async_copy`, `_create_group`,
+/// `_wait`): issued and landed by the runtime, per thread and group.
+void populateNVGPUAsyncCopyToEmulationPatterns(
+    mlir::RewritePatternSet &patterns, EmulationModule &emu);
+
 /// Host code: `gpu.launch_func` calls __ext_emu_launch; gpu memory ops become
 /// memref code; stream and registration ops go (everything is synchronous).
 void populateGPUHostToEmulationPatterns(mlir::RewritePatternSet &patterns,

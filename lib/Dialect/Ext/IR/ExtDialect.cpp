@@ -145,11 +145,10 @@ LogicalResult CacheAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult ScheduleAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> tile,
     ArrayRef<StringAttr> blocks, ArrayRef<int64_t> threads,
-    ArrayRef<CacheAttr> cache,
-    TileDecompositionAttrInterface decomposition, RasterOrder raster,
-    int64_t swizzle, int64_t vector, int64_t unroll,
+    ArrayRef<CacheAttr> cache, TileDecompositionAttrInterface decomposition,
+    RasterOrder raster, int64_t swizzle, int64_t vector, int64_t unroll,
     FragmentLayoutAttrInterface layout, MmaLayoutAttr mma,
-    ArrayRef<int64_t> warps) {
+    ArrayRef<int64_t> warps, int64_t stages, bool async) {
   for (int64_t t : tile)
     if (t < 1)
       return emitError() << "schedule tile sizes must be positive, got " << t;
@@ -178,6 +177,11 @@ LogicalResult ScheduleAttr::verify(
     if (w < 1 || w > 32)
       return emitError() << "schedule warp counts must be in [1, 32], got "
                          << w;
+  if (stages < 1)
+    return emitError() << "schedule stages must be positive, got " << stages
+                       << " (1: one buffer, no pipelining)";
+  if (stages > 8)
+    return emitError() << "schedule stages must be at most 8, got " << stages;
   return success();
 }
 
@@ -190,7 +194,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   MmaLayoutAttr mma;
   SmallVector<int64_t> warps;
   RasterOrder raster = RasterOrder::row;
-  int64_t swizzle = 1, vector = 1, unroll = 1;
+  int64_t swizzle = 1, vector = 1, unroll = 1, stages = 1;
+  bool async = true;
   bool hasTile = false, hasThreads = false;
   llvm::StringSet<> seen;
 
@@ -298,10 +303,24 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(vector);
     if (key == "unroll")
       return parser.parseInteger(unroll);
+    if (key == "stages")
+      return parser.parseInteger(stages);
+    if (key == "async") {
+      StringRef value;
+      SMLoc valueLoc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&value))
+        return failure();
+      if (value != "true" && value != "false")
+        return parser.emitError(valueLoc)
+               << "async must be 'true' or 'false', got '" << value << "'";
+      async = value == "true";
+      return success();
+    }
     return parser.emitError(loc)
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
-              "layout, mma, warps, raster, swizzle, vector or unroll)";
+              "layout, mma, warps, raster, swizzle, vector, unroll, stages or "
+              "async)";
   };
 
   SMLoc start = parser.getCurrentLocation();
@@ -313,8 +332,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     return {};
   }
   return parser.getChecked<ScheduleAttr>(
-      start, parser.getContext(), tile, blocks, threads, cache,
-      decomposition, raster, swizzle, vector, unroll, layout, mma, warps);
+      start, parser.getContext(), tile, blocks, threads, cache, decomposition,
+      raster, swizzle, vector, unroll, layout, mma, warps, stages, async);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -361,6 +380,10 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", vector = " << getVector();
   if (getUnroll() != 1)
     printer << ", unroll = " << getUnroll();
+  if (getStages() != 1)
+    printer << ", stages = " << getStages();
+  if (!getAsync())
+    printer << ", async = false";
   printer << ">";
 }
 

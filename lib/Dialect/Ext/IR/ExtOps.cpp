@@ -458,6 +458,21 @@ static LogicalResult verifyScheduleFor(ComputeOp op, ScheduleAttr schedule) {
       if (align.getDim() >= rank)
         return err() << "storage_align of " << name << " names dimension "
                      << align.getDim() << " of a rank-" << rank << " operand";
+    if (!isOutput && schedule.getStages() > 1 && cache.getSwizzle())
+      return err() << "stages = " << schedule.getStages() << " with swizzled "
+                   << name
+                   << " is not supported (pipelined stages are padded "
+                      "buffers; use align)";
+  }
+  if (schedule.getStages() > 1) {
+    if (splitReduceAxes == 0)
+      return err() << "stages = " << schedule.getStages()
+                   << " pipelines the k-loop, but no reduce axis is tiled "
+                      "below its extent (there is no k-loop)";
+    if (cached.find_first() < 0 || cached.find_first() >= numInputs)
+      return err() << "stages = " << schedule.getStages()
+                   << " multi-buffers cached inputs, but the schedule "
+                      "caches none";
   }
   return success();
 }
@@ -885,6 +900,17 @@ LogicalResult CopyOp::verify() {
     return emitOpError("target must have a static shape");
   if (getVector() < 1 || !llvm::isPowerOf2_64(getVector()))
     return emitOpError("vector width must be a power of two");
+  if (getStaged() &&
+      !isa_and_nonnull<gpu::AddressSpaceAttr>(dst.getMemorySpace()))
+    return emitOpError("stages its copy into ")
+           << dst << "; a staged copy targets shared memory";
+  return success();
+}
+
+LogicalResult CopyWaitOp::verify() {
+  if (getPendingAttr().getInt() < 0)
+    return emitOpError() << "pending must be non-negative, got "
+                         << getPendingAttr().getInt();
   return success();
 }
 

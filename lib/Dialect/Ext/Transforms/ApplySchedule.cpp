@@ -548,6 +548,169 @@ resolveLayout(ComputeOp op, ScheduleAttr schedule, const TilingPlan &plan,
   return FragmentLayoutAttrInterface(layout);
 }
 
+/// The k-steps of a unit [kBegin, kEnd): full ones run with a constant bound
+/// in [kBegin, fullEnd). A ragged last step either runs as a full one, when
+/// the copies' zero fill makes the body yield the combiner's identity, or
+/// is peeled (`peeled`): fullEnd stops before it and `emitPeeledStep` runs
+/// it with its own constant bound `rest`.
+struct KSteps {
+  int64_t tileK = 1, rest = 0;
+  bool peeled = false;
+  Value fullEnd;
+};
+
+KSteps planKSteps(RewriterBase &rw, Location loc, ComputeOp op,
+                  const TilingPlan &plan, Value kEnd) {
+  KSteps steps;
+  unsigned k = *plan.kAxis;
+  steps.tileK = plan.tile[k];
+  steps.rest = plan.extents[k] % steps.tileK;
+  steps.peeled = steps.rest != 0 && !zeroFillIsIdentity(op, plan);
+  steps.fullEnd = kEnd;
+  if (steps.peeled)
+    steps.fullEnd = arith::MinSIOp::create(
+        rw, loc, kEnd, constIndex(rw, loc, plan.iters - 1));
+  return steps;
+}
+
+/// Emits `body(last step)` under `kEnd > iters - 1`. kEnd is the same in
+/// every thread of the CTA: the branch does not diverge.
+void emitPeeledStep(RewriterBase &rw, Location loc, const TilingPlan &plan,
+                    Value kEnd, function_ref<void(Value)> body) {
+  Value last = constIndex(rw, loc, plan.iters - 1);
+  Value ragged =
+      arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::sgt, kEnd, last);
+  auto ifOp = scf::IfOp::create(rw, loc, ragged, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body(last);
+}
+
+/// The k-loop of a schedule with `stages = N >= 2` over the unit's
+/// [kBegin, kEnd): step k computes on buffer k mod N of every cached input.
+///
+///   prologue: for s < N-1: copy step kBegin+s (if < kEnd); commit
+///   for k in [kBegin, fullEnd):
+///     wait (all but the newest N-2 groups) + barrier
+///     copy step k+N-1 into buffer (k+N-1) mod N = (k-1) mod N (if < kEnd)
+///     compute step k; commit
+///   [peeled ragged step: wait + barrier; compute with the ragged bound]
+///   wait for everything + barrier (the buffers may be reused after)
+///
+/// Every prologue step and iteration commits a group, copies or not, so the
+/// group of step k is always the (k - kBegin)-th and `pending = N-2` covers
+/// it. The copy into (k-1) mod N comes after the barrier that follows every
+/// thread's compute of step k-1, so one barrier per step suffices.
+void emitPipelinedKLoop(
+    RewriterBase &rw, Location loc, ComputeOp op, const TilingPlan &plan,
+    ScheduleAttr schedule, const ApplyScheduleOptions &options,
+    const TileFrame &frame, Value kBegin, Value kEnd,
+    ArrayRef<SmallVector<Value>> stageBufs,
+    function_ref<void(ArrayRef<Value>, ArrayRef<Value>, ValueRange)> compute) {
+  unsigned k = *plan.kAxis;
+  int64_t stages = schedule.getStages();
+  int64_t tileK = plan.tile[k];
+  CopyStaging staging = options.asyncCopies && schedule.getAsync()
+                            ? CopyStaging::async
+                            : CopyStaging::registers;
+  int64_t pending = stages - 2 + (options.weakenAsyncWait ? 1 : 0);
+  auto stagingAttr = CopyStagingAttr::get(rw.getContext(), staging);
+  unsigned numInputs = op.getInputs().size();
+
+  auto offsetsAt = [&](Value step) {
+    SmallVector<Value> offsets(frame.offsets);
+    offsets[k] =
+        arith::MulIOp::create(rw, loc, step, constIndex(rw, loc, tileK));
+    return offsets;
+  };
+  auto stageOf = [&](Value step) {
+    return arith::RemUIOp::create(rw, loc, step, constIndex(rw, loc, stages))
+        .getResult();
+  };
+  // Buffer `stage` of input i (a select chain over the N allocations).
+  auto bufferAt = [&](unsigned i, Value stage) {
+    Value buf = stageBufs[i].back();
+    for (int64_t s = stages - 2; s >= 0; --s) {
+      Value is = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, stage,
+                                       constIndex(rw, loc, s));
+      buf = arith::SelectOp::create(rw, loc, is, stageBufs[i][s], buf);
+    }
+    return buf;
+  };
+  auto issueCopies = [&](Value step) {
+    Value active =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::slt, step, kEnd);
+    SmallVector<Value> offsets = offsetsAt(step);
+    Value stage = stageOf(step);
+    for (unsigned i = 0; i < numInputs; ++i) {
+      if (!plan.cached.test(i))
+        continue;
+      SmallVector<Value> origins;
+      for (const WindowDim &d : plan.windows[i].dims)
+        origins.push_back(windowOrigin(rw, loc, d, offsets));
+      CopyOp::create(rw,
+                     phaseLoc(loc, "staged copy of input " + Twine(i) +
+                                       " into shared memory"),
+                     op.getInputs()[i], origins, bufferAt(i, stage), active,
+                     schedule.getVector(), stagingAttr);
+    }
+  };
+  auto computeStep = [&](Value step, Value bound) {
+    SmallVector<Value> offsets = offsetsAt(step);
+    SmallVector<Value> bounds(frame.bounds);
+    bounds[k] = bound;
+    Value stage = stageOf(step);
+    SmallVector<Value> ins;
+    for (unsigned i = 0; i < numInputs; ++i) {
+      if (plan.cached.test(i)) {
+        ins.push_back(bufferAt(i, stage));
+        continue;
+      }
+      SmallVector<Value> origins;
+      for (const WindowDim &d : plan.windows[i].dims)
+        origins.push_back(windowOrigin(rw, loc, d, offsets));
+      ins.push_back(
+          tileView(rw, loc, op.getInputs()[i], origins, plan.windows[i].shape));
+    }
+    compute(offsets, bounds, ins);
+  };
+  Location waitLoc = phaseLoc(loc, "wait for the k-step's stage");
+
+  // Prologue: the first N-1 steps' copies, one group each.
+  for (int64_t s = 0; s < stages - 1; ++s) {
+    Value step =
+        s == 0 ? kBegin
+               : arith::AddIOp::create(rw, loc, kBegin, constIndex(rw, loc, s))
+                     .getResult();
+    issueCopies(step);
+    CopyCommitOp::create(rw, loc);
+  }
+
+  KSteps steps = planKSteps(rw, loc, op, plan, kEnd);
+  auto loop = scf::ForOp::create(rw, loc, kBegin, steps.fullEnd,
+                                 constIndex(rw, loc, 1));
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPoint(loop.getBody()->getTerminator());
+    Value step = loop.getInductionVar();
+    CopyWaitOp::create(rw, waitLoc, pending);
+    issueCopies(
+        arith::AddIOp::create(rw, loc, step, constIndex(rw, loc, stages - 1)));
+    computeStep(step, constIndex(rw, loc, tileK));
+    CopyCommitOp::create(rw, loc);
+  }
+  // The peeled ragged step's copy was issued by the prologue or the loop.
+  if (steps.peeled)
+    emitPeeledStep(rw, loc, plan, kEnd, [&](Value last) {
+      CopyWaitOp::create(rw, waitLoc, pending);
+      computeStep(last, constIndex(rw, loc, steps.rest));
+    });
+  // Copies past kEnd were never issued, but the last ones issued may still
+  // be in flight in a unit shorter than the pipeline: drain before the
+  // buffers are rewritten (next unit) or reused (shared-memory reuse).
+  CopyWaitOp::create(rw, phaseLoc(loc, "drain of the copy pipeline"), 0);
+}
+
 } // namespace
 
 FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
@@ -631,7 +794,11 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   Value kEnd = body->getArgument(numTileDims + 1);
   TileFrame frame = buildFrame(rw, loc, plan, coords);
 
+  // A pipelined k-loop keeps `stages` buffers per cached input (the
+  // verifier allows stages > 1 only with a k-loop and a cache).
+  int64_t stages = plan.useFragments && plan.kAxis ? schedule.getStages() : 1;
   SmallVector<Value> sharedBufs(numInputs);
+  SmallVector<SmallVector<Value>> stageBufs(numInputs);
   for (unsigned i = 0; i < numInputs; ++i) {
     if (!plan.cached.test(i))
       continue;
@@ -643,9 +810,13 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
         aligns.empty() ? ArrayAttr()
                        : rw.getArrayAttr(SmallVector<Attribute>(aligns.begin(),
                                                                 aligns.end()));
-    sharedBufs[i] = AllocSharedOp::create(
-        rw, phaseLoc(loc, "shared tile of input " + Twine(i)), type, alignAttr,
-        plan.cacheAttrs[i].getSwizzle());
+    for (int64_t s = 0; s < stages; ++s)
+      stageBufs[i].push_back(AllocSharedOp::create(
+          rw,
+          phaseLoc(loc, "shared tile of input " + Twine(i) +
+                            (stages > 1 ? ", stage " + Twine(s) : Twine())),
+          type, alignAttr, plan.cacheAttrs[i].getSwizzle()));
+    sharedBufs[i] = stageBufs[i].front();
   }
 
   // Stages the cached inputs and returns every input's tile operand.
@@ -660,7 +831,8 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
         CopyOp::create(
             rw,
             phaseLoc(loc, "copy of input " + Twine(i) + " into shared memory"),
-            input, origins, sharedBufs[i], schedule.getVector());
+            input, origins, sharedBufs[i], /*active=*/Value(),
+            schedule.getVector(), CopyStagingAttr());
         operands.push_back(sharedBufs[i]);
       } else {
         operands.push_back(
@@ -735,21 +907,22 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
       createTileCompute(offsets, bounds, ins, frags, outMaps,
                         /*accumulate=*/true);
     };
-    if (plan.kAxis) {
+    if (plan.kAxis && stages > 1) {
+      emitPipelinedKLoop(
+          rw, loc, op, plan, schedule, options, frame, kBegin, kEnd, stageBufs,
+          [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds, ValueRange ins) {
+            createTileCompute(offsets, bounds, ins, frags, outMaps,
+                              /*accumulate=*/true);
+          });
+    } else if (plan.kAxis) {
       // Full k-steps run with a constant bound (no checks in the steady
       // state). A ragged last step either runs as a full one, when the
       // copies' zero fill makes the body yield the combiner's identity, or
       // is peeled with its own constant bound.
-      unsigned k = *plan.kAxis;
-      int64_t tileK = plan.tile[k], extentK = plan.extents[k];
-      int64_t rest = extentK % tileK;
-      bool peel = rest != 0 && !zeroFillIsIdentity(op, plan);
-      Value fullEnd = kEnd;
-      if (peel)
-        fullEnd = arith::MinSIOp::create(rw, loc, kEnd,
-                                         constIndex(rw, loc, plan.iters - 1));
-      auto loop =
-          scf::ForOp::create(rw, loc, kBegin, fullEnd, constIndex(rw, loc, 1));
+      KSteps steps = planKSteps(rw, loc, op, plan, kEnd);
+      int64_t tileK = steps.tileK;
+      auto loop = scf::ForOp::create(rw, loc, kBegin, steps.fullEnd,
+                                     constIndex(rw, loc, 1));
       {
         OpBuilder::InsertionGuard g(rw);
         rw.setInsertionPoint(loop.getBody()->getTerminator());
@@ -757,17 +930,11 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
                                               constIndex(rw, loc, tileK));
         emitIteration(kOffset, constIndex(rw, loc, tileK));
       }
-      if (peel) {
-        // kEnd is the same in every thread of the CTA: no divergence.
-        Value last = constIndex(rw, loc, plan.iters - 1);
-        Value ragged = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::sgt,
-                                             kEnd, last);
-        auto ifOp = scf::IfOp::create(rw, loc, ragged, /*withElse=*/false);
-        OpBuilder::InsertionGuard g(rw);
-        rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-        emitIteration(constIndex(rw, loc, (plan.iters - 1) * tileK),
-                      constIndex(rw, loc, rest));
-      }
+      if (steps.peeled)
+        emitPeeledStep(rw, loc, plan, kEnd, [&](Value) {
+          emitIteration(constIndex(rw, loc, (plan.iters - 1) * tileK),
+                        constIndex(rw, loc, steps.rest));
+        });
     } else {
       emitIteration(Value(), Value());
     }
@@ -877,6 +1044,13 @@ struct ExtApplySchedulePass
     ApplyScheduleOptions options;
     options.report = report;
     options.chip = chip;
+    options.weakenAsyncWait = weakenAsyncWait;
+    // cp.async (nvgpu.device_async_copy) exists from sm_80 on.
+    StringRef chipName = chip;
+    unsigned sm = 0;
+    if (chipName.consume_front("sm_") &&
+        !chipName.rtrim("af").getAsInteger(10, sm))
+      options.asyncCopies = sm >= 80;
     DeviceFacts &device = options.device;
     device = DeviceFacts::forChip(chip);
     if (sms < 0) {

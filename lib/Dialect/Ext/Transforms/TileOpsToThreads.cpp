@@ -13,14 +13,17 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -136,7 +139,8 @@ public:
   LaunchLowering(gpu::LaunchOp launch, int &barrierCounter, int dropBarrier,
                  StringRef chip)
       : launch(launch), rw(launch.getContext()),
-        barrierCounter(barrierCounter), dropBarrier(dropBarrier), chip(chip) {}
+        barrierCounter(barrierCounter), dropBarrier(dropBarrier), chip(chip),
+        dominance(launch) {}
 
   LogicalResult run();
 
@@ -152,10 +156,8 @@ private:
   LogicalResult lowerFragment(AllocFragmentOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerStoreTile(StoreTileOp op);
-  /// Runs `body` on vector numbers 0..numVectors-1, consecutive numbers on
-  /// consecutive threads (unrolled when each thread has a few).
-  void distributeVectors(Location loc, int64_t numVectors,
-                         function_ref<void(Value)> body);
+  LogicalResult lowerCopyCommit(CopyCommitOp op);
+  LogicalResult lowerCopyWait(CopyWaitOp op);
   LogicalResult lowerTileCompute(TileComputeOp op);
   Value newScratch(Location loc, ArrayRef<int64_t> shape, Type elem);
 
@@ -181,6 +183,20 @@ private:
   Value tid;
   int64_t blockThreads = 0;
   DenseMap<Value, FragmentInfo> fragments;
+  /// Register-staged copies' stores to shared memory, emitted at the next
+  /// ext.copy_commit of their block.
+  struct StagedStores {
+    Location loc;
+    Value target, staging, active;
+    int64_t width, numVectors;
+  };
+  DenseMap<Block *, SmallVector<StagedStores>> pendingStores;
+  void emitStagedStores(const StagedStores &stores);
+  /// Whether any staged copy of the launch is a cp.async (then every commit
+  /// and wait lowers to nvgpu's, so group counts stay uniform).
+  bool usesAsyncCopies = false;
+  SmallVector<Value> groupTokens;
+  DominanceInfo dominance;
 };
 
 Value LaunchLowering::newScratch(Location loc, ArrayRef<int64_t> shape,
@@ -261,6 +277,99 @@ int64_t copyVectorWidth(CopyOp op, std::string &why) {
   return w;
 }
 
+/// How a copy into shared memory completes.
+enum class CopyKind { Sync, Async, Registers };
+
+/// Bytes one cp.async may move.
+bool isAsyncCopyWidth(int64_t bytes) {
+  return bytes == 4 || bytes == 8 || bytes == 16;
+}
+
+/// A load or store of `width` elements (a vector when width > 1), aligned
+/// to its size unless `mem` is private (an alloca the copy's proofs do not
+/// cover; registers on the GPU).
+llvm::MaybeAlign vectorAlign(Value mem, int64_t width) {
+  auto type = cast<MemRefType>(mem.getType());
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if (space && space.getValue() == gpu::AddressSpace::Private)
+    return std::nullopt;
+  return llvm::MaybeAlign(width * elementBytes(type.getElementType()));
+}
+Value loadElements(OpBuilder &b, Location loc, Value mem, ValueRange idx,
+                   int64_t width) {
+  Type elem = cast<MemRefType>(mem.getType()).getElementType();
+  if (width == 1)
+    return memref::LoadOp::create(b, loc, mem, idx);
+  return vector::LoadOp::create(b, loc, VectorType::get({width}, elem), mem,
+                                idx, /*nontemporal=*/false,
+                                vectorAlign(mem, width));
+}
+void storeElements(OpBuilder &b, Location loc, Value value, Value mem,
+                   ValueRange idx, int64_t width) {
+  if (width == 1) {
+    memref::StoreOp::create(b, loc, value, mem, idx);
+    return;
+  }
+  vector::StoreOp::create(b, loc, value, mem, idx, /*nontemporal=*/false,
+                          vectorAlign(mem, width));
+}
+
+/// The element of a row-major tile of `shape` at which vector `vecIdx` (of
+/// `width` elements) starts.
+SmallVector<Value> vectorStart(OpBuilder &b, Location loc,
+                               ArrayRef<int64_t> shape, int64_t width,
+                               Value vecIdx) {
+  Value rest = arith::MulIOp::create(b, loc, vecIdx, constIndex(b, loc, width));
+  SmallVector<Value> idx(shape.size());
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    Value size = constIndex(b, loc, shape[d]);
+    idx[d] = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, size);
+    if (d > 0)
+      rest = arith::DivUIOp::create(b, loc, rest, size);
+  }
+  return idx;
+}
+
+/// Calls `fn(vector index, slot)` for each of the `numVectors` vectors
+/// thread `tid` of `blockThreads` moves (its slot-th): unrolled when every
+/// thread moves the same few.
+void forEachThreadVector(OpBuilder &b, Location loc, Value tid,
+                         int64_t blockThreads, int64_t numVectors,
+                         function_ref<void(Value, Value)> fn) {
+  int64_t slots = llvm::divideCeil(numVectors, blockThreads);
+  if (numVectors % blockThreads == 0 && slots <= 16) {
+    for (int64_t r = 0; r < slots; ++r)
+      fn(r == 0 ? tid
+                : arith::AddIOp::create(b, loc, tid,
+                                        constIndex(b, loc, r * blockThreads))
+                      .getResult(),
+         constIndex(b, loc, r));
+    return;
+  }
+  auto loop = scf::ForOp::create(b, loc, tid, constIndex(b, loc, numVectors),
+                                 constIndex(b, loc, blockThreads));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value iv = loop.getInductionVar();
+  Value slot =
+      arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, tid),
+                             constIndex(b, loc, blockThreads));
+  fn(iv, slot);
+}
+
+/// `body` under `if %active` (a CTA-uniform condition), or as is.
+void emitIfActive(OpBuilder &b, Location loc, Value active,
+                  function_ref<void()> body) {
+  if (!active) {
+    body();
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, active, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body();
+}
+
 LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
@@ -274,83 +383,152 @@ LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
                     << std::min<int64_t>(op.getVector(),
                                          16 / elementBytes(elem))
                     << ": " << why;
+  CopyKind kind = CopyKind::Sync;
+  if (std::optional<CopyStaging> staged = op.getStaged()) {
+    kind =
+        *staged == CopyStaging::async ? CopyKind::Async : CopyKind::Registers;
+    if (kind == CopyKind::Async &&
+        !isAsyncCopyWidth(width * elementBytes(elem))) {
+      op.emitRemark() << "stages its copy through registers: cp.async moves "
+                         "4, 8 or 16 bytes, this copy "
+                      << width * elementBytes(elem);
+      kind = CopyKind::Registers;
+    }
+  }
   int64_t numVectors = dstType.getNumElements() / width;
+  int64_t slots = llvm::divideCeil(numVectors, blockThreads);
   unsigned rank = dstType.getRank();
   // With a static source the fill is branch-free: an out-of-bounds vector
   // reads a clamped (valid) address and selects zero instead.
   bool branchFree = srcType.hasStaticShape() && srcType.getNumElements() > 0;
-  VectorType vecType =
-      width > 1 ? VectorType::get({width}, elem) : VectorType();
-  llvm::MaybeAlign align(width * elementBytes(elem));
+  Type valueType = width > 1 ? Type(VectorType::get({width}, elem)) : elem;
+  Value zeroIdx = constIndex(rw, loc, 0);
 
-  auto copyOne = [&](Value vecIdx) {
-    Value rest = arith::MulIOp::create(rw, loc, vecIdx,
-                                       constIndex(rw, loc, width));
-    SmallVector<Value> dstIdx(rank), srcIdx(rank), inBounds;
-    for (int d = rank - 1; d >= 0; --d) {
-      Value size = constIndex(rw, loc, dstType.getDimSize(d));
-      dstIdx[d] = d == 0 ? rest : arith::RemUIOp::create(rw, loc, rest, size);
-      if (d > 0)
-        rest = arith::DivUIOp::create(rw, loc, rest, size);
+  // A thread's registers for its vectors of a register-staged copy.
+  Value staging;
+  if (kind == CopyKind::Registers) {
+    auto space =
+        gpu::AddressSpaceAttr::get(rw.getContext(), gpu::AddressSpace::Private);
+    staging = launch.addPrivateAttribution(
+        MemRefType::get({slots * width}, elem, MemRefLayoutAttrInterface(),
+                        space),
+        loc);
+  }
+
+  auto copyOne = [&](Value vecIdx, Value slot) {
+    SmallVector<Value> dstIdx =
+        vectorStart(rw, loc, dstType.getShape(), width, vecIdx);
+    SmallVector<Value> srcIdx(rank), inBounds;
+    for (unsigned d = 0; d < rank; ++d) {
       srcIdx[d] = arith::AddIOp::create(rw, loc, op.getOffsets()[d], dstIdx[d]);
       Value dim = memref::DimOp::create(rw, loc, op.getSource(), d);
       inBounds.push_back(arith::CmpIOp::create(
           rw, loc, arith::CmpIPredicate::ult, srcIdx[d], dim));
     }
     Value valid = andAll(rw, loc, inBounds);
-    Type valueType = vecType ? Type(vecType) : elem;
-    auto load = [&](OpBuilder &b, Location l, ValueRange idx) -> Value {
-      if (vecType)
-        return vector::LoadOp::create(b, l, vecType, op.getSource(), idx,
-                                      /*nontemporal=*/false, align);
-      return memref::LoadOp::create(b, l, op.getSource(), idx);
-    };
-    Value value;
-    if (branchFree) {
-      Value zeroIdx = constIndex(rw, loc, 0);
+    if (kind == CopyKind::Async) {
+      // Zero fill through srcElements: a vector outside the source reads
+      // nothing (from a clamped address) and writes zeros.
       SmallVector<Value> safe;
       for (Value i : srcIdx)
         safe.push_back(arith::SelectOp::create(rw, loc, valid, i, zeroIdx));
-      value = arith::SelectOp::create(rw, loc, valid, load(rw, loc, safe),
-                                      zeroOf(rw, loc, valueType));
+      Value srcElements = arith::SelectOp::create(
+          rw, loc, valid, constIndex(rw, loc, width), zeroIdx);
+      bool bypassL1 = width * elementBytes(elem) == 16;
+      nvgpu::DeviceAsyncCopyOp::create(
+          rw, loc, nvgpu::DeviceAsyncTokenType::get(rw.getContext()),
+          op.getTarget(), dstIdx, op.getSource(), safe, rw.getIndexAttr(width),
+          srcElements, bypassL1 ? rw.getUnitAttr() : UnitAttr());
+      return;
+    }
+    Value value;
+    if (branchFree) {
+      SmallVector<Value> safe;
+      for (Value i : srcIdx)
+        safe.push_back(arith::SelectOp::create(rw, loc, valid, i, zeroIdx));
+      value = arith::SelectOp::create(
+          rw, loc, valid, loadElements(rw, loc, op.getSource(), safe, width),
+          zeroOf(rw, loc, valueType));
     } else {
       auto ifOp = scf::IfOp::create(
           rw, loc, valid,
           [&](OpBuilder &b, Location l) {
-            scf::YieldOp::create(b, l, load(b, l, srcIdx));
+            scf::YieldOp::create(
+                b, l, loadElements(b, l, op.getSource(), srcIdx, width));
           },
           [&](OpBuilder &b, Location l) {
             scf::YieldOp::create(b, l, zeroOf(b, l, valueType));
           });
       value = ifOp.getResult(0);
     }
-    if (vecType)
-      vector::StoreOp::create(rw, loc, value, op.getTarget(), dstIdx,
-                              /*nontemporal=*/false, align);
-    else
-      memref::StoreOp::create(rw, loc, value, op.getTarget(), dstIdx);
+    if (kind == CopyKind::Registers) {
+      Value at =
+          arith::MulIOp::create(rw, loc, slot, constIndex(rw, loc, width));
+      storeElements(rw, loc, value, staging, at, width);
+      return;
+    }
+    storeElements(rw, loc, value, op.getTarget(), dstIdx, width);
   };
 
-  distributeVectors(loc, numVectors, copyOne);
+  emitIfActive(rw, loc, op.getActive(), [&] {
+    forEachThreadVector(rw, loc, tid, blockThreads, numVectors, copyOne);
+  });
+  if (kind == CopyKind::Registers)
+    pendingStores[op->getBlock()].push_back(
+        {loc, op.getTarget(), staging, op.getActive(), width, numVectors});
   return success();
 }
 
-void LaunchLowering::distributeVectors(Location loc, int64_t numVectors,
-                                       function_ref<void(Value)> body) {
-  // Unrolled when every thread moves the same few vectors.
-  if (numVectors % blockThreads == 0 && numVectors / blockThreads <= 16) {
-    for (int64_t r = 0; r < numVectors / blockThreads; ++r)
-      body(r == 0 ? tid
-                  : arith::AddIOp::create(rw, loc, tid,
-                                          constIndex(rw, loc, r * blockThreads))
-                        .getResult());
-    return;
+void LaunchLowering::emitStagedStores(const StagedStores &s) {
+  auto dstType = cast<MemRefType>(s.target.getType());
+  emitIfActive(rw, s.loc, s.active, [&] {
+    forEachThreadVector(
+        rw, s.loc, tid, blockThreads, s.numVectors,
+        [&](Value vecIdx, Value slot) {
+          Value at = arith::MulIOp::create(rw, s.loc, slot,
+                                           constIndex(rw, s.loc, s.width));
+          Value value = loadElements(rw, s.loc, s.staging, at, s.width);
+          storeElements(
+              rw, s.loc, value, s.target,
+              vectorStart(rw, s.loc, dstType.getShape(), s.width, vecIdx),
+              s.width);
+        });
+  });
+}
+
+LogicalResult LaunchLowering::lowerCopyCommit(CopyCommitOp op) {
+  rw.setInsertionPoint(op);
+  auto it = pendingStores.find(op->getBlock());
+  if (it != pendingStores.end()) {
+    for (const StagedStores &stores : it->second)
+      emitStagedStores(stores);
+    pendingStores.erase(it);
   }
-  auto loop = scf::ForOp::create(rw, loc, tid, constIndex(rw, loc, numVectors),
-                                 constIndex(rw, loc, blockThreads));
-  OpBuilder::InsertionGuard g(rw);
-  rw.setInsertionPoint(loop.getBody()->getTerminator());
-  body(loop.getInductionVar());
+  if (usesAsyncCopies)
+    groupTokens.push_back(nvgpu::DeviceAsyncCreateGroupOp::create(
+        rw, op.getLoc(), nvgpu::DeviceAsyncTokenType::get(rw.getContext()),
+        ValueRange{}));
+  return success();
+}
+
+LogicalResult LaunchLowering::lowerCopyWait(CopyWaitOp op) {
+  rw.setInsertionPoint(op);
+  if (usesAsyncCopies) {
+    // nvgpu's wait names a token; the count is what matters (numGroups), so
+    // any earlier group's token that dominates the wait will do.
+    Value token;
+    for (Value t : llvm::reverse(groupTokens))
+      if (dominance.properlyDominates(t, op)) {
+        token = t;
+        break;
+      }
+    if (!token)
+      return op.emitOpError("waits for copy groups before any was committed");
+    nvgpu::DeviceAsyncWaitOp::create(rw, op.getLoc(), token,
+                                     rw.getI32IntegerAttr(op.getPending()));
+  }
+  insertBarrier(op.getLoc());
+  return success();
 }
 
 /// The widest vector (a power of two, at most `vector` elements and 16
@@ -416,18 +594,11 @@ LogicalResult LaunchLowering::lowerStoreTile(StoreTileOp op) {
                                          16 / elementBytes(elem))
                     << ": " << why;
   unsigned rank = srcType.getRank();
-  VectorType vecType =
-      width > 1 ? VectorType::get({width}, elem) : VectorType();
-  llvm::MaybeAlign align(width * elementBytes(elem));
-  auto storeOne = [&](Value vecIdx) {
-    Value rest =
-        arith::MulIOp::create(rw, loc, vecIdx, constIndex(rw, loc, width));
-    SmallVector<Value> srcIdx(rank), dstIdx(rank), inBounds;
-    for (int d = rank - 1; d >= 0; --d) {
-      Value size = constIndex(rw, loc, srcType.getDimSize(d));
-      srcIdx[d] = d == 0 ? rest : arith::RemUIOp::create(rw, loc, rest, size);
-      if (d > 0)
-        rest = arith::DivUIOp::create(rw, loc, rest, size);
+  auto storeOne = [&](Value vecIdx, Value) {
+    SmallVector<Value> srcIdx =
+        vectorStart(rw, loc, srcType.getShape(), width, vecIdx);
+    SmallVector<Value> dstIdx(rank), inBounds;
+    for (unsigned d = 0; d < rank; ++d) {
       dstIdx[d] = arith::AddIOp::create(rw, loc, op.getOffsets()[d], srcIdx[d]);
       Value dim = memref::DimOp::create(rw, loc, op.getTarget(), d);
       inBounds.push_back(arith::CmpIOp::create(
@@ -435,19 +606,9 @@ LogicalResult LaunchLowering::lowerStoreTile(StoreTileOp op) {
     }
     scf::IfOp::create(rw, loc, andAll(rw, loc, inBounds),
                       [&](OpBuilder &b, Location l) {
-                        if (vecType) {
-                          Value v = vector::LoadOp::create(
-                              b, l, vecType, op.getSource(), srcIdx,
-                              /*nontemporal=*/false, align);
-                          vector::StoreOp::create(b, l, v, op.getTarget(),
-                                                  dstIdx,
-                                                  /*nontemporal=*/false, align);
-                        } else {
-                          Value v = memref::LoadOp::create(b, l, op.getSource(),
-                                                           srcIdx);
-                          memref::StoreOp::create(b, l, v, op.getTarget(),
-                                                  dstIdx);
-                        }
+                        Value v =
+                            loadElements(b, l, op.getSource(), srcIdx, width);
+                        storeElements(b, l, v, op.getTarget(), dstIdx, width);
                         scf::YieldOp::create(b, l);
                       });
   };
@@ -455,7 +616,8 @@ LogicalResult LaunchLowering::lowerStoreTile(StoreTileOp op) {
   // thread reads it; its readers are done before anything overwrites it (the
   // next work unit's epilogue, or a buffer sharing its bytes).
   insertBarrier(loc);
-  distributeVectors(loc, srcType.getNumElements() / width, storeOne);
+  forEachThreadVector(rw, loc, tid, blockThreads,
+                      srcType.getNumElements() / width, storeOne);
   rw.setInsertionPointAfter(op);
   insertBarrier(loc);
   return success();
@@ -1192,8 +1354,16 @@ LogicalResult emitOuterProduct(LaunchLowering &L, TileComputeOp op,
 LogicalResult LaunchLowering::run() {
   SmallVector<Operation *> tileOps;
   launch.getBody().walk([&](Operation *op) {
-    if (isa<AllocFragmentOp, CopyOp, StoreTileOp, TileComputeOp>(op))
+    if (isa<AllocFragmentOp, CopyOp, CopyCommitOp, CopyWaitOp, StoreTileOp,
+            TileComputeOp>(op))
       tileOps.push_back(op);
+    if (auto copy = dyn_cast<CopyOp>(op);
+        copy && copy.getStaged() == CopyStaging::async) {
+      std::string why;
+      Type elem = cast<MemRefType>(copy.getTarget().getType()).getElementType();
+      if (isAsyncCopyWidth(copyVectorWidth(copy, why) * elementBytes(elem)))
+        usesAsyncCopies = true;
+    }
   });
   if (tileOps.empty())
     return success();
@@ -1215,11 +1385,14 @@ LogicalResult LaunchLowering::run() {
             .Case([&](AllocFragmentOp f) { return lowerFragment(f); })
             .Case([&](CopyOp c) { return lowerCopy(c); })
             .Case([&](StoreTileOp st) { return lowerStoreTile(st); })
+            .Case([&](CopyCommitOp c) { return lowerCopyCommit(c); })
+            .Case([&](CopyWaitOp w) { return lowerCopyWait(w); })
             .Case([&](TileComputeOp tc) { return lowerTileCompute(tc); });
     if (failed(result))
       return failure();
     auto copy = dyn_cast<CopyOp>(op);
-    if (!copy)
+    // Staged copies synchronize through ext.copy_wait.
+    if (!copy || copy.getStaged())
       continue;
     auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
         cast<MemRefType>(copy.getTarget().getType()).getMemorySpace());
@@ -1231,7 +1404,7 @@ LogicalResult LaunchLowering::run() {
     Operation *next = op->getNextNode();
     while (next && next->getNumRegions() == 0 && isMemoryEffectFree(next))
       next = next->getNextNode();
-    if (!isa_and_nonnull<CopyOp>(next)) {
+    if (!isa_and_nonnull<CopyOp>(next) || cast<CopyOp>(next).getStaged()) {
       rw.setInsertionPointAfter(op);
       insertBarrier(op->getLoc());
     }
@@ -1318,7 +1491,8 @@ struct ExtTileOpsToThreadsPass
         return signalPassFailure();
     // Tile ops outside any launch have no threads to run on.
     WalkResult r = getOperation()->walk([](Operation *op) {
-      if (isa<CopyOp, StoreTileOp, TileComputeOp, AllocFragmentOp>(op)) {
+      if (isa<CopyOp, CopyCommitOp, CopyWaitOp, StoreTileOp, TileComputeOp,
+              AllocFragmentOp>(op)) {
         op->emitOpError("must be inside a gpu.launch to be lowered to "
                         "threads; run ext-kernel-to-gpu first");
         return WalkResult::interrupt();

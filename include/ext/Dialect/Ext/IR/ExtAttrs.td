@@ -59,6 +59,14 @@ def Ext_RasterOrder : I32EnumAttr<"RasterOrder",
   let cppNamespace = "::ext";
 }
 
+def Ext_CopyStaging : I32EnumAttr<"CopyStaging",
+    "how a pipelined copy reaches shared memory", [
+    I32EnumAttrCase<"async", 0>,
+    I32EnumAttrCase<"registers", 1>
+  ]> {
+  let cppNamespace = "::ext";
+}
+
 //===----------------------------------------------------------------------===//
 // Fragment layouts
 //===----------------------------------------------------------------------===//
@@ -459,6 +467,18 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       reads, and the unroll factor of the innermost loop. Where contiguity
       or alignment does not allow `vector`, a narrower width is used and a
       remark says why.
+    * `stages`: shared-memory buffers per cached operand (1 by default: one
+      buffer, each k-step copies then computes). With `N >= 2` the k-loop is
+      software-pipelined: a prologue issues the copies of the first `N - 1`
+      k-steps, each step waits for its oldest stage, passes one barrier,
+      issues the copy of the step `N - 1` ahead into the buffer the previous
+      step freed, and computes; needs a reduce axis split into k-steps and a
+      cached operand.
+    * `async`: with `stages >= 2`, whether global-to-shared copies may be
+      asynchronous (`cp.async` through `nvgpu.device_async_copy` on sm_80
+      and later; `true` by default). Elsewhere (AMD, older NVIDIA chips,
+      `async = false`) the next stage goes through registers: loaded before
+      the step's compute, stored to shared memory after it.
 
     ```mlir
     #ext.schedule<tile = [64, 64, 16], blocks = ["i", "j"], threads = [16, 16, 1],
@@ -477,7 +497,9 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     DefaultValuedParameter<"int64_t", "1">:$unroll,
     OptionalParameter<"::ext::FragmentLayoutAttrInterface">:$layout,
     OptionalParameter<"::ext::MmaLayoutAttr">:$mma,
-    OptionalArrayRefParameter<"int64_t">:$warps
+    OptionalArrayRefParameter<"int64_t">:$warps,
+    DefaultValuedParameter<"int64_t", "1">:$stages,
+    DefaultValuedParameter<"bool", "true">:$async
   );
   // Keyword = value pairs in any order, comma-separated (a custom parser:
   // ODS formats cannot combine optional parameters with comma separators).

@@ -256,7 +256,7 @@ def Ext_AllocFragmentOp : Ext_Op<"alloc_fragment"> {
   let hasVerifier = 1;
 }
 
-def Ext_CopyOp : Ext_Op<"copy"> {
+def Ext_CopyOp : Ext_Op<"copy", [AttrSizedOperandSegments]> {
   let summary = "a CTA's cooperative copy of a tile window into a buffer";
   let description = [{
     Every thread of the CTA takes part in copying the window of `source`
@@ -267,12 +267,26 @@ def Ext_CopyOp : Ext_Op<"copy"> {
     together where the row lengths, strides and offsets keep every vector
     inside one row and aligned; `ext-lower-tile-ops` remarks where it must
     use a narrower width.
+
+    `if %active` (a CTA-uniform `i1`): the copy happens only where it holds.
+
+    Without `staged`, the copy is complete when the op returns (and the
+    lowering puts a barrier after a group of copies into shared memory).
+    A `staged` copy belongs to a software pipeline: it is issued here and
+    lands in `target` at the latest when an `ext.copy_wait` covers the
+    group that the next `ext.copy_commit` closes. `staged async` lowers to
+    asynchronous copies (`nvgpu.device_async_copy`, 4, 8 or 16 bytes each;
+    narrower copies go through registers, with a remark); `staged registers`
+    loads into registers here and stores them to `target` at the commit.
+    No barrier is implied: `ext.copy_wait` has it.
   }];
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$offsets,
-                       AnyMemRef:$target,
-                       DefaultValuedAttr<I64Attr, "1">:$vector);
+                       AnyMemRef:$target, Optional<I1>:$active,
+                       DefaultValuedAttr<I64Attr, "1">:$vector,
+                       OptionalAttr<Ext_CopyStaging>:$staged);
   let assemblyFormat = [{
-    $source `[` $offsets `]` `to` $target attr-dict `:` type($source) `to` type($target)
+    $source `[` $offsets `]` `to` $target (`if` $active^)?
+    (`staged` $staged^)? attr-dict `:` type($source) `to` type($target)
   }];
   let hasVerifier = 1;
 }
@@ -301,6 +315,29 @@ def Ext_StoreTileOp : Ext_Op<"store_tile"> {
   let assemblyFormat = [{
     $source `to` $target `[` $offsets `]` attr-dict `:` type($source) `to` type($target)
   }];
+  let hasVerifier = 1;
+}
+
+def Ext_CopyCommitOp : Ext_Op<"copy_commit"> {
+  let summary = "closes the group of staged copies issued since the last one";
+  let description = [{
+    Per thread, as on hardware: the staged `ext.copy`s this thread issued
+    since its previous commit form one group. Copies staged through
+    registers are stored to shared memory here.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Ext_CopyWaitOp : Ext_Op<"copy_wait"> {
+  let summary = "waits for all but the newest `pending` copy groups, then a barrier";
+  let description = [{
+    Each thread waits until at most `pending` of its committed groups of
+    staged copies are still in flight, then the CTA passes a barrier, so
+    every thread sees every thread's landed copies (and every read of a
+    buffer before the wait is done before any copy issued after it).
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "`pending` `=` $pending attr-dict";
   let hasVerifier = 1;
 }
 

@@ -66,6 +66,18 @@ def ExtApplySchedule : Pass<"ext-apply-schedule"> {
     SMs): `#ext.auto` becomes the candidate the cost model predicts fastest
     (`report=true` prints every candidate's predicted utilization as a
     remark), and a Stream-K attribute without an SM count gets the chip's.
+
+    A schedule with `stages = N` (N >= 2) gets N shared buffers per cached
+    input and a software-pipelined k-loop over the unit's range: a prologue
+    issues the staged copies (`ext.copy ... staged`) of the first N - 1
+    steps, one `ext.copy_commit` each; every step waits for its own stage
+    (`ext.copy_wait pending = N - 2`, which holds the step's one barrier),
+    issues the copy of the step N - 1 ahead into the buffer the previous
+    step freed (only while it lies in the unit's range), computes, and
+    commits; a final `ext.copy_wait pending = 0` drains the pipeline before
+    the buffers are reused. The copies are `async` on chips with
+    asynchronous copies (sm_80 and later) unless the schedule says
+    `async = false`, and go through `registers` otherwise.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
@@ -75,7 +87,10 @@ def ExtApplySchedule : Pass<"ext-apply-schedule"> {
            "SM (or CU) count; overrides the chip's">,
     Option<"report", "report", "bool", /*default=*/"false",
            "Print, as a remark, each kernel's decomposition and every auto "
-           "candidate's predicted utilization">
+           "candidate's predicted utilization">,
+    Option<"weakenAsyncWait", "weaken-async-wait", "bool", /*default=*/"false",
+           "Tests only: pipelined k-loops wait for one copy group fewer than "
+           "they must (the emulator shows wrong numbers or a race)">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
@@ -185,6 +200,15 @@ def ExtTileOpsToThreads : Pass<"ext-tile-ops-to-threads"> {
     read from LDS. The accumulators live in the lanes' registers in the
     instruction's layout. Other bodies take the element-wise path, with a
     remark. With `chip`, the instruction must exist on the chip.
+
+    Staged copies of a pipelined k-loop: `staged async` ones become one
+    `nvgpu.device_async_copy` per vector of 4, 8 or 16 bytes (zero fill
+    through its `srcElements`: 0 for a vector outside the source), each
+    `ext.copy_commit` an `nvgpu.device_async_create_group`, each
+    `ext.copy_wait` an `nvgpu.device_async_wait {numGroups = pending}` and
+    a barrier. `staged registers` ones (and async ones narrower than 4
+    bytes, with a remark) load into a private buffer at the copy and store
+    it to shared memory at the commit.
 
     `drop-barrier=N` (a debugging aid for tests) omits the N-th barrier the
     pass would insert, to show that the result then goes wrong.

@@ -33,6 +33,12 @@ struct ApplyScheduleOptions {
   std::string chip;
   /// Emit a remark with the decomposition (and `auto`'s candidates).
   bool report = false;
+  /// The chip has asynchronous global-to-shared copies (NVIDIA sm_80 and
+  /// later): pipelined stages use them unless the schedule says async=false.
+  bool asyncCopies = false;
+  /// Tests only: pipelined k-loops wait for one copy group fewer than they
+  /// must, to show that the emulator catches it.
+  bool weakenAsyncWait = false;
 };
 
 /// ext-apply-schedule on one op: replaces `op`, which must carry a
