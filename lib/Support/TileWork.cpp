@@ -2,6 +2,7 @@
 
 #include "ext/Support/TileWork.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -227,6 +228,20 @@ SmallVector<int64_t> contributorsOf(const Plan &p, int64_t tile) {
   return slots;
 }
 
+SmallVector<int64_t> combinedBy(const Plan &p, const Unit &u) {
+  SmallVector<int64_t> slots;
+  if (u.role == Role::Whole || p.kind == Kind::SplitKParallel)
+    return slots;
+  SmallVector<int64_t> contributors = contributorsOf(p, u.tile);
+  int64_t n = contributors.size(), rank = 0;
+  if (u.role == Role::Contributor)
+    rank = n - (llvm::find(contributors, u.slot) - contributors.begin());
+  int64_t limit = rank == 0 ? n + 1 : rank & -rank;
+  for (int64_t d = 1; d < limit && rank + d <= n; d *= 2)
+    slots.push_back(contributors[n - (rank + d)]);
+  return slots;
+}
+
 int64_t writerOfSlot(const Plan &p, int64_t slot) { return slot; }
 
 int64_t ownerOf(const Plan &p, int64_t tile) {
@@ -290,14 +305,13 @@ Prediction predict(const Plan &p, int64_t sms, const CostModel &cost) {
           int64_t len = u.kEnd - u.kBegin;
           iters += len;
           t += double(len);
+          for (int64_t slot : combinedBy(p, u))
+            t = std::max(t, ready[slot]) + cost.partialCost;
           if (u.role == Role::Contributor) {
             t += cost.partialCost;
             ready[u.slot] = t;
             ++r.fixups;
             split[u.tile] = true;
-          } else if (u.role == Role::Owner) {
-            for (int64_t slot : contributorsOf(p, u.tile))
-              t = std::max(t, ready[slot]) + cost.partialCost;
           }
         }
         r.maxItersPerCta = std::max(r.maxItersPerCta, iters);
@@ -315,8 +329,8 @@ Prediction predict(const Plan &p, int64_t sms, const CostModel &cost) {
   return r;
 }
 
-SmallVector<Candidate> autoCandidates(int64_t tiles, int64_t iters,
-                                      int64_t sms, const CostModel &cost) {
+SmallVector<Candidate> autoCandidates(int64_t tiles, int64_t iters, int64_t sms,
+                                      const CostModel &cost) {
   SmallVector<Candidate> out;
   auto add = [&](Kind kind, int64_t param, std::string name) {
     if (std::optional<Plan> p = makePlan(kind, tiles, iters, sms, param,

@@ -2,7 +2,8 @@
 //
 // Over thousands of (M, N, K, tile, grid, SMs): every iteration of every tile
 // is computed exactly once, each tile has one owner that runs its last
-// iteration, contributors are earlier CTAs and write distinct slots, Stream-K
+// iteration, contributors are earlier CTAs and write distinct slots, the tree
+// fixup combines every partial exactly once and into its owner, Stream-K
 // CTAs get equal shares within one iteration, and a simulation of the flag
 // protocol under every resident-CTA bound finishes (no wait blocks forever).
 //
@@ -10,6 +11,7 @@
 
 #include "ext/Support/TileWork.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include "gtest/gtest.h"
@@ -48,6 +50,10 @@ bool checkPlan(const Plan &p, int64_t sms) {
   std::vector<int64_t> owners(p.tiles, -1);
   std::vector<std::set<int64_t>> written(p.tiles);
   std::set<int64_t> slotsSeen;
+  // The tree: which slots each slot's writer (or each tile's owner, as
+  // -1 - tile) combined.
+  std::map<int64_t, llvm::SmallVector<int64_t>> children;
+  std::map<int64_t, int> timesCombined;
   int64_t minIters = INT64_MAX, maxIters = 0;
   bool ok = true;
   for (int64_t c = 0; c < p.grid; ++c) {
@@ -87,9 +93,21 @@ bool checkPlan(const Plan &p, int64_t sms) {
         EXPECT_EQ(writerOfSlot(p, u.slot), c);
         written[u.tile].insert(u.slot);
         // The partial is the CTA's first unit in run order: stored before
-        // the CTA waits on anyone.
+        // the tile it owns waits.
         EXPECT_EQ(i, 0u) << "a contributor unit runs first";
         break;
+      }
+      if (u.role == Role::Whole)
+        EXPECT_TRUE(combinedBy(p, u).empty());
+      for (int64_t s : combinedBy(p, u)) {
+        // Every wait is on a partial of the same tile written by a CTA that
+        // started earlier.
+        auto tileContributors = contributorsOf(p, u.tile);
+        EXPECT_TRUE(llvm::is_contained(tileContributors, s))
+            << "slot " << s << " combined into tile " << u.tile;
+        EXPECT_LT(writerOfSlot(p, s), c);
+        ++timesCombined[s];
+        children[u.role == Role::Owner ? -1 - u.tile : u.slot].push_back(s);
       }
     }
     if (p.kind != Kind::SplitKParallel &&
@@ -119,10 +137,23 @@ bool checkPlan(const Plan &p, int64_t sms) {
     }
     EXPECT_NE(owners[t], -1) << "tile " << t << " has no owner";
     EXPECT_EQ(owners[t], ownerOf(p, t));
-    // Every wait is on a CTA that started earlier.
     for (int64_t slot : contributors)
       EXPECT_LT(writerOfSlot(p, slot), owners[t]);
+    // The tree reaches every contributor from the owner, each once.
+    std::set<int64_t> reached;
+    llvm::SmallVector<int64_t> todo = children[-1 - t];
+    while (!todo.empty()) {
+      int64_t s = todo.pop_back_val();
+      EXPECT_TRUE(reached.insert(s).second) << "slot " << s << " reached twice";
+      todo.append(children[s]);
+    }
+    EXPECT_EQ(reached, contribSet) << "the tree of tile " << t;
+    // The owner combines ceil(log2(n + 1)) partials.
+    EXPECT_EQ((int64_t)children[-1 - t].size(),
+              llvm::Log2_64_Ceil(contributors.size() + 1));
   }
+  for (auto [s, times] : timesCombined)
+    EXPECT_EQ(times, 1) << "slot " << s << " combined " << times << " times";
   if (p.skGrid > 0) {
     EXPECT_LE(maxIters - minIters, 1) << "Stream-K shares differ by more than "
                                          "one iteration";
@@ -145,11 +176,10 @@ bool simulate(const Plan &p, int64_t resident, std::mt19937_64 &rng) {
     Cta cta;
     for (const Unit &u : unitsOf(p, c)) {
       cta.steps.push_back({0, 0});
+      for (int64_t s : combinedBy(p, u))
+        cta.steps.push_back({2, s});
       if (u.role == Role::Contributor)
         cta.steps.push_back({1, u.slot});
-      if (u.role == Role::Owner)
-        for (int64_t s : contributorsOf(p, u.tile))
-          cta.steps.push_back({2, s});
     }
     return cta;
   };
@@ -284,6 +314,31 @@ TEST(TileWork, StreamKShapes) {
   ASSERT_TRUE(p);
   EXPECT_EQ(p->grid, 6);
   EXPECT_EQ(contributorsOf(*p, 1), llvm::SmallVector<int64_t>({3, 4}));
+}
+
+TEST(TileWork, TreeFixup) {
+  // One tile of 10 iterations on 10 CTAs: CTA 9 owns it, CTAs 0..8 write
+  // slots 0..8 (ranks 9..1). The owner combines ranks 1, 2, 4, 8; rank 8
+  // (CTA 1) combines rank 9 (CTA 0); rank 4 (CTA 5) ranks 5 and 6; rank 6
+  // (CTA 3) rank 7; rank 2 (CTA 7) rank 3.
+  std::optional<Plan> p = makePlan(Kind::StreamK, 1, 10, 132, 10, nullptr);
+  ASSERT_TRUE(p);
+  auto tree = [&](int64_t cta) { return combinedBy(*p, unitsOf(*p, cta)[0]); };
+  using V = llvm::SmallVector<int64_t>;
+  EXPECT_EQ(tree(9), V({8, 7, 5, 1}));
+  EXPECT_EQ(tree(1), V({0}));
+  EXPECT_EQ(tree(5), V({4, 3}));
+  EXPECT_EQ(tree(3), V({2}));
+  EXPECT_EQ(tree(7), V({6}));
+  for (int64_t leaf : {0, 2, 4, 6, 8})
+    EXPECT_EQ(tree(leaf), V()) << leaf;
+  // Serial split-K with 4 slices of 2 tiles: slot s * 2 + t, the owner (slice
+  // 3) combines slices 2 and 1, slice 1 combines slice 0.
+  p = makePlan(Kind::SplitKSerial, 2, 8, 132, 4, nullptr);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(tree(7), V({5, 3}));
+  EXPECT_EQ(tree(3), V({1}));
+  EXPECT_EQ(tree(5), V());
 }
 
 TEST(TileWork, HybridsSplitOnlyThePartialWaves) {

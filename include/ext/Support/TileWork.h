@@ -12,10 +12,17 @@
 //  * Tiles are linear indices in [0, tiles), each with `iters` iterations.
 //  * A unit is Whole (all iterations: epilogue directly), Contributor (stores
 //    its partial accumulators in workspace slot `slot`, then sets the slot's
-//    flag) or Owner (runs the tile's last iterations, then waits for each
-//    contributor's flag and combines their partials in increasing slot
-//    order, then runs the epilogue). The combine order is fixed, so results
-//    are bitwise identical run to run.
+//    flag) or Owner (runs the tile's last iterations, combines the
+//    contributors' partials, then runs the epilogue).
+//  * The fixup is a tree (combinedBy): rank a split tile's participants by
+//    their distance from the owner (the owner 0, the contributor just below
+//    it 1, ...). Rank r waits for and combines the partials of ranks r + 1,
+//    r + 2, r + 4, ... while the step is below lowbit(r) (the owner: with no
+//    bound) and the rank exists, then stores the result (a contributor) or
+//    runs the epilogue (the owner). Rank r's result thus covers ranks
+//    [r, r + lowbit(r)), the owner's all of them, and the owner combines
+//    ceil(log2(n + 1)) partials of n contributors instead of n one after
+//    another. The tree is fixed, so results are bitwise identical run to run.
 //  * No deadlock for any grid: a tile's owner is the CTA that runs its last
 //    iteration, and contributors always have smaller CTA ids than the owner.
 //    CTAs start in increasing id order (GPUs dispatch them so and ext's
@@ -23,10 +30,12 @@
 //    earlier. By induction on the CTA id, every CTA finishes: CTA 0 waits on
 //    nobody; CTA c waits only on CTAs < c, which are resident or done, and
 //    which finish by induction; a resident CTA that waits never keeps a
-//    lower one from being admitted. A CTA runs its units from its last one
-//    backward, so the partial it contributes (always its last unit) is
-//    stored first and the tile it owns (always its first unit) is combined
-//    last, when its contributors are most likely done.
+//    lower one from being admitted. In the tree a contributor waits too, but
+//    only on higher ranks of its tile, which are lower CTA ids: the
+//    induction holds. A CTA runs its units from its last one backward, so
+//    the partial it contributes (always its last unit) is stored first and
+//    the tile it owns (always its first unit) is combined last, when its
+//    contributors are most likely done.
 //
 //===----------------------------------------------------------------------===//
 
@@ -98,6 +107,13 @@ llvm::SmallVector<Unit> unitsOf(const Plan &plan, int64_t cta);
 /// (for parallel split-K: the slots the reduction CTA of `tile` combines).
 llvm::SmallVector<int64_t> contributorsOf(const Plan &plan, int64_t tile);
 
+/// The slots unit `unit` (a Contributor or an Owner) waits for and combines
+/// into its accumulators before it stores them or runs the epilogue, in
+/// combine order: the tree fixup described at the top. Empty for a Whole
+/// unit and for parallel split-K, whose reduction launch combines
+/// contributorsOf(tile).
+llvm::SmallVector<int64_t> combinedBy(const Plan &plan, const Unit &unit);
+
 /// The CTA that writes slot `slot`.
 int64_t writerOfSlot(const Plan &plan, int64_t slot);
 
@@ -132,8 +148,8 @@ struct Prediction {
   int64_t grid = 0, waves = 0;
   int64_t maxItersPerCta = 0; // main-loop iterations of the busiest CTA
   double meanItersPerCta = 0;
-  int64_t fixups = 0;         // partial tiles stored (= combined)
-  int64_t splitTiles = 0;     // tiles computed by more than one CTA
+  int64_t fixups = 0;     // partial tiles stored (= combined)
+  int64_t splitTiles = 0; // tiles computed by more than one CTA
 };
 
 /// Simulates the plan on `sms` SMs: CTAs start in id order as SMs free up;

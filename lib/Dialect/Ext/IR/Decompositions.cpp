@@ -49,8 +49,8 @@ struct Spec {
 /// problem does not verify).
 std::optional<tw::Plan> planOf(const Spec &spec, int64_t tiles, int64_t iters,
                                const DeviceFacts &device) {
-  return tw::makePlan(spec.kind, tiles, iters,
-                      withSms(device, spec.sms).numSMs, spec.param, nullptr);
+  return tw::makePlan(spec.kind, tiles, iters, withSms(device, spec.sms).numSMs,
+                      spec.param, nullptr);
 }
 
 std::optional<WorkPrediction> predictSpec(const Spec &spec, int64_t tiles,
@@ -121,32 +121,6 @@ LogicalResult emitWhole(OpBuilder &b, Location loc, Value tile, int64_t iters,
   return emitter.emitEpilogue(b, loc, tile, *frags);
 }
 
-/// Owner of `tile`: for j in [lb, ub), wait for slot j * stride + base and
-/// combine it into `frags` (in j order: fixed), then the epilogue.
-LogicalResult emitCombineAndEpilogue(OpBuilder &b, Location loc, Value tile,
-                                     ValueRange frags, Value lb, Value ub,
-                                     int64_t stride, Value base, bool wait,
-                                     TileWorkEmitter &emitter) {
-  LogicalResult result = success();
-  scf::ForOp::create(
-      b, loc, lb, ub, cst(b, loc, 1), ValueRange{},
-      [&](OpBuilder &nb, Location l, Value j, ValueRange) {
-        Value slot = j;
-        if (stride != 1)
-          slot = arith::MulIOp::create(nb, l, j, cst(nb, l, stride));
-        if (base)
-          slot = arith::AddIOp::create(nb, l, slot, base);
-        if (wait)
-          emitter.emitWait(nb, l, slot);
-        if (failed(emitter.emitCombinePartial(nb, l, slot, frags)))
-          result = failure();
-        scf::YieldOp::create(nb, l);
-      });
-  if (failed(result))
-    return failure();
-  return emitter.emitEpilogue(b, loc, tile, frags);
-}
-
 /// Contributor: partial to slot `slot`, then its flag.
 LogicalResult emitContribute(OpBuilder &b, Location loc, Value slot,
                              ValueRange frags, bool signal,
@@ -158,25 +132,60 @@ LogicalResult emitContribute(OpBuilder &b, Location loc, Value slot,
   return success();
 }
 
-/// The end of a unit of a tile that may be split: if `owns`, combine the
-/// contributors' slots (as emitCombineAndEpilogue) and write the tile, else
-/// store this CTA's partial in slot `cta` and set its flag.
-LogicalResult emitOwnerOrContributor(OpBuilder &b, Location loc, Value owns,
-                                     Value tile, ValueRange frags, Value lb,
-                                     Value ub, int64_t stride, Value base,
-                                     Value cta, TileWorkEmitter &emitter) {
+/// The end of a unit of a tile that may be split, as tw::combinedBy: the
+/// participant of rank `rank` (its distance from the tile's owner, whose rank
+/// is 0) among `n` contributors waits for and combines the partials of ranks
+/// rank + d (slot cta - d * stride) for d = 1, 2, 4, ... while d is below
+/// lowbit(rank) (for the owner: always) and rank + d <= n. Then the owner
+/// writes the tile; a contributor stores the result in slot `cta` and sets
+/// its flag.
+LogicalResult emitTreeFixup(OpBuilder &b, Location loc, Value tile,
+                            ValueRange frags, Value rank, Value n,
+                            int64_t stride, Value cta,
+                            TileWorkEmitter &emitter) {
+  using Pred = arith::CmpIPredicate;
+  Type index = b.getIndexType();
+  Value zero = cst(b, loc, 0), one = cst(b, loc, 1);
+  Value owns = arith::CmpIOp::create(b, loc, Pred::eq, rank, zero);
+  Value lowbit = arith::AndIOp::create(
+      b, loc, rank, arith::SubIOp::create(b, loc, zero, rank));
+  Value limit = arith::SelectOp::create(
+      b, loc, owns, arith::AddIOp::create(b, loc, n, one), lowbit);
   LogicalResult result = success();
+  scf::WhileOp::create(
+      b, loc, TypeRange{index}, ValueRange{one},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value d = args[0];
+        Value below = arith::CmpIOp::create(nb, l, Pred::ult, d, limit);
+        Value exists = arith::CmpIOp::create(
+            nb, l, Pred::ule, arith::AddIOp::create(nb, l, rank, d), n);
+        scf::ConditionOp::create(
+            nb, l, arith::AndIOp::create(nb, l, below, exists), args);
+      },
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value d = args[0];
+        Value offset = d;
+        if (stride != 1)
+          offset = arith::MulIOp::create(nb, l, d, cst(nb, l, stride));
+        Value slot = arith::SubIOp::create(nb, l, cta, offset);
+        emitter.emitWait(nb, l, slot);
+        if (failed(emitter.emitCombinePartial(nb, l, slot, frags)))
+          result = failure();
+        scf::YieldOp::create(nb, l,
+                             ValueRange{arith::AddIOp::create(nb, l, d, d)});
+      });
+  if (failed(result))
+    return failure();
   scf::IfOp::create(
       b, loc, owns,
       [&](OpBuilder &tb, Location tl) {
-        if (failed(emitCombineAndEpilogue(tb, tl, tile, frags, lb, ub, stride,
-                                          base, /*wait=*/true, emitter)))
+        if (failed(emitter.emitEpilogue(tb, tl, tile, frags)))
           result = failure();
         scf::YieldOp::create(tb, tl);
       },
       [&](OpBuilder &eb, Location el) {
-        if (failed(emitContribute(eb, el, cta, frags, /*signal=*/true,
-                                  emitter)))
+        if (failed(
+                emitContribute(eb, el, cta, frags, /*signal=*/true, emitter)))
           result = failure();
         scf::YieldOp::create(eb, el);
       });
@@ -191,11 +200,11 @@ LogicalResult emitStreamKRegion(OpBuilder &b, Location loc, Value cta,
   Type index = b.getIndexType();
   Value n = cst(b, loc, p.skIters()), g = cst(b, loc, p.skGrid);
   Value iters = cst(b, loc, p.iters), one = cst(b, loc, 1);
-  Value begin = arith::DivUIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, cta, n), g);
+  Value begin =
+      arith::DivUIOp::create(b, loc, arith::MulIOp::create(b, loc, cta, n), g);
   Value next = arith::AddIOp::create(b, loc, cta, one);
-  Value end = arith::DivUIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, next, n), g);
+  Value end =
+      arith::DivUIOp::create(b, loc, arith::MulIOp::create(b, loc, next, n), g);
   LogicalResult result = success();
   scf::WhileOp::create(
       b, loc, TypeRange{index}, ValueRange{end},
@@ -219,30 +228,31 @@ LogicalResult emitStreamKRegion(OpBuilder &b, Location loc, Value cta,
           scf::YieldOp::create(nb, l, ValueRange{s});
           return;
         }
-        // The unit runs the tile's last iteration: this CTA owns the tile.
-        // Its contributors are the CTAs from the one running the tile's
-        // first iteration up to this one (none for a whole tile).
-        Value owns = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
-                                           kEnd, iters);
-        // skCtaOf(tileBegin) = ((tileBegin + 1) * skGrid - 1) / skIters.
-        Value first = arith::DivUIOp::create(
-            nb, l,
-            arith::SubIOp::create(
-                nb, l,
-                arith::MulIOp::create(
-                    nb, l, arith::AddIOp::create(nb, l, tileBegin, one), g),
-                one),
-            n);
-        if (failed(emitOwnerOrContributor(nb, l, owns, tile, *frags, first,
-                                          cta, 1, Value(), cta, emitter)))
+        // The tile's participants are the CTAs from skCtaOf(tileBegin), the
+        // first contributor, to skCtaOf(tileBegin + iters - 1), the owner
+        // (skCtaOf(x) = ((x + 1) * skGrid - 1) / skIters); a whole tile has
+        // no contributors.
+        auto ctaOf = [&](Value next) {
+          return arith::DivUIOp::create(
+              nb, l,
+              arith::SubIOp::create(nb, l,
+                                    arith::MulIOp::create(nb, l, next, g), one),
+              n);
+        };
+        Value first = ctaOf(arith::AddIOp::create(nb, l, tileBegin, one));
+        Value owner = ctaOf(arith::AddIOp::create(nb, l, tileBegin, iters));
+        Value rank = arith::SubIOp::create(nb, l, owner, cta);
+        Value count = arith::SubIOp::create(nb, l, owner, first);
+        if (failed(emitTreeFixup(nb, l, tile, *frags, rank, count, 1, cta,
+                                 emitter)))
           result = failure();
         scf::YieldOp::create(nb, l, ValueRange{s});
       });
   return result;
 }
 
-LogicalResult emitPlan(OpBuilder &b, Location loc, Value cta,
-                       const tw::Plan &p, TileWorkEmitter &emitter) {
+LogicalResult emitPlan(OpBuilder &b, Location loc, Value cta, const tw::Plan &p,
+                       TileWorkEmitter &emitter) {
   switch (p.kind) {
   case tw::Kind::DataParallel:
     return emitWhole(b, loc, cta, p.iters, emitter);
@@ -266,12 +276,12 @@ LogicalResult emitPlan(OpBuilder &b, Location loc, Value cta,
       return emitContribute(b, loc, cta, *frags, /*signal=*/false, emitter);
     if (p.slices == 1)
       return emitter.emitEpilogue(b, loc, tile, *frags);
-    // The last slice (the highest CTA ids) owns the tile.
-    Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         slice, cst(b, loc, p.slices - 1));
-    return emitOwnerOrContributor(b, loc, isLast, tile, *frags,
-                                  cst(b, loc, 0), cst(b, loc, p.slices - 1),
-                                  p.tiles, tile, cta, emitter);
+    // The last slice (the highest CTA ids) owns the tile; slice s has rank
+    // slices - 1 - s, and its slot is its CTA id.
+    Value rank =
+        arith::SubIOp::create(b, loc, cst(b, loc, p.slices - 1), slice);
+    return emitTreeFixup(b, loc, tile, *frags, rank, cst(b, loc, p.slices - 1),
+                         p.tiles, cta, emitter);
   }
   case tw::Kind::StreamK:
   case tw::Kind::StreamKDP:
@@ -294,8 +304,8 @@ LogicalResult emitPlan(OpBuilder &b, Location loc, Value cta,
         scf::YieldOp::create(tb, tl);
       },
       [&](OpBuilder &eb, Location el) {
-        Value tile = arith::AddIOp::create(
-            eb, el, cta, cst(eb, el, p.skTiles - p.skGrid));
+        Value tile = arith::AddIOp::create(eb, el, cta,
+                                           cst(eb, el, p.skTiles - p.skGrid));
         if (failed(emitWhole(eb, el, tile, p.iters, emitter)))
           result = failure();
         scf::YieldOp::create(eb, el);
@@ -312,9 +322,20 @@ LogicalResult emitReduction(OpBuilder &b, Location loc, Value tile,
       emitter.emitMainloop(b, loc, tile, zero, zero);
   if (failed(frags))
     return failure();
-  return emitCombineAndEpilogue(b, loc, tile, *frags, zero,
-                                cst(b, loc, p.slices), p.tiles, tile,
-                                /*wait=*/false, emitter);
+  // The main launch has ended: no flags to wait for. Slices in order.
+  LogicalResult result = success();
+  scf::ForOp::create(
+      b, loc, zero, cst(b, loc, p.slices), cst(b, loc, 1), ValueRange{},
+      [&](OpBuilder &nb, Location l, Value s, ValueRange) {
+        Value slot = arith::AddIOp::create(
+            nb, l, arith::MulIOp::create(nb, l, s, cst(nb, l, p.tiles)), tile);
+        if (failed(emitter.emitCombinePartial(nb, l, slot, *frags)))
+          result = failure();
+        scf::YieldOp::create(nb, l);
+      });
+  if (failed(result))
+    return failure();
+  return emitter.emitEpilogue(b, loc, tile, *frags);
 }
 
 } // namespace
@@ -338,9 +359,10 @@ DataParallelAttr::predictWork(int64_t numTiles, int64_t itersPerTile,
                      partialCost);
 }
 
-LogicalResult DataParallelAttr::verifyProblem(
-    function_ref<InFlightDiagnostic()> emitError, int64_t numTiles,
-    int64_t itersPerTile, const DeviceFacts &) const {
+LogicalResult
+DataParallelAttr::verifyProblem(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t numTiles, int64_t itersPerTile,
+                                const DeviceFacts &) const {
   if (numTiles > std::numeric_limits<int32_t>::max())
     return emitError() << "data_parallel needs one CTA per tile, and "
                        << numTiles << " tiles exceed the grid's x limit";
@@ -428,8 +450,8 @@ static Spec specOf(AutoAttr a, int64_t tiles, int64_t iters,
   }                                                                            \
   LogicalResult ATTR::emitReductionUnits(                                      \
       OpBuilder &b, Location loc, Value blockId, int64_t numTiles,             \
-      int64_t iters, const DeviceFacts &device,                                \
-      TileWorkEmitter &emitter) const {                                        \
+      int64_t iters, const DeviceFacts &device, TileWorkEmitter &emitter)      \
+      const {                                                                  \
     std::optional<tw::Plan> p = planOf(SPEC, numTiles, iters, device);         \
     return p ? emitReduction(b, loc, blockId, *p, emitter) : failure();        \
   }

@@ -312,10 +312,12 @@ def Ext_SplitKAttr : Ext_Attr<"SplitK", "split_k", [
     slices)` (shares within one iteration of each other).
 
     * `serial`: slices `0 .. slices-2` store their partial accumulators in a
-      workspace and set a flag; the last slice (the highest CTA ids, so it
-      waits only on CTAs that started earlier) waits for each flag and
-      combines the partials in slice order, then writes the tile. The
-      order is fixed: results are bitwise identical run to run.
+      workspace and set a flag; the last slice (the highest CTA ids) writes
+      the tile. The partials are combined along a fixed binomial tree (as
+      in `stream_k`): slice `s` first combines slices `s - 1`, `s - 2`,
+      `s - 4`, ... as far as its subtree reaches, so the last slice
+      combines `ceil(log2(slices))` partials, every wait is on a CTA that
+      started earlier, and results are bitwise identical run to run.
     * `parallel`: every slice stores its partial tile; a second launch, one
       CTA per tile, combines the `slices` partials in slice order and writes
       the tile. No CTA waits on another.
@@ -354,12 +356,16 @@ def Ext_StreamKAttr : Ext_StreamKFamilyAttr<"StreamK", "stream_k",
 
     The CTA that runs a tile's last iteration owns it: the other CTAs that
     touch the tile (always lower CTA ids) store their partial accumulators
-    in a workspace slot and set its flag after a release fence; the owner
-    waits for each (acquire) and combines them in CTA order, so the result
-    is bitwise identical run to run. Every wait is on a CTA that started
-    earlier: no deadlock for any grid, even one larger than the CTAs the
-    chip holds at once. A CTA runs its units from its last iteration
-    backward, so it stores its partial first and combines last.
+    in a workspace slot and set its flag after a release fence. The
+    partials meet along a fixed binomial tree: ranking the tile's CTAs by
+    distance from the owner (the owner 0), rank `r` waits (acquire) for and
+    combines ranks `r + 1, r + 2, r + 4, ...` below `r + lowbit(r)`, then
+    stores the result; the owner combines `ceil(log2(n + 1))` partials of
+    `n` contributors instead of `n` in a row. The tree is fixed, so the
+    result is bitwise identical run to run, and every wait is on a CTA
+    that started earlier: no deadlock for any grid, even one larger than
+    the CTAs the chip holds at once. A CTA runs its units from its last
+    iteration backward, so it stores its partial first and combines last.
 
     ```mlir
     #ext.stream_k
