@@ -376,6 +376,11 @@ def main():
                 run([translate, nv, "--ext-to-ptx", f"--ext-gpu-module={mod}", "-o", ptx])
                 a = analyze_ptx(ptx)
                 r["info"] = ptxas_info(ptxas, ptx, "sm_90") if os.path.exists(ptxas) else dict(regs=0, smem=0, spills=-1)
+                # Above 48 KB the tiles are dynamic shared memory, which
+                # ptxas does not see: the launch says how much.
+                dyn = re.search(rf"gpu\.launch_func\s+@{mod}::.*dynamic_shared_memory_size %c(\d+)_i32",
+                                open(nv).read())
+                r["info"]["smem"] += int(dyn.group(1)) if dyn else 0
                 r["occ"] = occupancy_nv(H200, threads, r["info"]["regs"], r["info"]["smem"])
                 r["inner"], r["kstep"] = a["inner"], a["kstep"]
                 r["mh"] = model(H200, sched, r["inner"], r["kstep"], r["occ"])
@@ -397,15 +402,15 @@ def main():
                     w = analyze_gfx(objdump, readelf, hsaco)
                     g["inner"], g["kstep"] = w["inner"], w["kstep"]
                 # MI300X: occupancy from the registers (512 VGPRs and AGPRs
-                # together per lane per SIMD, 4 SIMDs, wave64) and LDS. The
+                # together per lane per SIMD, 4 SIMDs, wave64) and the code
+                # object's LDS. The
                 # LDS traffic and instruction mix come from the PTX main loop
                 # where the kernel has one without matrix instructions (the
                 # FMA kernels: the same schedule counts), else from the
                 # gfx942 main loop (matrix kernels: v_mfma, ds_read).
                 waves = math.ceil(threads / 64)
                 regs = -(-g["vgprs"] // 4) * 4 + g["agprs"]
-                smem = r["info"]["smem"] if "info" in r else g["lds_size"]
-                r["aocc"] = max(1, min(4 * (512 // max(regs, 1)) // max(waves, 1), 65536 // max(smem, 1)))
+                r["aocc"] = max(1, min(4 * (512 // max(regs, 1)) // max(waves, 1), 65536 // max(g["lds_size"], 1)))
                 if "inner" in r and not r["inner"]["mma"]:
                     r["ma"] = model(MI300X, sched, r["inner"], r["kstep"], r["aocc"])
                     r["amd_counts"] = "PTX"
