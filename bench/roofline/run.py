@@ -213,7 +213,7 @@ LDS_BYTES = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "b32": 4, "b64": 8, "b96": 12
 def count_gfx(insts):
     """Counts over (op, text) pairs of gfx942 disassembly; LDS bytes are per
     lane."""
-    c = dict(fma=0, unfused=0, lds=0, lds_b128=0, lds_bytes=0, sts_bytes=0, ldg=0, ldg_x4=0,
+    c = dict(fma=0, unfused=0, lds=0, lds_b128=0, lds_bytes=0, ldg=0, ldg_x4=0,
              mma=0, mma_macs=0, mma_kinds={}, bar=0, instrs=0)
     for op, _ in insts:
         c["instrs"] += 1
@@ -235,9 +235,6 @@ def count_gfx(insts):
             size = re.search(r"_([biu]\d+)", op)
             # ds_read2_*: two values of the named size.
             c["lds_bytes"] += LDS_BYTES.get(size.group(1), 4) * (2 if op.startswith("ds_read2") else 1)
-        elif op.startswith("ds_write"):
-            size = re.search(r"_([biu]\d+)", op)
-            c["sts_bytes"] += LDS_BYTES.get(size.group(1), 4) * (2 if op.startswith("ds_write2") else 1)
         elif op.startswith(("global_load", "buffer_load")):
             c["ldg"] += 1
             c["ldg_x4"] += "dwordx4" in op
@@ -459,7 +456,7 @@ def main():
         else:
             cells += ["-"] * 10
         g, ma = r.get("g"), r.get("ma")
-        if g:
+        if ma:
             gi = g["inner"] if r["amd_counts"] == "gfx942" else None
             cells += [fmt(g["fma"] / g["lds"]) if g["fma"] and g["lds"] else "-",
                       fmt(ma["trips"] * gi["mma"], "g") if gi and gi["mma"] else "-",
@@ -499,7 +496,9 @@ def main():
                         + "".join(f"{v} {k}, " for k, v in sorted(g["mma_kinds"].items()))
                         + f"{g['lds']} ds_read ({g['lds_b128']} b128), "
                         f"{g['ldg']} global loads ({g['ldg_x4']} dwordx4), {g['lds_size']} B LDS.")
-            if r["amd_counts"] == "gfx942":
+            if not ma:
+                line.append("No gfx942 main loop found: no MI300X prediction.")
+            elif r["amd_counts"] == "gfx942":
                 gi, gk = g["inner"], g["kstep"]
                 if "k_example" in r:
                     line.append(f"(The k-loop is unrolled whole at the example's K = {r['k_example']}; "
@@ -508,9 +507,10 @@ def main():
                             f"{gi['lds']} ds_read ({gi['lds_bytes']} B per lane), {gi['instrs']} instructions, "
                             f"{ma['trips']:g} trips per k-step; k-step loop {gk['bar']} s_barrier, "
                             f"{gk['ldg']} global loads.")
-            line.append(f"MI300X ({r['amd_counts']} counts, {r['aocc']} CTAs/CU) clocks per k-step and CTA: "
-                        + ", ".join(f"{k} {v:.0f}" for k, v in ma["t"].items())
-                        + f"; wave efficiency {ma['wave_eff']:.2f}.")
+            if ma:
+                line.append(f"MI300X ({r['amd_counts']} counts, {r['aocc']} CTAs/CU) clocks per k-step and CTA: "
+                            + ", ".join(f"{k} {v:.0f}" for k, v in ma["t"].items())
+                            + f"; wave efficiency {ma['wave_eff']:.2f}.")
         else:
             line.append("Not compiled for gfx942 (NVIDIA matrix instruction).")
         out.append(" ".join(line))
