@@ -421,18 +421,20 @@ def main():
 
     hdr = ("| kernel | layout | vector | stages | FMA/ld.shared | FMA share | ld.shared widths (B) | "
            "ld.global widths (B) | MACs per global byte | barriers/k-step | cp.async/k-step (B) | "
-           "mma.sync/k-step per warp | ldmatrix/k-step per warp (B) | bounds branches | "
+           "mma.sync/k-step per CTA (per warp) | ldmatrix/k-step per CTA (per warp; B per CTA) | bounds branches | "
            "regs | spills | CTAs/SM | H200 bound | H200 TFLOP/s (% of peak) | "
-           "gfx942 FMA/ds_read | v_mfma/k-step per wave | gfx942 VGPRs+AGPRs | MI300X bound | "
+           "gfx942 FMA/ds_read | v_mfma/k-step per CTA (per wave) | gfx942 VGPRs+AGPRs | MI300X bound | "
            "MI300X TFLOP/s (% of peak) | peak (TFLOP/s) |")
     sep = "|" + "---|" * (hdr.count("|") - 1)
     out = [f"Static model, M = N = K = {SIZE} (docs/Performance.md). Counts are per thread, per trip of the "
-           "PTX main loop; matrix instructions per warp (wave) and k-step. \"-\": the kernel's matrix "
+           "PTX main loop; matrix instructions per k-step. \"-\": the kernel's matrix "
            "instruction does not exist on that vendor's chips, so it is not compiled for them. "
            "% of peak: of the FP32 peak for FMA kernels, of the dense f16 matrix peak for "
            "tensor-core kernels (the peak column).", "", hdr, sep]
     for r in rows:
         sched, tile = r["sched"], r["sched"]["tile"]
+        threads = math.prod(sched["threads"])
+        warps, waves = threads // H200["warp"], threads // MI300X["warp"]
         gbytes = (tile[0] * tile[2] + tile[2] * tile[1]) * sched["elem"]
         cells = [r["name"], sched["layout"], str(sched["vector"]), str(sched["stages"])]
         inner, kstep, mh = r.get("inner"), r.get("kstep"), r.get("mh")
@@ -448,9 +450,9 @@ def main():
         if inner:
             trips = mh["trips"]
             cells += [str(kstep["bar"]), f"{kstep['cp_async']} ({kstep['cp_async_bytes']})",
-                      fmt(trips * inner["mma"], "g") if inner["mma"] else "-",
-                      f"{trips * inner['ldmatrix']:g} ({trips * inner['ldmatrix_bytes']:g})"
-                      if inner["ldmatrix"] else "-",
+                      f"{trips * inner['mma'] * warps:g} ({trips * inner['mma']:g})" if inner["mma"] else "-",
+                      f"{trips * inner['ldmatrix'] * warps:g} ({trips * inner['ldmatrix']:g}; "
+                      f"{trips * inner['ldmatrix_bytes'] * warps:g})" if inner["ldmatrix"] else "-",
                       str(inner["branches"]), str(r["info"]["regs"]), str(r["info"]["spills"]),
                       str(r["occ"]), mh["bound"], f"{mh['tflops']:.1f} ({mh['tflops'] / mh['peak']:.0%})"]
         else:
@@ -459,7 +461,8 @@ def main():
         if ma:
             gi = g["inner"] if r["amd_counts"] == "gfx942" else None
             cells += [fmt(g["fma"] / g["lds"]) if g["fma"] and g["lds"] else "-",
-                      fmt(ma["trips"] * gi["mma"], "g") if gi and gi["mma"] else "-",
+                      f"{ma['trips'] * gi['mma'] * waves:g} ({ma['trips'] * gi['mma']:g})"
+                      if gi and gi["mma"] else "-",
                       f"{g['vgprs']}+{g['agprs']}", ma["bound"],
                       f"{ma['tflops']:.1f} ({ma['tflops'] / ma['peak']:.0%})"]
         else:
