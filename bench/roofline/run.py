@@ -9,6 +9,10 @@ gfx942 code (HSACO, disassembled with llvm-objdump), reads off the main loop
 what the hardware will have to do, and predicts, for M = N = K = 4096 on an
 H200 and an MI300X, which unit bounds the kernel and at what rate. Prints a
 table and writes it (with the per-kernel counts) to --out. No GPU is needed.
+
+A kernel whose schedule names a vendor's matrix instruction (#ext.mma<m16n8k16>
+is NVIDIA's, #ext.mma<mfma_...> AMD's) is compiled for that vendor only; the
+other's columns read "-".
 """
 
 import argparse
@@ -23,13 +27,25 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Machine models (datasheet leads; docs/Performance.md says where each is from).
+# tensor_tflops: the dense f16 matrix peak; tensor_fraction: the share of it
+# the instruction ext emits can reach (mma.sync on Hopper: an assumption,
+# docs/Performance.md).
 H200 = dict(name="H200", sms=132, clock=1.98e9, fma_per_clk=128, issue_per_clk=4,
             warp=32, smem_bytes_per_clk=128, l2_bytes_per_s=5.5e12,
-            regs=65536, smem=228 * 1024, max_threads=2048, max_ctas=32)
+            regs=65536, smem=228 * 1024, max_threads=2048, max_ctas=32,
+            tensor_tflops=989.4, tensor_fraction=0.5)
 MI300X = dict(name="MI300X", sms=304, clock=2.1e9, fma_per_clk=64, issue_per_clk=4,
               warp=64, smem_bytes_per_clk=128, l2_bytes_per_s=14.7e12,
-              vgprs=512, smem=64 * 1024, max_threads=2048, max_ctas=32)
+              vgprs=512, smem=64 * 1024, max_threads=2048, max_ctas=32,
+              tensor_tflops=1307.4, tensor_fraction=1.0)
 SIZE = 4096
+
+
+def tensor_macs_per_clk(m):
+    """The matrix units' multiply-adds per SM clock at the model's clock: the
+    datasheet peak is quoted at its own clock (H200: 1.83 GHz), so it is
+    converted rather than derived from a per-clock rate."""
+    return m["tensor_tflops"] * 1e12 * m["tensor_fraction"] / 2 / (m["sms"] * m["clock"])
 
 
 def run(cmd, **kw):
@@ -54,29 +70,64 @@ def schedule_of(path):
     stages = re.search(r"stages = (\d+)", s)
     ins = re.search(r"ins\(%\w+, %\w+ : memref<[\dx]+x(f16|f32|bf16)>, memref<[\dx]+x(f16|f32|bf16)>\)", text)
     elem = {"f16": 2, "bf16": 2, "f32": 4}[ins.group(1)] if ins else 4
-    return dict(tile=tile, threads=threads, layout=layout.group(1) if layout else "#ext.cyclic",
+    mma = re.search(r"mma = (?:#ext\.mma<(\w+)|(auto))", s)
+    mma = (mma.group(1) or mma.group(2)) if mma else None
+    warps = re.search(r"warps = \[([\d, ]+)\]", s)
+    if mma:
+        layout_text = f"#ext.mma<{mma}" + (f", warps = [{warps.group(1)}]>" if warps else ">")
+    else:
+        layout_text = layout.group(1) if layout else "#ext.cyclic"
+    # The matrix instruction names the vendor (ApplySchedule rejects it on
+    # the other's chips); element-wise schedules and mma = auto go to both.
+    if mma and mma.startswith("mfma"):
+        targets = {"amd"}
+    elif mma and mma != "auto":
+        targets = {"nv"}
+    else:
+        targets = {"nv", "amd"}
+    return dict(tile=tile, threads=threads, layout=layout_text,
                 vector=int(vector.group(1)) if vector else 1,
-                stages=int(stages.group(1)) if stages else 1, elem=elem)
+                stages=int(stages.group(1)) if stages else 1, elem=elem, mma=mma,
+                targets=targets)
+
+
+def widen_k(path, out):
+    """Writes `path` with the scheduled compute's reduce length (and every
+    memref dimension and axis of that length) set to SIZE: at the examples'
+    small K (100: 4 k-steps) the AMDGPU backend unrolls the whole k-loop,
+    and the model needs one k-step of the loop that runs at K = SIZE."""
+    text = open(path).read()
+    head = text[:text.index("#ext.schedule<")]
+    compute = head[head.rindex("ext.compute ["):]
+    k = re.search(r'#ext\.axis<"\w+", reduce, (\d+)>', compute).group(1)
+    text = re.sub(r"memref<[^>]*>", lambda m: re.sub(rf"(?<=[<x]){k}(?=x)", str(SIZE), m.group(0)), text)
+    text = re.sub(rf'(#ext\.axis<"\w+", \w+, ){k}>', rf"\g<1>{SIZE}>", text)
+    with open(out, "w") as f:
+        f.write(text)
+    return int(k)
 
 
 def ptx_loops(lines):
-    """(start, end) line ranges of loops: a label and a later branch to it."""
+    """(start, end) line ranges of loops: a label and the last later branch
+    to it (a loop whose copies are skipped on some trips branches back
+    twice: both back-edges close one loop)."""
     labels = {}
-    loops = []
+    loops = {}
     for i, l in enumerate(lines):
         m = re.match(r"^(\$L__BB\d+_\d+):", l)
         if m:
             labels[m.group(1)] = i
         m = re.search(r"\bbra(?:\.uni)?\s+(\$L__BB\d+_\d+);", l)
         if m and m.group(1) in labels and labels[m.group(1)] < i:
-            loops.append((labels[m.group(1)], i))
-    return loops
+            loops[labels[m.group(1)]] = i
+    return sorted(loops.items())
 
 
 def count_ptx(lines):
     c = dict(fma=0, unfused=0, lds=0, lds_bytes=0, lds_widths=set(), sts=0, ldg=0,
              ldg_bytes=0, ldg_widths=set(), bar=0, branches=0, instrs=0, cp_async=0,
-             cp_async_bytes=0, cp_wait=0)
+             cp_async_bytes=0, cp_wait=0, mma=0, mma_macs=0, ldmatrix=0, ldmatrix_bytes=0,
+             ldmatrix_kinds={})
     for l in lines:
         t = l.strip()
         if not t or t.startswith(("//", "$", ".", "{", "}")):
@@ -87,6 +138,20 @@ def count_ptx(lines):
             c["fma"] += 1
         elif op.startswith(("mul.rn.f32", "add.rn.f32")):
             c["unfused"] += 1
+        elif op.startswith("mma.sync"):
+            # A warp instruction: mma.sync.aligned.m16n8k16... does m*n*k
+            # multiply-adds for the whole warp.
+            c["mma"] += 1
+            m, n, k = map(int, re.search(r"\.m(\d+)n(\d+)k(\d+)", op).groups())
+            c["mma_macs"] += m * n * k
+        elif op.startswith("ldmatrix"):
+            # .xN moves N 8x8 matrices of 16-bit elements: 128 bytes each
+            # per warp, read from shared memory.
+            c["ldmatrix"] += 1
+            n = int(re.search(r"\.x(\d)", op).group(1))
+            c["ldmatrix_bytes"] += n * 128
+            kind = f"x{n}" + (".trans" if ".trans" in op else "")
+            c["ldmatrix_kinds"][kind] = c["ldmatrix_kinds"].get(kind, 0) + 1
         width = 1
         m = re.search(r"\.v(\d)", op)
         if m:
@@ -122,10 +187,11 @@ def analyze_ptx(ptx):
     loops = ptx_loops(lines)
     if not loops:
         return None
-    # The main loop: the loop holding the most multiply-adds; the k-step loop
-    # is the innermost loop around it that holds a barrier.
+    # The main loop: the loop holding the most matrix instructions, else
+    # multiply-adds; the k-step loop is the innermost loop around it that
+    # holds a barrier.
     scored = [(count_ptx(lines[a:b + 1]), (a, b)) for a, b in loops]
-    inner_c, (ia, ib) = max(scored, key=lambda x: (x[0]["fma"], -(x[1][1] - x[1][0])))
+    inner_c, (ia, ib) = max(scored, key=lambda x: (x[0]["mma"], x[0]["fma"], -(x[1][1] - x[1][0])))
     ksteps = [(c, r) for c, r in scored if r[0] <= ia and r[1] >= ib and c["bar"] > 0]
     kstep_c, (ka, kb) = min(ksteps, key=lambda x: x[1][1] - x[1][0]) if ksteps else (inner_c, (ia, ib))
     inner_c["branches"] -= 1  # the loop's own back-edge
@@ -141,27 +207,81 @@ def ptxas_info(ptxas, ptx, chip):
                 spills=int(spill.group(1)) if spill else 0)
 
 
-def analyze_gfx(objdump, readelf, hsaco):
-    text = run([objdump, "-d", hsaco]).stdout
-    c = dict(fma=0, unfused=0, lds=0, lds_b128=0, ldg=0, ldg_x4=0)
-    for l in text.splitlines():
-        m = re.match(r"\s+(v_\w+|ds_\w+|global_\w+|buffer_\w+)", l)
-        if not m:
-            continue
-        op = m.group(1)
+LDS_BYTES = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "b32": 4, "b64": 8, "b96": 12, "b128": 16}
+
+
+def count_gfx(insts):
+    """Counts over (op, text) pairs of gfx942 disassembly; LDS bytes are per
+    lane."""
+    c = dict(fma=0, unfused=0, lds=0, lds_b128=0, lds_bytes=0, ldg=0, ldg_x4=0,
+             mma=0, mma_macs=0, mma_kinds={}, bar=0, instrs=0)
+    for op, _ in insts:
+        c["instrs"] += 1
         if op.startswith(("v_fma_f32", "v_fmac_f32", "v_pk_fma_f32", "v_fma_mix", "v_fmac_f16", "v_fma_f16")):
             c["fma"] += 1
         elif op.startswith(("v_mul_f32", "v_add_f32")):
             c["unfused"] += 1
+        elif op.startswith("v_mfma"):
+            # v_mfma_f32_32x32x8_f16: a wave instruction of 32*32*8 multiply-
+            # adds; a _Nb suffix (v_mfma_f32_32x32x4_2b_f16) is N blocks.
+            m = re.match(r"v_mfma_\w+?_(\d+)x(\d+)x(\d+)(?:_(\d+)b)?", op)
+            blocks = int(m.group(4) or 1)
+            c["mma"] += 1
+            c["mma_macs"] += int(m.group(1)) * int(m.group(2)) * int(m.group(3)) * blocks
+            c["mma_kinds"][op] = c["mma_kinds"].get(op, 0) + 1
         elif op.startswith("ds_read"):
             c["lds"] += 1
             c["lds_b128"] += op.startswith("ds_read_b128")
+            size = re.search(r"_([biu]\d+)", op)
+            # ds_read2_*: two values of the named size.
+            c["lds_bytes"] += LDS_BYTES.get(size.group(1), 4) * (2 if op.startswith("ds_read2") else 1)
         elif op.startswith(("global_load", "buffer_load")):
             c["ldg"] += 1
             c["ldg_x4"] += "dwordx4" in op
+        elif op == "s_barrier":
+            c["bar"] += 1
+    return c
+
+
+def analyze_gfx(objdump, readelf, hsaco):
+    """Whole-kernel counts, and the main and k-step loops' counts (found as
+    in the PTX: a backward branch, llvm-objdump naming its target
+    <symbol+0xoffset>)."""
+    text = run([objdump, "-d", hsaco]).stdout
+    insts, addr_index, base, loops = [], {}, {}, {}
+    sym = None
+    for l in text.splitlines():
+        h = re.match(r"^([0-9a-f]+) <(\S+)>:", l)
+        if h:
+            sym = h.group(2)
+            base[sym] = int(h.group(1), 16)
+            continue
+        m = re.match(r"\s+([a-z]\w*)\b.*//\s*([0-9A-F]+):", l)
+        if not m:
+            continue
+        addr = int(m.group(2), 16)
+        addr_index[addr] = len(insts)
+        insts.append((m.group(1), l))
+        t = re.search(r"<(\S+)\+0x([0-9a-f]+)>", l)
+        if m.group(1).startswith(("s_branch", "s_cbranch")) and t and t.group(1) in base:
+            target = base[t.group(1)] + int(t.group(2), 16)
+            if target <= addr and target in addr_index:
+                loops[addr_index[target]] = len(insts) - 1
+    c = count_gfx(insts)
     notes = run([readelf, "--notes", hsaco]).stdout
     v = re.search(r"\.vgpr_count:\s+(\d+)", notes)
+    a = re.search(r"\.agpr_count:\s+(\d+)", notes)
+    lds = re.search(r"\.group_segment_fixed_size:\s+(\d+)", notes)
     c["vgprs"] = int(v.group(1)) if v else 0
+    c["agprs"] = int(a.group(1)) if a else 0
+    c["lds_size"] = int(lds.group(1)) if lds else 0
+    c["inner"] = c["kstep"] = None
+    if loops:
+        scored = [(count_gfx(insts[a:b + 1]), (a, b)) for a, b in sorted(loops.items())]
+        inner, (ia, ib) = max(scored, key=lambda x: (x[0]["mma"], x[0]["fma"], -(x[1][1] - x[1][0])))
+        ksteps = [(k, r) for k, r in scored if r[0] <= ia and r[1] >= ib and k["bar"] > 0]
+        c["inner"] = inner
+        c["kstep"] = min(ksteps, key=lambda x: x[1][1] - x[1][0])[0] if ksteps else inner
     return c
 
 
@@ -176,36 +296,52 @@ def occupancy_nv(m, threads, regs, smem):
 
 def model(m, sched, inner, kstep, ctas_per_sm):
     """Per SM clock cycles of one k-step of one CTA on each unit; the largest
-    bounds the kernel (docs/Performance.md)."""
+    bounds the kernel (docs/Performance.md). `inner` and `kstep` are the
+    main and k-step loops' counts (PTX, or gfx942 for AMD matrix kernels)."""
     ti, tj, tk = sched["tile"][:3]
     threads = math.prod(sched["threads"])
     warps = threads / m["warp"]
-    fma_step = ti * tj * tk / threads                     # per thread
-    per_fma = lambda x: x / inner["fma"] if inner["fma"] else 0
-    lds_step = fma_step * per_fma(inner["lds"])
-    lds_bytes_step = fma_step * per_fma(inner["lds_bytes"])
-    # Instructions: the inner loop's mix scaled to the k-step's multiply-adds,
-    # plus what the k-step loop does besides its inner loop (copies, barrier).
+    macs_step = ti * tj * tk                              # per CTA
+    # Trips of the main loop per k-step: from the matrix instructions'
+    # multiply-adds (one instruction per warp) or the per-thread fma.
+    if inner["mma"]:
+        trips = macs_step / warps / inner["mma_macs"]
+    else:
+        trips = macs_step / threads / inner["fma"] if inner["fma"] else 0
+    # Instructions: the inner loop's mix scaled to the k-step's work, plus
+    # what the k-step loop does besides its inner loop (copies, barrier).
     outside = max(0, kstep["instrs"] - inner["instrs"]) if kstep is not inner else 0
-    instrs_step = fma_step * per_fma(inner["instrs"]) + outside
+    instrs_step = trips * inner["instrs"] + outside
     t = {}
-    t["fma"] = fma_step * threads / m["fma_per_clk"]
+    if inner["mma"]:
+        t["tensor"] = macs_step / tensor_macs_per_clk(m)
+    else:
+        t["fma"] = macs_step / m["fma_per_clk"]
     t["issue"] = instrs_step * warps / m["issue_per_clk"]
     # Shared memory: one wavefront moves 128 bytes; a warp's vector load of
     # w bytes per lane takes 32 * w / 128 wavefronts (no broadcast assumed,
-    # an upper bound), and the copies' stores as many as their bytes.
+    # an upper bound), an ldmatrix .xN N wavefronts (conflict-free rows
+    # assumed: the examples pad them), and the copies' stores as many as
+    # their bytes.
     copy_bytes = (ti * tk + tk * tj) * sched["elem"]
-    t["shared"] = (lds_bytes_step * threads + copy_bytes) / m["smem_bytes_per_clk"]
+    read_bytes = trips * (inner["lds_bytes"] * threads + inner.get("ldmatrix_bytes", 0) * warps)
+    t["shared"] = (read_bytes + copy_bytes) / m["smem_bytes_per_clk"]
     l2_per_clk = m["l2_bytes_per_s"] / (m["sms"] * m["clock"])
     t["L2"] = copy_bytes * ctas_per_sm / l2_per_clk / max(ctas_per_sm, 1)
     bound = max(t, key=t.get)
-    eff = t["fma"] / t[bound]
     tiles = math.ceil(SIZE / ti) * math.ceil(SIZE / tj)
     wave = m["sms"] * max(ctas_per_sm, 1)
     wave_eff = tiles / (math.ceil(tiles / wave) * wave)
-    peak = 2 * m["sms"] * m["fma_per_clk"] * m["clock"] / 1e12
-    return dict(t=t, bound=bound, eff=eff, wave_eff=wave_eff, peak=peak,
-                tflops=peak * eff * wave_eff, lds_step=lds_step, fma_step=fma_step)
+    # The peak the kernel is measured against: the matrix units' dense f16
+    # peak for matrix kernels (not the lower mma.sync rate the bound uses),
+    # FP32 for the others.
+    if inner["mma"]:
+        peak, peak_name = m["tensor_tflops"], "dense f16 matrix"
+    else:
+        peak, peak_name = 2 * m["sms"] * m["fma_per_clk"] * m["clock"] / 1e12, "FP32"
+    tflops = 2 * macs_step * m["sms"] * m["clock"] / t[bound] * wave_eff / 1e12
+    return dict(t=t, bound=bound, wave_eff=wave_eff, peak=peak, peak_name=peak_name,
+                tflops=tflops, trips=trips)
 
 
 def main():
@@ -223,68 +359,164 @@ def main():
     objdump = shutil.which("llvm-objdump-22") or "/usr/lib/llvm-22/bin/llvm-objdump"
     readelf = "/usr/lib/llvm-22/bin/llvm-readelf"
 
-    rows, details = [], []
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for path in kernels:
-            name = os.path.basename(path)
-            sched = schedule_of(path)
-            nv = os.path.join(tmp, "nv.mlir")
-            run([opt, path, "--ext-gpu-pipeline=target=nvvm chip=sm_90", "-o", nv])
-            mod = re.findall(r"gpu\.module @(\w+)", open(nv).read())[0]
-            ptx = os.path.join(tmp, "k.ptx")
-            run([translate, nv, "--ext-to-ptx", f"--ext-gpu-module={mod}", "-o", ptx])
-            a = analyze_ptx(ptx)
-            info = ptxas_info(ptxas, ptx, "sm_90") if os.path.exists(ptxas) else dict(regs=0, smem=0, spills=-1)
+            r = dict(name=os.path.basename(path), sched=schedule_of(path))
+            sched = r["sched"]
             threads = math.prod(sched["threads"])
-            occ = occupancy_nv(H200, threads, info["regs"], info["smem"])
-            inner, kstep = a["inner"], a["kstep"]
-            mh = model(H200, sched, inner, kstep, occ)
+            if "nv" in sched["targets"]:
+                nv = os.path.join(tmp, "nv.mlir")
+                run([opt, path, "--ext-gpu-pipeline=target=nvvm chip=sm_90", "-o", nv])
+                mod = re.findall(r"gpu\.module @(\w+)", open(nv).read())[0]
+                ptx = os.path.join(tmp, "k.ptx")
+                run([translate, nv, "--ext-to-ptx", f"--ext-gpu-module={mod}", "-o", ptx])
+                a = analyze_ptx(ptx)
+                r["info"] = ptxas_info(ptxas, ptx, "sm_90") if os.path.exists(ptxas) else dict(regs=0, smem=0, spills=-1)
+                # Above 48 KB the tiles are dynamic shared memory, which
+                # ptxas does not see: the launch says how much.
+                dyn = re.search(rf"gpu\.launch_func\s+@{mod}::.*dynamic_shared_memory_size %c(\d+)_i32",
+                                open(nv).read())
+                r["info"]["smem"] += int(dyn.group(1)) if dyn else 0
+                r["occ"] = occupancy_nv(H200, threads, r["info"]["regs"], r["info"]["smem"])
+                r["inner"], r["kstep"] = a["inner"], a["kstep"]
+                r["mh"] = model(H200, sched, r["inner"], r["kstep"], r["occ"])
 
-            amd = os.path.join(tmp, "amd.mlir")
-            run([opt, path, "--ext-gpu-pipeline=target=rocdl chip=gfx942", "-o", amd])
-            hsaco = os.path.join(tmp, "k.hsaco")
-            run([translate, amd, "--ext-to-hsaco", f"--ext-gpu-module={mod}", "-o", hsaco])
-            g = analyze_gfx(objdump, readelf, hsaco)
-            # MI300X: LDS traffic and instruction mix from the PTX model's
-            # schedule counts; occupancy from the VGPRs (512 per lane per SIMD,
-            # 4 SIMDs, wave64).
-            waves = math.ceil(threads / 64)
-            amd_occ = max(1, min(4 * (512 // max(g["vgprs"], 1)) // max(waves, 1), 65536 // max(info["smem"], 1)))
-            ma = model(MI300X, sched, inner, kstep, amd_occ)
+            if "amd" in sched["targets"]:
+                amd = os.path.join(tmp, "amd.mlir")
+                run([opt, path, "--ext-gpu-pipeline=target=rocdl chip=gfx942", "-o", amd])
+                mod = re.findall(r"gpu\.module @(\w+)", open(amd).read())[0]
+                hsaco = os.path.join(tmp, "k.hsaco")
+                run([translate, amd, "--ext-to-hsaco", f"--ext-gpu-module={mod}", "-o", hsaco])
+                g = r["g"] = analyze_gfx(objdump, readelf, hsaco)
+                if g["mma"] and not (g["inner"] and g["inner"]["mma"]):
+                    # The k-loop was unrolled whole: take the loop counts
+                    # from the same kernel at K = SIZE.
+                    wide = os.path.join(tmp, "wide.mlir")
+                    r["k_example"] = widen_k(path, wide)
+                    run([opt, wide, "--ext-gpu-pipeline=target=rocdl chip=gfx942", "-o", amd])
+                    run([translate, amd, "--ext-to-hsaco", f"--ext-gpu-module={mod}", "-o", hsaco])
+                    w = analyze_gfx(objdump, readelf, hsaco)
+                    g["inner"], g["kstep"] = w["inner"], w["kstep"]
+                # MI300X: occupancy from the registers (512 VGPRs and AGPRs
+                # together per lane per SIMD, 4 SIMDs, wave64) and the code
+                # object's LDS. The
+                # LDS traffic and instruction mix come from the PTX main loop
+                # where the kernel has one without matrix instructions (the
+                # FMA kernels: the same schedule counts), else from the
+                # gfx942 main loop (matrix kernels: v_mfma, ds_read).
+                waves = math.ceil(threads / 64)
+                regs = -(-g["vgprs"] // 4) * 4 + g["agprs"]
+                r["aocc"] = max(1, min(4 * (512 // max(regs, 1)) // max(waves, 1), 65536 // max(g["lds_size"], 1)))
+                if "inner" in r and not r["inner"]["mma"]:
+                    r["ma"] = model(MI300X, sched, r["inner"], r["kstep"], r["aocc"])
+                    r["amd_counts"] = "PTX"
+                elif g["inner"]:
+                    r["ma"] = model(MI300X, sched, g["inner"], g["kstep"], r["aocc"])
+                    r["amd_counts"] = "gfx942"
+            rows.append(r)
 
-            fma_per_lds = inner["fma"] / inner["lds"] if inner["lds"] else float("inf")
-            fma_share = inner["fma"] / (inner["fma"] + inner["unfused"] / 2) if inner["fma"] + inner["unfused"] else 0
-            gbytes = (sched["tile"][0] * sched["tile"][2] + sched["tile"][2] * sched["tile"][1]) * sched["elem"]
-            fma_per_gbyte = sched["tile"][0] * sched["tile"][1] * sched["tile"][2] / gbytes
-            rows.append((name, sched, inner, kstep, info, occ, mh, g, ma, fma_per_lds, fma_share, fma_per_gbyte, amd_occ))
+    def fmt(x, spec=".1f"):
+        return "-" if x is None else format(x, spec)
 
     hdr = ("| kernel | layout | vector | stages | FMA/ld.shared | FMA share | ld.shared widths (B) | "
-           "ld.global widths (B) | FMA per global byte | barriers/k-step | cp.async/k-step (B) | bounds branches | "
-           "regs | spills | "
-           "CTAs/SM | H200 bound | H200 TFLOP/s (% of FP32 peak) | gfx942 FMA/ds_read | gfx942 VGPRs | MI300X bound | MI300X TFLOP/s |")
+           "ld.global widths (B) | MACs per global byte | barriers/k-step | cp.async/k-step (B) | "
+           "mma.sync/k-step per CTA (per warp) | ldmatrix/k-step per CTA (per warp; B per CTA) | bounds branches | "
+           "regs | spills | CTAs/SM | H200 bound | H200 TFLOP/s (% of peak) | "
+           "gfx942 FMA/ds_read | v_mfma/k-step per CTA (per wave) | gfx942 VGPRs+AGPRs | MI300X bound | "
+           "MI300X TFLOP/s (% of peak) | peak (TFLOP/s) |")
     sep = "|" + "---|" * (hdr.count("|") - 1)
-    out = [f"Static model, M = N = K = {SIZE} (docs/Performance.md). Counts are per thread, per trip of the PTX main loop.", "", hdr, sep]
-    for (name, sched, inner, kstep, info, occ, mh, g, ma, fpl, share, fpg, aocc) in rows:
-        out.append(
-            f"| {name} | {sched['layout']} | {sched['vector']} | {sched['stages']} | {fpl:.1f} | {share:.0%} | "
-            f"{','.join(map(str, sorted(inner['lds_widths']))) or '-'} | "
-            f"{','.join(map(str, sorted(kstep['ldg_widths']))) or '-'} | {fpg:.1f} | {kstep['bar']} | "
-            f"{kstep['cp_async']} ({kstep['cp_async_bytes']}) | "
-            f"{inner['branches']} | {info['regs']} | {info['spills']} | {occ} | {mh['bound']} | "
-            f"{mh['tflops']:.1f} ({mh['tflops'] / mh['peak']:.0%}) | "
-            f"{g['fma'] / g['lds'] if g['lds'] else 0:.1f} | {g['vgprs']} | {ma['bound']} | {ma['tflops']:.1f} |")
+    out = [f"Static model, M = N = K = {SIZE} (docs/Performance.md). Counts are per thread, per trip of the "
+           "PTX main loop; matrix instructions per k-step. \"-\": the kernel's matrix "
+           "instruction does not exist on that vendor's chips, so it is not compiled for them. "
+           "% of peak: of the FP32 peak for FMA kernels, of the dense f16 matrix peak for "
+           "tensor-core kernels (the peak column).", "", hdr, sep]
+    for r in rows:
+        sched, tile = r["sched"], r["sched"]["tile"]
+        threads = math.prod(sched["threads"])
+        warps, waves = threads // H200["warp"], threads // MI300X["warp"]
+        gbytes = (tile[0] * tile[2] + tile[2] * tile[1]) * sched["elem"]
+        cells = [r["name"], sched["layout"], str(sched["vector"]), str(sched["stages"])]
+        inner, kstep, mh = r.get("inner"), r.get("kstep"), r.get("mh")
+        if inner:
+            fma_lds = fmt(inner["fma"] / inner["lds"]) if inner["fma"] and inner["lds"] else "-"
+            share = (f"{inner['fma'] / (inner['fma'] + inner['unfused'] / 2):.0%}"
+                     if inner["fma"] + inner["unfused"] else "-")
+            cells += [fma_lds, share, ",".join(map(str, sorted(inner["lds_widths"]))) or "-",
+                      ",".join(map(str, sorted(kstep["ldg_widths"]))) or "-"]
+        else:
+            cells += ["-"] * 4
+        cells.append(fmt(tile[0] * tile[1] * tile[2] / gbytes))
+        if inner:
+            trips = mh["trips"]
+            cells += [str(kstep["bar"]), f"{kstep['cp_async']} ({kstep['cp_async_bytes']})",
+                      f"{trips * inner['mma'] * warps:g} ({trips * inner['mma']:g})" if inner["mma"] else "-",
+                      f"{trips * inner['ldmatrix'] * warps:g} ({trips * inner['ldmatrix']:g}; "
+                      f"{trips * inner['ldmatrix_bytes'] * warps:g})" if inner["ldmatrix"] else "-",
+                      str(inner["branches"]), str(r["info"]["regs"]), str(r["info"]["spills"]),
+                      str(r["occ"]), mh["bound"], f"{mh['tflops']:.1f} ({mh['tflops'] / mh['peak']:.0%})"]
+        else:
+            cells += ["-"] * 10
+        g, ma = r.get("g"), r.get("ma")
+        if ma:
+            gi = g["inner"] if r["amd_counts"] == "gfx942" else None
+            cells += [fmt(g["fma"] / g["lds"]) if g["fma"] and g["lds"] else "-",
+                      f"{ma['trips'] * gi['mma'] * waves:g} ({ma['trips'] * gi['mma']:g})"
+                      if gi and gi["mma"] else "-",
+                      f"{g['vgprs']}+{g['agprs']}", ma["bound"],
+                      f"{ma['tflops']:.1f} ({ma['tflops'] / ma['peak']:.0%})"]
+        else:
+            cells += ["-"] * 5
+        peaks = [f"{x['peak_name']} {x['peak']:.1f} ({mm['name']}"
+                 + (f"; bound uses {mm['tensor_fraction']:.0%} of it, {x['peak'] * mm['tensor_fraction']:.1f}, "
+                    "for mma.sync)" if x["peak_name"] != "FP32" and mm["tensor_fraction"] < 1 else ")")
+                 for x, mm in ((mh, H200), (ma, MI300X)) if x]
+        cells.append(", ".join(peaks))
+        out.append("| " + " | ".join(cells) + " |")
     out.append("")
-    for (name, sched, inner, kstep, info, occ, mh, g, ma, *_rest) in rows:
-        out.append(f"{name}: PTX main loop {inner['fma']} fma, {inner['unfused']} mul.rn/add.rn, "
-                   f"{inner['lds']} ld.shared ({inner['lds_bytes']} B), {inner['instrs']} instructions, "
-                   f"{inner['branches']} conditional branches besides the back-edge; k-step loop "
-                   f"{kstep['ldg']} ld.global ({kstep['ldg_bytes']} B), {kstep['bar']} bar.sync, "
-                   f"{kstep['cp_async']} cp.async ({kstep['cp_async_bytes']} B), {kstep['cp_wait']} "
-                   f"cp.async.wait_group; H200 clocks per k-step and CTA: "
-                   + ", ".join(f"{k} {v:.0f}" for k, v in mh["t"].items())
-                   + f"; wave efficiency {mh['wave_eff']:.2f}. gfx942 (whole kernel): {g['fma']} FMA, "
-                   f"{g['unfused']} v_mul/v_add, {g['lds']} ds_read ({g['lds_b128']} b128), "
-                   f"{g['ldg']} global loads ({g['ldg_x4']} dwordx4).")
+    for r in rows:
+        line = [f"{r['name']}:"]
+        inner, kstep, mh = r.get("inner"), r.get("kstep"), r.get("mh")
+        if inner:
+            lm = ", ".join(f"{v} {k}" for k, v in sorted(inner["ldmatrix_kinds"].items()))
+            lm = f" ({lm}; {inner['ldmatrix_bytes']} B per warp)" if lm else ""
+            line.append(
+                f"PTX main loop {inner['fma']} fma, {inner['unfused']} mul.rn/add.rn, "
+                + (f"{inner['mma']} mma.sync ({inner['mma_macs']} MACs per warp), "
+                   f"{inner['ldmatrix']} ldmatrix{lm}, " if inner["mma"] else "")
+                + f"{inner['lds']} ld.shared ({inner['lds_bytes']} B), {inner['instrs']} instructions, "
+                f"{inner['branches']} conditional branches besides the back-edge, {mh['trips']:g} trips per k-step; "
+                f"k-step loop {kstep['ldg']} ld.global ({kstep['ldg_bytes']} B), {kstep['bar']} bar.sync, "
+                f"{kstep['cp_async']} cp.async ({kstep['cp_async_bytes']} B), {kstep['cp_wait']} "
+                f"cp.async.wait_group; H200 clocks per k-step and CTA: "
+                + ", ".join(f"{k} {v:.0f}" for k, v in mh["t"].items())
+                + f"; wave efficiency {mh['wave_eff']:.2f}.")
+        else:
+            line.append("not compiled for sm_90 (AMD matrix instruction).")
+        g, ma = r.get("g"), r.get("ma")
+        if g:
+            line.append(f"gfx942 (whole kernel): {g['fma']} FMA, {g['unfused']} v_mul/v_add, "
+                        + "".join(f"{v} {k}, " for k, v in sorted(g["mma_kinds"].items()))
+                        + f"{g['lds']} ds_read ({g['lds_b128']} b128), "
+                        f"{g['ldg']} global loads ({g['ldg_x4']} dwordx4), {g['lds_size']} B LDS.")
+            if not ma:
+                line.append("No gfx942 main loop found: no MI300X prediction.")
+            elif r["amd_counts"] == "gfx942":
+                gi, gk = g["inner"], g["kstep"]
+                if "k_example" in r:
+                    line.append(f"(The k-loop is unrolled whole at the example's K = {r['k_example']}; "
+                                f"the loop counts are of the same kernel at K = {SIZE}.)")
+                line.append(f"gfx942 main loop {gi['mma']} v_mfma ({gi['mma_macs']} MACs per wave), "
+                            f"{gi['lds']} ds_read ({gi['lds_bytes']} B per lane), {gi['instrs']} instructions, "
+                            f"{ma['trips']:g} trips per k-step; k-step loop {gk['bar']} s_barrier, "
+                            f"{gk['ldg']} global loads.")
+            if ma:
+                line.append(f"MI300X ({r['amd_counts']} counts, {r['aocc']} CTAs/CU) clocks per k-step and CTA: "
+                            + ", ".join(f"{k} {v:.0f}" for k, v in ma["t"].items())
+                            + f"; wave efficiency {ma['wave_eff']:.2f}.")
+        else:
+            line.append("Not compiled for gfx942 (NVIDIA matrix instruction).")
+        out.append(" ".join(line))
     text = "\n".join(out) + "\n"
     print(text)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
