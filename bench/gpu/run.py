@@ -68,14 +68,6 @@ def variants():
         if "mfma" in schedule:
             continue  # AMD matrix cores: not on a CUDA device
         out.append((f[:-5], elem, schedule))
-    # Tensor cores on a larger tile: 128x128x32 over 2x4 warps (64x32 warp
-    # tiles: 4x4 mma.sync per 16-deep k step), A's rows padded 32 -> 40
-    # halves and B's 128 -> 136 for conflict-free ldmatrix.
-    out.append(("gemm_f16_mma_128", "f16",
-                '#ext.schedule<tile = [128, 128, 32], blocks = ["i", "j"], threads = [8, 32, 1], '
-                'mma = #ext.mma<m16n8k16>, warps = [2, 4], vector = 8, '
-                'cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, factor = 64, offset = 40>]>, '
-                '#ext.cache<operand = 1, align = [#ext.storage_align<dim = 0, factor = 64, offset = 8>]>]>'))
     return out
 
 
