@@ -1,0 +1,18 @@
+// The tensor-core examples' ldmatrix reads are free of bank conflicts on the
+// emulator's bank model (issue 19, item 5): their storage_align padding puts
+// the eight 16-byte rows of each 8x8 matrix in different banks. Without the
+// padding the same kernel gives the same numbers with 8-way conflicts in the
+// tile compute (A's 64-byte and B's 128-byte rows repeat the banks every 2
+// and 1 rows), so the padded check can fail.
+// RUN: ext-run --bank-conflicts %ext_src/examples/kernels/gemm_f16_mma.mlir 2>&1 | FileCheck %s --check-prefix=PADDED
+// RUN: ext-run --bank-conflicts %ext_src/examples/kernels/gemm_f16_mma_large.mlir 2>&1 | FileCheck %s --check-prefix=PADDED
+// PADDED: ratio  1.000  worst  1-way  at {{.*}} (tile compute)
+
+// RUN: sed -e 's/#ext.cache<operand = 0, align = \[#ext.storage_align<dim = 0, factor = 64, offset = 40>\]>,/#ext.cache<operand = 0>,/' \
+// RUN:     -e 's/#ext.cache<operand = 1, align = \[#ext.storage_align<dim = 0, factor = 64, offset = 8>\]>\]>/#ext.cache<operand = 1>]>/' \
+// RUN:     %ext_src/examples/kernels/gemm_f16_mma.mlir > %t.unpadded.mlir
+// RUN: not grep storage_align %t.unpadded.mlir
+// RUN: ext-run --bank-conflicts %t.unpadded.mlir 2>&1 | FileCheck %s --check-prefix=UNPADDED
+// UNPADDED: ratio  6.000  worst  8-way  at {{.*}} (tile compute)
+// UNPADDED: data =
+// UNPADDED-NEXT: [0]
