@@ -47,8 +47,10 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 
 namespace py = pybind11;
@@ -386,13 +388,43 @@ CudaRuntime &loadCudaRuntime(std::string &chip) {
   return rt;
 }
 
+/// Sets an environment variable for the lifetime of the object, then puts
+/// back what was there.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const std::string &value) : name(name) {
+    if (value.empty())
+      return;
+    active = true;
+    if (const char *old = std::getenv(name))
+      previous = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (!active)
+      return;
+    if (previous)
+      setenv(name, previous->c_str(), 1);
+    else
+      unsetenv(name);
+  }
+
+private:
+  const char *name;
+  bool active = false;
+  std::optional<std::string> previous;
+};
+
 /// A function compiled once (CPU emulator or CUDA) and called many times.
 class Executable {
 public:
+  /// `emulatedWarpSize`: the lanes of the chip the emulated kernels stand
+  /// for ("64" for AMD's waves, as ext-run --chip=gfx... sets it); empty for
+  /// the emulator's default of 32 and on CUDA.
   Executable(std::unique_ptr<ExecutionEngine> engine, std::string entry,
-             FunctionType type, bool cuda)
+             FunctionType type, bool cuda, std::string emulatedWarpSize)
       : engine(std::move(engine)), entry(std::move(entry)), type(type),
-        cuda(cuda) {}
+        cuda(cuda), emulatedWarpSize(std::move(emulatedWarpSize)) {}
 
   void call(const py::list &arrays) {
     if (type.getNumInputs() != arrays.size())
@@ -414,6 +446,8 @@ public:
       errorsBefore = loadCudaRuntime(chip).errorCount();
     llvm::Error err = llvm::Error::success();
     {
+      // The emulator reads its configuration at each launch.
+      ScopedEnv warp("EXT_EMU_WARP_SIZE", emulatedWarpSize);
       py::gil_scoped_release release;
       err = engine->invokePacked("_mlir_ciface_" + entry, args);
     }
@@ -433,6 +467,7 @@ private:
   std::string entry;
   FunctionType type;
   bool cuda;
+  std::string emulatedWarpSize;
 };
 
 class ModuleHandle {
@@ -636,7 +671,11 @@ public:
       throw std::runtime_error("could not compile: " +
                                llvm::toString(engine.takeError()) + "\n" +
                                diags.text);
-    return std::make_shared<Executable>(std::move(*engine), entry, type, cuda);
+    // An AMD chip's kernels run on the emulator in 64-lane waves.
+    std::string warpSize =
+        !cuda && StringRef(chip).starts_with("gfx") ? "64" : "";
+    return std::make_shared<Executable>(std::move(*engine), entry, type, cuda,
+                                        warpSize);
   }
 
   /// Lowers with ext-cpu-pipeline and calls `entry` with the arrays as its

@@ -22,7 +22,8 @@ Levels:
   comparisons, `if_then_else`, `astype`, `exp`/`log`/`sqrt`/`tanh`/...,
   `const`), reductions `sum`/`prod`/`max`/`min` and `comm_reducer`.
 * Schedules: `schedule(C, tile=..., threads=..., blocks=..., cache=...,
-  decomposition=..., raster=..., swizzle=..., vector=..., unroll=...)`.
+  decomposition=..., raster=..., swizzle=..., vector=..., unroll=...,
+  stages=..., layout=..., mma=..., warps=...)`.
 * `build(...)` -> `Kernel` with `.mlir(stage)`, `.ptx`, `.hsaco`,
   `.shared_memory_bytes`, `.workspace_bytes`, `.report()`, `.run(...)`.
 * `Module`: parse, print and lower MLIR text (`Module.parse(text)`),

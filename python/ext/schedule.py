@@ -7,6 +7,7 @@ valid ones. The text is parsed and verified by ext's C++ core with the
 compute, and its verifier's messages are raised at the schedule's line.
 """
 
+import re
 from typing import Dict, Optional, Sequence
 
 from . import te as _te
@@ -25,8 +26,49 @@ def _raster(value, loc):
     return f"raster = {value}"
 
 
+def _int_list(field, value, loc, length):
+    if not (isinstance(value, (tuple, list)) and len(value) == length
+            and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in value)):
+        raise _error(loc, f"schedule {field} takes {length} positive integers, got {value!r}")
+    return "[" + ", ".join(map(str, value)) + "]"
+
+
+def _is_attribute(value):
+    return isinstance(value, str) and value.lstrip().startswith("#")
+
+
+def _layout(value, loc):
+    """"cyclic", ("blocked", [TM, TN]) (each thread a TM x TN block of the
+    tile), or attribute text."""
+    if _is_attribute(value):
+        return f"layout = {value}"
+    if value == "cyclic":
+        return "layout = #ext.cyclic"
+    if isinstance(value, (tuple, list)) and len(value) == 2 and value[0] == "blocked":
+        return f"layout = #ext.blocked<thread_tile = {_int_list('layout', value[1], loc, 2)}>"
+    raise _error(loc, "schedule layout must be 'cyclic', ('blocked', [TM, TN]) or attribute "
+                      f"text '#ext....', got {value!r}")
+
+
+def _mma(value, loc):
+    """"auto" (the chip's best instruction for the types), an instruction
+    ("m16n8k16", "m16n8k8", "mfma_32x32x8", ...) or attribute text. The C++
+    verifier checks that the chip and types have it."""
+    if value == "auto":
+        return "mma = auto"
+    if _is_attribute(value):
+        return f"mma = {value}"
+    if isinstance(value, str) and re.fullmatch(r"m\d+n\d+k\d+|mfma_\d+x\d+x\d+", value):
+        return f"mma = #ext.mma<{value}>"
+    raise _error(loc, "schedule mma must be 'auto', an instruction such as 'm16n8k16' or "
+                      f"'mfma_32x32x8', or attribute text '#ext.mma<...>', got {value!r}")
+
+
 # Scalar fields of #ext.schedule: name -> (value, loc) -> text.
 _FIELDS = {
+    "layout": _layout,
+    "mma": _mma,
+    "warps": lambda v, loc: f"warps = {_int_list('warps', v, loc, 2)}",
     "raster": _raster,
     "swizzle": lambda v, loc: f"swizzle = {_positive_int('swizzle', v, loc)}",
     "vector": lambda v, loc: f"vector = {_positive_int('vector', v, loc)}",
@@ -94,7 +136,7 @@ def schedule_fields():
     """Every keyword `ext.schedule` takes.
 
         >>> ext.schedule_fields()
-        ['tile', 'threads', 'blocks', 'cache', 'decomposition', 'raster', 'stages', 'swizzle', 'unroll', 'vector']
+        ['tile', 'threads', 'blocks', 'cache', 'decomposition', 'layout', 'mma', 'raster', 'stages', 'swizzle', 'unroll', 'vector', 'warps']
     """
     return ["tile", "threads", "blocks", "cache", "decomposition"] + sorted(_FIELDS)
 
@@ -223,6 +265,12 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     * `raster` ("row"/"col"), `swizzle`, `vector`, `unroll`, `stages` (shared
       buffers per cached input; >= 2 pipelines the k-loop): see
       `ext.schedule_fields()`.
+    * `layout`: the threads' points of the tile, "cyclic" or ("blocked",
+      [TM, TN]) (register blocking: each thread a TM x TN block).
+    * `mma` and `warps`: tensor cores. `mma` is "auto" or an instruction
+      ("m16n8k16", "m16n8k8", "mfma_32x32x8", "mfma_16x16x16",
+      "mfma_32x32x2"), `warps` = [WM, WN] warps over the tile (the block has
+      WM * WN warps: 32 lanes on NVIDIA, 64 on AMD).
 
         >>> s = ext.schedule(C, tile=(64, 64, 16), threads=(16, 16, 1),
         ...                  cache=[(A, [(0, 32, 1)]), B], decomposition="data_parallel")

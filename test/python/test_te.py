@@ -61,6 +61,38 @@ def test_pipelined_stages(m, n, k, stages):
     np.testing.assert_array_equal(kernel.run(a, b), a @ b)
 
 
+@pytest.mark.parametrize("mma,target,chip,tile,threads,stages", [
+    ("m16n8k16", "nvvm", "sm_80", (32, 32, 16), (4, 32, 1), 2),
+    ("auto", "nvvm", "sm_90", (32, 32, 16), (4, 32, 1), None),
+    ("mfma_32x32x8", "rocdl", "gfx942", (64, 64, 16), (4, 64, 1), None),
+    ("mfma_16x16x16", "rocdl", "gfx90a", (32, 64, 16), (4, 64, 1), 2)])
+def test_tensor_cores(mma, target, chip, tile, threads, stages):
+    # f16 in, f32 accumulate on a ragged 70x75x50 problem; the emulator runs
+    # the matrix instructions with their lane layouts (64-lane waves for the
+    # AMD chips, as the kernel was built for them).
+    m, n, k = 70, 75, 50
+    A, B, C = matmul_te(m, n, k, "float16", acc="float32")
+    s = ext.schedule(C, tile=tile, threads=threads, cache=[A, B], mma=mma, warps=(2, 2),
+                     stages=stages)
+    assert "warps = [2, 2]" in s.text()
+    kernel = ext.build(s, target=target, chip=chip)
+    if target == "nvvm":
+        assert "mma.sync.aligned.m16n8k16" in kernel.ptx and "ldmatrix" in kernel.ptx
+    else:
+        assert kernel.hsaco[:4] == b"\x7fELF"
+    a, b = ints((m, k), np.float16), ints((k, n), np.float16)
+    c = kernel.run(a, b)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+def test_blocked_layout():
+    A, B, C = matmul_te(37, 45, 23)
+    s = ext.schedule(C, tile=(32, 32, 8), threads=(8, 8, 1), layout=("blocked", [4, 4]))
+    assert "layout = #ext.blocked<thread_tile = [4, 4]>" in s.text()
+    a, b = ints((37, 23)), ints((23, 45))
+    np.testing.assert_array_equal(ext.build(s).run(a, b), a @ b)
+
+
 @pytest.mark.parametrize("dtype,np_dtype", [
     ("float32", np.float32), ("f64", np.float64), ("float16", np.float16),
     ("int32", np.int32), ("int8", np.int8), ("i64", np.int64), ("int16", np.int16)])
@@ -379,6 +411,15 @@ def test_unknown_decomposition_and_fields():
     with pytest.raises(ValueError, match="is not a tile decomposition"):
         ext.build(ext.schedule(C, decomposition="#ext.storage_align<dim = 0, factor = 2, "
                                                  "offset = 0>"))
+    with pytest.raises(ValueError, match="schedule mma must be 'auto', an instruction such as "
+                                         "'m16n8k16'"):
+        ext.schedule(C, mma="wmma")
+    with pytest.raises(ValueError, match="expected ::ext::MmaShape to be one of: auto, m16n8k16"):
+        ext.build(ext.schedule(C, mma="m16n8k32", warps=(1, 1)))
+    with pytest.raises(ValueError, match=r"schedule warps takes 2 positive integers, got \(2,\)"):
+        ext.schedule(C, warps=(2,))
+    with pytest.raises(ValueError, match="schedule layout must be 'cyclic', \\('blocked'"):
+        ext.schedule(C, layout="blocky")
 
 
 def test_zero_tile_and_verifier_messages():
