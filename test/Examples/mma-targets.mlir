@@ -10,7 +10,7 @@
 // RUN:   FileCheck %s --check-prefix=PTX < %t.$c.ptx || exit 1; done
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// PTX: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // PTX-COUNT-16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // RUN: for c in gfx90a gfx942; do \

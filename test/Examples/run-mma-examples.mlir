@@ -5,7 +5,7 @@
 // are small integers, exact in f16, bf16 and tf32 and their f32 sums.
 // One run per instruction shape and type.
 
-// m16n8k16 f16 (ldmatrix.x4 for A, ldmatrix.x2.trans for B), another
+// m16n8k16 f16 (ldmatrix.x4 for A, ldmatrix.x4.trans for two n-tiles of B), another
 // interleaving of the threads, and bf16.
 // RUN: ext-run %ext_src/examples/kernels/gemm_f16_mma.mlir | FileCheck %s --check-prefix=EXACT
 // RUN: ext-run --emu-seed=5 %ext_src/examples/kernels/gemm_f16_mma.mlir | FileCheck %s --check-prefix=EXACT

@@ -3,7 +3,8 @@
 
 // m16n8k16 on a 64x64 tile over 2x2 warps: per 16-deep k step each warp
 // loads 2 A fragments (ldmatrix.x4; A's K is innermost) and 4 B fragments
-// (ldmatrix.x2, transposed: B's K is outermost) and runs 2x4 mma.sync.
+// (two n-tiles per ldmatrix.x4, transposed: B's K is outermost) and runs
+// 2x4 mma.sync.
 // The accumulators are read from the fragment before the k steps and
 // written back after them.
 // CHECK-LABEL: func @nv_f16
@@ -11,10 +12,10 @@
 // CHECK:           scf.for
 // CHECK-COUNT-32:    memref.load {{.*}} : memref<4x8xf32, #gpu.address_space<private>>
 // CHECK-COUNT-2:     nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<64x32xf16, strided<[40, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-// CHECK-COUNT-4:     nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<32x64xf16, strided<[72, 1]>, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK-COUNT-2:     nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true} : memref<32x64xf16, strided<[72, 1]>, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CHECK-COUNT-8:     nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// CHECK-COUNT-2:     nvgpu.ldmatrix
 // CHECK-COUNT-4:     nvgpu.ldmatrix
+// CHECK-NOT:         nvgpu.ldmatrix
 // CHECK-COUNT-8:     nvgpu.mma.sync
 // CHECK-NOT:         nvgpu.mma.sync
 // CHECK-COUNT-32:    memref.store {{.*}} : memref<4x8xf32, #gpu.address_space<private>>
@@ -41,7 +42,7 @@ func.func @nv_f16(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: memref<2
 // factors in the other order: the lowering finds A by its M axis.
 // CHECK-LABEL: func @nv_bf16_bt
 // CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<32x16xbf16, {{.*}}> -> vector<4x2xbf16>
-// CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = false} : memref<32x16xbf16, {{.*}}> -> vector<2x2xbf16>
+// CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<32x16xbf16, {{.*}}> -> vector<4x2xbf16>
 // CHECK:           nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
 func.func @nv_bf16_bt(%A: memref<64x48xbf16>, %Bt: memref<64x48xbf16>, %C: memref<64x64xf32>) {
   ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 48>]

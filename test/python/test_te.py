@@ -85,6 +85,29 @@ def test_tensor_cores(mma, target, chip, tile, threads, stages):
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
 
 
+@pytest.mark.parametrize("b_transposed", [False, True])
+def test_tensor_cores_ldmatrix_pairs(b_transposed):
+    # Warp tiles of 32x24: three n8 tiles, so B's fragments come as one
+    # ldmatrix.x4 (two tiles) and one .x2; B given as [k][n] (ldmatrix
+    # .trans) or as [n][k].
+    m, n, k = 70, 100, 50
+    A = ext.placeholder((m, k), "float16", name="A")
+    B = ext.placeholder((n, k) if b_transposed else (k, n), "float16", name="B")
+    r = ext.reduce_axis(k, name="k")
+    C = ext.compute((m, n), lambda i, j: ext.sum(
+        A[i, r].astype("float32") * (B[j, r] if b_transposed else B[r, j]).astype("float32"),
+        axis=r), name="C")
+    s = ext.schedule(C, tile=(32, 96, 16), threads=(4, 32, 1), cache=[A, B], mma="m16n8k16",
+                     warps=(1, 4))
+    kernel = ext.build(s, target="nvvm", chip="sm_80")
+    assert kernel.ptx.count("ldmatrix.sync.aligned.m8n8.x4") == 3
+    assert kernel.ptx.count("ldmatrix.sync.aligned.m8n8.x2") == 1
+    a = ints((m, k), np.float16)
+    b = ints((n, k) if b_transposed else (k, n), np.float16)
+    bb = b.astype(np.float32).T if b_transposed else b.astype(np.float32)
+    np.testing.assert_array_equal(kernel.run(a, b), a.astype(np.float32) @ bb)
+
+
 def test_blocked_layout():
     A, B, C = matmul_te(37, 45, 23)
     s = ext.schedule(C, tile=(32, 32, 8), threads=(8, 8, 1), layout=("blocked", [4, 4]))

@@ -159,8 +159,16 @@ public:
       SmallVector<Value> aFrags, bFrags;
       for (int64_t i = 0; i < tilesM; ++i)
         aFrags.push_back(loadOperand(/*isA=*/true, i, k0));
-      for (int64_t j = 0; j < tilesN; ++j)
-        bFrags.push_back(loadOperand(/*isA=*/false, j, k0));
+      for (int64_t j = 0; j < tilesN;) {
+        // Two n-tiles' B fragments in one ldmatrix.x4 where it can.
+        if (j + 1 < tilesN && pairableB()) {
+          auto [first, second] = loadNvidiaBPair(j, k0);
+          bFrags.append({first, second});
+          j += 2;
+          continue;
+        }
+        bFrags.push_back(loadOperand(/*isA=*/false, j++, k0));
+      }
       for (int64_t i = 0; i < tilesM; ++i)
         for (int64_t j = 0; j < tilesN; ++j)
           acc[i][j] = multiply(aFrags[i], bFrags[j], acc[i][j]);
@@ -276,6 +284,46 @@ private:
     Value base = add(isA ? rowBase : colBase, t * extent);
     return mma.isNvidia() ? loadNvidia(isA, base, k0)
                           : loadAmd(isA, base, k0);
+  }
+
+  /// Whether B fragments come from ldmatrix (16-bit, rows readable as
+  /// 16-byte vectors), so that two n-tiles share one .x4.
+  bool pairableB() {
+    return mma.isNvidia() && p.aElem.getIntOrFloatBitWidth() == 16 &&
+           vectorReadable(/*isA=*/false, 8);
+  }
+
+  /// The B fragments of n-tiles j and j + 1 at `k0` by one ldmatrix.x4:
+  /// lane l gives row l mod 8 of matrix q = l / 8, which is n-tile j + q / 2
+  /// and K half q mod 2, so registers 0-1 are tile j's fragment and 2-3
+  /// tile j + 1's.
+  std::pair<Value, Value> loadNvidiaBPair(int64_t j, int64_t k0) {
+    Value base = add(colBase, j * mma.getN());
+    Value q = div(lane, 8), r = rem(lane, 8);
+    Value x = add(base, mul(div(q, 2), 8));
+    Value k = add(mul(rem(q, 2), 8), k0);
+    bool inner = kInner(/*isA=*/false);
+    if (inner) // B as [n][k]: the lanes' rows are n
+      x = add(x, r);
+    else // B as [k][n], transposed: the lanes' rows are k
+      k = add(k, r);
+    auto type = VectorType::get({4, 2}, p.aElem);
+    Value both = nvgpu::LdMatrixOp::create(rw, loc, type, p.b,
+                                           tileIndices(false, x, k),
+                                           /*transpose=*/!inner, 4);
+    // Row moves (lowered to LLVM as array element moves, unlike a 2-D
+    // strided slice).
+    auto fragType = VectorType::get({2, 2}, p.aElem);
+    auto half = [&](int64_t row) -> Value {
+      Value frag = arith::ConstantOp::create(
+          rw, loc, fragType, rw.getZeroAttr(fragType));
+      for (int64_t i = 0; i < 2; ++i)
+        frag = vector::InsertOp::create(
+            rw, loc, vector::ExtractOp::create(rw, loc, both, row + i), frag,
+            i);
+      return frag;
+    };
+    return {half(0), half(2)};
   }
 
   Value loadNvidia(bool isA, Value base, int64_t k0) {
