@@ -3,23 +3,28 @@
 
     bench/gpu/run.py [--build DIR] [--out bench/gpu/results.csv] [--reps N]
                      [--shapes 1024x1024x1024,4096x4096x4096,128x4096x8192]
+                     [--check-limit MACS] [--no-cublas]
 
 For every schedule of examples/kernels/gemm_*.mlir (the NVIDIA ones: the
-tensor-core gemm_f16_mma, not the AMD gemm_f16_mfma), a 128x128 tensor-core
-variant, and every shape (M x N x
-K; by default 1024^3, 4096^3 and a skinny 128 x 4096 x 8192) it writes a
-program that fills A and B, runs the scheduled GEMM once to warm up, then
-`--reps` times between two rtclock() reads, and runs it with
-`ext-run --target=cuda`. cuBLAS (libcublas and libcudart, loaded at run
-time with ctypes) times the same product (Sgemm for f32, GemmEx with f16
-inputs and f32 accumulation for the f16 kernel) with CUDA events. Prints
-TFLOP/s and the ratio to cuBLAS, writes a CSV.
+tensor-core gemm_f16_mma and gemm_f16_mma_large, not the AMD gemm_f16_mfma)
+and every shape (M x N x K; by default 1024^3, 4096^3 and a skinny 128 x
+4096 x 8192) it writes a program that fills A and B on the host, copies them
+to gpu.alloc'ed device buffers once, runs the scheduled GEMM once to warm up,
+then `--reps` times between two rtclock() reads (device buffers are passed
+to the kernels as they are: no copies in the loop, but each launch waits
+for its kernel), and, for problems up to --check-limit multiply-adds,
+copies C back and compares it with a reference computed on the host (the
+inputs are small integers: any difference is an error). It runs the program
+with `ext-run --target=cuda`. cuBLAS (libcublas and libcudart, loaded at
+run time with ctypes) times the same product (Sgemm for f32, GemmEx with
+f16 inputs and f32 accumulation for the f16 kernels) with CUDA events.
+Prints TFLOP/s, the ratio to cuBLAS and the check, writes a CSV, and exits
+1 if a check failed.
 
-ext-run stages host memrefs to the device around every launch, so ext's time
-includes those copies (a lower bound on its kernel's rate; see
-docs/Performance.md). Without a GPU (no driver, or no device) it says so and
-exits 0; EXT_CUDA_DRIVER (as for ext-run) points it at another driver, such
-as the test suite's fake one, to exercise everything but cuBLAS.
+Without a GPU (no driver, or no device) it says so and exits 0;
+EXT_CUDA_DRIVER (as for ext-run) points it at another driver, such as the
+test suite's fake one, to exercise everything but cuBLAS (the fake runs no
+kernel, so every check fails there).
 """
 
 import argparse
@@ -71,8 +76,12 @@ def variants():
     return out
 
 
-def program(elem, schedule, m, n, k, reps):
-    """An MLIR program timing `reps` scheduled GEMMs of m x n x k."""
+def program(elem, schedule, m, n, k, reps, check):
+    """An MLIR program timing `reps` scheduled GEMMs of m x n x k on data
+    that stays on the device (gpu.alloc'ed buffers, which
+    ext-gpu-stage-kernel-operands passes as they are: no copies in the
+    timing loop). Prints the seconds of the loop, then max |C - reference|
+    where `check` (the reference runs on the host), else -1."""
     a, b, c = f"memref<{m}x{k}x{elem}>", f"memref<{k}x{n}x{elem}>", f"memref<{m}x{n}xf32>"
     if elem == "f16":
         body = ("%a32 = arith.extf %a : f16 to f32\n    %b32 = arith.extf %b : f16 to f32\n"
@@ -90,37 +99,62 @@ def program(elem, schedule, m, n, k, reps):
     %vf = arith.sitofp %vi : i32 to {elem}
     ext.yield %vf : {elem}
   }}'''
-    return f'''func.func private @rtclock() -> f64
-func.func private @printF64(f64)
-func.func private @printNewline()
-
-func.func @gemm(%A: {a}, %B: {b}, %C: {c}) {{
+    gemm = lambda A, B, C, sched: f'''
   ext.compute [#ext.axis<"i", spatial, {m}>, #ext.axis<"j", spatial, {n}>, #ext.axis<"k", reduce, {k}>]
-      ins(%A, %B : {a}, {b}) outs(%C : {c})
+      ins({A}, {B} : {a}, {b}) outs({C} : {c})
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
-      combiner(sum) attributes {{schedule = {schedule}}} {{
+      combiner(sum){sched} {{
   ^bb0(%a: {elem}, %b: {elem}):
     {body}
     ext.yield %p : f32
+  }}'''
+    scheduled = f" attributes {{schedule = {schedule}}}"
+    if check:
+        compare = f'''
+  %t6 = gpu.wait async
+  %t7 = gpu.memcpy async [%t6] %C, %dC : {c}, {c}
+  gpu.wait [%t7]
+  %R = memref.alloc() : {c}{gemm("%A", "%B", "%R", "")}
+  %E = memref.alloc() : memref<f32>
+  ext.compute [#ext.axis<"i", reduce, {m}>, #ext.axis<"j", reduce, {n}>]
+      ins(%C, %R : {c}, {c}) outs(%E : memref<f32>)
+      maps [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>]
+      combiner(max) {{
+  ^bb0(%x: f32, %y: f32):
+    %d = arith.subf %x, %y : f32
+    %e = math.absf %d : f32
+    ext.yield %e : f32
   }}
-  return
-}}
+  %err = memref.load %E[] : memref<f32>
+  %err64 = arith.extf %err : f32 to f64'''
+    else:
+        compare = "\n  %err64 = arith.constant -1.0 : f64"
+    return f'''func.func private @rtclock() -> f64
+func.func private @printF64(f64)
+func.func private @printNewline()
 
 func.func @main() {{
   %A = memref.alloc() : {a}
   %B = memref.alloc() : {b}
   %C = memref.alloc() : {c}{fill("%A", a, "i", "k", (m, k))}{fill("%B", b, "k", "j", (k, n))}
-  call @gemm(%A, %B, %C) : ({a}, {b}, {c}) -> ()
+  %t0 = gpu.wait async
+  %dA, %t1 = gpu.alloc async [%t0] () : {a}
+  %dB, %t2 = gpu.alloc async [%t1] () : {b}
+  %dC, %t3 = gpu.alloc async [%t2] () : {c}
+  %t4 = gpu.memcpy async [%t3] %dA, %A : {a}, {a}
+  %t5 = gpu.memcpy async [%t4] %dB, %B : {b}, {b}
+  gpu.wait [%t5]{gemm("%dA", "%dB", "%dC", scheduled)}
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %reps = arith.constant {reps} : index
-  %t0 = call @rtclock() : () -> f64
-  scf.for %r = %c0 to %reps step %c1 {{
-    func.call @gemm(%A, %B, %C) : ({a}, {b}, {c}) -> ()
+  %s0 = call @rtclock() : () -> f64
+  scf.for %r = %c0 to %reps step %c1 {{{gemm("%dA", "%dB", "%dC", scheduled)}
   }}
-  %t1 = call @rtclock() : () -> f64
-  %dt = arith.subf %t1, %t0 : f64
+  %s1 = call @rtclock() : () -> f64
+  %dt = arith.subf %s1, %s0 : f64
   call @printF64(%dt) : (f64) -> ()
+  call @printNewline() : () -> (){compare}
+  call @printF64(%err64) : (f64) -> ()
   call @printNewline() : () -> ()
   return
 }}
@@ -179,6 +213,8 @@ def main():
     ap.add_argument("--chip", default="sm_90")
     ap.add_argument("--shapes", default="1024x1024x1024,4096x4096x4096,128x4096x8192")
     ap.add_argument("--no-cublas", action="store_true", help="time ext only")
+    ap.add_argument("--check-limit", type=int, default=1 << 31,
+                    help="check C against a host reference up to this many multiply-adds")
     args = ap.parse_args()
     present, what = gpu_present()
     if not present:
@@ -188,20 +224,26 @@ def main():
     extrun = os.path.join(args.build, "bin", "ext-run")
     shapes = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")]
     rows = []
+    failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name, elem, schedule in variants():
             for (m, n, k) in shapes:
                 path = os.path.join(tmp, f"{name}_{m}x{n}x{k}.mlir")
                 with open(path, "w") as f:
-                    f.write(program(elem, schedule, m, n, k, args.reps))
+                    f.write(program(elem, schedule, m, n, k, args.reps,
+                                    m * n * k <= args.check_limit))
                 p = subprocess.run([extrun, "--target=cuda", f"--chip={args.chip}", path],
                                    capture_output=True, text=True)
                 flops = 2.0 * m * n * k
                 if p.returncode != 0:
                     print(f"{name} {m}x{n}x{k}: ext-run failed: {p.stderr.strip()[-300:]}")
-                    rows.append((name, m, n, k, "", "", ""))
+                    rows.append((name, m, n, k, "", "", "", "failed"))
+                    failures += 1
                     continue
-                ext_s = float(p.stdout.split()[-1]) / args.reps
+                seconds, err = (float(x) for x in p.stdout.split()[-2:])
+                ext_s = seconds / args.reps
+                check = "-" if err < 0 else ("ok" if err == 0 else f"WRONG ({err:g})")
+                failures += err > 0
                 blas_s = None
                 if not args.no_cublas:
                     try:
@@ -211,16 +253,17 @@ def main():
                 ext_tf = flops / ext_s / 1e12
                 blas_tf = flops / blas_s / 1e12 if blas_s else None
                 rows.append((name, m, n, k, f"{ext_tf:.2f}", f"{blas_tf:.2f}" if blas_tf else "",
-                             f"{ext_tf / blas_tf:.3f}" if blas_tf else ""))
-    print(f"{'kernel':12} {'M x N x K':>20} {'ext TFLOP/s':>12} {'cuBLAS TFLOP/s':>15} {'ratio':>7}")
+                             f"{ext_tf / blas_tf:.3f}" if blas_tf else "", check))
+    print(f"{'kernel':20} {'M x N x K':>20} {'ext TFLOP/s':>12} {'cuBLAS TFLOP/s':>15} {'ratio':>7}  check")
     for r in rows:
-        print(f"{r[0]:12} {f'{r[1]}x{r[2]}x{r[3]}':>20} {r[4]:>12} {r[5]:>15} {r[6]:>7}")
+        print(f"{r[0]:20} {f'{r[1]}x{r[2]}x{r[3]}':>20} {r[4]:>12} {r[5]:>15} {r[6]:>7}  {r[7]}")
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["kernel", "M", "N", "K", "ext_tflops", "cublas_tflops", "ratio"])
+        w.writerow(["kernel", "M", "N", "K", "ext_tflops", "cublas_tflops", "ratio", "check"])
         w.writerows(rows)
-    return 0
+    print(f"{len(rows)} runs, {failures} failed")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

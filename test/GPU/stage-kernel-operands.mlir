@@ -80,3 +80,39 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A gpu.alloc'ed buffer (and a cast of one) is device memory already: passed
+// as it is, no copies; the host memref beside it is staged.
+// CHECK-LABEL: func.func @device
+// CHECK-SAME: (%[[H:.*]]: memref<8xf32>)
+// CHECK: %[[D:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<8xf32>
+// CHECK: %[[C:.*]] = memref.cast %[[D]]
+// CHECK: %[[T0:.*]] = gpu.wait async
+// CHECK: %[[DH:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] () : memref<8xf32>
+// CHECK: gpu.memcpy async [%[[T1]]] %[[DH]], %[[H]]
+// CHECK: gpu.launch_func @k::@k blocks in ({{.*}}) threads in ({{.*}}) args(%[[D]] : memref<8xf32>, %[[C]] : memref<?xf32>, %[[DH]] : memref<8xf32>)
+// CHECK-NOT: gpu.memcpy async [%{{.*}}] %[[D]]
+// CHECK: gpu.memcpy async [%{{.*}}] %[[H]], %[[DH]]
+module attributes {gpu.container_module} {
+  func.func @device(%h: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    %t = gpu.wait async
+    %d, %t1 = gpu.alloc async [%t] () : memref<8xf32>
+    gpu.wait [%t1]
+    %dc = memref.cast %d : memref<8xf32> to memref<?xf32>
+    gpu.launch_func @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%d : memref<8xf32>, %dc : memref<?xf32>, %h : memref<8xf32>)
+    return
+  }
+  gpu.module @k {
+    gpu.func @k(%x: memref<8xf32>, %y: memref<?xf32>, %z: memref<8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<8xf32>
+      memref.store %v, %y[%c0] : memref<?xf32>
+      memref.store %v, %z[%c0] : memref<8xf32>
+      gpu.return
+    }
+  }
+}

@@ -28,3 +28,20 @@
 // An unknown chip is the pipeline's error.
 // RUN: env EXT_CUDA_DRIVER=%fake_cuda not ext-run --target=cuda --chip=gfx90a %S/Inputs/gpu-double.mlir 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: ext-run: error: ext-gpu-pipeline: chip 'gfx90a' is not an NVIDIA chip
+
+// Decompositions with a fixup need a workspace: allocated, zeroed and freed
+// on the device around the launches (mgpuMemAlloc, mgpuMemset32,
+// mgpuMemFree), passed to the kernels as it is (never staged through the
+// host), and one extra launch for parallel split-K's reduction.
+// RUN: env EXT_CUDA_DRIVER=%t.missing/libcuda.so.1 not ext-run --target=cuda --chip=sm_90 --print-lowered %ext_src/examples/kernels/gemm_streamk.mlir 2>/dev/null | FileCheck %s --check-prefix=WORKSPACE
+// WORKSPACE: llvm.call @mgpuMemAlloc
+// WORKSPACE: llvm.call @mgpuMemset32
+// WORKSPACE: gpu.launch_func @gemm_streamk_kernel::@gemm_streamk_kernel
+// WORKSPACE: llvm.call @mgpuMemFree
+// RUN: env EXT_CUDA_DRIVER=%fake_cuda ext-run --target=cuda %ext_src/examples/kernels/gemm_streamk.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=STREAMK
+// STREAMK: ext-run: kernel gemm_streamk_kernel grid (5, 1, 1) block (256, 1, 1)
+// RUN: sed 's/#ext.split_k<slices = 3, mode = serial>/#ext.split_k<slices = 3, mode = parallel>/' %ext_src/examples/kernels/gemm_splitk.mlir > %t.parallel.mlir
+// RUN: grep -q "mode = parallel" %t.parallel.mlir
+// RUN: env EXT_CUDA_DRIVER=%fake_cuda ext-run --target=cuda %t.parallel.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=PARALLEL
+// PARALLEL: ext-run: kernel gemm_splitk_kernel grid (36, 1, 1)
+// PARALLEL: ext-run: kernel gemm_splitk_kernel grid (12, 1, 1)

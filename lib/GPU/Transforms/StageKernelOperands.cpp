@@ -2,7 +2,8 @@
 //
 // Around every synchronous gpu.launch_func: gpu.alloc a device buffer per
 // host memref operand, gpu.memcpy in, launch on it, gpu.memcpy back (unless
-// the kernel only reads it), gpu.dealloc.
+// the kernel only reads it), gpu.dealloc. Operands that are gpu.alloc'ed
+// buffers (or views of one) are device memory already and pass as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +60,25 @@ bool isHostMemRef(Type type) {
   return false;
 }
 
+/// True when `value` is device memory already: a gpu.alloc's buffer, or a
+/// cast or view of one.
+bool isDeviceBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<gpu::AllocOp>(def))
+      return true;
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      value = cast.getSource();
+      continue;
+    }
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      value = view.getViewSource();
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+
 } // namespace
 
 LogicalResult ext::stageKernelOperands(gpu::LaunchFuncOp launch,
@@ -86,7 +106,7 @@ LogicalResult ext::stageKernelOperands(gpu::LaunchFuncOp launch,
   // One device buffer per distinct host value, in operand order.
   llvm::MapVector<Value, std::pair<Value, bool>> staged;
   for (auto [index, operand] : llvm::enumerate(launch.getKernelOperands())) {
-    if (!isHostMemRef(operand.getType()))
+    if (!isHostMemRef(operand.getType()) || isDeviceBuffer(operand))
       continue;
     auto type = cast<MemRefType>(operand.getType());
     if (!type.getLayout().isIdentity()) {

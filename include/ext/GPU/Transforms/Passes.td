@@ -72,6 +72,9 @@ def ExtGPUStageKernelOperands
     allocates a device buffer (`gpu.alloc`, with the operand's dynamic sizes)
     and copies the operand in before the launch, launches on the device
     buffer, then copies it back unless the kernel only reads it and frees it.
+    An operand that is a `gpu.alloc`'s buffer (or a cast or view of one) is
+    device memory already and is passed as it is: host code that keeps its
+    data on the device (a benchmark's timing loop) pays no copies.
     The allocs and copies are asynchronous ops on one stream per side of the
     launch (`gpu.wait async` ... `gpu.wait`), the form `gpu-to-llvm` lowers;
     the launch itself stays synchronous, so the program's semantics do not

@@ -432,17 +432,29 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
                                   << " needs a workspace of " << numPartials
                                   << " partial tiles, beyond 2^40 bytes";
     layout = *l;
+    // Device memory, allocated and zeroed on one stream that the host then
+    // waits for: the asynchronous forms, which gpu-to-llvm lowers to the
+    // runtime's calls (the synchronous ones it leaves alone) and the CPU
+    // emulation runs in order.
     auto type = MemRefType::get({layout->bytes}, rw.getI8Type());
-    workspace = gpu::AllocOp::create(rw, loc, type, Type(), ValueRange{},
-                                     ValueRange{}, ValueRange{})
-                    .getMemref();
+    Type tokenType = gpu::AsyncTokenType::get(rw.getContext());
+    Value start = gpu::WaitOp::create(rw, loc, tokenType, ValueRange{})
+                      .getAsyncToken();
+    auto alloc = gpu::AllocOp::create(rw, loc, type, tokenType,
+                                      ValueRange{start}, ValueRange{},
+                                      ValueRange{});
+    workspace = alloc.getMemref();
     // Flags start at zero (and partials, which every reader overwrites
     // first, too): a memset of i32 words, which every runtime supports.
     Value words = memref::ViewOp::create(
         rw, loc, MemRefType::get({layout->bytes / 4}, rw.getI32Type()),
         workspace, constIndex(rw, loc, 0), ValueRange{});
-    gpu::MemsetOp::create(rw, loc, Type(), ValueRange{}, words,
-                          arith::ConstantIntOp::create(rw, loc, 0, 32));
+    Value zeroed =
+        gpu::MemsetOp::create(rw, loc, tokenType,
+                              ValueRange{alloc.getAsyncToken()}, words,
+                              arith::ConstantIntOp::create(rw, loc, 0, 32))
+            .getAsyncToken();
+    gpu::WaitOp::create(rw, loc, Type(), ValueRange{zeroed});
   }
 
   FailureOr<gpu::LaunchOp> main = emitLaunch(
@@ -465,8 +477,15 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
       return kernel.emitOpError() << "decomposition " << decomposition
                                   << " could not emit its reduction";
   }
-  if (workspace)
-    gpu::DeallocOp::create(rw, loc, Type(), ValueRange{}, workspace);
+  if (workspace) {
+    Type tokenType = gpu::AsyncTokenType::get(rw.getContext());
+    Value start = gpu::WaitOp::create(rw, loc, tokenType, ValueRange{})
+                      .getAsyncToken();
+    Value freed = gpu::DeallocOp::create(rw, loc, tokenType,
+                                         ValueRange{start}, workspace)
+                      .getAsyncToken();
+    gpu::WaitOp::create(rw, loc, Type(), ValueRange{freed});
+  }
   rw.eraseOp(kernel);
   return *main;
 }
