@@ -73,8 +73,9 @@ def main():
         grid = d.group(5) if d else count
         print(f"launch        grid {grid} CTAs x block {m.group(3)} threads")
         if d:
-            print(f"decomposition {d.group(1)}: {d.group(7)} work units / {d.group(8)} iterations "
-                  f"at most per CTA, {d.group(9)} fixups")
+            plural = lambda n, word: f"{n} {word}" + ("" if n == "1" else "s")
+            print(f"decomposition {d.group(1)}: at most {plural(d.group(7), 'work unit')} and "
+                  f"{plural(d.group(8), 'iteration')} per CTA, {plural(d.group(9), 'fixup')}")
             print(f"utilization   predicted on {d.group(4)} SMs ({args.chip}): {d.group(10)}"
                   + (f" (data-parallel: {d.group(11)})" if d.group(11) else ""))
     for m in re.finditer(r"schedule = (#ext\.schedule<.*?>)\}", open(args.kernel).read().replace("\n", " ")):
