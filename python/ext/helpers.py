@@ -22,10 +22,11 @@ class Workload:
         >>> print(w.mlir())
     """
 
-    def __init__(self, inputs, output, sched=None):
+    def __init__(self, inputs, output, sched=None, chip=None):
         self.inputs = list(inputs)
         self.output = output
         self._schedule = sched
+        self.chip = chip
 
     @property
     def op(self):
@@ -67,17 +68,26 @@ class Workload:
                              "they lay out a shared-memory copy, so cache those inputs too")
         s = _schedule(self.output, tile=tile, threads=threads, blocks=blocks,
                       cache=entries, decomposition=decomposition, **fields)
-        return Workload(self.inputs, self.output, s)
+        return Workload(self.inputs, self.output, s, self.chip)
 
     def _items(self):
         return self._schedule if self._schedule is not None else self.output
 
     def build(self, target="cpu", chip=None):
-        """`ext.build` of this workload.
+        """`ext.build` of this workload (for `chip`, else the workload's).
 
             >>> print(ext.matmul(64, 64, 32).schedule(tile=(32, 32, 8)).build("nvvm").ptx[:200])
         """
-        return build(self._items(), target=target, chip=chip, args=self.inputs)
+        return build(self._items(), target=target, chip=chip or self.chip, args=self.inputs)
+
+    def run(self, *inputs: np.ndarray, target: str = "cpu"):
+        """Builds (once: `ext.build` caches) and runs: on the CPU (GPU
+        kernels on ext's emulator) or a CUDA device (target="cuda"); numpy
+        arrays in, the output out.
+
+            >>> c = ext.matmul(300, 200, 500, decomposition="stream_k", grid=7).run(a, b)
+        """
+        return self.build("cpu").run(*inputs, target=target)
 
     def mlir(self) -> str:
         """The function with its ext.compute (and schedule), as MLIR text.
@@ -105,10 +115,45 @@ class Workload:
         return self.build("cpu").run(*inputs)
 
 
-def matmul(m: int, n: int, k: int, dtype="f32", acc="f32") -> Workload:
-    """C[m, n] = sum over k of A[m, k] * B[k, n], products in `acc`.
+def _decomposition(name, grid, split_k, split_k_mode, sms):
+    """The `ext.schedule` decomposition for matmul's keywords."""
+    if name is None:
+        name = "split_k" if split_k is not None else "stream_k" if grid is not None else None
+    if grid is not None and name != "stream_k":
+        raise ValueError(f"grid = {grid} is Stream-K's CTA count; decomposition {name!r} "
+                         "does not take it (use decomposition=\"stream_k\")")
+    if split_k is not None and name != "split_k":
+        raise ValueError(f"split_k = {split_k} is split-K's slice count; decomposition "
+                         f"{name!r} does not take it (use decomposition=\"split_k\")")
+    if name is None:
+        return None
+    if name == "split_k":
+        return ("split_k", {"slices": 2 if split_k is None else split_k, "mode": split_k_mode})
+    if name == "stream_k":
+        return ("stream_k", {"grid": grid, "sms": sms})
+    if name == "data_parallel":
+        return name
+    return (name, {"sms": sms})
 
-        >>> c = ext.matmul(64, 48, 32).run_cpu(a, b)
+
+def matmul(m: int, n: int, k: int, dtype="f32", acc="f32", tile=None, decomposition=None,
+           grid=None, split_k=None, split_k_mode="serial", sms=None, chip=None,
+           **schedule_fields) -> Workload:
+    """C[m, n] = sum over k of A[m, k] * B[k, n], products in `acc` (f32 by
+    default, also for f16 inputs).
+
+    Unscheduled it runs as loops on the CPU. With any of `tile` (BM, BN, BK),
+    `decomposition` ("data_parallel", "split_k", "stream_k", "stream_k_dp",
+    "stream_k_2tile", "auto"), `grid` (Stream-K's CTAs), `split_k` (slices;
+    `split_k_mode` "serial" or "parallel") or other `ext.schedule` fields
+    (`threads`, `cache`, `stages`, `mma`, `warps`, ...), it is a scheduled GPU
+    kernel; `.run(a, b)` runs it on ext's CPU emulator (or target="cuda").
+    `sms` sizes the persistent grids (`chip`'s SM count otherwise, e.g.
+    "sm_90": 132).
+
+        >>> c = ext.matmul(64, 48, 32).run(a, b)
+        >>> c = ext.matmul(300, 200, 500, dtype="float16", tile=(32, 32, 16),
+        ...                decomposition="stream_k", grid=7).run(a16, b16)
     """
     A = _te.placeholder((m, k), dtype, name="A")
     B = _te.placeholder((k, n), dtype, name="B")
@@ -116,7 +161,11 @@ def matmul(m: int, n: int, k: int, dtype="f32", acc="f32") -> Workload:
     acc = _dt.canonical(acc)
     C = _te.compute((m, n), lambda i, j: _te.sum(A[i, r].astype(acc) * B[r, j].astype(acc),
                                                  axis=r), name="C")
-    return Workload([A, B], C)
+    w = Workload([A, B], C, chip=chip)
+    d = _decomposition(decomposition, grid, split_k, split_k_mode, sms)
+    if tile is None and d is None and not schedule_fields:
+        return w
+    return w.schedule(tile=tile, decomposition=d, **schedule_fields)
 
 
 def gemv(m: int, k: int, dtype="f32") -> Workload:

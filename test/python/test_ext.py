@@ -27,6 +27,38 @@ def test_f16_inputs_f32_accumulation():
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("decomposition,params", [
+    ("data_parallel", {}), ("split_k", {"split_k": 3}),
+    ("split_k", {"split_k": 4, "split_k_mode": "parallel"}), ("stream_k", {"grid": 7}),
+    ("stream_k", {"grid": 6}), ("stream_k_dp", {"sms": 5}), ("stream_k_2tile", {"sms": 5}),
+    ("auto", {"sms": 132}), ("auto", {"chip": "sm_90"})])
+def test_matmul_decompositions(dtype, decomposition, params):
+    # Issue 15's one-call form: a ragged 150x130x200 GEMM (5 x 5 tiles of 32,
+    # 13 k-steps of 16) on the emulator, f16 inputs accumulated in f32.
+    m, n, k = 150, 130, 200
+    a, b = small_ints((m, k), dtype), small_ints((k, n), dtype)
+    kernel = ext.matmul(m, n, k, dtype=dtype, tile=(32, 32, 16), decomposition=decomposition,
+                        **params)
+    c = kernel.run(a, b)
+    assert c.dtype == np.float32
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+def test_matmul_decomposition_keywords():
+    s = ext.matmul(64, 64, 64, split_k=4).mlir()  # split_k alone implies split-K
+    assert "decomposition = #ext.split_k<slices = 4>" in s  # serial: the default
+    assert "#ext.stream_k<grid = 9>" in ext.matmul(64, 64, 64, grid=9).mlir()
+    with pytest.raises(ValueError, match="grid = 3 is Stream-K's CTA count; decomposition "
+                                         "'split_k' does not take it"):
+        ext.matmul(64, 64, 64, decomposition="split_k", grid=3)
+    with pytest.raises(ValueError, match="split_k = 2 is split-K's slice count"):
+        ext.matmul(64, 64, 64, decomposition="auto", split_k=2)
+    with pytest.raises(RuntimeError, match="needs the SM count"):
+        ext.matmul(64, 64, 64, decomposition="auto").run(small_ints((64, 64)),
+                                                         small_ints((64, 64)))
+
+
 def test_scheduled_matmul_matches_numpy():
     a, b = small_ints((20, 10)), small_ints((10, 13))
     k = ext.matmul(20, 13, 10).schedule(tile=(16, 8, 4), threads=(4, 8, 1),
