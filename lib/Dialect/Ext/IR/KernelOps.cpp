@@ -1,0 +1,290 @@
+//===- KernelOps.cpp - ext.kernel and the tile-level memory ops -----------===//
+//
+// The ops ext-apply-schedule emits around its tile computes: ext.kernel (the
+// tile grid, its decomposition and the combining of partial tiles), the
+// shared tiles (ext.alloc_shared with its padding and swizzle), the
+// fragments, and the copies between them and memory (ext.copy,
+// ext.copy_wait, ext.store_tile).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ext/Dialect/Ext/IR/Combiner.h"
+#include "ext/Dialect/Ext/IR/ExtOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+using namespace mlir;
+using namespace ext;
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+int64_t KernelOp::getNumTiles() {
+  int64_t n = 1;
+  for (int64_t t : getTiles())
+    n *= t;
+  return n;
+}
+
+LogicalResult KernelOp::verify() {
+  if (llvm::any_of(getTiles(), [](int64_t t) { return t < 1; }))
+    return emitOpError("tile counts must be positive");
+  if (getIters() < 1)
+    return emitOpError("needs at least one reduce iteration per tile");
+  if (getThreads() < 1 || getThreads() > 1024)
+    return emitOpError() << "has " << getThreads()
+                         << " threads per block; a block holds 1 to 1024";
+  if (getSwizzle() < 1)
+    return emitOpError("swizzle must be positive");
+  return getDecomposition().verifyProblem([&]() { return emitOpError(); },
+                                          getNumTiles(), getIters(),
+                                          DeviceFacts());
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  unsigned numDims = getNumTileDims();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != numDims + 2 ||
+      !llvm::all_of(body.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return emitOpError() << "body takes " << numDims
+                         << " tile coordinates, k_begin and k_end, all index";
+  auto yield = dyn_cast<KernelYieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("body must end in ext.kernel_yield");
+  Block &epilogue = getEpilogue().front();
+  unsigned numFrags = yield.getFragments().size();
+  if (epilogue.getNumArguments() != numDims + numFrags)
+    return emitOpError() << "epilogue takes " << numDims
+                         << " tile coordinates and the " << numFrags
+                         << " fragments the body yields";
+  for (unsigned d = 0; d < numDims; ++d)
+    if (!epilogue.getArgument(d).getType().isIndex())
+      return emitOpError("epilogue's tile coordinates must be index");
+  for (auto [i, frag] : llvm::enumerate(yield.getFragments()))
+    if (epilogue.getArgument(numDims + i).getType() != frag.getType())
+      return emitOpError() << "epilogue argument #" << numDims + i
+                           << " has type "
+                           << epilogue.getArgument(numDims + i).getType()
+                           << " but the body yields " << frag.getType();
+  auto epilogueYield = dyn_cast<KernelYieldOp>(epilogue.getTerminator());
+  if (!epilogueYield || !epilogueYield.getFragments().empty())
+    return emitOpError("epilogue must end in an empty ext.kernel_yield");
+  // Partial accumulators of a split tile combine with the combiner.
+  if (!getCombiner()) {
+    if (getIdentity() || !getReducer().empty())
+      return emitOpError("has an identity or a reducer but no combiner");
+    if (numFrags != 0 && getIters() > 1 && getDecomposition().splitsReduction())
+      return emitOpError() << "splits its reduction with " << getDecomposition()
+                           << " but has no combiner for the partial tiles";
+    return success();
+  }
+  if (*getCombiner() != CombinerKind::custom) {
+    if (getIdentity() || !getReducer().empty())
+      return emitOpError("takes an identity and a reducer only with the "
+                         "custom combiner");
+    for (Value frag : yield.getFragments()) {
+      Type elem = cast<MemRefType>(frag.getType()).getElementType();
+      if (!isCombinableType(*getCombiner(), elem))
+        return emitOpError()
+               << "combiner " << stringifyCombinerKind(*getCombiner())
+               << " is not defined on fragment element type " << elem;
+    }
+    return success();
+  }
+  if (!getIdentity() || getIdentity()->size() != numFrags ||
+      !getReducer().hasOneBlock())
+    return emitOpError() << "with a custom combiner needs one identity per "
+                            "fragment ("
+                         << numFrags << ") and a reducer";
+  Block &reducer = getReducer().front();
+  if (reducer.getNumArguments() != 2 * numFrags)
+    return emitOpError() << "reducer takes the " << numFrags
+                         << " accumulated values and the " << numFrags
+                         << " new ones";
+  for (auto [i, frag] : llvm::enumerate(yield.getFragments())) {
+    Type elem = cast<MemRefType>(frag.getType()).getElementType();
+    if (reducer.getArgument(i).getType() != elem ||
+        reducer.getArgument(numFrags + i).getType() != elem ||
+        cast<TypedAttr>((*getIdentity())[i]).getType() != elem)
+      return emitOpError() << "reducer argument and identity #" << i
+                           << " must have the fragment's element type " << elem;
+  }
+  auto reducerYield = dyn_cast<YieldOp>(reducer.getTerminator());
+  if (!reducerYield || reducerYield.getValues().size() != numFrags)
+    return emitOpError() << "reducer must yield " << numFrags << " values";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocSharedOp, AllocFragmentOp, CopyOp
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<int64_t>>
+AllocSharedOp::computeAlignedStrides(ArrayRef<int64_t> shape,
+                                     ArrayRef<StorageAlignAttr> aligns) {
+  // Every step is checked: shapes and factors come from the input IR.
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    std::optional<int64_t> stride = 1;
+    if (d + 1 < static_cast<int64_t>(shape.size()))
+      stride = llvm::checkedMul(strides[d + 1], shape[d + 1]);
+    for (StorageAlignAttr a : aligns) {
+      if (!stride)
+        break;
+      if (a.getDim() != d)
+        continue;
+      // (factor + offset - stride % factor) % factor, with offset < factor
+      // (the attribute's verifier): the same value without the overflowing
+      // sum.
+      int64_t rem = *stride % a.getFactor();
+      int64_t pad = a.getOffset() >= rem
+                        ? a.getOffset() - rem
+                        : a.getFactor() - (rem - a.getOffset());
+      stride = llvm::checkedAdd(*stride, pad % a.getFactor());
+    }
+    if (!stride)
+      return failure();
+    strides[d] = *stride;
+  }
+  if (!shape.empty() && !llvm::checkedMul(strides[0], shape[0]))
+    return failure();
+  return strides;
+}
+
+LogicalResult
+ext::verifySwizzleOnTile(SwizzleAttr swizzle, int64_t numElements,
+                         function_ref<InFlightDiagnostic()> emitError) {
+  std::optional<int64_t> escape = swizzle.findEscape(numElements);
+  if (!escape)
+    return success();
+  if (*escape < 0)
+    return emitError() << swizzle << " cannot be checked on a tile of "
+                       << numElements << " elements (too large)";
+  return emitError() << swizzle << " is not a bijection on a tile of "
+                     << numElements << " elements: offset " << *escape
+                     << " maps to " << swizzle.apply(*escape);
+}
+
+SmallVector<StorageAlignAttr> AllocSharedOp::getAligns() {
+  if (!getStorageAlign())
+    return {};
+  return llvm::to_vector(getStorageAlign()->getAsRange<StorageAlignAttr>());
+}
+
+LogicalResult AllocSharedOp::verify() {
+  auto type = cast<MemRefType>(getBuffer().getType());
+  if (!type.hasStaticShape())
+    return emitOpError() << "needs a static shape, got " << type;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return emitOpError() << "result must be in #gpu.address_space<workgroup>, "
+                            "got "
+                         << type;
+  SmallVector<StorageAlignAttr> aligns = getAligns();
+  for (StorageAlignAttr a : aligns)
+    if (a.getDim() >= type.getRank())
+      return emitOpError() << "storage_align names dimension " << a.getDim()
+                           << " of a rank-" << type.getRank() << " buffer";
+  FailureOr<SmallVector<int64_t>> expectedOr =
+      computeAlignedStrides(type.getShape(), aligns);
+  if (failed(expectedOr))
+    return emitOpError() << "padded size of " << type
+                         << " overflows a 64-bit element count";
+  if (std::optional<SwizzleAttr> swizzle = getSwizzle()) {
+    if (!aligns.empty())
+      return emitOpError() << "takes either storage_align (padding) or "
+                              "swizzle, not both";
+    if (failed(verifySwizzleOnTile(*swizzle, type.getNumElements(),
+                                   [&]() { return emitOpError(); })))
+      return failure();
+  }
+  SmallVector<int64_t> &expected = *expectedOr;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || offset != 0 ||
+      strides != ArrayRef<int64_t>(expected)) {
+    std::string str;
+    llvm::raw_string_ostream os(str);
+    llvm::interleaveComma(expected, os);
+    return emitOpError() << "layout must have offset 0 and strides [" << str
+                         << "] (row-major padded by storage_align), got "
+                         << type;
+  }
+  return success();
+}
+
+LogicalResult AllocFragmentOp::verify() {
+  auto type = cast<MemRefType>(getFragment().getType());
+  if (static_cast<int64_t>(getThreads().size()) != type.getRank())
+    return emitOpError() << "has " << getThreads().size()
+                         << " thread counts for a rank-" << type.getRank()
+                         << " fragment";
+  for (auto [d, t] : llvm::enumerate(getThreads()))
+    if (t < 1 || type.getDimSize(d) % t != 0)
+      return emitOpError() << "dimension #" << d << " of size "
+                           << type.getDimSize(d) << " is not a multiple of its "
+                           << t << " threads";
+  if (!type.getLayout().isIdentity() || type.getMemorySpace())
+    return emitOpError("must be a plain identity-layout memref");
+  return getLayoutOrDefault().verifyDistribution(
+      [&]() { return emitOpError(); }, type.getShape(), getThreads());
+}
+
+FragmentLayoutAttrInterface AllocFragmentOp::getLayoutOrDefault() {
+  if (FragmentLayoutAttrInterface layout = getLayoutAttr())
+    return layout;
+  return CyclicLayoutAttr::get(getContext());
+}
+
+LogicalResult CopyOp::verify() {
+  auto src = cast<MemRefType>(getSource().getType());
+  auto dst = cast<MemRefType>(getTarget().getType());
+  if (src.getRank() != dst.getRank())
+    return emitOpError() << "copies a rank-" << dst.getRank()
+                         << " window out of a rank-" << src.getRank()
+                         << " source";
+  if (getOffsets().size() != static_cast<size_t>(src.getRank()))
+    return emitOpError() << "needs one offset per source dimension ("
+                         << src.getRank() << "), got " << getOffsets().size();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "copies " << src.getElementType() << " into "
+                         << dst.getElementType();
+  if (!dst.hasStaticShape())
+    return emitOpError("target must have a static shape");
+  if (getVector() < 1 || !llvm::isPowerOf2_64(getVector()))
+    return emitOpError("vector width must be a power of two");
+  if (getStaged() &&
+      !isa_and_nonnull<gpu::AddressSpaceAttr>(dst.getMemorySpace()))
+    return emitOpError("stages its copy into ")
+           << dst << "; a staged copy targets shared memory";
+  return success();
+}
+
+LogicalResult CopyWaitOp::verify() {
+  if (getPendingAttr().getInt() < 0)
+    return emitOpError() << "pending must be non-negative, got "
+                         << getPendingAttr().getInt();
+  return success();
+}
+
+LogicalResult StoreTileOp::verify() {
+  auto src = cast<MemRefType>(getSource().getType());
+  auto dst = cast<MemRefType>(getTarget().getType());
+  if (src.getRank() != dst.getRank())
+    return emitOpError() << "stores a rank-" << src.getRank()
+                         << " tile into a rank-" << dst.getRank() << " target";
+  if (getOffsets().size() != static_cast<size_t>(dst.getRank()))
+    return emitOpError() << "needs one offset per target dimension ("
+                         << dst.getRank() << "), got " << getOffsets().size();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "stores " << src.getElementType() << " into "
+                         << dst.getElementType();
+  if (!src.hasStaticShape())
+    return emitOpError("source must have a static shape");
+  if (getVector() < 1 || !llvm::isPowerOf2_64(getVector()))
+    return emitOpError("vector width must be a power of two");
+  return success();
+}

@@ -1,0 +1,210 @@
+//===- ScheduleVerification.cpp - checks of a compute's schedule ----------===//
+//
+// Whether a #ext.schedule fits the ext.compute it is attached to, checked by
+// the compute's verifier so that ext-apply-schedule may assume it: the tile
+// sizes, thread counts and block bindings against the axes, the layout's
+// thread distribution, the cached operands and pipelined stages, and an
+// `mma` schedule's shape, operands and types.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScheduleVerification.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+using namespace mlir;
+using namespace ext;
+
+/// Checks an mma schedule: the GEMM shape of the compute (two spatial axes,
+/// one reduce axis), cached inputs, and, for a named instruction, the tile
+/// against warps x instruction shape and the inputs' types.
+static LogicalResult verifyMmaSchedule(ComputeOp op, ScheduleAttr schedule,
+                                       function_ref<InFlightDiagnostic()> err) {
+  MmaLayoutAttr mma = schedule.getMma();
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  SmallVector<unsigned> spatial, reduce;
+  for (auto [a, axis] : llvm::enumerate(axes))
+    (axis.isSpatial() ? spatial : reduce).push_back(a);
+  if (spatial.size() != 2 || reduce.size() != 1)
+    return err() << "mma needs two spatial axes (M, N) and one reduce axis "
+                    "(K); the compute has "
+                 << spatial.size() << " and " << reduce.size();
+  if (schedule.getThreads()[reduce[0]] != 1)
+    return err() << "mma computes the reduce axis in the instruction; its "
+                    "threads must be 1";
+  llvm::SmallBitVector cached(op.getInputs().size());
+  for (CacheAttr c : schedule.getCache())
+    if (c.getOperand() >= 0 &&
+        c.getOperand() < static_cast<int64_t>(cached.size()))
+      cached.set(c.getOperand());
+  if (!cached.all())
+    return err() << "mma reads its operands from shared memory: cache every "
+                    "input";
+  if (mma.getShape() == MmaShape::automatic)
+    return success();
+  int64_t tileK = schedule.getTile()[reduce[0]];
+  if (tileK % mma.getK() != 0)
+    return err() << "tile size " << tileK << " of reduce axis '"
+                 << axes[reduce[0]].getName()
+                 << "' is not a multiple of the instruction's K = "
+                 << mma.getK() << " (" << mma << ")";
+  if (std::optional<ProductBody> product = matchProductBody(op)) {
+    for (Value in : op.getInputs()) {
+      Type elem = cast<MemRefType>(in.getType()).getElementType();
+      if (!mma.takesInputType(elem))
+        return err() << mma << " takes " << mma.inputTypesText()
+                     << " inputs, not " << elem;
+    }
+    Type acc = cast<MemRefType>(op.getOutputs()[0].getType()).getElementType();
+    if (!acc.isF32())
+      return err() << mma << " accumulates in f32, not " << acc;
+  }
+  return success();
+}
+
+LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
+                                             ScheduleAttr schedule) {
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  auto err = [&]() { return op.emitOpError() << "schedule: "; };
+  if (schedule.getTile().size() != axes.size())
+    return err() << "has " << schedule.getTile().size()
+                 << " tile sizes but the compute has " << axes.size()
+                 << " axes";
+  if (schedule.getThreads().size() != axes.size())
+    return err() << "has " << schedule.getThreads().size()
+                 << " thread counts but the compute has " << axes.size()
+                 << " axes";
+
+  llvm::SmallBitVector blocked(axes.size());
+  for (StringAttr nameAttr : schedule.getBlocks()) {
+    StringRef name = nameAttr.getValue();
+    std::optional<unsigned> pos = op.getAxisPosition(name);
+    if (!pos)
+      return err() << "binds axis '" << name
+                   << "' to blocks, but the compute has no such axis";
+    if (blocked.test(*pos))
+      return err() << "binds axis '" << name << "' to blocks twice";
+    blocked.set(*pos);
+  }
+
+  TileDecompositionAttrInterface decomposition =
+      schedule.getDecompositionOrDefault();
+  int64_t numThreads = 1;
+  unsigned threadReduceAxes = 0, splitReduceAxes = 0;
+  for (auto [a, axis] : llvm::enumerate(axes)) {
+    int64_t tile = schedule.getTile()[a], threads = schedule.getThreads()[a];
+    if (tile > axis.getExtent())
+      return err() << "tile size " << tile << " of axis '" << axis.getName()
+                   << "' exceeds its extent " << axis.getExtent();
+    // Saturates: thread counts come from the input.
+    numThreads = llvm::checkedMul(numThreads, threads).value_or(INT64_MAX);
+    if (axis.isSpatial()) {
+      if (tile < axis.getExtent() && !blocked.test(a))
+        return err() << "spatial axis '" << axis.getName() << "' is tiled ("
+                     << tile << " of " << axis.getExtent()
+                     << ") but not bound to blocks";
+      if (tile % threads != 0)
+        return err() << "tile size " << tile << " of axis '" << axis.getName()
+                     << "' is not a multiple of its " << threads << " threads";
+      continue;
+    }
+    if (blocked.test(a) && !decomposition.splitsReduction())
+      return err() << "binds reduce axis '" << axis.getName()
+                   << "' to blocks, but decomposition " << decomposition
+                   << " does not split the reduction";
+    if (threads > 1) {
+      ++threadReduceAxes;
+      if (tile != axis.getExtent())
+        return err() << "reduce axis '" << axis.getName() << "' runs on "
+                     << threads << " threads, so one tile must cover it (tile "
+                     << tile << " of extent " << axis.getExtent() << ")";
+      if (!llvm::isPowerOf2_64(threads))
+        return err() << "reduce axis '" << axis.getName() << "' runs on "
+                     << threads
+                     << " threads; a tree reduction needs a power "
+                        "of two";
+    }
+    if (tile < axis.getExtent())
+      ++splitReduceAxes;
+  }
+  if (threadReduceAxes > 1)
+    return err() << "binds " << threadReduceAxes
+                 << " reduce axes to threads; at most one is supported";
+  if (splitReduceAxes > 1)
+    return err() << "tiles " << splitReduceAxes
+                 << " reduce axes below their extents; only one reduce axis "
+                    "can be iterated over";
+  if (numThreads == INT64_MAX)
+    return err() << "asks for more than 2^63 threads per block; a block "
+                    "allows at most 1024";
+  if (numThreads > 1024)
+    return err() << "asks for " << numThreads
+                 << " threads per block; a block allows at most 1024";
+
+  SmallVector<int64_t> spatialTile, spatialThreads;
+  for (auto [a, axis] : llvm::enumerate(axes))
+    if (axis.isSpatial()) {
+      spatialTile.push_back(schedule.getTile()[a]);
+      spatialThreads.push_back(schedule.getThreads()[a]);
+    }
+  FragmentLayoutAttrInterface layout = schedule.getLayoutOrDefault();
+  if (MmaLayoutAttr mma = schedule.getMma()) {
+    if (failed(verifyMmaSchedule(op, schedule, err)))
+      return failure();
+    // `auto` is resolved (and checked) by ext-apply-schedule.
+    layout = mma.getShape() == MmaShape::automatic
+                 ? FragmentLayoutAttrInterface()
+                 : MmaLayoutAttr::get(op.getContext(), mma.getShape(),
+                                      schedule.getWarps());
+  }
+  if (layout &&
+      failed(layout.verifyDistribution(err, spatialTile, spatialThreads)))
+    return failure();
+
+  // Operands number the inputs, then the outputs.
+  int64_t numInputs = op.getInputs().size();
+  int64_t numOperands = numInputs + op.getOutputs().size();
+  llvm::SmallBitVector cached(numOperands);
+  for (CacheAttr cache : schedule.getCache()) {
+    int64_t operand = cache.getOperand();
+    if (operand < 0 || operand >= numOperands)
+      return err() << "caches operand #" << operand << ", but the compute has "
+                   << numInputs << " inputs and " << op.getOutputs().size()
+                   << " outputs";
+    bool isOutput = operand >= numInputs;
+    std::string name = (isOutput ? "output #" + Twine(operand - numInputs)
+                                 : "input #" + Twine(operand))
+                           .str();
+    if (cached.test(operand))
+      return err() << "caches " << name << " twice";
+    cached.set(operand);
+    if (isOutput && !op.hasReduceAxes())
+      return err() << "caches " << name
+                   << ", but only a compute with reduce axes accumulates "
+                      "its outputs in an epilogue that can stage them";
+    Value value = isOutput ? op.getOutputs()[operand - numInputs]
+                           : op.getInputs()[operand];
+    int64_t rank = cast<MemRefType>(value.getType()).getRank();
+    for (StorageAlignAttr align : cache.getAlign())
+      if (align.getDim() >= rank)
+        return err() << "storage_align of " << name << " names dimension "
+                     << align.getDim() << " of a rank-" << rank << " operand";
+    if (!isOutput && schedule.getStages() > 1 && cache.getSwizzle())
+      return err() << "stages = " << schedule.getStages() << " with swizzled "
+                   << name
+                   << " is not supported (pipelined stages are padded "
+                      "buffers; use align)";
+  }
+  if (schedule.getStages() > 1) {
+    if (splitReduceAxes == 0)
+      return err() << "stages = " << schedule.getStages()
+                   << " pipelines the k-loop, but no reduce axis is tiled "
+                      "below its extent (there is no k-loop)";
+    if (cached.find_first() < 0 || cached.find_first() >= numInputs)
+      return err() << "stages = " << schedule.getStages()
+                   << " multi-buffers cached inputs, but the schedule "
+                      "caches none";
+  }
+  return success();
+}

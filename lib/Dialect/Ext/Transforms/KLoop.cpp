@@ -1,0 +1,217 @@
+//===- KLoop.cpp - the k-loop of a scheduled compute ----------------------===//
+//
+// How ext-apply-schedule steps through the reduce axis it splits: whether a
+// ragged last k-step may run as a full one (the copies' zero fill makes the
+// body yield the combiner's identity) or is peeled with its own bound, and
+// the pipelined k-loop of `stages = N`, whose copies run N-1 steps ahead of
+// the compute into N buffers per cached input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TilingPlan.h"
+
+#include "ext/Dialect/Ext/IR/Combiner.h"
+#include "ext/Support/IndexConstant.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace ext;
+using namespace ext::tiling;
+
+namespace {
+
+/// True if a k-step past the reduce extent may run as a full one: every
+/// input indexed by the k axis is copied into shared memory (whose copy
+/// fills the elements beyond the input with zero), and the body, with those
+/// inputs zero, folds to the combiner's identity for every output whatever
+/// the other inputs hold (a product under `sum`; not `exp` under `sum`, nor
+/// anything under `max`, `min` or `prod`).
+bool zeroFillIsIdentity(ComputeOp op, const TilingPlan &plan) {
+  unsigned k = *plan.kAxis;
+  Block &body = op.getBodyBlock();
+  DenseMap<Value, Attribute> known;
+  for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i) {
+    bool usesK = llvm::any_of(plan.windows[i].dims,
+                              [&](const WindowDim &d) { return d.coeffs[k]; });
+    if (!usesK)
+      continue;
+    if (!plan.cached.test(i))
+      return false;
+    Type elem = body.getArgument(i).getType();
+    known[body.getArgument(i)] = Builder(op.getContext()).getZeroAttr(elem);
+  }
+  for (Operation &inner : body.without_terminator()) {
+    if (inner.getNumRegions() != 0 || inner.getNumResults() != 1)
+      return false;
+    SmallVector<Attribute> operands = llvm::map_to_vector(
+        inner.getOperands(), [&](Value v) { return known.lookup(v); });
+    SmallVector<OpFoldResult> folded;
+    if (failed(inner.fold(operands, folded)) || folded.size() != 1)
+      return false;
+    Attribute value = dyn_cast<Attribute>(folded[0]);
+    if (!value)
+      value = known.lookup(cast<Value>(folded[0]));
+    if (!value)
+      return false;
+    known[inner.getResult(0)] = value;
+  }
+  auto yield = cast<YieldOp>(body.getTerminator());
+  for (auto [o, v] : llvm::enumerate(yield.getValues())) {
+    Attribute value = known.lookup(v);
+    Type elem = v.getType();
+    TypedAttr identity = op.hasCustomReducer()
+                             ? dyn_cast<TypedAttr>((*op.getIdentity())[o])
+                             : getCombinerIdentity(*op.getCombiner(), elem);
+    if (!value || !identity)
+      return false;
+    if (auto f = dyn_cast<FloatAttr>(value)) {
+      auto id = dyn_cast<FloatAttr>(identity);
+      if (!id || f.getValue().compare(id.getValue()) != llvm::APFloat::cmpEqual)
+        return false;
+      continue;
+    }
+    if (value != identity)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+KSteps tiling::planKSteps(RewriterBase &rw, Location loc, ComputeOp op,
+                          const TilingPlan &plan, Value kEnd) {
+  KSteps steps;
+  unsigned k = *plan.kAxis;
+  steps.tileK = plan.tile[k];
+  steps.rest = plan.extents[k] % steps.tileK;
+  steps.peeled = steps.rest != 0 && !zeroFillIsIdentity(op, plan);
+  steps.fullEnd = kEnd;
+  if (steps.peeled)
+    steps.fullEnd = arith::MinSIOp::create(rw, loc, kEnd,
+                                           constIndex(rw, loc, plan.iters - 1));
+  return steps;
+}
+
+void tiling::emitPeeledStep(RewriterBase &rw, Location loc,
+                            const TilingPlan &plan, Value kEnd,
+                            function_ref<void(Value)> body) {
+  Value last = constIndex(rw, loc, plan.iters - 1);
+  Value ragged =
+      arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::sgt, kEnd, last);
+  auto ifOp = scf::IfOp::create(rw, loc, ragged, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body(last);
+}
+
+void tiling::emitPipelinedKLoop(
+    RewriterBase &rw, Location loc, ComputeOp op, const TilingPlan &plan,
+    ScheduleAttr schedule, const ApplyScheduleOptions &options,
+    const TileFrame &frame, Value kBegin, Value kEnd,
+    ArrayRef<SmallVector<Value>> stageBufs,
+    function_ref<void(ArrayRef<Value>, ArrayRef<Value>, ValueRange)> compute) {
+  unsigned k = *plan.kAxis;
+  int64_t stages = schedule.getStages();
+  int64_t tileK = plan.tile[k];
+  CopyStaging staging = options.asyncCopies && schedule.getAsync()
+                            ? CopyStaging::async
+                            : CopyStaging::registers;
+  int64_t pending = stages - 2 + (options.weakenAsyncWait ? 1 : 0);
+  auto stagingAttr = CopyStagingAttr::get(rw.getContext(), staging);
+  unsigned numInputs = op.getInputs().size();
+
+  auto offsetsAt = [&](Value step) {
+    SmallVector<Value> offsets(frame.offsets);
+    offsets[k] =
+        arith::MulIOp::create(rw, loc, step, constIndex(rw, loc, tileK));
+    return offsets;
+  };
+  auto stageOf = [&](Value step) {
+    return arith::RemUIOp::create(rw, loc, step, constIndex(rw, loc, stages))
+        .getResult();
+  };
+  // Buffer `stage` of input i (a select chain over the N allocations).
+  auto bufferAt = [&](unsigned i, Value stage) {
+    Value buf = stageBufs[i].back();
+    for (int64_t s = stages - 2; s >= 0; --s) {
+      Value is = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, stage,
+                                       constIndex(rw, loc, s));
+      buf = arith::SelectOp::create(rw, loc, is, stageBufs[i][s], buf);
+    }
+    return buf;
+  };
+  auto issueCopies = [&](Value step) {
+    Value active =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::slt, step, kEnd);
+    SmallVector<Value> offsets = offsetsAt(step);
+    Value stage = stageOf(step);
+    for (unsigned i = 0; i < numInputs; ++i) {
+      if (!plan.cached.test(i))
+        continue;
+      SmallVector<Value> origins;
+      for (const WindowDim &d : plan.windows[i].dims)
+        origins.push_back(windowOrigin(rw, loc, d, offsets));
+      CopyOp::create(rw,
+                     phaseLoc(loc, "staged copy of input " + Twine(i) +
+                                       " into shared memory"),
+                     op.getInputs()[i], origins, bufferAt(i, stage), active,
+                     schedule.getVector(), stagingAttr);
+    }
+  };
+  auto computeStep = [&](Value step, Value bound) {
+    SmallVector<Value> offsets = offsetsAt(step);
+    SmallVector<Value> bounds(frame.bounds);
+    bounds[k] = bound;
+    Value stage = stageOf(step);
+    SmallVector<Value> ins;
+    for (unsigned i = 0; i < numInputs; ++i) {
+      if (plan.cached.test(i)) {
+        ins.push_back(bufferAt(i, stage));
+        continue;
+      }
+      SmallVector<Value> origins;
+      for (const WindowDim &d : plan.windows[i].dims)
+        origins.push_back(windowOrigin(rw, loc, d, offsets));
+      ins.push_back(
+          tileView(rw, loc, op.getInputs()[i], origins, plan.windows[i].shape));
+    }
+    compute(offsets, bounds, ins);
+  };
+  Location waitLoc = phaseLoc(loc, "wait for the k-step's stage");
+
+  // Prologue: the first N-1 steps' copies, one group each.
+  for (int64_t s = 0; s < stages - 1; ++s) {
+    Value step =
+        s == 0 ? kBegin
+               : arith::AddIOp::create(rw, loc, kBegin, constIndex(rw, loc, s))
+                     .getResult();
+    issueCopies(step);
+    CopyCommitOp::create(rw, loc);
+  }
+
+  KSteps steps = planKSteps(rw, loc, op, plan, kEnd);
+  auto loop = scf::ForOp::create(rw, loc, kBegin, steps.fullEnd,
+                                 constIndex(rw, loc, 1));
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPoint(loop.getBody()->getTerminator());
+    Value step = loop.getInductionVar();
+    CopyWaitOp::create(rw, waitLoc, pending);
+    issueCopies(
+        arith::AddIOp::create(rw, loc, step, constIndex(rw, loc, stages - 1)));
+    computeStep(step, constIndex(rw, loc, tileK));
+    CopyCommitOp::create(rw, loc);
+  }
+  // The peeled ragged step's copy was issued by the prologue or the loop.
+  if (steps.peeled)
+    emitPeeledStep(rw, loc, plan, kEnd, [&](Value last) {
+      CopyWaitOp::create(rw, waitLoc, pending);
+      computeStep(last, constIndex(rw, loc, steps.rest));
+    });
+  // Copies past kEnd were never issued, but the last ones issued may still
+  // be in flight in a unit shorter than the pipeline: drain before the
+  // buffers are rewritten (next unit) or reused (shared-memory reuse).
+  CopyWaitOp::create(rw, phaseLoc(loc, "drain of the copy pipeline"), 0);
+}

@@ -1,0 +1,175 @@
+//===- ScheduleResolution.cpp - a schedule's choices made for the chip ----===//
+//
+// What a schedule may leave to ext-apply-schedule: the tile decomposition
+// (`auto` picks the candidate its cost model predicts best, Stream-K takes
+// the chip's SM count, and `report` explains the choice) and, for an `mma`
+// schedule, the matrix instruction (`mma = auto` picks one for the chip and
+// the inputs' type), checked against the tile and the inputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TilingPlan.h"
+
+#include "ext/Support/TileWork.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace ext;
+using namespace ext::tiling;
+
+FailureOr<TileDecompositionAttrInterface>
+tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
+                             int64_t tiles, int64_t iters, int64_t tileK,
+                             const ApplyScheduleOptions &options) {
+  const DeviceFacts &device = options.device;
+  MLIRContext *ctx = op.getContext();
+  auto smsOr = [&](int64_t own) { return own ? own : device.numSMs; };
+  TileDecompositionAttrInterface resolved = d;
+  std::string table;
+  if (auto a = dyn_cast<AutoAttr>(d)) {
+    int64_t sms = smsOr(a.getSms());
+    if (sms == 0)
+      return op.emitOpError()
+             << "decomposition " << d
+             << " needs the SM count: give `sms = N` or the chip "
+                "(ext-apply-schedule{chip=...})";
+    SmallVector<tilework::Candidate> candidates = tilework::autoCandidates(
+        tiles, iters, sms, tilework::CostModel::forTileK(tileK));
+    if (candidates.empty())
+      return op.emitOpError() << "decomposition " << d << " found no "
+                              << "candidate for " << tiles << " tiles of "
+                              << iters << " iterations";
+    unsigned best = tilework::pickAuto(candidates);
+    const tilework::Plan &p = candidates[best].plan;
+    switch (p.kind) {
+    case tilework::Kind::DataParallel:
+      resolved = DataParallelAttr::get(ctx);
+      break;
+    case tilework::Kind::SplitKSerial:
+    case tilework::Kind::SplitKParallel:
+      resolved = SplitKAttr::get(ctx, p.slices,
+                                 p.kind == tilework::Kind::SplitKSerial
+                                     ? SplitKMode::serial
+                                     : SplitKMode::parallel);
+      break;
+    case tilework::Kind::StreamK:
+      resolved = StreamKAttr::get(ctx, p.grid, sms);
+      break;
+    case tilework::Kind::StreamKDP:
+      resolved = StreamKDPAttr::get(ctx, sms);
+      break;
+    case tilework::Kind::StreamK2Tile:
+      resolved = StreamK2TileAttr::get(ctx, sms);
+      break;
+    }
+    llvm::raw_string_ostream os(table);
+    for (auto [i, c] : llvm::enumerate(candidates))
+      os << "\n  " << (i == best ? "* " : "  ") << c.name << ": utilization "
+         << llvm::format("%.3f", c.prediction.utilization) << ", grid "
+         << c.prediction.grid << ", waves " << c.prediction.waves
+         << ", max iterations per CTA " << c.prediction.maxItersPerCta
+         << ", fixups " << c.prediction.fixups;
+  } else if (auto a = dyn_cast<StreamKAttr>(d); a && !a.getSms()) {
+    resolved = StreamKAttr::get(ctx, a.getGrid(), device.numSMs);
+  } else if (auto a = dyn_cast<StreamKDPAttr>(d); a && !a.getSms()) {
+    resolved = StreamKDPAttr::get(ctx, device.numSMs);
+  } else if (auto a = dyn_cast<StreamK2TileAttr>(d); a && !a.getSms()) {
+    resolved = StreamK2TileAttr::get(ctx, device.numSMs);
+  }
+  if (failed(resolved.verifyProblem([&]() { return op.emitOpError(); }, tiles,
+                                    iters, device)))
+    return failure();
+  if (options.report) {
+    double partialCost = tilework::CostModel::forTileK(tileK).partialCost;
+    InFlightDiagnostic remark = op.emitRemark();
+    remark << "decomposition " << resolved << " for " << tiles << " tiles of "
+           << iters << " iterations on " << device.numSMs << " SMs";
+    if (std::optional<WorkPrediction> w =
+            resolved.predictWork(tiles, iters, device, partialCost)) {
+      remark << ": grid " << w->grid << ", waves " << w->waves << ", at most "
+             << w->maxUnitsPerCta << " units and " << w->maxItersPerCta
+             << " iterations per CTA, " << w->fixups
+             << " fixups, predicted utilization "
+             << llvm::formatv("{0:f3}", w->utilization).str();
+      if (!isa<DataParallelAttr>(resolved))
+        if (std::optional<WorkPrediction> dp =
+                DataParallelAttr::get(ctx).predictWork(tiles, iters, device,
+                                                       partialCost))
+          remark << " (data_parallel: "
+                 << llvm::formatv("{0:f3}", dp->utilization).str() << ")";
+    }
+    remark << table;
+  }
+  return resolved;
+}
+
+FailureOr<FragmentLayoutAttrInterface>
+tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
+                      const TilingPlan &plan,
+                      const ApplyScheduleOptions &options) {
+  MmaLayoutAttr mma = schedule.getMma();
+  if (!mma)
+    return schedule.getLayout();
+  StringRef chip = options.chip;
+  MmaShape shape = mma.getShape();
+  if (shape == MmaShape::automatic) {
+    if (chip.empty())
+      return op.emitOpError() << "mma = auto needs the chip "
+                                 "(ext-apply-schedule{chip=...})";
+    if (!matchProductBody(op))
+      return op.emitOpError()
+             << "mma = auto: the body is not a product under a sum combiner "
+                "(C += A * B), which is what matrix instructions compute";
+    Type elem = cast<MemRefType>(op.getInputs()[0].getType()).getElementType();
+    bool nvidia = chip.starts_with("sm_");
+    auto divides = [&](int64_t m, int64_t n) {
+      ArrayRef<int64_t> warps = schedule.getWarps();
+      return plan.tile[plan.spatialAxes[0]] % (warps[0] * m) == 0 &&
+             plan.tile[plan.spatialAxes[1]] % (warps[1] * n) == 0;
+    };
+    if (nvidia && (elem.isF16() || elem.isBF16()))
+      shape = MmaShape::m16n8k16;
+    else if (nvidia && elem.isF32())
+      return op.emitOpError()
+             << "mma = auto does not round f32 inputs to tf32; name "
+                "#ext.mma<m16n8k8> to accept tf32 products";
+    else if (!nvidia && elem.isF16())
+      shape =
+          divides(32, 32) ? MmaShape::mfma_32x32x8 : MmaShape::mfma_16x16x16;
+    else if (!nvidia && elem.isF32())
+      shape = MmaShape::mfma_32x32x2;
+    else
+      return op.emitOpError() << "mma = auto: chip " << chip
+                              << " has no matrix instruction ext knows for "
+                              << elem << " inputs";
+  }
+  auto layout = MmaLayoutAttr::get(op.getContext(), shape, schedule.getWarps());
+  if (!chip.empty() && !layout.existsOn(chip))
+    return op.emitOpError()
+           << "mma " << MmaLayoutAttr::get(op.getContext(), shape, {})
+           << " does not exist on chip " << chip;
+  SmallVector<int64_t> tile, threads;
+  for (unsigned a : plan.spatialAxes) {
+    tile.push_back(plan.tile[a]);
+    threads.push_back(plan.threads[a]);
+  }
+  auto err = [&]() { return op.emitOpError() << "schedule: "; };
+  if (failed(layout.verifyDistribution(err, tile, threads)))
+    return failure();
+  for (unsigned a = 0; a < plan.axes.size(); ++a)
+    if (plan.axes[a].isReduce() && plan.tile[a] % layout.getK() != 0)
+      return err() << "tile size " << plan.tile[a] << " of reduce axis '"
+                   << plan.axes[a].getName()
+                   << "' is not a multiple of the instruction's K = "
+                   << layout.getK();
+  if (std::optional<ProductBody> product = matchProductBody(op))
+    for (Value in : op.getInputs()) {
+      Type elem = cast<MemRefType>(in.getType()).getElementType();
+      if (!layout.takesInputType(elem))
+        return err() << layout << " takes " << layout.inputTypesText()
+                     << " inputs, not " << elem;
+    }
+  return FragmentLayoutAttrInterface(layout);
+}

@@ -1,0 +1,540 @@
+//===- TileCompute.cpp - ext.tile_compute to per-thread code --------------===//
+//
+// ext.tile_compute point by point: each thread runs the body at the points
+// its fragment layout gives it, through the reduce loops, and for a reduce
+// axis bound to threads combines the partial values across them (warp
+// shuffles, or a tree in workgroup memory). An accumulation into fragments
+// goes to its layout's strategy (TileAccumulationAttrInterface) through an
+// AccumulationContext.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileLowering.h"
+
+#include "ext/Dialect/Ext/IR/Combiner.h"
+#include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
+#include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace ext;
+using namespace ext::tile_lowering;
+
+namespace {
+
+/// Coordinates of linear thread `tid` in a thread grid, last axis fastest.
+SmallVector<Value> threadCoords(OpBuilder &b, Location loc, Value tid,
+                                ArrayRef<int64_t> threads) {
+  SmallVector<Value> coords(threads.size());
+  Value rest = tid;
+  for (int a = threads.size() - 1; a >= 0; --a) {
+    if (threads[a] == 1) {
+      coords[a] = constIndex(b, loc, 0);
+      continue;
+    }
+    Value h = constIndex(b, loc, threads[a]);
+    coords[a] = arith::RemUIOp::create(b, loc, rest, h);
+    rest = arith::DivUIOp::create(b, loc, rest, h);
+  }
+  return coords;
+}
+
+} // namespace
+
+SmallVector<Value> tile_lowering::combineFused(RewriterBase &rw, Location loc,
+                                               TileComputeOp op,
+                                               ValueRange accs,
+                                               ValueRange values) {
+  if (accs.size() == 1 && op.getCombiner() == CombinerKind::sum)
+    if (auto mul = values[0].getDefiningOp<arith::MulFOp>();
+        mul && mul->use_empty()) {
+      Value fma =
+          math::FmaOp::create(rw, loc, mul.getLhs(), mul.getRhs(), accs[0]);
+      rw.eraseOp(mul);
+      return {fma};
+    }
+  return combineAccumulators(rw, loc, *op.getCombiner(), op.getReducer(), accs,
+                             values);
+}
+
+Value LaunchLowering::newScratch(Location loc, ArrayRef<int64_t> shape,
+                                 Type elem) {
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPointToStart(&launch.getBody().front());
+  auto space =
+      gpu::AddressSpaceAttr::get(rw.getContext(), gpu::AddressSpace::Workgroup);
+  auto type = MemRefType::get(shape, elem, MemRefLayoutAttrInterface(), space);
+  return AllocSharedOp::create(rw, loc, type, ArrayAttr(), SwizzleAttr());
+}
+
+LogicalResult LaunchLowering::checkFragmentAccess(TileComputeOp op,
+                                                  Value operand,
+                                                  AffineMap map) {
+  const FragmentInfo &info = fragments.lookup(operand);
+  if (info.layout != op.getLayoutOrDefault())
+    return op.emitOpError() << "accesses a fragment of layout " << info.layout
+                            << " with layout " << op.getLayoutOrDefault()
+                            << "; a fragment's threads hold its points by "
+                               "its own layout";
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  for (auto [d, e] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    unsigned a = dim ? dim.getPosition() : 0;
+    if (!dim || axes[a].isReduce() || op.getThreads()[a] != info.threads[d] ||
+        info.shape[d] != axes[a].getExtent())
+      return op.emitOpError()
+             << "accesses a fragment through dimension #" << d
+             << " in a way its thread distribution does not match; a "
+                "fragment must be indexed by spatial axes with the same "
+                "tile size and threads";
+  }
+  return success();
+}
+
+SmallVector<Value> LaunchLowering::accessIndices(TileComputeOp op,
+                                                 Value operand, AffineMap map,
+                                                 ArrayRef<Value> points,
+                                                 ArrayRef<Value> locals) {
+  SmallVector<Value> idx;
+  bool isFragment = fragments.count(operand);
+  for (AffineExpr e : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      idx.push_back(isFragment ? locals[dim.getPosition()]
+                               : points[dim.getPosition()]);
+      continue;
+    }
+    idx.push_back(
+        affine::expandAffineExpr(rw, op.getLoc(), e, points, ValueRange{}));
+  }
+  return idx;
+}
+
+SmallVector<Value> LaunchLowering::combineAcrossThreads(TileComputeOp op,
+                                                        ValueRange accs,
+                                                        Value tr, int64_t hr,
+                                                        int64_t stride,
+                                                        int64_t numThreads) {
+  Location loc = op.getLoc();
+  CombinerKind kind = *op.getCombiner();
+  SmallVector<Value> v(accs);
+  bool shuffleable = llvm::all_of(accs, [](Value a) {
+    Type t = a.getType();
+    return t.isF32() || t.isInteger(32);
+  });
+  bool fullWarps = numThreads % 32 == 0;
+  if (stride == 1 && shuffleable && (fullWarps || hr <= numThreads)) {
+    int64_t width = fullWarps ? 32 : numThreads;
+    if (!fullWarps && !llvm::isPowerOf2_64(numThreads))
+      width = -1;
+    if (width > 0) {
+      Value widthV = arith::ConstantIntOp::create(rw, loc, width, 32);
+      for (int64_t s = std::min<int64_t>(hr, 32) / 2; s >= 1; s /= 2) {
+        Value off = arith::ConstantIntOp::create(rw, loc, s, 32);
+        SmallVector<Value> partner;
+        for (Value x : v)
+          partner.push_back(gpu::ShuffleOp::create(rw, loc, x, off, widthV,
+                                                   gpu::ShuffleMode::XOR)
+                                .getShuffleResult());
+        v = combineAccumulators(rw, loc, kind, op.getReducer(), v, partner);
+      }
+      if (hr <= 32)
+        return v;
+      // Across the warps of a group: lane 0 of each warp publishes its
+      // value, then the group's thread 0 folds them.
+      int64_t warps = hr / 32, groups = numThreads / hr;
+      Value group =
+          arith::DivUIOp::create(rw, loc, tid, constIndex(rw, loc, hr));
+      Value warp = arith::DivUIOp::create(rw, loc, tr, constIndex(rw, loc, 32));
+      Value lane = arith::RemUIOp::create(rw, loc, tr, constIndex(rw, loc, 32));
+      SmallVector<Value> scratch;
+      for (Value x : v)
+        scratch.push_back(newScratch(loc, {groups, warps}, x.getType()));
+      insertBarrier(loc); // earlier readers of the scratch are done
+      Value isLane0 = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                            lane, constIndex(rw, loc, 0));
+      scf::IfOp::create(rw, loc, isLane0, [&](OpBuilder &b, Location l) {
+        for (auto [x, s] : llvm::zip(v, scratch))
+          memref::StoreOp::create(b, l, x, s, ValueRange{group, warp});
+        scf::YieldOp::create(b, l);
+      });
+      insertBarrier(loc);
+      SmallVector<Value> acc;
+      for (Value s : scratch)
+        acc.push_back(memref::LoadOp::create(
+            rw, loc, s, ValueRange{group, constIndex(rw, loc, 0)}));
+      auto loop = scf::ForOp::create(rw, loc, constIndex(rw, loc, 1),
+                                     constIndex(rw, loc, warps),
+                                     constIndex(rw, loc, 1), acc);
+      {
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPointToStart(loop.getBody());
+        SmallVector<Value> other;
+        for (Value s : scratch)
+          other.push_back(memref::LoadOp::create(
+              rw, loc, s, ValueRange{group, loop.getInductionVar()}));
+        SmallVector<Value> carried =
+            llvm::to_vector_of<Value>(loop.getRegionIterArgs());
+        scf::YieldOp::create(rw, loc,
+                             combineAccumulators(rw, loc, kind, op.getReducer(),
+                                                 carried, other));
+      }
+      return llvm::to_vector_of<Value>(loop.getResults());
+    }
+  }
+
+  // Workgroup-memory tree: log2(hr) halving steps, a barrier after each.
+  SmallVector<Value> scratch;
+  for (Value x : v)
+    scratch.push_back(newScratch(loc, {numThreads}, x.getType()));
+  insertBarrier(loc); // earlier readers of the scratch are done
+  for (auto [x, s] : llvm::zip(v, scratch))
+    memref::StoreOp::create(rw, loc, x, s, tid);
+  insertBarrier(loc);
+  for (int64_t s = hr / 2; s >= 1; s /= 2) {
+    Value active = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, tr,
+                                         constIndex(rw, loc, s));
+    Value partnerTid =
+        arith::AddIOp::create(rw, loc, tid, constIndex(rw, loc, s * stride));
+    scf::IfOp::create(rw, loc, active, [&](OpBuilder &b, Location l) {
+      SmallVector<Value> mine, theirs;
+      for (Value sc : scratch) {
+        mine.push_back(memref::LoadOp::create(b, l, sc, tid));
+        theirs.push_back(memref::LoadOp::create(b, l, sc, partnerTid));
+      }
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
+      SmallVector<Value> c =
+          combineAccumulators(rw, l, kind, op.getReducer(), mine, theirs);
+      for (auto [x, sc] : llvm::zip(c, scratch))
+        memref::StoreOp::create(rw, l, x, sc, tid);
+      scf::YieldOp::create(rw, l);
+    });
+    insertBarrier(loc);
+  }
+  SmallVector<Value> result;
+  for (Value sc : scratch)
+    result.push_back(memref::LoadOp::create(rw, loc, sc, tid));
+  return result;
+}
+
+namespace ext {
+namespace tile_lowering {
+
+/// What a layout's accumulation strategy sees of the lowering of one op.
+class AccumulationContext : public TileAccumulationContext {
+public:
+  AccumulationContext(LaunchLowering &lowering, TileComputeOp op,
+                      ArrayRef<Value> threadCoords, ArrayRef<Value> bounds,
+                      function_ref<void()> pointLoops)
+      : lowering(lowering), threadCoords(threadCoords), bounds(bounds),
+        pointLoops(pointLoops) {}
+  RewriterBase &getRewriter() override { return lowering.rw; }
+  Value getThreadId() override { return lowering.tid; }
+  ArrayRef<Value> getBounds() override { return bounds; }
+  Value getFragmentStorage(Value value) override {
+    auto it = lowering.fragments.find(value);
+    return it == lowering.fragments.end() ? Value() : it->second.storage;
+  }
+  StringRef getChip() override { return lowering.chip; }
+  LogicalResult emitElementwise(TileComputeOp op) override {
+    if (pointLoops) {
+      pointLoops();
+      return success();
+    }
+    return emitOuterProduct(lowering, op, threadCoords, bounds);
+  }
+
+private:
+  LaunchLowering &lowering;
+  ArrayRef<Value> threadCoords, bounds;
+  /// Set when a thread has too many points to unroll: loops over them.
+  function_ref<void()> pointLoops;
+};
+
+} // namespace tile_lowering
+} // namespace ext
+
+LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
+  Location loc = op.getLoc();
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  ArrayRef<int64_t> threads = op.getThreads();
+  unsigned numAxes = axes.size();
+  int64_t numThreads = op.getNumThreads();
+  if (numThreads > blockThreads)
+    return op.emitOpError() << "runs on " << numThreads
+                            << " threads, but the block has " << blockThreads;
+
+  for (auto [i, operand] :
+       llvm::enumerate(op->getOperands().drop_front(op.getBounds().size()))) {
+    if (fragments.count(operand) &&
+        failed(checkFragmentAccess(op, operand, op.getMaps()[i])))
+      return failure();
+  }
+
+  std::optional<unsigned> threadReduceAxis;
+  for (unsigned a = 0; a < numAxes; ++a)
+    if (axes[a].isReduce() && threads[a] > 1)
+      threadReduceAxis = a;
+  if (threadReduceAxis && numThreads != blockThreads)
+    return op.emitOpError()
+           << "combines across " << numThreads << " threads of a "
+           << blockThreads
+           << "-thread block; a reduction across threads must use the whole "
+              "block (its barriers cannot sit under thread-dependent control "
+              "flow)";
+
+  rw.setInsertionPoint(op);
+  // Threads beyond the op's thread grid idle (no barrier inside: see above).
+  OpBuilder::InsertionGuard guard(rw);
+  if (numThreads < blockThreads) {
+    Value inGrid = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult,
+                                         tid, constIndex(rw, loc, numThreads));
+    auto ifOp = scf::IfOp::create(rw, loc, inGrid, /*withElse=*/false);
+    rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+  SmallVector<Value> t = threadCoords(rw, loc, tid, threads);
+  SmallVector<Value> bounds;
+  for (unsigned a = 0; a < numAxes; ++a)
+    bounds.push_back(op.getBounds().empty()
+                         ? constIndex(rw, loc, axes[a].getExtent())
+                         : op.getBounds()[a]);
+  auto isFullBound = [&](unsigned a) {
+    std::optional<int64_t> c = getConstantIntValue(bounds[a]);
+    return c && *c == axes[a].getExtent();
+  };
+
+  unsigned numInputs = op.getInputs().size();
+  SmallVector<AffineMap> maps = op.getMaps();
+  SmallVector<Value> points(numAxes), locals(numAxes);
+  auto emitBody = [&]() {
+    SmallVector<Value> elems;
+    for (auto [i, in] : llvm::enumerate(op.getInputs())) {
+      Value storage = fragments.count(in) ? fragments[in].storage : in;
+      elems.push_back(memref::LoadOp::create(
+          rw, loc, storage, accessIndices(op, in, maps[i], points, locals)));
+    }
+    return inlineComputeRegion(rw, op.getBody(), elems, [&](StringRef name) {
+      return points[*op.getAxisPosition(name)];
+    });
+  };
+  auto outputRef = [&](unsigned o) {
+    Value out = op.getOutputs()[o];
+    Value storage = fragments.count(out) ? fragments[out].storage : out;
+    return std::make_pair(
+        storage, accessIndices(op, out, maps[numInputs + o], points, locals));
+  };
+
+  // Emits the spatial loops (l over each axis' points of this thread); the
+  // callback runs inside with `valid` (are all points inside the bounds).
+  SmallVector<unsigned> spatial, reduce;
+  for (unsigned a = 0; a < numAxes; ++a)
+    (axes[a].isSpatial() ? spatial : reduce).push_back(a);
+  FragmentLayoutAttrInterface layout = op.getLayoutOrDefault();
+  SmallVector<int64_t> spatialShape, spatialThreads;
+  SmallVector<Value> spatialCoords;
+  for (unsigned a : spatial) {
+    spatialShape.push_back(axes[a].getExtent());
+    spatialThreads.push_back(threads[a]);
+    spatialCoords.push_back(t[a]);
+  }
+  // How many points of each spatial axis a thread holds, by its layout.
+  SmallVector<int64_t> localCounts(numAxes, 1);
+  for (auto [s, n] :
+       llvm::enumerate(layout.getLocalShape(spatialShape, spatialThreads)))
+    localCounts[spatial[s]] = n;
+  // A thread's points are unrolled when there are few of them, so that a
+  // fragment is indexed by constants and lives in registers.
+  int64_t pointsPerThread = 1;
+  for (unsigned a : spatial)
+    pointsPerThread *= localCounts[a];
+  bool unrollPoints = pointsPerThread <= 64;
+  auto spatialLoops = [&](function_ref<void(Value valid)> inner) {
+    std::function<void(unsigned)> emitAxis = [&](unsigned s) {
+      if (s == spatial.size()) {
+        SmallVector<Value> spatialLocals;
+        for (unsigned a : spatial)
+          spatialLocals.push_back(locals[a]);
+        SmallVector<Value> pts =
+            layout.emitPointIndices(rw, loc, spatialShape, spatialThreads,
+                                    spatialCoords, spatialLocals);
+        for (auto [a, p] : llvm::zip(spatial, pts))
+          points[a] = p;
+        SmallVector<Value> conds;
+        for (unsigned a : spatial)
+          if (!isFullBound(a))
+            conds.push_back(arith::CmpIOp::create(
+                rw, loc, arith::CmpIPredicate::ult, points[a], bounds[a]));
+        inner(conds.empty()
+                  ? arith::ConstantIntOp::create(rw, loc, 1, 1).getResult()
+                  : andAll(rw, loc, conds));
+        return;
+      }
+      unsigned a = spatial[s];
+      int64_t count = localCounts[a];
+      auto setPoint = [&](Value l) { locals[a] = l; };
+      if (unrollPoints || count == 1) {
+        for (int64_t l = 0; l < count; ++l) {
+          setPoint(constIndex(rw, loc, l));
+          emitAxis(s + 1);
+        }
+        return;
+      }
+      OpBuilder::InsertionGuard g(rw);
+      auto loop = scf::ForOp::create(rw, loc, constIndex(rw, loc, 0),
+                                     constIndex(rw, loc, count),
+                                     constIndex(rw, loc, 1));
+      rw.setInsertionPoint(loop.getBody()->getTerminator());
+      setPoint(loop.getInductionVar());
+      emitAxis(s + 1);
+    };
+    emitAxis(0);
+  };
+  auto underIf = [&](Value cond, function_ref<void()> body) {
+    if (auto c = getConstantIntValue(cond); c && *c == 1)
+      return body();
+    auto ifOp = scf::IfOp::create(rw, loc, cond, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    body();
+  };
+
+  unsigned numOutputs = op.getOutputs().size();
+  // outputs[p] = combine(outputs[p], values) at the current point.
+  auto accumulateIntoOutputs = [&](ValueRange values) {
+    SmallVector<Value> accs;
+    SmallVector<std::pair<Value, SmallVector<Value>>> refs;
+    for (unsigned o = 0; o < numOutputs; ++o) {
+      refs.push_back(outputRef(o));
+      accs.push_back(memref::LoadOp::create(rw, loc, refs.back().first,
+                                            refs.back().second));
+    }
+    SmallVector<Value> combined = combineAccumulators(
+        rw, loc, *op.getCombiner(), op.getReducer(), accs, values);
+    for (unsigned o = 0; o < numOutputs; ++o)
+      memref::StoreOp::create(rw, loc, combined[o], refs[o].first,
+                              refs[o].second);
+  };
+  bool allFragmentOutputs = llvm::all_of(
+      op.getOutputs(), [&](Value v) { return fragments.count(v) != 0; });
+
+  if (!op.hasReduceAxes()) {
+    spatialLoops([&](Value valid) {
+      underIf(valid, [&] {
+        SmallVector<Value> values = emitBody();
+        for (unsigned o = 0; o < numOutputs; ++o) {
+          auto [storage, idx] = outputRef(o);
+          memref::StoreOp::create(rw, loc, values[o], storage, idx);
+        }
+      });
+    });
+  } else if (op.getAccumulate() && allFragmentOutputs && !threadReduceAxis) {
+    // Too many points per thread to unroll: the reduce loops outermost,
+    // every point of the thread's fragment updated in each step.
+    auto loopAccumulation = [&] {
+      OpBuilder::InsertionGuard g(rw);
+      for (unsigned r : reduce) {
+        auto loop = scf::ForOp::create(rw, loc, constIndex(rw, loc, 0),
+                                       bounds[r], constIndex(rw, loc, 1));
+        rw.setInsertionPoint(loop.getBody()->getTerminator());
+        points[r] = loop.getInductionVar();
+      }
+      spatialLoops([&](Value valid) {
+        underIf(valid, [&] { accumulateIntoOutputs(emitBody()); });
+      });
+    };
+    auto strategy = dyn_cast<TileAccumulationAttrInterface>(Attribute(layout));
+    if (!strategy)
+      return op.emitOpError() << "has no accumulation strategy for fragment "
+                                 "layout "
+                              << layout
+                              << " (it does not implement "
+                                 "TileAccumulationAttrInterface)";
+    AccumulationContext context(*this, op, t, bounds,
+                                unrollPoints
+                                    ? function_ref<void()>()
+                                    : function_ref<void()>(loopAccumulation));
+    if (failed(strategy.emitAccumulation(context, op)))
+      return failure();
+  } else {
+    // Per point: accumulators through the reduce loops, then (for a reduce
+    // axis over threads) a cross-thread combine every thread takes part in.
+    spatialLoops([&](Value valid) {
+      SmallVector<Type> accTypes;
+      SmallVector<Value> inits;
+      for (unsigned o = 0; o < numOutputs; ++o) {
+        Type elem =
+            cast<MemRefType>(op.getOutputs()[o].getType()).getElementType();
+        accTypes.push_back(elem);
+        TypedAttr id = op.hasCustomReducer()
+                           ? cast<TypedAttr>((*op.getIdentity())[o])
+                           : getCombinerIdentity(*op.getCombiner(), elem);
+        inits.push_back(arith::ConstantOp::create(rw, loc, elem, id));
+      }
+      auto partial = scf::IfOp::create(rw, loc, accTypes, valid,
+                                       /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard g(rw);
+        rw.setInsertionPointToStart(partial.thenBlock());
+        SmallVector<Value> accs = inits;
+        if (op.getAccumulate() && !threadReduceAxis) {
+          accs.clear();
+          for (unsigned o = 0; o < numOutputs; ++o) {
+            auto [storage, idx] = outputRef(o);
+            accs.push_back(memref::LoadOp::create(rw, loc, storage, idx));
+          }
+        }
+        SmallVector<scf::ForOp> loops;
+        for (unsigned r : reduce) {
+          Value lb = threads[r] == 1 ? constIndex(rw, loc, 0) : t[r];
+          auto loop = scf::ForOp::create(rw, loc, lb, bounds[r],
+                                         constIndex(rw, loc, threads[r]), accs);
+          if (!loops.empty())
+            scf::YieldOp::create(rw, loc, loop.getResults());
+          loops.push_back(loop);
+          points[r] = loop.getInductionVar();
+          accs = llvm::to_vector_of<Value>(loop.getRegionIterArgs());
+          rw.setInsertionPointToStart(loop.getBody());
+        }
+        SmallVector<Value> values = emitBody();
+        scf::YieldOp::create(rw, loc, combineFused(rw, loc, op, accs, values));
+        rw.setInsertionPointAfter(loops.front());
+        scf::YieldOp::create(rw, loc, loops.front().getResults());
+        rw.setInsertionPointToStart(partial.elseBlock());
+        scf::YieldOp::create(rw, loc, inits);
+      }
+      SmallVector<Value> accs = llvm::to_vector_of<Value>(partial.getResults());
+      Value storeCond = valid;
+      if (threadReduceAxis) {
+        unsigned r = *threadReduceAxis;
+        int64_t stride = 1;
+        for (unsigned a = r + 1; a < numAxes; ++a)
+          stride *= threads[a];
+        accs = combineAcrossThreads(op, accs, t[r], threads[r], stride,
+                                    numThreads);
+        Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                            t[r], constIndex(rw, loc, 0));
+        storeCond = arith::AndIOp::create(rw, loc, valid, first);
+        if (op.getAccumulate()) {
+          // Fold the stored value in after the cross-thread combine.
+          underIf(storeCond, [&] { accumulateIntoOutputs(accs); });
+          return;
+        }
+      }
+      underIf(storeCond, [&] {
+        for (unsigned o = 0; o < numOutputs; ++o) {
+          auto [storage, idx] = outputRef(o);
+          memref::StoreOp::create(rw, loc, accs[o], storage, idx);
+        }
+      });
+    });
+  }
+  return success();
+}

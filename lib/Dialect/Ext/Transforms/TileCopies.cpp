@@ -1,0 +1,444 @@
+//===- TileCopies.cpp - ext.copy and ext.store_tile to per-thread code ----===//
+//
+// The memory side of ext-tile-ops-to-threads: an ext.copy of a window into a
+// tile (synchronous, through cp.async, or staged in registers until its
+// ext.copy_commit), the copy pipeline's commits and waits, and the
+// ext.store_tile of a staged output tile. The block's threads share the
+// vectors of a tile, each vector as wide as alignment and layout allow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileLowering.h"
+
+#include "ext/Support/IndexConstant.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace ext;
+using namespace ext::tile_lowering;
+
+namespace {
+
+Value zeroOf(OpBuilder &b, Location loc, Type t) {
+  return arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
+}
+
+/// A multiple every value of `v` is known to be (1 when nothing is known):
+/// enough to prove that tile origins (`coordinate * tile + constant`) keep
+/// vector accesses aligned.
+int64_t knownMultiple(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c == 0 ? int64_t(1) << 62 : std::abs(*c);
+  Operation *def = v.getDefiningOp();
+  if (auto mul = dyn_cast_or_null<arith::MulIOp>(def))
+    return std::min<int64_t>(int64_t(1) << 62, knownMultiple(mul.getLhs()) *
+                                                   knownMultiple(mul.getRhs()));
+  if (auto add = dyn_cast_or_null<arith::AddIOp>(def))
+    return std::gcd(knownMultiple(add.getLhs()), knownMultiple(add.getRhs()));
+  return 1;
+}
+
+} // namespace
+
+int64_t tile_lowering::copyVectorWidth(CopyOp op, std::string &why) {
+  auto src = cast<MemRefType>(op.getSource().getType());
+  auto dst = cast<MemRefType>(op.getTarget().getType());
+  Type elem = dst.getElementType();
+  int64_t asked = std::min<int64_t>(op.getVector(), 16 / elementBytes(elem));
+  if (asked <= 1 || dst.getRank() == 0)
+    return 1;
+  SmallVector<int64_t> dstStrides;
+  int64_t dstOffset;
+  if (failed(dst.getStridesAndOffset(dstStrides, dstOffset)) ||
+      dstStrides.back() != 1 || ShapedType::isDynamic(dstOffset)) {
+    why = "the target's innermost dimension is not contiguous";
+    return 1;
+  }
+  if (!src.getLayout().isIdentity() || !src.hasStaticShape()) {
+    why = "the source is not a static, row-major memref";
+    return 1;
+  }
+  int64_t rowLen = src.getShape().back();
+  int64_t origin = knownMultiple(op.getOffsets().back());
+  int64_t w = asked;
+  auto fits = [&](int64_t w) {
+    if (rowLen % w != 0 || dst.getShape().back() % w != 0 || origin % w != 0 ||
+        dstOffset % w != 0)
+      return false;
+    return outerStridesDivisible(dstStrides, w);
+  };
+  while (w > 1 && !fits(w))
+    w /= 2;
+  if (w < asked) {
+    llvm::raw_string_ostream os(why);
+    if (rowLen % asked != 0)
+      os << "the source's rows are " << rowLen << " elements long";
+    else if (dst.getShape().back() % asked != 0)
+      os << "the tile's rows are " << dst.getShape().back() << " elements long";
+    else if (origin % asked != 0)
+      os << "the window's column offset is not known to be a multiple of "
+         << asked;
+    else
+      os << "the shared tile's row stride is not a multiple of " << asked;
+  }
+  return w;
+}
+
+bool tile_lowering::isAsyncCopyWidth(int64_t bytes) {
+  return bytes == 4 || bytes == 8 || bytes == 16;
+}
+
+namespace {
+
+/// How a copy into shared memory completes.
+enum class CopyKind { Sync, Async, Registers };
+
+/// A load or store of `width` elements (a vector when width > 1), aligned
+/// to its size unless `mem` is private (an alloca the copy's proofs do not
+/// cover; registers on the GPU).
+llvm::MaybeAlign vectorAlign(Value mem, int64_t width) {
+  auto type = cast<MemRefType>(mem.getType());
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if (space && space.getValue() == gpu::AddressSpace::Private)
+    return std::nullopt;
+  return llvm::MaybeAlign(width * elementBytes(type.getElementType()));
+}
+Value loadElements(OpBuilder &b, Location loc, Value mem, ValueRange idx,
+                   int64_t width) {
+  Type elem = cast<MemRefType>(mem.getType()).getElementType();
+  if (width == 1)
+    return memref::LoadOp::create(b, loc, mem, idx);
+  return vector::LoadOp::create(b, loc, VectorType::get({width}, elem), mem,
+                                idx, /*nontemporal=*/false,
+                                vectorAlign(mem, width));
+}
+void storeElements(OpBuilder &b, Location loc, Value value, Value mem,
+                   ValueRange idx, int64_t width) {
+  if (width == 1) {
+    memref::StoreOp::create(b, loc, value, mem, idx);
+    return;
+  }
+  vector::StoreOp::create(b, loc, value, mem, idx, /*nontemporal=*/false,
+                          vectorAlign(mem, width));
+}
+
+/// The element of a row-major tile of `shape` at which vector `vecIdx` (of
+/// `width` elements) starts.
+SmallVector<Value> vectorStart(OpBuilder &b, Location loc,
+                               ArrayRef<int64_t> shape, int64_t width,
+                               Value vecIdx) {
+  Value rest = arith::MulIOp::create(b, loc, vecIdx, constIndex(b, loc, width));
+  SmallVector<Value> idx(shape.size());
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    Value size = constIndex(b, loc, shape[d]);
+    idx[d] = d == 0 ? rest : arith::RemUIOp::create(b, loc, rest, size);
+    if (d > 0)
+      rest = arith::DivUIOp::create(b, loc, rest, size);
+  }
+  return idx;
+}
+
+/// Calls `fn(vector index, slot)` for each of the `numVectors` vectors
+/// thread `tid` of `blockThreads` moves (its slot-th): unrolled when every
+/// thread moves the same few.
+void forEachThreadVector(OpBuilder &b, Location loc, Value tid,
+                         int64_t blockThreads, int64_t numVectors,
+                         function_ref<void(Value, Value)> fn) {
+  int64_t slots = llvm::divideCeil(numVectors, blockThreads);
+  if (numVectors % blockThreads == 0 && slots <= 16) {
+    for (int64_t r = 0; r < slots; ++r)
+      fn(r == 0 ? tid
+                : arith::AddIOp::create(b, loc, tid,
+                                        constIndex(b, loc, r * blockThreads))
+                      .getResult(),
+         constIndex(b, loc, r));
+    return;
+  }
+  auto loop = scf::ForOp::create(b, loc, tid, constIndex(b, loc, numVectors),
+                                 constIndex(b, loc, blockThreads));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value iv = loop.getInductionVar();
+  Value slot =
+      arith::DivUIOp::create(b, loc, arith::SubIOp::create(b, loc, iv, tid),
+                             constIndex(b, loc, blockThreads));
+  fn(iv, slot);
+}
+
+/// `body` under `if %active` (a CTA-uniform condition), or as is.
+void emitIfActive(OpBuilder &b, Location loc, Value active,
+                  function_ref<void()> body) {
+  if (!active) {
+    body();
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, active, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body();
+}
+
+} // namespace
+
+LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
+  Location loc = op.getLoc();
+  rw.setInsertionPoint(op);
+  auto srcType = cast<MemRefType>(op.getSource().getType());
+  auto dstType = cast<MemRefType>(op.getTarget().getType());
+  Type elem = dstType.getElementType();
+  std::string why;
+  int64_t width = copyVectorWidth(op, why);
+  if (!why.empty())
+    op.emitRemark() << "copies " << width << " element(s) at a time instead of "
+                    << std::min<int64_t>(op.getVector(),
+                                         16 / elementBytes(elem))
+                    << ": " << why;
+  CopyKind kind = CopyKind::Sync;
+  if (std::optional<CopyStaging> staged = op.getStaged()) {
+    kind =
+        *staged == CopyStaging::async ? CopyKind::Async : CopyKind::Registers;
+    if (kind == CopyKind::Async &&
+        !isAsyncCopyWidth(width * elementBytes(elem))) {
+      op.emitRemark() << "stages its copy through registers: cp.async moves "
+                         "4, 8 or 16 bytes, this copy "
+                      << width * elementBytes(elem);
+      kind = CopyKind::Registers;
+    }
+  }
+  int64_t numVectors = dstType.getNumElements() / width;
+  int64_t slots = llvm::divideCeil(numVectors, blockThreads);
+  unsigned rank = dstType.getRank();
+  // With a static source the fill is branch-free: an out-of-bounds vector
+  // reads a clamped (valid) address and selects zero instead.
+  bool branchFree = srcType.hasStaticShape() && srcType.getNumElements() > 0;
+  Type valueType = width > 1 ? Type(VectorType::get({width}, elem)) : elem;
+  Value zeroIdx = constIndex(rw, loc, 0);
+
+  // A thread's registers for its vectors of a register-staged copy.
+  Value staging;
+  if (kind == CopyKind::Registers) {
+    auto space =
+        gpu::AddressSpaceAttr::get(rw.getContext(), gpu::AddressSpace::Private);
+    staging = launch.addPrivateAttribution(
+        MemRefType::get({slots * width}, elem, MemRefLayoutAttrInterface(),
+                        space),
+        loc);
+  }
+
+  auto copyOne = [&](Value vecIdx, Value slot) {
+    SmallVector<Value> dstIdx =
+        vectorStart(rw, loc, dstType.getShape(), width, vecIdx);
+    SmallVector<Value> srcIdx(rank), inBounds;
+    for (unsigned d = 0; d < rank; ++d) {
+      srcIdx[d] = arith::AddIOp::create(rw, loc, op.getOffsets()[d], dstIdx[d]);
+      Value dim = memref::DimOp::create(rw, loc, op.getSource(), d);
+      inBounds.push_back(arith::CmpIOp::create(
+          rw, loc, arith::CmpIPredicate::ult, srcIdx[d], dim));
+    }
+    Value valid = andAll(rw, loc, inBounds);
+    if (kind == CopyKind::Async) {
+      // Zero fill through srcElements: a vector outside the source reads
+      // nothing (from a clamped address) and writes zeros.
+      SmallVector<Value> safe;
+      for (Value i : srcIdx)
+        safe.push_back(arith::SelectOp::create(rw, loc, valid, i, zeroIdx));
+      Value srcElements = arith::SelectOp::create(
+          rw, loc, valid, constIndex(rw, loc, width), zeroIdx);
+      bool bypassL1 = width * elementBytes(elem) == 16;
+      nvgpu::DeviceAsyncCopyOp::create(
+          rw, loc, nvgpu::DeviceAsyncTokenType::get(rw.getContext()),
+          op.getTarget(), dstIdx, op.getSource(), safe, rw.getIndexAttr(width),
+          srcElements, bypassL1 ? rw.getUnitAttr() : UnitAttr());
+      return;
+    }
+    Value value;
+    if (branchFree) {
+      SmallVector<Value> safe;
+      for (Value i : srcIdx)
+        safe.push_back(arith::SelectOp::create(rw, loc, valid, i, zeroIdx));
+      value = arith::SelectOp::create(
+          rw, loc, valid, loadElements(rw, loc, op.getSource(), safe, width),
+          zeroOf(rw, loc, valueType));
+    } else {
+      auto ifOp = scf::IfOp::create(
+          rw, loc, valid,
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(
+                b, l, loadElements(b, l, op.getSource(), srcIdx, width));
+          },
+          [&](OpBuilder &b, Location l) {
+            scf::YieldOp::create(b, l, zeroOf(b, l, valueType));
+          });
+      value = ifOp.getResult(0);
+    }
+    if (kind == CopyKind::Registers) {
+      Value at =
+          arith::MulIOp::create(rw, loc, slot, constIndex(rw, loc, width));
+      storeElements(rw, loc, value, staging, at, width);
+      return;
+    }
+    storeElements(rw, loc, value, op.getTarget(), dstIdx, width);
+  };
+
+  emitIfActive(rw, loc, op.getActive(), [&] {
+    forEachThreadVector(rw, loc, tid, blockThreads, numVectors, copyOne);
+  });
+  if (kind == CopyKind::Registers)
+    pendingStores[op->getBlock()].push_back(
+        {loc, op.getTarget(), staging, op.getActive(), width, numVectors});
+  return success();
+}
+
+void LaunchLowering::emitStagedStores(const StagedStores &s) {
+  auto dstType = cast<MemRefType>(s.target.getType());
+  emitIfActive(rw, s.loc, s.active, [&] {
+    forEachThreadVector(
+        rw, s.loc, tid, blockThreads, s.numVectors,
+        [&](Value vecIdx, Value slot) {
+          Value at = arith::MulIOp::create(rw, s.loc, slot,
+                                           constIndex(rw, s.loc, s.width));
+          Value value = loadElements(rw, s.loc, s.staging, at, s.width);
+          storeElements(
+              rw, s.loc, value, s.target,
+              vectorStart(rw, s.loc, dstType.getShape(), s.width, vecIdx),
+              s.width);
+        });
+  });
+}
+
+LogicalResult LaunchLowering::lowerCopyCommit(CopyCommitOp op) {
+  rw.setInsertionPoint(op);
+  auto it = pendingStores.find(op->getBlock());
+  if (it != pendingStores.end()) {
+    for (const StagedStores &stores : it->second)
+      emitStagedStores(stores);
+    pendingStores.erase(it);
+  }
+  if (usesAsyncCopies)
+    groupTokens.push_back(nvgpu::DeviceAsyncCreateGroupOp::create(
+        rw, op.getLoc(), nvgpu::DeviceAsyncTokenType::get(rw.getContext()),
+        ValueRange{}));
+  return success();
+}
+
+LogicalResult LaunchLowering::lowerCopyWait(CopyWaitOp op) {
+  rw.setInsertionPoint(op);
+  if (usesAsyncCopies) {
+    // nvgpu's wait names a token; the count is what matters (numGroups), so
+    // any earlier group's token that dominates the wait will do.
+    Value token;
+    for (Value t : llvm::reverse(groupTokens))
+      if (dominance.properlyDominates(t, op)) {
+        token = t;
+        break;
+      }
+    if (!token)
+      return op.emitOpError("waits for copy groups before any was committed");
+    nvgpu::DeviceAsyncWaitOp::create(rw, op.getLoc(), token,
+                                     rw.getI32IntegerAttr(op.getPending()));
+  }
+  insertBarrier(op.getLoc());
+  return success();
+}
+
+namespace {
+
+/// The widest vector (a power of two, at most `vector` elements and 16
+/// bytes) in which `op` can store its rows: the tile's and the target's rows
+/// hold whole aligned vectors, and the window's column offset is a multiple
+/// of the width. Then a vector is wholly inside the target's row or wholly
+/// outside it, so one bounds check covers it. Sets `why` when narrower than
+/// asked.
+int64_t storeVectorWidth(StoreTileOp op, std::string &why) {
+  auto src = cast<MemRefType>(op.getSource().getType());
+  auto dst = cast<MemRefType>(op.getTarget().getType());
+  Type elem = src.getElementType();
+  int64_t asked = std::min<int64_t>(op.getVector(), 16 / elementBytes(elem));
+  if (asked <= 1 || src.getRank() == 0)
+    return 1;
+  SmallVector<int64_t> srcStrides;
+  int64_t srcOffset;
+  if (failed(src.getStridesAndOffset(srcStrides, srcOffset)) ||
+      srcStrides.back() != 1 || ShapedType::isDynamic(srcOffset)) {
+    why = "the tile's innermost dimension is not contiguous";
+    return 1;
+  }
+  if (!dst.getLayout().isIdentity() || !dst.hasStaticShape()) {
+    why = "the target is not a static, row-major memref";
+    return 1;
+  }
+  int64_t rowLen = dst.getShape().back();
+  int64_t origin = knownMultiple(op.getOffsets().back());
+  auto fits = [&](int64_t w) {
+    return rowLen % w == 0 && src.getShape().back() % w == 0 &&
+           origin % w == 0 && srcOffset % w == 0 &&
+           outerStridesDivisible(srcStrides, w);
+  };
+  int64_t w = asked;
+  while (w > 1 && !fits(w))
+    w /= 2;
+  if (w < asked) {
+    llvm::raw_string_ostream os(why);
+    if (rowLen % asked != 0)
+      os << "the target's rows are " << rowLen << " elements long";
+    else if (src.getShape().back() % asked != 0)
+      os << "the tile's rows are " << src.getShape().back() << " elements long";
+    else if (origin % asked != 0)
+      os << "the window's column offset is not known to be a multiple of "
+         << asked;
+    else
+      os << "the tile's row stride is not a multiple of " << asked;
+  }
+  return w;
+}
+
+} // namespace
+
+LogicalResult LaunchLowering::lowerStoreTile(StoreTileOp op) {
+  Location loc = op.getLoc();
+  rw.setInsertionPoint(op);
+  auto srcType = cast<MemRefType>(op.getSource().getType());
+  Type elem = srcType.getElementType();
+  std::string why;
+  int64_t width = storeVectorWidth(op, why);
+  if (!why.empty())
+    op.emitRemark() << "stores " << width << " element(s) at a time instead of "
+                    << std::min<int64_t>(op.getVector(),
+                                         16 / elementBytes(elem))
+                    << ": " << why;
+  unsigned rank = srcType.getRank();
+  auto storeOne = [&](Value vecIdx, Value) {
+    SmallVector<Value> srcIdx =
+        vectorStart(rw, loc, srcType.getShape(), width, vecIdx);
+    SmallVector<Value> dstIdx(rank), inBounds;
+    for (unsigned d = 0; d < rank; ++d) {
+      dstIdx[d] = arith::AddIOp::create(rw, loc, op.getOffsets()[d], srcIdx[d]);
+      Value dim = memref::DimOp::create(rw, loc, op.getTarget(), d);
+      inBounds.push_back(arith::CmpIOp::create(
+          rw, loc, arith::CmpIPredicate::ult, dstIdx[d], dim));
+    }
+    scf::IfOp::create(
+        rw, loc, andAll(rw, loc, inBounds), [&](OpBuilder &b, Location l) {
+          Value v = loadElements(b, l, op.getSource(), srcIdx, width);
+          storeElements(b, l, v, op.getTarget(), dstIdx, width);
+          scf::YieldOp::create(b, l);
+        });
+  };
+  // The tile's writers (the epilogue's fragment stores) are done before any
+  // thread reads it; its readers are done before anything overwrites it (the
+  // next work unit's epilogue, or a buffer sharing its bytes).
+  insertBarrier(loc);
+  forEachThreadVector(rw, loc, tid, blockThreads,
+                      srcType.getNumElements() / width, storeOne);
+  rw.setInsertionPointAfter(op);
+  insertBarrier(loc);
+  return success();
+}

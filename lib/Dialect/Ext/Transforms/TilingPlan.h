@@ -1,0 +1,151 @@
+//===- TilingPlan.h - internals of ext-apply-schedule -----------*- C++ -*-===//
+//
+// What the files of ext-apply-schedule share: ApplySchedule.cpp (the pass and
+// the kernel it builds), TilingPlan.cpp (the plan a compute and its schedule
+// give, and the tile geometry built from it), ScheduleResolution.cpp (the
+// decomposition and fragment layout chosen for the chip) and KLoop.cpp (the
+// k-loop's ragged step and the pipelined k-loop). Not a public header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef EXT_LIB_DIALECT_EXT_TRANSFORMS_TILINGPLAN_H
+#define EXT_LIB_DIALECT_EXT_TRANSFORMS_TILINGPLAN_H
+
+#include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Dialect/Ext/Transforms/Transforms.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <optional>
+
+namespace ext {
+namespace tiling {
+
+/// One access expression of an input, split for tiling: over a tile whose
+/// origin is `o`, the expression sum(coeff_a * x_a) + constant takes values in
+/// [origin, origin + size), and the point x's element sits at local(x - o).
+struct WindowDim {
+  llvm::SmallVector<int64_t> coeffs; // one per axis
+  int64_t constant = 0;
+  int64_t lo = 0;   // min over the tile box of sum(coeff_a * x_a)
+  int64_t size = 1; // window extent
+};
+
+/// The window of one input over a tile: per result, its extent and the
+/// tile-local access map.
+struct InputWindow {
+  llvm::SmallVector<WindowDim> dims;
+  mlir::AffineMap localMap;
+  llvm::SmallVector<int64_t> shape;
+};
+
+/// Everything ext-apply-schedule derives from a compute and its schedule.
+struct TilingPlan {
+  llvm::SmallVector<AxisAttr> axes;
+  llvm::SmallVector<int64_t> extents, tile, threads;
+  llvm::SmallVector<unsigned>
+      blockedAxes; // spatial axes indexing the tile grid
+  llvm::SmallVector<int64_t> tileCounts;
+  std::optional<unsigned> kAxis; // the reduce axis split into iterations
+  int64_t iters = 1;
+  bool useFragments = false;
+  llvm::SmallVector<unsigned> spatialAxes;
+  llvm::SmallBitVector cached;
+  llvm::SmallVector<CacheAttr> cacheAttrs;  // per input, null if not cached
+  llvm::SmallVector<CacheAttr> outputCache; // per output, null if not staged
+  llvm::SmallVector<InputWindow> windows;   // per input
+};
+
+mlir::FailureOr<TilingPlan> planTiling(ComputeOp op, ScheduleAttr schedule);
+
+/// Builds the code of one tile: offsets and valid extents of every axis.
+struct TileFrame {
+  llvm::SmallVector<mlir::Value> offsets; // per axis
+  llvm::SmallVector<mlir::Value> bounds;  // per axis
+};
+
+TileFrame buildFrame(mlir::OpBuilder &b, mlir::Location loc,
+                     const TilingPlan &plan, mlir::ValueRange coords);
+
+/// constant + sum(coeff_a * offset_a): where a window starts in its input.
+mlir::Value windowOrigin(mlir::OpBuilder &b, mlir::Location loc,
+                         const WindowDim &d,
+                         llvm::ArrayRef<mlir::Value> offsets);
+
+/// Null when the padded tile's size overflows (planTiling checks first).
+mlir::MemRefType sharedTileType(llvm::ArrayRef<int64_t> shape, mlir::Type elem,
+                                llvm::ArrayRef<StorageAlignAttr> aligns);
+
+/// A static-size view of `source` starting at `origins`.
+mlir::Value tileView(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source,
+                     mlir::ValueRange origins, llvm::ArrayRef<int64_t> sizes);
+
+/// `loc` named after the phase of the schedule an op implements: the ops
+/// lowered from it keep the name, so diagnostics and race reports tell the
+/// copy, the compute and the epilogue of one ext.compute apart.
+mlir::Location phaseLoc(mlir::Location loc, const llvm::Twine &phase);
+
+/// Resolves the schedule's decomposition for the chip: `auto` becomes its
+/// cost model's choice, a Stream-K attribute gets the SM count.
+mlir::FailureOr<TileDecompositionAttrInterface>
+resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
+                     int64_t tiles, int64_t iters, int64_t tileK,
+                     const ApplyScheduleOptions &options);
+
+/// The fragment layout of a schedule: its `layout`, or for an `mma` schedule
+/// the instruction's accumulator layout over the warps, the instruction
+/// chosen for the chip and the inputs' type when it is `auto`.
+mlir::FailureOr<FragmentLayoutAttrInterface>
+resolveLayout(ComputeOp op, ScheduleAttr schedule, const TilingPlan &plan,
+              const ApplyScheduleOptions &options);
+
+/// The k-steps of a unit [kBegin, kEnd): full ones run with a constant bound
+/// in [kBegin, fullEnd). A ragged last step either runs as a full one, when
+/// the copies' zero fill makes the body yield the combiner's identity, or
+/// is peeled (`peeled`): fullEnd stops before it and `emitPeeledStep` runs
+/// it with its own constant bound `rest`.
+struct KSteps {
+  int64_t tileK = 1, rest = 0;
+  bool peeled = false;
+  mlir::Value fullEnd;
+};
+
+KSteps planKSteps(mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
+                  const TilingPlan &plan, mlir::Value kEnd);
+
+/// Emits `body(last step)` under `kEnd > iters - 1`. kEnd is the same in
+/// every thread of the CTA: the branch does not diverge.
+void emitPeeledStep(mlir::RewriterBase &rw, mlir::Location loc,
+                    const TilingPlan &plan, mlir::Value kEnd,
+                    llvm::function_ref<void(mlir::Value)> body);
+
+/// The k-loop of a schedule with `stages = N >= 2` over the unit's
+/// [kBegin, kEnd): step k computes on buffer k mod N of every cached input.
+///
+///   prologue: for s < N-1: copy step kBegin+s (if < kEnd); commit
+///   for k in [kBegin, fullEnd):
+///     wait (all but the newest N-2 groups) + barrier
+///     copy step k+N-1 into buffer (k+N-1) mod N = (k-1) mod N (if < kEnd)
+///     compute step k; commit
+///   [peeled ragged step: wait + barrier; compute with the ragged bound]
+///   wait for everything + barrier (the buffers may be reused after)
+///
+/// Every prologue step and iteration commits a group, copies or not, so the
+/// group of step k is always the (k - kBegin)-th and `pending = N-2` covers
+/// it. The copy into (k-1) mod N comes after the barrier that follows every
+/// thread's compute of step k-1, so one barrier per step suffices.
+void emitPipelinedKLoop(
+    mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
+    const TilingPlan &plan, ScheduleAttr schedule,
+    const ApplyScheduleOptions &options, const TileFrame &frame,
+    mlir::Value kBegin, mlir::Value kEnd,
+    llvm::ArrayRef<llvm::SmallVector<mlir::Value>> stageBufs,
+    llvm::function_ref<void(llvm::ArrayRef<mlir::Value>,
+                            llvm::ArrayRef<mlir::Value>, mlir::ValueRange)>
+        compute);
+
+} // namespace tiling
+} // namespace ext
+
+#endif // EXT_LIB_DIALECT_EXT_TRANSFORMS_TILINGPLAN_H
