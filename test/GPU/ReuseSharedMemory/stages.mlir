@@ -16,5 +16,5 @@
 // RUN: ext-opt %ext_src/examples/kernels/gemm_f32.mlir --ext-schedule-to-gpu --ext-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGED
 // STAGED-LABEL: ext-reuse-shared-memory: kernel @gemm
 // STAGED-COUNT-6: memref<1024xf32, #gpu.address_space<workgroup>> 4096 16
-// STAGED: memref<16384xf32, #gpu.address_space<workgroup>> 65536 8 {{.*}} 0
+// STAGED: memref<16384xf32, #gpu.address_space<workgroup>> 65536 16 {{.*}} 0
 // STAGED: total 65536 B, lower bound 65536 B, naive sum 90112 B{{.*}}proved optimal

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <functional>
 
@@ -45,6 +46,54 @@ SmallVector<Value> threadCoords(OpBuilder &b, Location loc, Value tid,
     rest = arith::DivUIOp::create(b, loc, rest, h);
   }
   return coords;
+}
+
+/// For an element-wise tile compute into one shared tile with no bounds
+/// (every point valid) and unrolled points: the spatial axis whose runs of
+/// a thread's consecutive points are consecutive elements of the tile's
+/// rows, and how many of them one aligned vector store (at most 16 bytes)
+/// takes; a width of 1 when there is none.
+std::pair<unsigned, int64_t>
+sharedStoreVector(TileComputeOp op, FragmentLayoutAttrInterface layout,
+                  ArrayRef<unsigned> spatial, ArrayRef<int64_t> spatialShape,
+                  ArrayRef<int64_t> spatialThreads,
+                  ArrayRef<int64_t> localCounts, bool unrollPoints,
+                  function_ref<bool(unsigned)> isFullBound) {
+  std::pair<unsigned, int64_t> none = {0, 1};
+  if (op.getOutputs().size() != 1 || !unrollPoints ||
+      !llvm::all_of(spatial, isFullBound))
+    return none;
+  Value out = op.getOutputs()[0];
+  auto type = cast<MemRefType>(out.getType());
+  if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) ||
+      type.getRank() == 0)
+    return none;
+  if (auto alloc = out.getDefiningOp<AllocSharedOp>();
+      alloc && alloc.getSwizzle())
+    return none; // rewritten access by access
+  AffineMap map = op.getMaps().back();
+  auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (!inner || llvm::any_of(map.getResults().drop_back(), [&](AffineExpr e) {
+        return e.isFunctionOfDim(inner.getPosition());
+      }))
+    return none;
+  unsigned axis = inner.getPosition();
+  auto dim = llvm::find(spatial, axis);
+  if (dim == spatial.end())
+    return none;
+  int64_t run = layout.getContiguity(dim - spatial.begin(), spatialShape,
+                                     spatialThreads);
+  int64_t w = std::min<int64_t>(
+      {run, localCounts[axis], 16 / elementBytes(type.getElementType())});
+  w = w > 1 ? int64_t(1) << llvm::Log2_64(w) : 1;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(offset))
+    return none;
+  while (w > 1 && (offset % w != 0 || !outerStridesDivisible(strides, w)))
+    w /= 2;
+  return {axis, w};
 }
 
 } // namespace
@@ -426,7 +475,42 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
       op.getOutputs(), [&](Value v) { return fragments.count(v) != 0; });
 
   if (!op.hasReduceAxes()) {
+    // Into a shared tile (the epilogue's staging tile), runs of a thread's
+    // consecutive points along the tile's innermost axis go as one vector
+    // store: one instruction per 16 bytes, and no bank conflicts between
+    // the lanes' scalar stores.
+    auto [storeAxis, storeWidth] =
+        sharedStoreVector(op, layout, spatial, spatialShape, spatialThreads,
+                          localCounts, unrollPoints, isFullBound);
     spatialLoops([&](Value valid) {
+      if (storeWidth > 1) {
+        std::optional<int64_t> l = getConstantIntValue(locals[storeAxis]);
+        if (*l % storeWidth != 0)
+          return; // stored with the run's first point
+        SmallVector<Value> first = points, firstLocals = locals;
+        SmallVector<Value> items;
+        for (int64_t e = 0; e < storeWidth; ++e) {
+          locals[storeAxis] = constIndex(rw, loc, *l + e);
+          SmallVector<Value> spatialLocals;
+          for (unsigned a : spatial)
+            spatialLocals.push_back(locals[a]);
+          for (auto [a, p] :
+               llvm::zip(spatial, layout.emitPointIndices(
+                                      rw, loc, spatialShape, spatialThreads,
+                                      spatialCoords, spatialLocals)))
+            points[a] = p;
+          items.push_back(emitBody()[0]);
+        }
+        points = first;
+        locals = firstLocals;
+        auto [storage, idx] = outputRef(0);
+        Value vec = vector::FromElementsOp::create(
+            rw, loc, VectorType::get({storeWidth}, items[0].getType()), items);
+        vector::StoreOp::create(
+            rw, loc, vec, storage, idx, /*nontemporal=*/false,
+            llvm::MaybeAlign(storeWidth * elementBytes(items[0].getType())));
+        return;
+      }
       underIf(valid, [&] {
         SmallVector<Value> values = emitBody();
         for (unsigned o = 0; o < numOutputs; ++o) {
