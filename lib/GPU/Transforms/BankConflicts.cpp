@@ -22,6 +22,7 @@
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
 #include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -239,6 +240,8 @@ struct Reporter {
         memref = s.getBase();
       else if (auto a = dyn_cast<memref::AtomicRMWOp>(op))
         memref = a.getMemref();
+      else if (auto m = dyn_cast<nvgpu::LdMatrixOp>(op))
+        memref = m.getSrcMemref();
       else {
         // Any other op touching workgroup memory is not modelled.
         bool touches = false;
@@ -294,7 +297,18 @@ struct Reporter {
       indices = s.getIndices();
     else if (auto a = dyn_cast<memref::AtomicRMWOp>(op))
       indices = a.getIndices();
-    else {
+    else if (auto m = dyn_cast<nvgpu::LdMatrixOp>(op)) {
+      // Each lane gives the address of one 16-byte row of an 8x8 matrix of
+      // 16-bit elements, and the hardware reads a matrix's 8 rows per phase:
+      // for the banks, the lanes' 16-byte loads at those addresses (lanes
+      // whose address an .x1 or .x2 ignores repeat the used ones).
+      indices = m.getIndices();
+      if (view->strides.empty() || view->strides.back() != 1) {
+        v.why = "ldmatrix rows that are not contiguous";
+        return v;
+      }
+      bytes = 16;
+    } else {
       VectorType vt = isa<vector::LoadOp>(op)
                           ? cast<vector::LoadOp>(op).getVectorType()
                           : cast<vector::StoreOp>(op).getVectorType();

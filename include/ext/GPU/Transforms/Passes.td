@@ -311,7 +311,8 @@ def ExtBankConflicts : Pass<"ext-bank-conflicts", "::mlir::ModuleOp"> {
                 "access of a warp";
   let description = [{
     An analysis: for every load and store of workgroup memory
-    (`memref.load`/`store`, `vector.load`/`store`, `memref.atomic_rmw`) in a
+    (`memref.load`/`store`, `vector.load`/`store`, `memref.atomic_rmw`,
+    `nvgpu.ldmatrix` as its lanes' 16-byte row loads) in a
     kernel (a `gpu.launch` body or a kernel `gpu.func`), it builds the byte
     address from the thread id, loop iteration counters (a loop index is
     `lb + step * it`) and values uniform over the block, through the
