@@ -1,12 +1,12 @@
 // The tensor-core GEMM of gemm_f16_mma.mlir on the tile a large problem
-// wants: 128x128 output tiles over 2x4 warps (256 threads), each warp's
-// 64x32 tile as 4x4 `mma.sync.aligned.m16n8k16` per 16-deep k step, so a
-// k step moves 16 KB from L2 for 512K multiply-adds (32 per byte, twice the
-// 64x64 tile's). A and B in shared memory over 3 pipelined stages (56 KB:
-// dynamic shared memory with the opt-in above 48 KB), rows padded (A: 32 ->
-// 40 halves, B: 128 -> 136) for conflict-free `ldmatrix`. On the ragged
-// 200x130x100 problem most of every tile is out of bounds: the copies' zero
-// fill and the epilogue's edge checks are what is tested.
+// wants: 128x256 output tiles over 2x4 warps (256 threads), each warp's
+// 64x64 tile as 4x8 `mma.sync.aligned.m16n8k16` per 16-deep k step, so a
+// k step moves 24 KB from L2 for 1M multiply-adds (43 per byte, against 16
+// for the 64x64 tile). A and B in shared memory over 3 pipelined stages
+// (80 KB: dynamic shared memory with the opt-in above 48 KB), rows padded
+// (A: 32 -> 40 halves, B: 256 -> 264) for conflict-free `ldmatrix`. On the
+// ragged 200x300x100 problem the edge tiles are mostly out of bounds: the
+// copies' zero fill and the epilogue's edge checks are what is tested.
 // bench/roofline predicts it at 4096^3; bench/gpu times it.
 //
 // @main builds the inputs from their indices, runs the scheduled GEMM,
@@ -18,17 +18,17 @@
 
 func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }
 
-func.func @gemm_f16(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: memref<200x130xf32>) {
-  ext.compute [#ext.axis<"i", spatial, 200>, #ext.axis<"j", spatial, 130>,
+func.func @gemm_f16(%A: memref<200x100xf16>, %B: memref<100x300xf16>, %C: memref<200x300xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 200>, #ext.axis<"j", spatial, 300>,
                #ext.axis<"k", reduce, 100>]
-      ins(%A, %B : memref<200x100xf16>, memref<100x130xf16>) outs(%C : memref<200x130xf32>)
+      ins(%A, %B : memref<200x100xf16>, memref<100x300xf16>) outs(%C : memref<200x300xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>,
             affine_map<(i, j, k) -> (i, j)>]
       combiner(sum) attributes {schedule = #ext.schedule<
-        tile = [128, 128, 32], blocks = ["i", "j"], threads = [8, 32, 1],
+        tile = [128, 256, 32], blocks = ["i", "j"], threads = [8, 32, 1],
         mma = #ext.mma<m16n8k16>, warps = [2, 4], vector = 8, stages = 3,
         cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, factor = 64, offset = 40>]>,
-                 #ext.cache<operand = 1, align = [#ext.storage_align<dim = 0, factor = 128, offset = 8>]>]>} {
+                 #ext.cache<operand = 1, align = [#ext.storage_align<dim = 0, factor = 256, offset = 8>]>]>} {
   ^bb0(%a: f16, %b: f16):
     %a32 = arith.extf %a : f16 to f32
     %b32 = arith.extf %b : f16 to f32
@@ -38,10 +38,10 @@ func.func @gemm_f16(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: memref
   return
 }
 
-func.func @reference(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: memref<200x130xf32>) {
-  ext.compute [#ext.axis<"i", spatial, 200>, #ext.axis<"j", spatial, 130>,
+func.func @reference(%A: memref<200x100xf16>, %B: memref<100x300xf16>, %C: memref<200x300xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 200>, #ext.axis<"j", spatial, 300>,
                #ext.axis<"k", reduce, 100>]
-      ins(%A, %B : memref<200x100xf16>, memref<100x130xf16>) outs(%C : memref<200x130xf32>)
+      ins(%A, %B : memref<200x100xf16>, memref<100x300xf16>) outs(%C : memref<200x300xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>,
             affine_map<(i, j, k) -> (i, j)>]
       combiner(sum) {
@@ -56,9 +56,9 @@ func.func @reference(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: memre
 
 func.func @main() {
   %A = memref.alloc() : memref<200x100xf16>
-  %B = memref.alloc() : memref<100x130xf16>
-  %C = memref.alloc() : memref<200x130xf32>
-  %R = memref.alloc() : memref<200x130xf32>
+  %B = memref.alloc() : memref<100x300xf16>
+  %C = memref.alloc() : memref<200x300xf32>
+  %R = memref.alloc() : memref<200x300xf32>
   %err = memref.alloc() : memref<f32>
   // A[i, k] = ((3i + 5k) mod 11) - 5, B[k, j] = ((7k + 2j) mod 13) - 6
   ext.compute [#ext.axis<"i", spatial, 200>, #ext.axis<"k", spatial, 100>]
@@ -71,8 +71,8 @@ func.func @main() {
     %vf = arith.sitofp %vi : i32 to f16
     ext.yield %vf : f16
   }
-  ext.compute [#ext.axis<"k", spatial, 100>, #ext.axis<"j", spatial, 130>]
-      outs(%B : memref<100x130xf16>) maps [affine_map<(k, j) -> (k, j)>] {
+  ext.compute [#ext.axis<"k", spatial, 100>, #ext.axis<"j", spatial, 300>]
+      outs(%B : memref<100x300xf16>) maps [affine_map<(k, j) -> (k, j)>] {
   ^bb0:
     %k = ext.index "k" : index
     %j = ext.index "j" : index
@@ -81,10 +81,10 @@ func.func @main() {
     %vf = arith.sitofp %vi : i32 to f16
     ext.yield %vf : f16
   }
-  call @gemm_f16(%A, %B, %C) : (memref<200x100xf16>, memref<100x130xf16>, memref<200x130xf32>) -> ()
-  call @reference(%A, %B, %R) : (memref<200x100xf16>, memref<100x130xf16>, memref<200x130xf32>) -> ()
-  ext.compute [#ext.axis<"i", reduce, 200>, #ext.axis<"j", reduce, 130>]
-      ins(%C, %R : memref<200x130xf32>, memref<200x130xf32>) outs(%err : memref<f32>)
+  call @gemm_f16(%A, %B, %C) : (memref<200x100xf16>, memref<100x300xf16>, memref<200x300xf32>) -> ()
+  call @reference(%A, %B, %R) : (memref<200x100xf16>, memref<100x300xf16>, memref<200x300xf32>) -> ()
+  ext.compute [#ext.axis<"i", reduce, 200>, #ext.axis<"j", reduce, 300>]
+      ins(%C, %R : memref<200x300xf32>, memref<200x300xf32>) outs(%err : memref<f32>)
       maps [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>]
       combiner(max) {
   ^bb0(%c: f32, %r: f32):

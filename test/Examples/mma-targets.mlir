@@ -30,13 +30,13 @@
 // TF32-NOT: ldmatrix
 // TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 
-// The 128x128 tile over 2x4 warps: 4x4 mma.sync per warp and k16 step, two
-// k16 steps per 32-deep tile; 56 KB of stages is dynamic shared memory.
+// The 128x256 tile over 2x4 warps: 4x8 mma.sync per warp and k16 step, two
+// k16 steps per 32-deep tile; 80 KB of stages is dynamic shared memory.
 // RUN: for c in 80 90; do \
 // RUN:   ext-opt %ext_src/examples/kernels/gemm_f16_mma_large.mlir --ext-gpu-pipeline="target=nvvm chip=sm_$c" 2>/dev/null | ext-translate --ext-to-ptx -o %t.large.$c.ptx || exit 1; \
 // RUN:   %ptxas -arch=sm_$c -v %t.large.$c.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS || exit 1; \
 // RUN:   FileCheck %s --check-prefix=LARGE < %t.large.$c.ptx || exit 1; done
 // LARGE: .shared .align 16 .b8 __dynamic_shmem__0
 // LARGE: cp.async.ca.shared.global
-// LARGE-COUNT-32: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// LARGE-COUNT-64: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // LARGE-NOT: mma.sync

@@ -10,7 +10,7 @@
 // RUN: ext-run %ext_src/examples/kernels/gemm_f16_mma.mlir | FileCheck %s --check-prefix=EXACT
 // RUN: ext-run --emu-seed=5 %ext_src/examples/kernels/gemm_f16_mma.mlir | FileCheck %s --check-prefix=EXACT
 // RUN: sed 's/f16/bf16/g' %ext_src/examples/kernels/gemm_f16_mma.mlir | ext-run - | FileCheck %s --check-prefix=EXACT
-// The 128x128 tile over 2x4 warps (mostly out of bounds on this problem).
+// The 128x256 tile over 2x4 warps on a ragged 200x300x100 problem.
 // RUN: ext-run --emu-seed=2 %ext_src/examples/kernels/gemm_f16_mma_large.mlir | FileCheck %s --check-prefix=EXACT
 // m16n8k8 tf32 and the AMD shapes on the f32 GEMM.
 // RUN: sed -e 's/threads = \[16, 16, 1\],/threads = [4, 32, 1],/' \
