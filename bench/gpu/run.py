@@ -3,12 +3,17 @@
 
     bench/gpu/run.py [--build DIR] [--out bench/gpu/results.csv] [--reps N]
                      [--shapes 1024x1024x1024,4096x4096x4096,128x4096x8192]
+                     [--decomposition-shapes 896x1280x1024,4096x4096x4096,896x4864x4096]
                      [--check-limit MACS] [--no-cublas]
 
 For every schedule of examples/kernels/gemm_*.mlir (the NVIDIA ones: the
 tensor-core gemm_f16_mma and gemm_f16_mma_large, not the AMD gemm_f16_mfma)
-and every shape (M x N x K; by default 1024^3, 4096^3 and a skinny 128 x
-4096 x 8192) it writes a program that fills A and B on the host, copies them
+on every shape of --shapes (M x N x K; by default 1024^3, 4096^3 and a
+skinny 128 x 4096 x 8192), and for every tile decomposition (data-parallel,
+split-K serial and parallel, Stream-K and its hybrids, auto) around the
+large tensor-core schedule on --decomposition-shapes (a checked one whose
+35 tiles Stream-K splits over 132 SMs, 4096^3, and 133 tiles on 132 SMs),
+it writes a program that fills A and B on the host, copies them
 to gpu.alloc'ed device buffers once, runs the scheduled GEMM once to warm up,
 then `--reps` times between two rtclock() reads (device buffers are passed
 to the kernels as they are: no copies in the loop, but each launch waits
@@ -73,6 +78,29 @@ def variants():
         if "mfma" in schedule:
             continue  # AMD matrix cores: not on a CUDA device
         out.append((f[:-5], elem, schedule))
+    return out
+
+
+# Issue 15's decompositions around the tensor-core schedule of
+# gemm_f16_mma_large (persistent grids sized for the --chip's SMs).
+DECOMPOSITIONS = [
+    "#ext.data_parallel", "#ext.split_k<slices = 2, mode = serial>",
+    "#ext.split_k<slices = 2, mode = parallel>", "#ext.stream_k", "#ext.stream_k_dp",
+    "#ext.stream_k_2tile", "#ext.auto"]
+
+
+def decomposition_variants(shapes):
+    """(name, element type, schedule, shapes) of every decomposition of the
+    large tensor-core example's schedule."""
+    base = [v for v in variants() if v[0] == "gemm_f16_mma_large"]
+    if not base:
+        return []
+    _, elem, schedule = base[0]
+    out = []
+    for d in DECOMPOSITIONS:
+        short = re.sub(r"#ext\.|<.*", "", d) + ("_par" if "mode = parallel" in d else "")
+        out.append((f"mma_large+{short}", elem, schedule[:-1] + f", decomposition = {d}>",
+                    shapes))
     return out
 
 
@@ -212,6 +240,10 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--chip", default="sm_90")
     ap.add_argument("--shapes", default="1024x1024x1024,4096x4096x4096,128x4096x8192")
+    ap.add_argument("--decomposition-shapes", default="896x1280x1024,4096x4096x4096,896x4864x4096",
+                    help="shapes for every decomposition of the large tensor-core schedule "
+                         "(the first checked against the host, the last 133 tiles of 128x256: "
+                         "one wave of 132 SMs and a tile)")
     ap.add_argument("--no-cublas", action="store_true", help="time ext only")
     ap.add_argument("--check-limit", type=int, default=1 << 31,
                     help="check C against a host reference up to this many multiply-adds")
@@ -225,10 +257,14 @@ def main():
     shapes = [tuple(int(x) for x in s.split("x")) for s in args.shapes.split(",")]
     rows = []
     failures = 0
+    jobs = [(name, elem, schedule, shapes) for name, elem, schedule in variants()]
+    jobs += decomposition_variants(
+        [tuple(int(x) for x in s.split("x")) for s in args.decomposition_shapes.split(",")])
+    blas_cache = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, elem, schedule in variants():
-            for (m, n, k) in shapes:
-                path = os.path.join(tmp, f"{name}_{m}x{n}x{k}.mlir")
+        for name, elem, schedule, job_shapes in jobs:
+            for (m, n, k) in job_shapes:
+                path = os.path.join(tmp, f"{name}_{m}x{n}x{k}.mlir".replace("+", "_"))
                 with open(path, "w") as f:
                     f.write(program(elem, schedule, m, n, k, args.reps,
                                     m * n * k <= args.check_limit))
@@ -246,17 +282,21 @@ def main():
                 failures += err > 0
                 blas_s = None
                 if not args.no_cublas:
+                    # cuBLAS runs once per type and shape, not per variant.
+                    key = (elem, m, n, k)
                     try:
-                        blas_s = cublas_seconds(elem, m, n, k, args.reps)
+                        if key not in blas_cache:
+                            blas_cache[key] = cublas_seconds(elem, m, n, k, args.reps)
+                        blas_s = blas_cache[key]
                     except (OSError, RuntimeError) as e:
                         print(f"cuBLAS: {e}")
                 ext_tf = flops / ext_s / 1e12
                 blas_tf = flops / blas_s / 1e12 if blas_s else None
                 rows.append((name, m, n, k, f"{ext_tf:.2f}", f"{blas_tf:.2f}" if blas_tf else "",
                              f"{ext_tf / blas_tf:.3f}" if blas_tf else "", check))
-    print(f"{'kernel':20} {'M x N x K':>20} {'ext TFLOP/s':>12} {'cuBLAS TFLOP/s':>15} {'ratio':>7}  check")
+    print(f"{'kernel':32} {'M x N x K':>20} {'ext TFLOP/s':>12} {'cuBLAS TFLOP/s':>15} {'ratio':>7}  check")
     for r in rows:
-        print(f"{r[0]:20} {f'{r[1]}x{r[2]}x{r[3]}':>20} {r[4]:>12} {r[5]:>15} {r[6]:>7}  {r[7]}")
+        print(f"{r[0]:32} {f'{r[1]}x{r[2]}x{r[3]}':>20} {r[4]:>12} {r[5]:>15} {r[6]:>7}  {r[7]}")
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w", newline="") as f:
         w = csv.writer(f)
