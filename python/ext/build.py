@@ -469,7 +469,15 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
         module = Module.build(None, program)
     except ValueError as e:
         raise ValueError(str(e).strip()) from None
-    compiled = module.compile(target, chip or "", features, opt, keep_stages)
+    try:
+        compiled = module.compile(target, chip or "", features, opt, keep_stages)
+    except RuntimeError as e:
+        if "needs the SM count" in str(e):
+            # The C++ message names the attribute's and the pass's options.
+            raise RuntimeError(f"{e}\n(from Python: give the decomposition's `sms`, e.g. "
+                               "ext.matmul(..., sms=132), or a chip: ext.build(..., "
+                               "chip=\"sm_90\"))") from None
+        raise
     kernel = Kernel(module, compiled, target, inputs, outputs, intermediates, name)
     _CACHE[key] = kernel
     return kernel
