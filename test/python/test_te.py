@@ -116,6 +116,26 @@ def test_blocked_layout():
     np.testing.assert_array_equal(ext.build(s).run(a, b), a @ b)
 
 
+@pytest.mark.parametrize("thread_tile,tile,width", [
+    ((4, 4), (32, 32, 8), 4), ((4, 6), (32, 48, 8), 2), ((2, 3), (16, 24, 8), None)])
+def test_staged_epilogue_vectors(thread_tile, tile, width):
+    # The epilogue writes a thread's runs of consecutive points into the
+    # staged output tile as vectors that never cross a run: a run of 6 goes
+    # as pairs, a run of 3 element by element.
+    A, B, C = matmul_te(100, 90, 40)
+    s = ext.schedule(C, tile=tile, threads=(8, 8, 1), layout=("blocked", list(thread_tile)),
+                     cache=[A, B, C])
+    kernel = ext.build(s)
+    stores = [line for line in kernel.mlir("ext-tile-ops-to-threads").splitlines()
+              if "vector.store" in line and "workgroup" in line]
+    if width is None:
+        assert not stores
+    else:
+        assert stores and all(f"vector<{width}xf32>" in line for line in stores)
+    a, b = ints((100, 40)), ints((40, 90))
+    np.testing.assert_array_equal(kernel.run(a, b), a @ b)
+
+
 @pytest.mark.parametrize("dtype,np_dtype", [
     ("float32", np.float32), ("f64", np.float64), ("float16", np.float16),
     ("int32", np.int32), ("int8", np.int8), ("i64", np.int64), ("int16", np.int16)])

@@ -86,6 +86,9 @@ sharedStoreVector(TileComputeOp op, FragmentLayoutAttrInterface layout,
   int64_t w = std::min<int64_t>(
       {run, localCounts[axis], 16 / elementBytes(type.getElementType())});
   w = w > 1 ? int64_t(1) << llvm::Log2_64(w) : 1;
+  // A vector must not cross the end of a run (a run of 6 takes pairs).
+  while (w > 1 && run % w != 0)
+    w /= 2;
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)) ||
