@@ -116,6 +116,24 @@ def test_blocked_layout():
     np.testing.assert_array_equal(ext.build(s).run(a, b), a @ b)
 
 
+def test_register_blocking_reads_stay_in_runs():
+    # thread_tile [4, 6] with vector = 4: B's shared reads along the runs of 6
+    # go as pairs (a 4-wide read would start at 6t + 4, unaligned, and run
+    # into the next thread's points), A's along K as 4-wide vectors.
+    A, B, C = matmul_te(100, 96, 40)
+    s = ext.schedule(C, tile=(32, 48, 8), threads=(8, 8, 1), layout=("blocked", [4, 6]),
+                     cache=[A, B], vector=4)
+    kernel = ext.build(s)
+    reads = [line for line in kernel.mlir("ext-tile-ops-to-threads").splitlines()
+             if "vector.load" in line and "workgroup" in line]
+    b_reads = [line for line in reads if "memref<8x48xf32" in line]
+    a_reads = [line for line in reads if "memref<32x8xf32" in line]
+    assert b_reads and all("vector<2xf32>" in line for line in b_reads)
+    assert a_reads and all("vector<4xf32>" in line for line in a_reads)
+    a, b = ints((100, 40)), ints((40, 96))
+    np.testing.assert_array_equal(kernel.run(a, b), a @ b)
+
+
 @pytest.mark.parametrize("thread_tile,tile,width", [
     ((4, 4), (32, 32, 8), 4), ((4, 6), (32, 48, 8), 2), ((2, 3), (16, 24, 8), None)])
 def test_staged_epilogue_vectors(thread_tile, tile, width):

@@ -142,6 +142,10 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchLowering &L,
           run = unroll;
         int64_t w = std::min(maxWidth, run);
         w = w > 0 ? int64_t(1) << llvm::Log2_64(w) : 1;
+        // A vector must neither cross the end of a run nor start unaligned
+        // within one: its width divides the run (pairs for a run of 6).
+        while (w > 1 && run % w != 0)
+          w /= 2;
         auto aligned = [&](int64_t w) {
           if (ShapedType::isDynamic(offset) || offset % w != 0 ||
               flat.back() % w != 0)
@@ -153,7 +157,7 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchLowering &L,
         r.axis = a;
         r.width = w;
         if (w < maxWidth) {
-          if (run < maxWidth) {
+          if (run < maxWidth || run % maxWidth != 0) {
             llvm::raw_string_ostream os(r.whyNarrow);
             os << "a thread holds runs of " << run
                << " consecutive points along axis '" << axes[a].getName()
