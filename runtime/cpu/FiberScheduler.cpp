@@ -456,9 +456,27 @@ int64_t FiberScheduler::warpSync(Thread &t, int32_t site, int32_t width) {
 // Race detection
 //===--------------------------------------------------------------------===//
 
+/// Whether an access of `bytes` at `offset` breaks the natural alignment a
+/// GPU requires of a 2-, 4-, 8- or 16-byte load, store or copy.
+static bool misaligned(int64_t offset, int64_t bytes) {
+  return bytes > 1 && bytes <= 16 && (bytes & (bytes - 1)) == 0 &&
+         offset % bytes != 0;
+}
+
 void FiberScheduler::access(Thread &t, int64_t addr, int64_t bytes,
                             int32_t kind, int32_t site) {
   schedule(t, kind, site);
+  // A misaligned ld.shared.v4 faults on a GPU; the CPU would not notice.
+  int64_t offset = addr - reinterpret_cast<int64_t>(t.block->shared);
+  if ((kind & EXT_EMU_WORKGROUP) && !(kind & EXT_EMU_FENCE) &&
+      misaligned(offset, bytes)) {
+    fail(where(t) + ": the " + std::to_string(bytes) +
+         "-byte shared-memory access at " + this->site(site) +
+         " is misaligned (workgroup byte " + std::to_string(offset) +
+         "; a GPU requires " + std::to_string(bytes) + "-byte alignment)");
+    suspend(t);
+    return;
+  }
   // The access happens when the thread resumes from its yield point (no
   // other thread runs until its next one): record it now, so that what an
   // atomic acquires is what the value it reads was released with.
@@ -523,6 +541,17 @@ void FiberScheduler::asyncCopy(Thread &t, int64_t dst, int64_t src,
     fail(where(t) + ": the asynchronous copy at " + this->site(site) +
          " reads " + std::to_string(srcBytes) + " bytes into " +
          std::to_string(dstBytes));
+    suspend(t);
+    return;
+  }
+  // cp.async needs both addresses aligned to its size.
+  int64_t dstOffset = dst - reinterpret_cast<int64_t>(t.block->shared);
+  if (misaligned(dstOffset, dstBytes) ||
+      (srcBytes > 0 && misaligned(src, dstBytes))) {
+    fail(where(t) + ": the " + std::to_string(dstBytes) +
+         "-byte asynchronous copy at " + this->site(site) +
+         " is misaligned (workgroup byte " + std::to_string(dstOffset) +
+         ", global address " + std::to_string(src) + ")");
     suspend(t);
     return;
   }
