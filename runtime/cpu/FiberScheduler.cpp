@@ -463,20 +463,29 @@ static bool misaligned(int64_t offset, int64_t bytes) {
          offset % bytes != 0;
 }
 
+bool FiberScheduler::failIfMisaligned(Thread &t, int64_t offset,
+                                      int64_t bytes, bool misalignedToo,
+                                      const char *what, int32_t site,
+                                      const std::string &detail) {
+  if (!misaligned(offset, bytes) && !misalignedToo)
+    return false;
+  fail(where(t) + ": the " + std::to_string(bytes) + "-byte " + what +
+       " at " + this->site(site) + " is misaligned (" + detail + ")");
+  suspend(t);
+  return true;
+}
+
 void FiberScheduler::access(Thread &t, int64_t addr, int64_t bytes,
                             int32_t kind, int32_t site) {
   schedule(t, kind, site);
   // A misaligned ld.shared.v4 faults on a GPU; the CPU would not notice.
   int64_t offset = addr - reinterpret_cast<int64_t>(t.block->shared);
   if ((kind & EXT_EMU_WORKGROUP) && !(kind & EXT_EMU_FENCE) &&
-      misaligned(offset, bytes)) {
-    fail(where(t) + ": the " + std::to_string(bytes) +
-         "-byte shared-memory access at " + this->site(site) +
-         " is misaligned (workgroup byte " + std::to_string(offset) +
-         "; a GPU requires " + std::to_string(bytes) + "-byte alignment)");
-    suspend(t);
+      failIfMisaligned(t, offset, bytes, false, "shared-memory access", site,
+                       "workgroup byte " + std::to_string(offset) +
+                           "; a GPU requires " + std::to_string(bytes) +
+                           "-byte alignment"))
     return;
-  }
   // The access happens when the thread resumes from its yield point (no
   // other thread runs until its next one): record it now, so that what an
   // atomic acquires is what the value it reads was released with.
@@ -546,15 +555,12 @@ void FiberScheduler::asyncCopy(Thread &t, int64_t dst, int64_t src,
   }
   // cp.async needs both addresses aligned to its size.
   int64_t dstOffset = dst - reinterpret_cast<int64_t>(t.block->shared);
-  if (misaligned(dstOffset, dstBytes) ||
-      (srcBytes > 0 && misaligned(src, dstBytes))) {
-    fail(where(t) + ": the " + std::to_string(dstBytes) +
-         "-byte asynchronous copy at " + this->site(site) +
-         " is misaligned (workgroup byte " + std::to_string(dstOffset) +
-         ", global address " + std::to_string(src) + ")");
-    suspend(t);
+  if (failIfMisaligned(t, dstOffset, dstBytes,
+                       srcBytes > 0 && misaligned(src, dstBytes),
+                       "asynchronous copy", site,
+                       "workgroup byte " + std::to_string(dstOffset) +
+                           ", global address " + std::to_string(src)))
     return;
-  }
   t.openCopies.push_back({reinterpret_cast<char *>(dst),
                           reinterpret_cast<const char *>(src), dstBytes,
                           srcBytes, site});
