@@ -82,8 +82,9 @@ bool checkPlan(const Plan &p, int64_t sms) {
         EXPECT_EQ(u.slot, -1);
         // A CTA owns at most one split tile, and it is its first unit in
         // iteration order (its last in run order).
-        if (u.role == Role::Owner && p.kind != Kind::SplitKParallel)
+        if (u.role == Role::Owner && p.kind != Kind::SplitKParallel) {
           EXPECT_EQ(i + 1, units.size());
+        }
         break;
       case Role::Contributor:
         EXPECT_TRUE(slotsSeen.insert(u.slot).second)
@@ -97,8 +98,9 @@ bool checkPlan(const Plan &p, int64_t sms) {
         EXPECT_EQ(i, 0u) << "a contributor unit runs first";
         break;
       }
-      if (u.role == Role::Whole)
+      if (u.role == Role::Whole) {
         EXPECT_TRUE(combinedBy(p, u).empty());
+      }
       for (int64_t s : combinedBy(p, u)) {
         // Every wait is on a partial of the same tile written by a CTA that
         // started earlier.
@@ -112,8 +114,9 @@ bool checkPlan(const Plan &p, int64_t sms) {
     }
     if (p.kind != Kind::SplitKParallel &&
         (p.kind != Kind::StreamK && p.kind != Kind::StreamKDP &&
-         p.kind != Kind::StreamK2Tile))
+         p.kind != Kind::StreamK2Tile)) {
       EXPECT_EQ(units.size(), 1u);
+    }
     if (c < p.skGrid) {
       minIters = std::min(minIters, iters);
       maxIters = std::max(maxIters, iters);
@@ -217,8 +220,8 @@ bool simulate(const Plan &p, int64_t resident, std::mt19937_64 &rng) {
 /// Tiles and iterations of a GEMM M x N x K with tile BM x BN x BK.
 Problem gemm(int64_t m, int64_t n, int64_t k, int64_t bm, int64_t bn,
              int64_t bk, int64_t sms, int64_t param) {
-  return {llvm::divideCeil(m, bm) * llvm::divideCeil(n, bn),
-          llvm::divideCeil(k, bk), sms, param};
+  return {int64_t(llvm::divideCeil(m, bm) * llvm::divideCeil(n, bn)),
+          int64_t(llvm::divideCeil(k, bk)), sms, param};
 }
 
 std::vector<Problem> randomProblems(int count, uint64_t seed) {
