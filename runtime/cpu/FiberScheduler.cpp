@@ -478,14 +478,26 @@ bool FiberScheduler::failIfMisaligned(Thread &t, int64_t offset,
 void FiberScheduler::access(Thread &t, int64_t addr, int64_t bytes,
                             int32_t kind, int32_t site) {
   schedule(t, kind, site);
-  // A misaligned ld.shared.v4 faults on a GPU; the CPU would not notice.
-  int64_t offset = addr - reinterpret_cast<int64_t>(t.block->shared);
-  if ((kind & EXT_EMU_WORKGROUP) && !(kind & EXT_EMU_FENCE) &&
-      failIfMisaligned(t, offset, bytes, false, "shared-memory access", site,
-                       "workgroup byte " + std::to_string(offset) +
-                           "; a GPU requires " + std::to_string(bytes) +
-                           "-byte alignment"))
+  // A misaligned ld.shared.v4 (or ld.global.v4) faults on a GPU; the CPU
+  // would not notice. Global accesses reach here under racecheck.
+  bool shared = kind & EXT_EMU_WORKGROUP;
+  int64_t offset =
+      shared ? addr - reinterpret_cast<int64_t>(t.block->shared) : addr;
+  if (!(kind & EXT_EMU_FENCE) && misaligned(offset, bytes)) {
+    std::string where = "workgroup byte " + std::to_string(offset);
+    if (!shared) {
+      where = "address " + std::to_string(addr);
+      for (const LaunchParams::Buffer &b : p.buffers)
+        if (!b.shared && addr >= b.start && addr - b.start < b.bytes)
+          where = "byte " + std::to_string(addr - b.start) + " of " + b.name;
+    }
+    failIfMisaligned(t, offset, bytes, false,
+                     shared ? "shared-memory access" : "global-memory access",
+                     site,
+                     where + "; a GPU requires " + std::to_string(bytes) +
+                         "-byte alignment");
     return;
+  }
   // The access happens when the thread resumes from its yield point (no
   // other thread runs until its next one): record it now, so that what an
   // atomic acquires is what the value it reads was released with.

@@ -7,6 +7,10 @@
 // LOAD: ext-emu: error: kernel {{.*}}: the 16-byte shared-memory access at {{.*}}misaligned-access.mlir:{{[0-9]+}}:{{[0-9]+}} is misaligned (workgroup byte 4; a GPU requires 16-byte alignment)
 // OK: 8
 // COPY: ext-emu: error: kernel {{.*}}: the 16-byte asynchronous copy at {{.*}} is misaligned (workgroup byte 8,
+// Global accesses reach the emulator's checks under --racecheck (a thread's
+// private memory is not global: the register staging buffers are exempt).
+// RUN: not ext-run --racecheck --entry=misaligned_global %s 2>&1 >/dev/null | FileCheck %s --check-prefix=GLOBAL
+// GLOBAL: ext-emu: error: kernel {{.*}}: the 16-byte global-memory access at {{.*}} is misaligned (byte 4 of argument {{[0-9]+}} of @misaligned_global_kernel (memref<64xf32>{{.*}}); a GPU requires 16-byte alignment)
 
 func.func @misaligned() {
   %c1 = arith.constant 1 : index
@@ -52,6 +56,19 @@ func.func @misaligned_copy() {
     %t = nvgpu.device_async_copy %src[%c0], %tile[%c4], 8 : memref<64xf16> to memref<64xf16, #gpu.address_space<workgroup>>
     %g = nvgpu.device_async_create_group %t
     nvgpu.device_async_wait %g
+    gpu.terminator
+  }
+  return
+}
+
+func.func @misaligned_global() {
+  %c1 = arith.constant 1 : index
+  %g = memref.alloc() : memref<64xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %c8 = arith.constant 8 : index
+    %v = vector.load %g[%c1] : memref<64xf32>, vector<4xf32>
+    vector.store %v, %g[%c8] : memref<64xf32>, vector<4xf32>
     gpu.terminator
   }
   return

@@ -24,6 +24,14 @@ bool ext::isWorkgroupMemRef(Type type) {
   return attr && attr.getValue() == gpu::AddressSpace::Workgroup;
 }
 
+bool ext::isGlobalMemRef(Type type) {
+  auto memref = dyn_cast<BaseMemRefType>(type);
+  if (!memref)
+    return false;
+  auto attr = dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+  return !attr || attr.getValue() == gpu::AddressSpace::Global;
+}
+
 MemRefType ext::withoutMemorySpace(MemRefType type) {
   return MemRefType::get(type.getShape(), type.getElementType(),
                          type.getLayout(), Attribute());

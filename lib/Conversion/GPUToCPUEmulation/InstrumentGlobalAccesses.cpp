@@ -2,8 +2,9 @@
 //
 // The emulator's race detector sees only the accesses reported to it. The
 // emulation lowering reports workgroup accesses, atomics and fences (its
-// yield points); this pass adds every other load and store, so that races in
-// global memory are found too (at the price of a yield point each).
+// yield points); this pass adds every load and store of global memory, so
+// that races there are found too (at the price of a yield point each). A
+// thread's private memory cannot race and is left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,16 +53,16 @@ struct InstrumentGlobalAccessesPass
       SmallVector<Operation *> accesses;
       function->walk([&](Operation *op) {
         if (auto load = dyn_cast<memref::LoadOp>(op)) {
-          if (!isWorkgroupMemRef(load.getMemref().getType()))
+          if (isGlobalMemRef(load.getMemref().getType()))
             accesses.push_back(op);
         } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-          if (!isWorkgroupMemRef(store.getMemref().getType()))
+          if (isGlobalMemRef(store.getMemref().getType()))
             accesses.push_back(op);
         } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
-          if (!isWorkgroupMemRef(load.getBase().getType()))
+          if (isGlobalMemRef(load.getBase().getType()))
             accesses.push_back(op);
         } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
-          if (!isWorkgroupMemRef(store.getBase().getType()))
+          if (isGlobalMemRef(store.getBase().getType()))
             accesses.push_back(op);
         }
       });

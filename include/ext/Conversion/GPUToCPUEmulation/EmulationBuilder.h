@@ -38,6 +38,9 @@ inline constexpr llvm::StringLiteral kEmulationSitesAttrName = "ext.emu_sites";
 //===----------------------------------------------------------------------===//
 
 bool isWorkgroupMemRef(mlir::Type type);
+/// Device-wide memory: no memory space (or #gpu.address_space<global>), not
+/// a block's workgroup memory or a thread's private memory.
+bool isGlobalMemRef(mlir::Type type);
 mlir::MemRefType withoutMemorySpace(mlir::MemRefType type);
 
 /// `file:line:col (name)` of the first file location inside `loc` (the name
