@@ -415,16 +415,43 @@ private:
   std::optional<std::string> previous;
 };
 
+/// How a CPU executable drives ext's emulator around a run.
+struct EmulatorControl {
+  /// The lanes of the chip the emulated kernels stand for ("64" for AMD's
+  /// waves, as ext-run --chip=gfx... sets it); empty for the default of 32.
+  std::string warpSize;
+  /// The runtime's __ext_emu_return_errors and __ext_emu_take_error: a
+  /// failed launch becomes a Python exception instead of ending the
+  /// interpreter. Null when the runtime lacks them (or on CUDA).
+  void (*returnErrors)(int32_t) = nullptr;
+  const char *(*takeError)() = nullptr;
+
+  /// The entry points of the runtime library at `path`, which the execution
+  /// engine has loaded.
+  static EmulatorControl forLibrary(const std::string &path,
+                                    std::string warpSize) {
+    EmulatorControl c;
+    c.warpSize = std::move(warpSize);
+    if (void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
+      c.returnErrors = reinterpret_cast<void (*)(int32_t)>(
+          dlsym(handle, "__ext_emu_return_errors"));
+      c.takeError = reinterpret_cast<const char *(*)()>(
+          dlsym(handle, "__ext_emu_take_error"));
+      if (!c.returnErrors || !c.takeError)
+        c.returnErrors = nullptr, c.takeError = nullptr;
+      dlclose(handle); // the engine keeps its own reference
+    }
+    return c;
+  }
+};
+
 /// A function compiled once (CPU emulator or CUDA) and called many times.
 class Executable {
 public:
-  /// `emulatedWarpSize`: the lanes of the chip the emulated kernels stand
-  /// for ("64" for AMD's waves, as ext-run --chip=gfx... sets it); empty for
-  /// the emulator's default of 32 and on CUDA.
   Executable(std::unique_ptr<ExecutionEngine> engine, std::string entry,
-             FunctionType type, bool cuda, std::string emulatedWarpSize)
+             FunctionType type, bool cuda, EmulatorControl emulator)
       : engine(std::move(engine)), entry(std::move(entry)), type(type),
-        cuda(cuda), emulatedWarpSize(std::move(emulatedWarpSize)) {}
+        cuda(cuda), emulator(std::move(emulator)) {}
 
   void call(const py::list &arrays) {
     if (type.getNumInputs() != arrays.size())
@@ -445,15 +472,26 @@ public:
     if (cuda)
       errorsBefore = loadCudaRuntime(chip).errorCount();
     llvm::Error err = llvm::Error::success();
+    std::string emulatorError;
     {
       // The emulator reads its configuration at each launch.
-      ScopedEnv warp("EXT_EMU_WARP_SIZE", emulatedWarpSize);
+      ScopedEnv warp("EXT_EMU_WARP_SIZE", emulator.warpSize);
       py::gil_scoped_release release;
+      if (emulator.returnErrors)
+        emulator.returnErrors(1);
       err = engine->invokePacked("_mlir_ciface_" + entry, args);
+      if (emulator.returnErrors) {
+        if (const char *kept = emulator.takeError())
+          emulatorError = kept;
+        emulator.returnErrors(0);
+      }
     }
     if (err)
       throw std::runtime_error("running @" + entry +
                                " failed: " + llvm::toString(std::move(err)));
+    if (!emulatorError.empty())
+      throw std::runtime_error("running @" + entry +
+                               " on ext's emulator failed: " + emulatorError);
     if (cuda && loadCudaRuntime(chip).errorCount() != errorsBefore)
       throw std::runtime_error("running @" + entry +
                                " on the GPU: a CUDA driver call failed");
@@ -467,7 +505,7 @@ private:
   std::string entry;
   FunctionType type;
   bool cuda;
-  std::string emulatedWarpSize;
+  EmulatorControl emulator;
 };
 
 class ModuleHandle {
@@ -632,6 +670,7 @@ public:
     PassManager pm(ctx->get());
     SmallVector<std::string> libs = {EXT_RUNNER_UTILS_LIB,
                                      EXT_C_RUNNER_UTILS_LIB};
+    std::string emulationLib;
     bool cuda = target == "cuda";
     if (cuda) {
       std::string deviceChip;
@@ -650,7 +689,8 @@ public:
       ext::CpuPipelineOptions options;
       options.chip = chip;
       ext::buildCpuPipeline(pm, options);
-      libs.push_back(runtimeLibrary(EXT_CPU_EMULATION_LIB));
+      emulationLib = runtimeLibrary(EXT_CPU_EMULATION_LIB);
+      libs.push_back(emulationLib);
     } else {
       throw py::value_error("unknown run target '" + target +
                             "' (expected cpu or cuda)");
@@ -671,11 +711,13 @@ public:
       throw std::runtime_error("could not compile: " +
                                llvm::toString(engine.takeError()) + "\n" +
                                diags.text);
-    // An AMD chip's kernels run on the emulator in 64-lane waves.
-    std::string warpSize =
-        !cuda && StringRef(chip).starts_with("gfx") ? "64" : "";
+    EmulatorControl emulator;
+    if (!cuda)
+      // An AMD chip's kernels run on the emulator in 64-lane waves.
+      emulator = EmulatorControl::forLibrary(
+          emulationLib, StringRef(chip).starts_with("gfx") ? "64" : "");
     return std::make_shared<Executable>(std::move(*engine), entry, type, cuda,
-                                        warpSize);
+                                        std::move(emulator));
   }
 
   /// Lowers with ext-cpu-pipeline and calls `entry` with the arrays as its

@@ -148,6 +148,18 @@ namespace {
   std::_Exit(1);
 }
 
+/// __ext_emu_return_errors' state: host-side, between launches.
+bool keepErrors = false;
+std::string keptError;
+
+/// A launch's error: kept for the host, or the end of the process.
+void launchFailed(const std::string &message) {
+  if (!keepErrors)
+    reportAndExit(message);
+  std::fflush(stdout);
+  keptError = message;
+}
+
 int64_t component(const Dim3 &d, int32_t dim) {
   return dim == 0 ? d.x : dim == 1 ? d.y : d.z;
 }
@@ -162,10 +174,13 @@ void __ext_emu_launch(const char *kernel, const char *launchSite,
                       int64_t bz, int64_t staticShared, int64_t dynamicShared,
                       const char *buffers, int64_t numBuffers,
                       const int64_t *bufferRanges) {
+  // After a kept error the host's data is undefined: run nothing more.
+  if (keepErrors && !keptError.empty())
+    return;
   std::string error;
   Config config = Config::fromEnvironment(error);
   if (!error.empty())
-    reportAndExit(error);
+    return launchFailed(error);
   LaunchParams params;
   params.kernel = kernel ? kernel : "?";
   params.launchSite = launchSite ? launchSite : "?";
@@ -190,7 +205,19 @@ void __ext_emu_launch(const char *kernel, const char *launchSite,
   params.dynamicShared = dynamicShared;
   error = launch(params, config);
   if (!error.empty())
-    reportAndExit(error);
+    launchFailed(error);
+}
+
+void __ext_emu_return_errors(int32_t on) {
+  keepErrors = on != 0;
+  keptError.clear();
+}
+
+const char *__ext_emu_take_error(void) {
+  static std::string taken;
+  taken = std::move(keptError);
+  keptError.clear();
+  return taken.empty() ? nullptr : taken.c_str();
 }
 
 int64_t __ext_emu_thread_id(int32_t dim) {

@@ -130,3 +130,31 @@ def test_bad_arguments():
         m.run_pipeline("no-such-pass")
     with pytest.raises(ValueError, match="combiner must be one of"):
         ext.row_reduce(2, 2, "mean")
+
+
+def test_emulator_error_is_an_exception():
+    # A launch the emulator refuses (here a misaligned 16-byte shared load,
+    # which faults on a GPU) raises instead of ending the interpreter, and
+    # the next runs work.
+    bad = ext.Module.parse("""
+func.func @bad(%out: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %c0 = arith.constant 0 : index
+    %tile = memref.alloc() : memref<16xf32, #gpu.address_space<workgroup>>
+    %v = vector.load %tile[%c1] : memref<16xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    vector.store %v, %out[%c0] : memref<16xf32>, vector<4xf32>
+    gpu.terminator
+  }
+  return
+}
+""")
+    out = np.zeros(16, np.float32)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="running @bad on ext's emulator failed: kernel "
+                                               "'bad_kernel' .* the 16-byte shared-memory "
+                                               "access at .* is misaligned"):
+            bad.run_cpu("bad", [out])
+    a, b = small_ints((8, 8)), small_ints((8, 8))
+    np.testing.assert_array_equal(ext.matmul(8, 8, 8).run(a, b), a @ b)

@@ -93,7 +93,7 @@ extern "C" {
 /// (BufferSpace, start, bytes) triple per name: a byte offset into workgroup
 /// memory or an address. An error (deadlock, a thread leaving a barrier others
 /// wait at, a bad launch) is reported on stderr and ends the process with
-/// status 1.
+/// status 1, unless __ext_emu_return_errors asked for it to be kept.
 void __ext_emu_launch(const char *kernel, const char *launchSite,
                       const char *sites, int64_t numSites,
                       void (*trampoline)(void **), void **args, int64_t gx,
@@ -101,6 +101,14 @@ void __ext_emu_launch(const char *kernel, const char *launchSite,
                       int64_t bz, int64_t staticShared, int64_t dynamicShared,
                       const char *buffers, int64_t numBuffers,
                       const int64_t *bufferRanges);
+
+/// For hosts that must survive a failed launch (Python): with `on`, a launch
+/// error is kept instead of ending the process, the launch returns (its
+/// outputs are undefined), later launches return at once, and
+/// __ext_emu_take_error hands the message over (NULL when there is none)
+/// and clears it. Called from the host thread, outside any launch.
+void __ext_emu_return_errors(int32_t on);
+const char *__ext_emu_take_error(void);
 
 /// gpu.printf: the calling thread's formatted line, printed on stdout when
 /// its block finishes, the lines of a warp in lane order (as NVIDIA hardware
