@@ -48,48 +48,65 @@ int64_t knownMultiple(Value v) {
 
 } // namespace
 
-int64_t tile_lowering::copyVectorWidth(CopyOp op, std::string &why) {
-  auto src = cast<MemRefType>(op.getSource().getType());
-  auto dst = cast<MemRefType>(op.getTarget().getType());
-  Type elem = dst.getElementType();
-  int64_t asked = std::min<int64_t>(op.getVector(), 16 / elementBytes(elem));
-  if (asked <= 1 || dst.getRank() == 0)
+namespace {
+
+/// The widest vector (a power of two, at most `vector` elements and 16
+/// bytes) in which rows move between a shared `tile` and a row-major
+/// `global` memref (named `globalName` in the reason) at a window whose
+/// column offset is `origin`: both rows hold whole aligned vectors and the
+/// offset is a multiple of the width, so a vector lies wholly inside or
+/// wholly outside the global row (one bounds check covers it). Sets `why`
+/// when narrower than asked.
+int64_t rowVectorWidth(MemRefType tile, MemRefType global, Value origin,
+                       int64_t vector, StringRef globalName,
+                       std::string &why) {
+  int64_t asked =
+      std::min<int64_t>(vector, 16 / elementBytes(tile.getElementType()));
+  if (asked <= 1 || tile.getRank() == 0)
     return 1;
-  SmallVector<int64_t> dstStrides;
-  int64_t dstOffset;
-  if (failed(dst.getStridesAndOffset(dstStrides, dstOffset)) ||
-      dstStrides.back() != 1 || ShapedType::isDynamic(dstOffset)) {
-    why = "the target's innermost dimension is not contiguous";
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(tile.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(offset)) {
+    why = "the tile's innermost dimension is not contiguous";
     return 1;
   }
-  if (!src.getLayout().isIdentity() || !src.hasStaticShape()) {
-    why = "the source is not a static, row-major memref";
+  if (!global.getLayout().isIdentity() || !global.hasStaticShape()) {
+    why = ("the " + globalName + " is not a static, row-major memref").str();
     return 1;
   }
-  int64_t rowLen = src.getShape().back();
-  int64_t origin = knownMultiple(op.getOffsets().back());
-  int64_t w = asked;
+  int64_t rowLen = global.getShape().back();
+  int64_t tileRow = tile.getShape().back();
+  int64_t known = knownMultiple(origin);
   auto fits = [&](int64_t w) {
-    if (rowLen % w != 0 || dst.getShape().back() % w != 0 || origin % w != 0 ||
-        dstOffset % w != 0)
-      return false;
-    return outerStridesDivisible(dstStrides, w);
+    return rowLen % w == 0 && tileRow % w == 0 && known % w == 0 &&
+           offset % w == 0 && outerStridesDivisible(strides, w);
   };
+  int64_t w = asked;
   while (w > 1 && !fits(w))
     w /= 2;
   if (w < asked) {
     llvm::raw_string_ostream os(why);
     if (rowLen % asked != 0)
-      os << "the source's rows are " << rowLen << " elements long";
-    else if (dst.getShape().back() % asked != 0)
-      os << "the tile's rows are " << dst.getShape().back() << " elements long";
-    else if (origin % asked != 0)
+      os << "the " << globalName << "'s rows are " << rowLen
+         << " elements long";
+    else if (tileRow % asked != 0)
+      os << "the tile's rows are " << tileRow << " elements long";
+    else if (known % asked != 0)
       os << "the window's column offset is not known to be a multiple of "
          << asked;
     else
-      os << "the shared tile's row stride is not a multiple of " << asked;
+      os << "the tile's row stride is not a multiple of " << asked;
   }
   return w;
+}
+
+} // namespace
+
+int64_t tile_lowering::copyVectorWidth(CopyOp op, std::string &why) {
+  return rowVectorWidth(cast<MemRefType>(op.getTarget().getType()),
+                        cast<MemRefType>(op.getSource().getType()),
+                        op.getOffsets().back(), op.getVector(), "source", why);
 }
 
 bool tile_lowering::isAsyncCopyWidth(int64_t bytes) {
@@ -351,53 +368,11 @@ LogicalResult LaunchLowering::lowerCopyWait(CopyWaitOp op) {
 
 namespace {
 
-/// The widest vector (a power of two, at most `vector` elements and 16
-/// bytes) in which `op` can store its rows: the tile's and the target's rows
-/// hold whole aligned vectors, and the window's column offset is a multiple
-/// of the width. Then a vector is wholly inside the target's row or wholly
-/// outside it, so one bounds check covers it. Sets `why` when narrower than
-/// asked.
+/// The vector width of a staged tile's stores into the target.
 int64_t storeVectorWidth(StoreTileOp op, std::string &why) {
-  auto src = cast<MemRefType>(op.getSource().getType());
-  auto dst = cast<MemRefType>(op.getTarget().getType());
-  Type elem = src.getElementType();
-  int64_t asked = std::min<int64_t>(op.getVector(), 16 / elementBytes(elem));
-  if (asked <= 1 || src.getRank() == 0)
-    return 1;
-  SmallVector<int64_t> srcStrides;
-  int64_t srcOffset;
-  if (failed(src.getStridesAndOffset(srcStrides, srcOffset)) ||
-      srcStrides.back() != 1 || ShapedType::isDynamic(srcOffset)) {
-    why = "the tile's innermost dimension is not contiguous";
-    return 1;
-  }
-  if (!dst.getLayout().isIdentity() || !dst.hasStaticShape()) {
-    why = "the target is not a static, row-major memref";
-    return 1;
-  }
-  int64_t rowLen = dst.getShape().back();
-  int64_t origin = knownMultiple(op.getOffsets().back());
-  auto fits = [&](int64_t w) {
-    return rowLen % w == 0 && src.getShape().back() % w == 0 &&
-           origin % w == 0 && srcOffset % w == 0 &&
-           outerStridesDivisible(srcStrides, w);
-  };
-  int64_t w = asked;
-  while (w > 1 && !fits(w))
-    w /= 2;
-  if (w < asked) {
-    llvm::raw_string_ostream os(why);
-    if (rowLen % asked != 0)
-      os << "the target's rows are " << rowLen << " elements long";
-    else if (src.getShape().back() % asked != 0)
-      os << "the tile's rows are " << src.getShape().back() << " elements long";
-    else if (origin % asked != 0)
-      os << "the window's column offset is not known to be a multiple of "
-         << asked;
-    else
-      os << "the tile's row stride is not a multiple of " << asked;
-  }
-  return w;
+  return rowVectorWidth(cast<MemRefType>(op.getSource().getType()),
+                        cast<MemRefType>(op.getTarget().getType()),
+                        op.getOffsets().back(), op.getVector(), "target", why);
 }
 
 } // namespace
