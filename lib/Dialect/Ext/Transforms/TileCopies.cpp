@@ -58,8 +58,7 @@ namespace {
 /// wholly outside the global row (one bounds check covers it). Sets `why`
 /// when narrower than asked.
 int64_t rowVectorWidth(MemRefType tile, MemRefType global, Value origin,
-                       int64_t vector, StringRef globalName,
-                       std::string &why) {
+                       int64_t vector, StringRef globalName, std::string &why) {
   int64_t asked =
       std::min<int64_t>(vector, 16 / elementBytes(tile.getElementType()));
   if (asked <= 1 || tile.getRank() == 0)
