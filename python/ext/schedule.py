@@ -270,7 +270,9 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     * `mma` and `warps`: tensor cores. `mma` is "auto" or an instruction
       ("m16n8k16", "m16n8k8", "mfma_32x32x8", "mfma_16x16x16",
       "mfma_32x32x2"), `warps` = [WM, WN] warps over the tile (the block has
-      WM * WN warps: 32 lanes on NVIDIA, 64 on AMD).
+      WM * WN warps: 32 lanes on NVIDIA, 64 on AMD; without `threads`, the
+      block is WM * WN x lanes over the two innermost spatial axes, with 64
+      lanes for an "mfma_..." instruction: give `threads` for "auto" on AMD).
 
         >>> s = ext.schedule(C, tile=(64, 64, 16), threads=(16, 16, 1),
         ...                  cache=[(A, [(0, 32, 1)]), B], decomposition="data_parallel")
@@ -293,7 +295,19 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
         if isinstance(t, bool) or not isinstance(t, int) or t <= 0:
             raise _error(loc, f"tile of axis '{name}' must be a positive integer, got {t!r}")
 
-    if threads is None:
+    warps = fields.get("warps")
+    spatial_names = [a.name for a in axes if a.kind == "spatial"]
+    if threads is None and fields.get("mma") is not None and warps is not None \
+            and len(spatial_names) >= 2:
+        # Tensor cores: the block is the warps' lanes (64 in an AMD wave),
+        # laid out as in the examples: warps x lanes over the two innermost
+        # spatial axes.
+        mma = fields["mma"]
+        lanes = 64 if isinstance(mma, str) and "mfma" in mma else 32
+        counts = {n: 1 for n in names}
+        counts[spatial_names[-2]] = _prod(warps) if isinstance(warps, (tuple, list)) else 1
+        counts[spatial_names[-1]] = lanes
+    elif threads is None:
         counts = {a.name: (tiles[a.name] if a.kind == "spatial" else 1) for a in axes}
         # Keep the block within 1024 threads: halve the largest even count.
         while _prod(counts.values()) > 1024:

@@ -85,6 +85,20 @@ def test_tensor_cores(mma, target, chip, tile, threads, stages):
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
 
 
+@pytest.mark.parametrize("mma,target,chip,tile,threads", [
+    ("m16n8k16", "nvvm", "sm_80", (32, 32, 16), [4, 32, 1]),
+    ("mfma_32x32x8", "rocdl", "gfx942", (64, 64, 16), [4, 64, 1])])
+def test_tensor_core_threads_from_warps(mma, target, chip, tile, threads):
+    # Without `threads`, the block is the warps' lanes.
+    m, n, k = 70, 75, 50
+    A, B, C = matmul_te(m, n, k, "float16", acc="float32")
+    s = ext.schedule(C, tile=tile, cache=[A, B], mma=mma, warps=(2, 2))
+    assert f"threads = {threads}" in s.text()
+    a, b = ints((m, k), np.float16), ints((k, n), np.float16)
+    np.testing.assert_array_equal(ext.build(s, target=target, chip=chip).run(a, b),
+                                  a.astype(np.float32) @ b.astype(np.float32))
+
+
 @pytest.mark.parametrize("b_transposed", [False, True])
 def test_tensor_cores_ldmatrix_pairs(b_transposed):
     # Warp tiles of 32x24: three n8 tiles, so B's fragments come as one
