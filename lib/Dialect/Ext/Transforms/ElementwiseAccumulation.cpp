@@ -140,20 +140,7 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchLowering &L,
               layout.getContiguity(spatialDim[a], spatialShape, spatialThreads);
         else if (inner && a == *inner)
           run = unroll;
-        int64_t w = std::min(maxWidth, run);
-        w = w > 0 ? int64_t(1) << llvm::Log2_64(w) : 1;
-        // A vector must neither cross the end of a run nor start unaligned
-        // within one: its width divides the run (pairs for a run of 6).
-        while (w > 1 && run % w != 0)
-          w /= 2;
-        auto aligned = [&](int64_t w) {
-          if (ShapedType::isDynamic(offset) || offset % w != 0 ||
-              flat.back() % w != 0)
-            return false;
-          return outerStridesDivisible(strides, w);
-        };
-        while (w > 1 && !aligned(w))
-          w /= 2;
+        int64_t w = runVectorWidth(run, maxWidth, strides, offset, flat.back());
         r.axis = a;
         r.width = w;
         if (w < maxWidth) {

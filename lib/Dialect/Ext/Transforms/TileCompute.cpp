@@ -81,22 +81,15 @@ sharedStoreVector(TileComputeOp op, FragmentLayoutAttrInterface layout,
   auto dim = llvm::find(spatial, axis);
   if (dim == spatial.end())
     return none;
-  int64_t run = layout.getContiguity(dim - spatial.begin(), spatialShape,
-                                     spatialThreads);
-  int64_t w = std::min<int64_t>(
-      {run, localCounts[axis], 16 / elementBytes(type.getElementType())});
-  w = w > 1 ? int64_t(1) << llvm::Log2_64(w) : 1;
-  // A vector must not cross the end of a run (a run of 6 takes pairs).
-  while (w > 1 && run % w != 0)
-    w /= 2;
+  int64_t run =
+      layout.getContiguity(dim - spatial.begin(), spatialShape, spatialThreads);
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1 || ShapedType::isDynamic(offset))
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
     return none;
-  while (w > 1 && (offset % w != 0 || !outerStridesDivisible(strides, w)))
-    w /= 2;
-  return {axis, w};
+  int64_t maxWidth = std::min<int64_t>(
+      localCounts[axis], 16 / elementBytes(type.getElementType()));
+  return {axis, runVectorWidth(run, maxWidth, strides, offset)};
 }
 
 } // namespace

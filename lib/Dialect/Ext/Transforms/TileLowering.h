@@ -39,6 +39,16 @@ int64_t elementBytes(mlir::Type t);
 /// then start `w`-aligned.
 bool outerStridesDivisible(llvm::ArrayRef<int64_t> strides, int64_t w);
 
+/// The widest vector (a power of two, at most `maxWidth` elements) along a
+/// thread's run of `run` consecutive elements of a memref's rows, with the
+/// memref's `strides` and `offset` and `constant` added to its innermost
+/// index: the width divides the run (a vector never crosses the run's end
+/// or starts unaligned within it: pairs for a run of 6) and every vector
+/// starts aligned to its size. 1 when none is wider.
+int64_t runVectorWidth(int64_t run, int64_t maxWidth,
+                       llvm::ArrayRef<int64_t> strides, int64_t offset,
+                       int64_t constant = 0);
+
 /// Combines like combineAccumulators, but a product yielded into a `sum`
 /// becomes one fused multiply-add (`math.fma`, one rounding instead of two:
 /// C's -ffp-contract=on inside `acc += a * b`), so that NVPTX and AMDGPU

@@ -53,6 +53,21 @@ bool tile_lowering::outerStridesDivisible(ArrayRef<int64_t> strides,
   });
 }
 
+int64_t tile_lowering::runVectorWidth(int64_t run, int64_t maxWidth,
+                                      ArrayRef<int64_t> strides, int64_t offset,
+                                      int64_t constant) {
+  int64_t w = std::min(maxWidth, run);
+  w = w > 1 ? int64_t(1) << llvm::Log2_64(w) : 1;
+  while (w > 1 && run % w != 0)
+    w /= 2;
+  if (ShapedType::isDynamic(offset))
+    return 1;
+  while (w > 1 && (offset % w != 0 || constant % w != 0 ||
+                   !outerStridesDivisible(strides, w)))
+    w /= 2;
+  return w;
+}
+
 LogicalResult LaunchLowering::lowerFragment(AllocFragmentOp op) {
   auto type = cast<MemRefType>(op.getType());
   SmallVector<int64_t> local = op.getLayoutOrDefault().getLocalShape(
