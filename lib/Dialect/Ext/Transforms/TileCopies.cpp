@@ -55,23 +55,28 @@ namespace {
 /// `global` memref (named `globalName` in the reason) at a window whose
 /// column offset is `origin`: both rows hold whole aligned vectors and the
 /// offset is a multiple of the width, so a vector lies wholly inside or
-/// wholly outside the global row (one bounds check covers it). Sets `why`
-/// when narrower than asked.
+/// wholly outside the global row (one bounds check covers it). When it is
+/// narrower than asked, `why` says so: "W element(s) at a time instead of
+/// V: <reason>".
 int64_t rowVectorWidth(MemRefType tile, MemRefType global, Value origin,
                        int64_t vector, StringRef globalName, std::string &why) {
   int64_t asked =
       std::min<int64_t>(vector, 16 / elementBytes(tile.getElementType()));
   if (asked <= 1 || tile.getRank() == 0)
     return 1;
+  llvm::raw_string_ostream os(why);
+  auto narrower = [&](int64_t w) -> llvm::raw_ostream & {
+    return os << w << " element(s) at a time instead of " << asked << ": ";
+  };
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(tile.getStridesAndOffset(strides, offset)) ||
       strides.back() != 1 || ShapedType::isDynamic(offset)) {
-    why = "the tile's innermost dimension is not contiguous";
+    narrower(1) << "the tile's innermost dimension is not contiguous";
     return 1;
   }
   if (!global.getLayout().isIdentity() || !global.hasStaticShape()) {
-    why = ("the " + globalName + " is not a static, row-major memref").str();
+    narrower(1) << "the " << globalName << " is not a static, row-major memref";
     return 1;
   }
   int64_t rowLen = global.getShape().back();
@@ -85,7 +90,7 @@ int64_t rowVectorWidth(MemRefType tile, MemRefType global, Value origin,
   while (w > 1 && !fits(w))
     w /= 2;
   if (w < asked) {
-    llvm::raw_string_ostream os(why);
+    narrower(w);
     if (rowLen % asked != 0)
       os << "the " << globalName << "'s rows are " << rowLen
          << " elements long";
@@ -213,10 +218,7 @@ LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
   std::string why;
   int64_t width = copyVectorWidth(op, why);
   if (!why.empty())
-    op.emitRemark() << "copies " << width << " element(s) at a time instead of "
-                    << std::min<int64_t>(op.getVector(),
-                                         16 / elementBytes(elem))
-                    << ": " << why;
+    op.emitRemark() << "copies " << why;
   CopyKind kind = CopyKind::Sync;
   if (std::optional<CopyStaging> staged = op.getStaged()) {
     kind =
@@ -380,14 +382,10 @@ LogicalResult LaunchLowering::lowerStoreTile(StoreTileOp op) {
   Location loc = op.getLoc();
   rw.setInsertionPoint(op);
   auto srcType = cast<MemRefType>(op.getSource().getType());
-  Type elem = srcType.getElementType();
   std::string why;
   int64_t width = storeVectorWidth(op, why);
   if (!why.empty())
-    op.emitRemark() << "stores " << width << " element(s) at a time instead of "
-                    << std::min<int64_t>(op.getVector(),
-                                         16 / elementBytes(elem))
-                    << ": " << why;
+    op.emitRemark() << "stores " << why;
   unsigned rank = srcType.getRank();
   auto storeOne = [&](Value vecIdx, Value) {
     SmallVector<Value> srcIdx =

@@ -59,8 +59,9 @@ combineFused(mlir::RewriterBase &rw, mlir::Location loc, TileComputeOp op,
 
 /// The widest vector (a power of two, at most `vector` elements and 16
 /// bytes) in which `op` can move its rows: every vector must start aligned
-/// and lie inside one row of the source and of the target. Sets `why` when
-/// it is narrower than asked.
+/// and lie inside one row of the source and of the target. When it is
+/// narrower than asked, `why` says "W element(s) at a time instead of V:
+/// <reason>".
 int64_t copyVectorWidth(CopyOp op, std::string &why);
 
 /// Bytes one cp.async may move.
