@@ -463,16 +463,11 @@ static bool misaligned(int64_t offset, int64_t bytes) {
          offset % bytes != 0;
 }
 
-bool FiberScheduler::failIfMisaligned(Thread &t, int64_t offset,
-                                      int64_t bytes, bool misalignedToo,
-                                      const char *what, int32_t site,
-                                      const std::string &detail) {
-  if (!misaligned(offset, bytes) && !misalignedToo)
-    return false;
-  fail(where(t) + ": the " + std::to_string(bytes) + "-byte " + what +
-       " at " + this->site(site) + " is misaligned (" + detail + ")");
+void FiberScheduler::failMisaligned(Thread &t, int64_t bytes, const char *what,
+                                    int32_t site, const std::string &detail) {
+  fail(where(t) + ": the " + std::to_string(bytes) + "-byte " + what + " at " +
+       this->site(site) + " is misaligned (" + detail + ")");
   suspend(t);
-  return true;
 }
 
 void FiberScheduler::access(Thread &t, int64_t addr, int64_t bytes,
@@ -484,18 +479,17 @@ void FiberScheduler::access(Thread &t, int64_t addr, int64_t bytes,
   int64_t offset =
       shared ? addr - reinterpret_cast<int64_t>(t.block->shared) : addr;
   if (!(kind & EXT_EMU_FENCE) && misaligned(offset, bytes)) {
-    std::string where = "workgroup byte " + std::to_string(offset);
+    std::string at = "workgroup byte " + std::to_string(offset);
     if (!shared) {
-      where = "address " + std::to_string(addr);
+      at = "address " + std::to_string(addr);
       for (const LaunchParams::Buffer &b : p.buffers)
         if (!b.shared && addr >= b.start && addr - b.start < b.bytes)
-          where = "byte " + std::to_string(addr - b.start) + " of " + b.name;
+          at = "byte " + std::to_string(addr - b.start) + " of " + b.name;
     }
-    failIfMisaligned(t, offset, bytes, false,
-                     shared ? "shared-memory access" : "global-memory access",
-                     site,
-                     where + "; a GPU requires " + std::to_string(bytes) +
-                         "-byte alignment");
+    failMisaligned(
+        t, bytes, shared ? "shared-memory access" : "global-memory access",
+        site,
+        at + "; a GPU requires " + std::to_string(bytes) + "-byte alignment");
     return;
   }
   // The access happens when the thread resumes from its yield point (no
@@ -567,12 +561,13 @@ void FiberScheduler::asyncCopy(Thread &t, int64_t dst, int64_t src,
   }
   // cp.async needs both addresses aligned to its size.
   int64_t dstOffset = dst - reinterpret_cast<int64_t>(t.block->shared);
-  if (failIfMisaligned(t, dstOffset, dstBytes,
-                       srcBytes > 0 && misaligned(src, dstBytes),
-                       "asynchronous copy", site,
-                       "workgroup byte " + std::to_string(dstOffset) +
-                           ", global address " + std::to_string(src)))
+  if (misaligned(dstOffset, dstBytes) ||
+      (srcBytes > 0 && misaligned(src, dstBytes))) {
+    failMisaligned(t, dstBytes, "asynchronous copy", site,
+                   "workgroup byte " + std::to_string(dstOffset) +
+                       ", global address " + std::to_string(src));
     return;
+  }
   t.openCopies.push_back({reinterpret_cast<char *>(dst),
                           reinterpret_cast<const char *>(src), dstBytes,
                           srcBytes, site});

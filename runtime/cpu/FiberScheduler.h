@@ -170,12 +170,10 @@ private:
   const std::string &site(int32_t index) const;
   std::string where(const Thread &t) const;
   void fail(std::string message);
-  /// Fails the launch and suspends `t` when its `bytes`-byte `what` at
-  /// `site` is misaligned (`offset` not a multiple of a 2- to 16-byte size,
-  /// or `misalignedToo`), as a GPU faults there; `detail` says where.
-  bool failIfMisaligned(Thread &t, int64_t offset, int64_t bytes,
-                        bool misalignedToo, const char *what, int32_t site,
-                        const std::string &detail);
+  /// Fails the launch and suspends `t`: its `bytes`-byte `what` at `site`
+  /// is misaligned, where a GPU faults; `detail` says where it points.
+  void failMisaligned(Thread &t, int64_t bytes, const char *what, int32_t site,
+                      const std::string &detail);
 
   // Scheduler side.
   void admitBlocks();
