@@ -361,41 +361,44 @@ def main():
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        def compile_to(src, target, chip, flag, binary):
+            """Lowers `src` for `chip` and translates its kernel module into
+            `binary`; returns the lowered IR's text and the module's name."""
+            lowered = os.path.join(tmp, f"{target}.mlir")
+            run([opt, src, f"--ext-gpu-pipeline=target={target} chip={chip}", "-o", lowered])
+            text = open(lowered).read()
+            mod = re.findall(r"gpu\.module @(\w+)", text)[0]
+            run([translate, lowered, flag, f"--ext-gpu-module={mod}", "-o", binary])
+            return text, mod
+
         for path in kernels:
             r = dict(name=os.path.basename(path), sched=schedule_of(path))
             sched = r["sched"]
             threads = math.prod(sched["threads"])
             if "nv" in sched["targets"]:
-                nv = os.path.join(tmp, "nv.mlir")
-                run([opt, path, "--ext-gpu-pipeline=target=nvvm chip=sm_90", "-o", nv])
-                mod = re.findall(r"gpu\.module @(\w+)", open(nv).read())[0]
                 ptx = os.path.join(tmp, "k.ptx")
-                run([translate, nv, "--ext-to-ptx", f"--ext-gpu-module={mod}", "-o", ptx])
+                nv, mod = compile_to(path, "nvvm", "sm_90", "--ext-to-ptx", ptx)
                 a = analyze_ptx(ptx)
                 r["info"] = ptxas_info(ptxas, ptx, "sm_90") if os.path.exists(ptxas) else dict(regs=0, smem=0, spills=-1)
                 # Above 48 KB the tiles are dynamic shared memory, which
                 # ptxas does not see: the launch says how much.
                 dyn = re.search(rf"gpu\.launch_func\s+@{mod}::.*dynamic_shared_memory_size %c(\d+)_i32",
-                                open(nv).read())
+                                nv)
                 r["info"]["smem"] += int(dyn.group(1)) if dyn else 0
                 r["occ"] = occupancy_nv(H200, threads, r["info"]["regs"], r["info"]["smem"])
                 r["inner"], r["kstep"] = a["inner"], a["kstep"]
                 r["mh"] = model(H200, sched, r["inner"], r["kstep"], r["occ"])
 
             if "amd" in sched["targets"]:
-                amd = os.path.join(tmp, "amd.mlir")
-                run([opt, path, "--ext-gpu-pipeline=target=rocdl chip=gfx942", "-o", amd])
-                mod = re.findall(r"gpu\.module @(\w+)", open(amd).read())[0]
                 hsaco = os.path.join(tmp, "k.hsaco")
-                run([translate, amd, "--ext-to-hsaco", f"--ext-gpu-module={mod}", "-o", hsaco])
+                compile_to(path, "rocdl", "gfx942", "--ext-to-hsaco", hsaco)
                 g = r["g"] = analyze_gfx(objdump, readelf, hsaco)
                 if g["mma"] and not (g["inner"] and g["inner"]["mma"]):
                     # The k-loop was unrolled whole: take the loop counts
                     # from the same kernel at K = SIZE.
                     wide = os.path.join(tmp, "wide.mlir")
                     r["k_example"] = widen_k(path, wide)
-                    run([opt, wide, "--ext-gpu-pipeline=target=rocdl chip=gfx942", "-o", amd])
-                    run([translate, amd, "--ext-to-hsaco", f"--ext-gpu-module={mod}", "-o", hsaco])
+                    compile_to(wide, "rocdl", "gfx942", "--ext-to-hsaco", hsaco)
                     w = analyze_gfx(objdump, readelf, hsaco)
                     g["inner"], g["kstep"] = w["inner"], w["kstep"]
                 # MI300X: occupancy from the registers (512 VGPRs and AGPRs
