@@ -104,6 +104,14 @@ def decomposition_variants(shapes):
     return out
 
 
+def gemm_body(elem):
+    """The GEMM's multiply, %a * %b as f32 into %p (f16 inputs extended)."""
+    if elem == "f16":
+        return ("%a32 = arith.extf %a : f16 to f32\n    %b32 = arith.extf %b : f16 to f32\n"
+                "    %p = arith.mulf %a32, %b32 : f32")
+    return "%p = arith.mulf %a, %b : f32"
+
+
 def program(elem, schedule, m, n, k, reps, check):
     """An MLIR program timing `reps` scheduled GEMMs of m x n x k on data
     that stays on the device (gpu.alloc'ed buffers, which
@@ -111,11 +119,7 @@ def program(elem, schedule, m, n, k, reps, check):
     timing loop). Prints the seconds of the loop, then max |C - reference|
     where `check` (the reference runs on the host), else -1."""
     a, b, c = f"memref<{m}x{k}x{elem}>", f"memref<{k}x{n}x{elem}>", f"memref<{m}x{n}xf32>"
-    if elem == "f16":
-        body = ("%a32 = arith.extf %a : f16 to f32\n    %b32 = arith.extf %b : f16 to f32\n"
-                "    %p = arith.mulf %a32, %b32 : f32")
-    else:
-        body = "%p = arith.mulf %a, %b : f32"
+    body = gemm_body(elem)
     fill = lambda name, t, d0, d1, e: f'''
   ext.compute [#ext.axis<"{d0}", spatial, {e[0]}>, #ext.axis<"{d1}", spatial, {e[1]}>]
       outs({name} : {t}) maps [affine_map<({d0}, {d1}) -> ({d0}, {d1})>] {{

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Compiles bench/gpu's GEMMs here, for bench/gpu/replay.py to run on a GPU
+machine that has a CUDA driver and PyTorch but no MLIR.
+
+    bench/gpu/export.py DIR [--build DIR] [--chip sm_90] [--shapes ...]
+                        [--decomposition-shapes ...] [--sweep-shapes ...]
+
+bench/gpu/run.py needs ext-run (and so LLVM's and MLIR's libraries) on the
+machine with the GPU. Where that machine has neither, this script does the
+host's part here: for every kernel and shape that run.py times (plus a sweep
+of tensor-core tile shapes, warp grids and stage counts), it lowers the
+scheduled GEMM with ext-gpu-pipeline, writes each gpu.module as PTX
+(ext-translate) and as a cubin (ptxas, with its register and spill report),
+and records what the host function does between entry and return: the
+workspaces it allocates, the memsets, and each gpu.launch_func with its grid,
+block, dynamic shared memory and arguments. DIR/manifest.json holds that
+record; replay.py replays it with the CUDA driver API.
+
+The host function may do nothing else: any other operation in it is an error
+here, not a silent omission there.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run  # noqa: E402  (variants, decomposition_variants, ROOT)
+
+PTXAS = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")
+ELEM_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "i32": 4, "i8": 1, "i64": 8, "f64": 8}
+
+# Tensor-core tile sweep around gemm_f16_mma_large's schedule: (tile, warps,
+# stages). Rows are padded by 8 halves for conflict-free ldmatrix.
+SWEEP = [((128, 256, 32), (2, 4), 3), ((128, 256, 32), (2, 4), 4),
+         ((128, 256, 64), (2, 4), 3), ((256, 128, 32), (4, 2), 3),
+         ((256, 128, 64), (4, 2), 3), ((128, 128, 32), (2, 2), 4),
+         ((128, 128, 64), (2, 2), 3), ((128, 128, 32), (2, 4), 4)]
+
+
+def sweep_schedule(tile, warps, stages):
+    tm, tn, tk = tile
+    return (f"#ext.schedule<tile = [{tm}, {tn}, {tk}], blocks = [\"i\", \"j\"], "
+            f"threads = [{warps[0] * warps[1]}, 32, 1], mma = #ext.mma<m16n8k16>, "
+            f"warps = [{warps[0]}, {warps[1]}], vector = 8, stages = {stages}, "
+            f"cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, "
+            f"factor = {tk * 2}, offset = {tk + 8}>]>, #ext.cache<operand = 1, align = "
+            f"[#ext.storage_align<dim = 0, factor = {tn}, offset = 8>]>]>")
+
+
+def gemm_function(elem, schedule, m, n, k):
+    """@gemm(A, B, C): C = A B under `schedule`, the body run.py times."""
+    a, b, c = f"memref<{m}x{k}x{elem}>", f"memref<{k}x{n}x{elem}>", f"memref<{m}x{n}xf32>"
+    body = run.gemm_body(elem)
+    return f'''func.func @gemm(%A: {a}, %B: {b}, %C: {c}) {{
+  ext.compute [#ext.axis<"i", spatial, {m}>, #ext.axis<"j", spatial, {n}>, #ext.axis<"k", reduce, {k}>]
+      ins(%A, %B : {a}, {b}) outs(%C : {c})
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {{schedule = {schedule}}} {{
+  ^bb0(%a: {elem}, %b: {elem}):
+    {body}
+    ext.yield %p : f32
+  }}
+  return
+}}
+'''
+
+
+MEMREF = re.compile(r"memref<((?:\d+x)*)(\w+)(?:, strided<\[([\d, ]*)\](?:, offset: (\d+))?>)?>")
+
+
+def memref_layout(text):
+    """(shape, element bytes, strides, offset) of a static memref type."""
+    m = MEMREF.fullmatch(text.strip())
+    if not m:
+        raise ValueError(f"unsupported memref type {text}")
+    shape = [int(d) for d in m.group(1).split("x") if d]
+    esize = ELEM_BYTES[m.group(2)]
+    if m.group(3) is not None:
+        strides = [int(s) for s in m.group(3).split(",") if s.strip()]
+        offset = int(m.group(4) or 0)
+    else:
+        strides, acc = [], 1
+        for d in reversed(shape):
+            strides.insert(0, acc)
+            acc *= d
+        offset = 0
+    return shape, esize, strides, offset
+
+
+def host_plan(mlir):
+    """The host function's allocations, memsets and launches, in order."""
+    host = mlir[:mlir.index("gpu.module @")]
+    consts = {name: int(v) for name, v in
+              re.findall(r"(%\w+) = arith\.constant (-?\d+) : (?:index|i32|i64)", host)}
+    buffers, views, steps = {}, {}, []
+    for line in host.splitlines():
+        line = line.strip()
+        if (not line or line.startswith(("module", "func.func", "return", "}", "gpu.wait"))
+                or "arith.constant" in line or re.match(r"%\w+ = gpu\.wait async$", line)):
+            continue
+        if m := re.match(r"(%\w+), %\w+ = gpu\.alloc async \[%\w+\] \(\) : (memref<.*>)$", line):
+            shape, esize, _, _ = memref_layout(m.group(2))
+            size = esize
+            for d in shape:
+                size *= d
+            buffers[m.group(1)] = len(buffers)
+            steps.append({"op": "alloc", "buffer": buffers[m.group(1)], "bytes": size})
+            views[m.group(1)] = (buffers[m.group(1)], 0)
+        elif m := re.match(r"(%\w+) = memref\.view (%\w+)\[(%\w+)\]\[\] : .* to (memref<.*>)$",
+                           line):
+            base, shift = views[m.group(2)]
+            views[m.group(1)] = (base, shift + consts[m.group(3)])
+        elif m := re.match(r"%\w+ = gpu\.memset async \[%\w+\] (%\w+), (%\w+) : (memref<.*>), "
+                           r"(\w+)$", line):
+            base, shift = views[m.group(1)]
+            shape, esize, _, _ = memref_layout(m.group(3))
+            count = 1
+            for d in shape:
+                count *= d
+            if esize != 4:
+                raise ValueError(f"memset of {esize}-byte elements: {line}")
+            steps.append({"op": "memset32", "buffer": base, "byte_offset": shift,
+                          "count": count, "value": consts[m.group(2)]})
+        elif m := re.match(r"%\w+ = gpu\.dealloc async \[%\w+\] (%\w+) : .*$", line):
+            steps.append({"op": "free", "buffer": views[m.group(1)][0]})
+        elif m := re.match(r"gpu\.launch_func\s+@(\w+)::@(\w+) blocks in \((.*?)\) threads in "
+                           r"\((.*?)\)\s*(?:dynamic_shared_memory_size (%\w+) )?args\((.*)\)$",
+                           line):
+            args = []
+            for name, ty in re.findall(r"(%\w+) : (memref<[^>]*(?:<[^>]*>[^>]*)*>)",
+                                       m.group(6)):
+                shape, esize, strides, offset = memref_layout(ty)
+                if am := re.fullmatch(r"%arg(\d+)", name):
+                    src = {"operand": int(am.group(1)), "byte_offset": 0}
+                else:
+                    base, shift = views[name]
+                    src = {"buffer": base, "byte_offset": shift}
+                args.append(dict(src, shape=shape, strides=strides, offset=offset,
+                                 elem_bytes=esize))
+            steps.append({"op": "launch", "module": m.group(1), "kernel": m.group(2),
+                          "grid": [consts[x.strip()] for x in m.group(3).split(",")],
+                          "block": [consts[x.strip()] for x in m.group(4).split(",")],
+                          "shared_bytes": consts[m.group(5)] if m.group(5) else 0,
+                          "args": args})
+        else:
+            raise ValueError(f"host operation that replay.py cannot replay: {line}")
+    return steps
+
+
+def export(build, chip, name, elem, schedule, shape, outdir):
+    """Lowers one GEMM and writes its modules; returns its manifest entry."""
+    m, n, k = shape
+    tag = f"{name}_{m}x{n}x{k}".replace("+", "_")
+    src = os.path.join(outdir, tag + ".mlir")
+    with open(src, "w") as f:
+        f.write(gemm_function(elem, schedule, m, n, k))
+    p = subprocess.run([os.path.join(build, "bin", "ext-opt"), src,
+                        f"--ext-gpu-pipeline=target=nvvm chip={chip}"],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return {"name": name, "shape": shape, "error": p.stderr.strip()[-400:]}
+    lowered = p.stdout
+    steps = host_plan(lowered)
+    kdir = os.path.join(outdir, tag)
+    os.makedirs(kdir, exist_ok=True)
+    t = subprocess.run([os.path.join(build, "bin", "ext-translate"), "--ext-to-ptx",
+                        f"--ext-output-dir={kdir}"], input=lowered, capture_output=True, text=True)
+    if t.returncode != 0:
+        return {"name": name, "shape": shape, "error": t.stderr.strip()[-400:]}
+    modules, report = {}, []
+    for s in steps:
+        if s["op"] != "launch" or s["module"] in modules:
+            continue
+        ptx = os.path.join(kdir, s["module"] + ".ptx")
+        cubin = os.path.join(kdir, s["module"] + ".cubin")
+        modules[s["module"]] = {"ptx": os.path.relpath(ptx, outdir)}
+        if os.path.exists(PTXAS):
+            a = subprocess.run([PTXAS, f"-arch={chip}", "-v", ptx, "-o", cubin],
+                               capture_output=True, text=True)
+            if a.returncode != 0:
+                return {"name": name, "shape": shape, "error": a.stderr.strip()[-400:]}
+            modules[s["module"]]["cubin"] = os.path.relpath(cubin, outdir)
+            regs = re.search(r"Used (\d+) registers", a.stderr)
+            spills = re.search(r"(\d+) bytes spill stores", a.stderr)
+            report.append(f"{s['module']}: {regs.group(1) if regs else '?'} registers, "
+                          f"{spills.group(1) if spills else '?'} B spilled")
+    os.remove(src)
+    return {"name": name, "elem": elem, "shape": shape, "schedule": schedule,
+            "modules": modules, "steps": steps, "ptxas": report}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("outdir")
+    ap.add_argument("--build", default=os.environ.get("EXT_BUILD_DIR",
+                                                      os.path.join(run.ROOT, "build")))
+    ap.add_argument("--chip", default="sm_90")
+    ap.add_argument("--shapes", default="1024x1024x1024,4096x4096x4096,128x4096x8192")
+    ap.add_argument("--decomposition-shapes", default="896x1280x1024,4096x4096x4096,896x4864x4096")
+    ap.add_argument("--sweep-shapes", default="4096x4096x4096,8192x8192x8192")
+    args = ap.parse_args()
+    parse = lambda s: [tuple(int(x) for x in t.split("x")) for t in s.split(",") if t]
+    jobs = []  # the tensor-core sweep first: a replay cut short still has it
+    for tile, warps, stages in SWEEP:
+        jobs.append((f"mma_{tile[0]}x{tile[1]}x{tile[2]}_w{warps[0]}x{warps[1]}_s{stages}", "f16",
+                     sweep_schedule(tile, warps, stages), parse(args.sweep_shapes)))
+    jobs += [(name, elem, sched, parse(args.shapes)) for name, elem, sched in run.variants()]
+    jobs += run.decomposition_variants(parse(args.decomposition_shapes))
+    os.makedirs(args.outdir, exist_ok=True)
+    entries, errors = [], 0
+    for name, elem, schedule, shapes in jobs:
+        for shape in shapes:
+            e = export(args.build, args.chip, name, elem, schedule, shape, args.outdir)
+            errors += "error" in e
+            print(f"{name} {'x'.join(map(str, shape))}: "
+                  f"{e.get('error') or '; '.join(e['ptxas']) or 'no ptxas'}", flush=True)
+            entries.append(e)
+    with open(os.path.join(args.outdir, "manifest.json"), "w") as f:
+        json.dump({"chip": args.chip, "entries": entries}, f, indent=1)
+    print(f"{len(entries)} exported, {errors} failed")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""Runs what bench/gpu/export.py compiled on a GPU and times it against cuBLAS.
+
+    bench/gpu/replay.py DIR [--out results.csv] [--only REGEX] [--no-cublas]
+                            [--batch-ms 25] [--batches 5]
+
+Needs numpy and a CUDA driver (libcuda.so.1, or EXT_CUDA_DRIVER), nothing of
+MLIR or LLVM. For each entry of DIR/manifest.json it loads the cubins (the
+PTX where ptxas was missing), fills A and B with small random integers (exact
+in f16, and their products' sums exact in f32), poisons C with NaN, replays
+the host function's steps (workspace allocation, memsets, launches with
+their grid, block and dynamic shared memory; memrefs passed as MLIR's
+descriptors: allocated and aligned pointers, offset, sizes, strides), and
+compares C with a numpy reference: any difference fails the entry, an
+element left NaN too. It checks again after the timed launches, so that a
+decomposition whose result depends on timing (a race in a fixup) shows.
+Timing: CUDA events around batches of launches of about --batch-ms each;
+the median of --batches batches. Memsets of workspaces are part of each
+call, as they are of ext's host code. cuBLAS (GemmEx: f16 inputs, f32
+output and accumulation, as ext's kernels; Sgemm for f32) is timed the same
+way on the same operands. Prints a table, writes a CSV, exits 1 when a
+check failed.
+"""
+
+import argparse
+import csv
+import ctypes
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+import numpy as np
+
+c_u64, c_void_p = ctypes.c_uint64, ctypes.c_void_p
+
+
+class Driver:
+    """The few CUDA driver calls replay needs, each checked."""
+
+    def __init__(self):
+        self.lib = ctypes.CDLL(os.environ.get("EXT_CUDA_DRIVER", "libcuda.so.1"))
+        self.check("cuInit", 0)
+        dev = ctypes.c_int()
+        self.check("cuDeviceGet", ctypes.byref(dev), 0)
+        name = ctypes.create_string_buffer(256)
+        self.check("cuDeviceGetName", name, 256, dev)
+        self.name = name.value.decode()
+        sms = ctypes.c_int()
+        self.check("cuDeviceGetAttribute", ctypes.byref(sms), 16, dev)  # MULTIPROCESSOR_COUNT
+        self.sms = sms.value
+        ctx = c_void_p()
+        self.check("cuDevicePrimaryCtxRetain", ctypes.byref(ctx), dev)
+        self.check("cuCtxSetCurrent", ctx)
+
+    def check(self, fn, *args):
+        rc = getattr(self.lib, fn)(*args)
+        if rc != 0:
+            text = ctypes.c_char_p()
+            self.lib.cuGetErrorName(rc, ctypes.byref(text))
+            raise RuntimeError(f"{fn} failed: {rc} ({(text.value or b'?').decode()})")
+
+    def alloc(self, size):
+        p = c_u64()
+        self.check("cuMemAlloc_v2", ctypes.byref(p), ctypes.c_size_t(max(size, 4)))
+        return p.value
+
+    def free(self, p):
+        self.check("cuMemFree_v2", c_u64(p))
+
+    def upload(self, ptr, array):
+        self.check("cuMemcpyAsync", c_u64(ptr), c_u64(array.ctypes.data),
+                   ctypes.c_size_t(array.nbytes), None)
+        self.sync()
+
+    def download(self, array, ptr):
+        self.check("cuMemcpyAsync", c_u64(array.ctypes.data), c_u64(ptr),
+                   ctypes.c_size_t(array.nbytes), None)
+        self.sync()
+
+    def memset32(self, ptr, value, count):
+        self.check("cuMemsetD32Async", c_u64(ptr), ctypes.c_uint(value & 0xFFFFFFFF),
+                   ctypes.c_size_t(count), None)
+
+    def sync(self):
+        self.check("cuCtxSynchronize")
+
+    def load(self, root, files):
+        """The module from its cubin, or from its PTX (which the driver
+        compiles) where there is no cubin or the driver refuses it."""
+        module, error = c_void_p(), None
+        for kind in ("cubin", "ptx"):
+            if kind not in files:
+                continue
+            data = open(os.path.join(root, files[kind]), "rb").read() + b"\0"
+            try:
+                self.check("cuModuleLoadData", ctypes.byref(module), ctypes.c_char_p(data))
+                return module
+            except RuntimeError as e:
+                error = e
+                print(f"{files[kind]}: {e}", flush=True)
+        raise error
+
+    def function(self, module, name, shared_bytes):
+        f = c_void_p()
+        self.check("cuModuleGetFunction", ctypes.byref(f), module, name.encode())
+        if shared_bytes > 48 * 1024:  # the opt-in above 48 KB
+            self.check("cuFuncSetAttribute", f, 8, shared_bytes)  # MAX_DYNAMIC_SHARED_SIZE_BYTES
+        return f
+
+    def launch(self, f, grid, block, shared_bytes, values):
+        slots = (c_u64 * len(values))(*values)
+        params = (c_void_p * len(values))(
+            *[ctypes.addressof(slots) + 8 * i for i in range(len(values))])
+        self.check("cuLaunchKernel", f, *[ctypes.c_uint(x) for x in grid],
+                   *[ctypes.c_uint(x) for x in block], ctypes.c_uint(shared_bytes), None,
+                   params, None)
+
+    def time_ms(self, call, batches, batch_ms):
+        """Median milliseconds per call over `batches` event-timed batches."""
+        start, stop = c_void_p(), c_void_p()
+        self.check("cuEventCreate", ctypes.byref(start), 0)
+        self.check("cuEventCreate", ctypes.byref(stop), 0)
+
+        def batch(n):
+            self.check("cuEventRecord", start, None)
+            for _ in range(n):
+                call()
+            self.check("cuEventRecord", stop, None)
+            self.check("cuEventSynchronize", stop)
+            ms = ctypes.c_float()
+            self.check("cuEventElapsedTime", ctypes.byref(ms), start, stop)
+            return ms.value / n
+
+        once = batch(1)
+        reps = max(2, min(1000, int(batch_ms / max(once, 1e-3))))
+        times = [batch(reps) for _ in range(batches)]
+        self.check("cuEventDestroy_v2", start)
+        self.check("cuEventDestroy_v2", stop)
+        return statistics.median(times)
+
+
+def descriptor(ptr, arg):
+    """MLIR's memref descriptor, flattened: allocated, aligned, offset,
+    sizes, strides (every kernel parameter is 8 bytes)."""
+    aligned = ptr + arg["byte_offset"]
+    return [aligned, aligned, arg["offset"], *arg["shape"], *arg["strides"]]
+
+
+class Entry:
+    """One compiled GEMM, ready to replay on given operands."""
+
+    def __init__(self, drv, root, entry):
+        self.drv, self.entry = drv, entry
+        self.modules = {m: drv.load(root, files) for m, files in entry["modules"].items()}
+        self.functions = {}
+        self.buffers = {}
+        for s in entry["steps"]:
+            if s["op"] == "launch":
+                key = (s["module"], s["kernel"])
+                if key not in self.functions:
+                    self.functions[key] = drv.function(self.modules[s["module"]], s["kernel"],
+                                                       s["shared_bytes"])
+            elif s["op"] == "alloc":  # once, not per call: the memsets reset it
+                self.buffers[s["buffer"]] = drv.alloc(s["bytes"])
+
+    def __call__(self, operands):
+        for s in self.entry["steps"]:
+            if s["op"] == "memset32":
+                self.drv.memset32(self.buffers[s["buffer"]] + s["byte_offset"], s["value"],
+                                  s["count"])
+            elif s["op"] == "launch":
+                values = []
+                for a in s["args"]:
+                    base = operands[a["operand"]] if "operand" in a else self.buffers[a["buffer"]]
+                    values += descriptor(base, a)
+                self.drv.launch(self.functions[(s["module"], s["kernel"])], s["grid"],
+                                s["block"], s["shared_bytes"], values)
+
+    def release(self):
+        for p in self.buffers.values():
+            self.drv.free(p)
+        for m in self.modules.values():
+            self.drv.check("cuModuleUnload", m)
+
+
+class Cublas:
+    """cuBLAS through ctypes: GemmEx (f16 in, f32 out) and Sgemm, row-major."""
+
+    def __init__(self):
+        candidates = [os.environ.get("EXT_CUBLAS", "")]
+        for pattern in ("/usr/local/cuda/lib64/libcublas.so*",
+                        "/usr/local/lib/python3*/dist-packages/nvidia/cu*/lib/libcublas.so*",
+                        "/opt/*/.venv/lib/python3*/site-packages/nvidia/cu*/lib/libcublas.so*",
+                        "/usr/lib/python3*/site-packages/nvidia/cu*/lib/libcublas.so*"):
+            candidates += sorted(glob.glob(pattern))
+        candidates += ["libcublas.so", "libcublas.so.13", "libcublas.so.12"]
+        self.lib, errors = None, []
+        for c in candidates:
+            if not c:
+                continue
+            try:
+                self.lib = ctypes.CDLL(c)
+                self.path = c
+                break
+            except OSError as e:
+                errors.append(str(e))
+        if not self.lib:
+            raise RuntimeError("no libcublas: " + "; ".join(errors[-2:]))
+        self.handle = c_void_p()
+        if self.lib.cublasCreate_v2(ctypes.byref(self.handle)) != 0:
+            raise RuntimeError("cublasCreate failed")
+        self.one, self.zero = ctypes.c_float(1.0), ctypes.c_float(0.0)
+
+    def gemm(self, elem, m, n, k, a, b, c):
+        # Row-major C = A B is column-major C^T = B^T A^T.
+        by = ctypes.byref
+        if elem == "f32":
+            rc = self.lib.cublasSgemm_v2(self.handle, 0, 0, n, m, k, by(self.one), c_u64(b), n,
+                                         c_u64(a), k, by(self.zero), c_u64(c), n)
+        else:
+            R16F, R32F, COMPUTE_32F, DEFAULT = 2, 0, 68, -1
+            rc = self.lib.cublasGemmEx(self.handle, 0, 0, n, m, k, by(self.one), c_u64(b), R16F,
+                                       n, c_u64(a), R16F, k, by(self.zero), c_u64(c), R32F, n,
+                                       COMPUTE_32F, DEFAULT)
+        if rc != 0:
+            raise RuntimeError(f"cuBLAS gemm failed: {rc}")
+
+
+def compare(drv, c_ptr, reference):
+    out = np.empty_like(reference)
+    drv.download(out, c_ptr)
+    unwritten = int(np.isnan(out).sum())
+    diff = float(np.nanmax(np.abs(out - reference))) if unwritten < out.size else 0.0
+    if unwritten:
+        return f"WRONG ({unwritten} unwritten)"
+    return "ok" if diff == 0 else f"WRONG (max diff {diff:g})"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--out", default="results.csv")
+    ap.add_argument("--only", default="", help="replay entries whose name matches this regex")
+    ap.add_argument("--no-cublas", action="store_true")
+    ap.add_argument("--batch-ms", type=float, default=25.0)
+    ap.add_argument("--batches", type=int, default=5)
+    args = ap.parse_args()
+    manifest = json.load(open(os.path.join(args.dir, "manifest.json")))
+    try:
+        drv = Driver()
+    except (OSError, RuntimeError, AttributeError) as e:
+        print(f"bench/gpu/replay: no GPU here ({e}); nothing run.")
+        return 0
+    print(f"bench/gpu/replay: {drv.name}, {drv.sms} SMs; chip {manifest['chip']}", flush=True)
+    blas = None
+    if not args.no_cublas:
+        try:
+            blas = Cublas()
+            print(f"cuBLAS: {blas.path}")
+        except RuntimeError as e:
+            print(f"cuBLAS: {e}")
+    rng = np.random.default_rng(2026)
+    problems = {}  # (elem, m, n, k) -> device operands and the reference
+    rows, failures, blas_ms = [], 0, {}
+    # One problem's operands and reference at a time: entries grouped by
+    # problem, in the order the problems first appear.
+    first = {}
+    for i, e in enumerate(manifest["entries"]):
+        first.setdefault((e.get("elem"), *e["shape"]), i)
+    entries = sorted(manifest["entries"], key=lambda e: first[(e.get("elem"), *e["shape"])])
+    out = open(args.out, "w", newline="")
+    table = csv.writer(out)
+    table.writerow(["kernel", "M", "N", "K", "ext_ms", "ext_tflops", "cublas_tflops", "ratio",
+                    "check"])
+
+    def record(row):
+        rows.append(row)
+        table.writerow(row)
+        out.flush()
+
+    for e in entries:
+        m, n, k = e["shape"]
+        label = f"{e['name']} {m}x{n}x{k}"
+        if args.only and not re.search(args.only, e["name"]):
+            continue
+        if "error" in e:
+            print(f"{label}: not compiled: {e['error']}")
+            record((e["name"], m, n, k, "", "", "", "", "not compiled"))
+            failures += 1
+            continue
+        key = (e["elem"], m, n, k)
+        if key not in problems:
+            for p in problems.values():  # one problem's operands on the device at a time
+                for ptr in p[0]:
+                    drv.free(ptr)
+            problems.clear()
+            dtype = np.float16 if e["elem"] == "f16" else np.float32
+            a = rng.integers(-3, 4, (m, k)).astype(dtype)
+            b = rng.integers(-3, 4, (k, n)).astype(dtype)
+            ref = a.astype(np.float32) @ b.astype(np.float32)  # exact: small integers
+            ptrs = [drv.alloc(a.nbytes), drv.alloc(b.nbytes), drv.alloc(ref.nbytes)]
+            drv.upload(ptrs[0], a)
+            drv.upload(ptrs[1], b)
+            problems[key] = (ptrs, ref)
+        ptrs, ref = problems[key]
+        flops = 2.0 * m * n * k
+        try:
+            run = Entry(drv, args.dir, e)
+            drv.memset32(ptrs[2], 0x7FC00000, m * n)  # NaN: every element must be written
+            run(ptrs)
+            drv.sync()
+            check = compare(drv, ptrs[2], ref)
+            ms = drv.time_ms(lambda: run(ptrs), args.batches, args.batch_ms)
+            drv.memset32(ptrs[2], 0x7FC00000, m * n)
+            run(ptrs)
+            drv.sync()
+            again = compare(drv, ptrs[2], ref)
+            if again != check:
+                check = f"{check}, then {again}"
+            run.release()
+        except RuntimeError as err:
+            print(f"{label}: {err}", flush=True)
+            record((e["name"], m, n, k, "", "", "", "", f"failed: {err}"))
+            failures += 1
+            continue
+        failures += check != "ok"
+        b_ms = None
+        if blas:
+            if key not in blas_ms:
+                try:
+                    blas_ms[key] = drv.time_ms(
+                        lambda: blas.gemm(e["elem"], m, n, k, ptrs[0], ptrs[1], ptrs[2]),
+                        args.batches, args.batch_ms)
+                    drv.sync()
+                    # The harness's own check: cuBLAS must agree with the reference.
+                    print(f"cuBLAS {e['elem']} {m}x{n}x{k}: {compare(drv, ptrs[2], ref)}")
+                except RuntimeError as err:
+                    print(f"cuBLAS {m}x{n}x{k}: {err}")
+                    blas_ms[key] = None
+            b_ms = blas_ms[key]
+        tf = flops / ms / 1e9
+        btf = flops / b_ms / 1e9 if b_ms else None
+        row = (e["name"], m, n, k, f"{ms:.4f}", f"{tf:.1f}", f"{btf:.1f}" if btf else "",
+               f"{tf / btf:.3f}" if btf else "", check)
+        record(row)
+        print(f"{row[0]:34} {f'{m}x{n}x{k}':>16} {row[4]:>9} ms {row[5]:>7} TFLOP/s "
+              f"cuBLAS {row[6]:>7}  ratio {row[7]:>6}  {check}   [{'; '.join(e['ptxas'])}]",
+              flush=True)
+    print()
+    print(f"{'kernel':34} {'M x N x K':>16} {'ext TFLOP/s':>12} {'cuBLAS':>8} {'ratio':>7}  check")
+    for r in rows:
+        print(f"{r[0]:34} {f'{r[1]}x{r[2]}x{r[3]}':>16} {r[5]:>12} {r[6]:>8} {r[7]:>7}  {r[8]}")
+    out.close()
+    print(f"{len(rows)} runs, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
