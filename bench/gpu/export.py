@@ -95,12 +95,14 @@ def host_plan(mlir):
     """The host function's allocations, memsets and launches, in order."""
     host = mlir[:mlir.index("gpu.module @")]
     consts = {name: int(v) for name, v in
-              re.findall(r"(%\w+) = arith\.constant (-?\d+) : (?:index|i32|i64)", host)}
+              re.findall(r"(%[\w-]+) = arith\.constant (-?\d+) : (?:index|i32|i64)", host)}
     buffers, views, steps = {}, {}, []
     for line in host.splitlines():
         line = line.strip()
         if (not line or line.startswith(("module", "func.func", "return", "}", "gpu.wait"))
-                or "arith.constant" in line or re.match(r"%\w+ = gpu\.wait async$", line)):
+                or re.match(r"%[\w-]+ = (arith\.constant|llvm\.mlir\.(poison|undef|zero|constant))",
+                            line)
+                or re.match(r"%\w+ = gpu\.wait async$", line)):
             continue
         if m := re.match(r"(%\w+), %\w+ = gpu\.alloc async \[%\w+\] \(\) : (memref<.*>)$", line):
             shape, esize, _, _ = memref_layout(m.group(2))
@@ -151,13 +153,36 @@ def host_plan(mlir):
     return steps
 
 
-def export(build, chip, name, elem, schedule, shape, outdir):
-    """Lowers one GEMM and writes its modules; returns its manifest entry."""
+def wgmma_probes():
+    """(name, element type, @wgmma's text, shape) of each warpgroup MMA test
+    of test/Emulator that must compute C exactly: run on the GPU, they check
+    the emulator's reading of wgmma's descriptors and layouts against the
+    chip's."""
+    out = []
+    tdir = os.path.join(run.ROOT, "test", "Emulator")
+    for f in sorted(os.listdir(tdir)):
+        if not (f.startswith("wgmma-") and f.endswith(".mlir")):
+            continue
+        text = open(os.path.join(tdir, f)).read()
+        if "// CHECK: [0]" not in text:
+            continue
+        body = text[text.index("func.func @wgmma("):]
+        body = body[:body.index("\n}\n") + 3]
+        sig = re.search(r"memref<64x(\d+)x(\w+)>, %Bd: memref<\d+x(\d+)x", body)
+        k, elem, n = int(sig.group(1)), sig.group(2), int(sig.group(3))
+        out.append((f"wgmma-probe:{f[len('wgmma-'):-5]}", elem, body, (64, n, k)))
+    return out
+
+
+def export(build, chip, name, elem, schedule, shape, outdir, source=None):
+    """Lowers one GEMM (`source`, a function of A, B and C, or run.py's
+    GEMM under `schedule`) and writes its modules; returns its manifest
+    entry."""
     m, n, k = shape
-    tag = f"{name}_{m}x{n}x{k}".replace("+", "_")
+    tag = f"{name}_{m}x{n}x{k}".replace("+", "_").replace(":", "_")
     src = os.path.join(outdir, tag + ".mlir")
     with open(src, "w") as f:
-        f.write(gemm_function(elem, schedule, m, n, k))
+        f.write(source or gemm_function(elem, schedule, m, n, k))
     p = subprocess.run([os.path.join(build, "bin", "ext-opt"), src,
                         f"--ext-gpu-pipeline=target=nvvm chip={chip}"],
                        capture_output=True, text=True)
@@ -212,6 +237,14 @@ def main():
     jobs += run.decomposition_variants(parse(args.decomposition_shapes))
     os.makedirs(args.outdir, exist_ok=True)
     entries, errors = [], 0
+    # The warpgroup MMA probes need sm_90a (wgmma); they come first.
+    for name, elem, source, shape in wgmma_probes():
+        e = export(args.build, args.chip + "a" if args.chip == "sm_90" else args.chip, name,
+                   elem, "", shape, args.outdir, source)
+        errors += "error" in e
+        print(f"{name} {'x'.join(map(str, shape))}: "
+              f"{e.get('error') or '; '.join(e['ptxas']) or 'no ptxas'}", flush=True)
+        entries.append(e)
     for name, elem, schedule, shapes in jobs:
         for shape in shapes:
             e = export(args.build, args.chip, name, elem, schedule, shape, args.outdir)

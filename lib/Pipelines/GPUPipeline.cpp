@@ -14,6 +14,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -185,6 +186,9 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
     convert.hasRedux = smVersion(options.chip) >= 80;
     device.addPass(createConvertGpuOpsToNVVMOps(convert));
     device.addPass(LLVM::createNVVMOptimizeForTargetPass());
+    // NVVM ops that are inline PTX (wgmma.mma_async, the TMA and mbarrier
+    // forms) become llvm.inline_asm.
+    device.addPass(createConvertNVVMToLLVMPass());
   } else {
     // Tensor-core tile computes' amdgpu.mfma to rocdl intrinsics.
     ConvertAMDGPUToROCDLPassOptions amdgpu;

@@ -153,8 +153,13 @@ void FiberScheduler::admitBlocks() {
     block->warps.resize((blockThreads + c.warpSize - 1) / c.warpSize);
     // Workgroup memory starts out as 0xff bytes (NaN, -1): reading what
     // no thread wrote is visible in the results, as garbage is on a GPU.
+    // Aligned to 256 KiB, the shared window's size on every chip: the low
+    // 18 bits of an address are its offset in the window, which is what a
+    // wgmma matrix descriptor keeps (and what its swizzle XORs).
+    constexpr int64_t window = int64_t(1) << 18;
     block->shared = static_cast<char *>(std::aligned_alloc(
-        64, std::max<int64_t>(64, (sharedBytes + 63) / 64 * 64)));
+        window, std::max<int64_t>(window, (sharedBytes + window - 1) /
+                                              window * window)));
     std::memset(block->shared, 0xff, sharedBytes);
     if (races)
       races->initBlock(block->race);
@@ -373,6 +378,10 @@ void FiberScheduler::releaseBarrier(Block &b) {
 void FiberScheduler::barrier(Thread &t, int32_t site) {
   Block &b = *t.block;
   maybeLandEarly(t);
+  if (t.wgmmaIssued || t.wgmmaGroups)
+    fail(where(t) + " reached the gpu.barrier at " + this->site(site) +
+         " with warpgroup MMAs it has not waited for (wgmma.commit_group, "
+         "then wgmma.wait_group 0)");
   if (b.atBarrier > 0 && b.barrierSite != site) {
     fail(where(t) + " reached the gpu.barrier at " + this->site(site) +
          " while other threads of its block wait at the gpu.barrier at " +
@@ -617,6 +626,9 @@ void FiberScheduler::onExit(Thread &t) {
   // Copies still in flight land before the thread is gone.
   asyncCommit(t);
   asyncWait(t, 0, -1);
+  if (t.wgmmaIssued || t.wgmmaGroups)
+    fail(where(t) + " exited with warpgroup MMAs it has not waited for "
+                    "(wgmma.commit_group, then wgmma.wait_group 0)");
   t.state = ThreadState::Done;
   if (b.exited++ == 0)
     b.firstExited = t.linear;

@@ -66,6 +66,10 @@ struct Thread {
   /// are).
   std::vector<AsyncCopy> openCopies;
   std::deque<std::vector<AsyncCopy>> copyGroups;
+  /// Its warpgroup MMAs (WarpgroupMma.cpp): fenced since its last wait,
+  /// issued since its last commit, committed groups not waited for.
+  bool wgmmaFenced = false;
+  int32_t wgmmaIssued = 0, wgmmaGroups = 0;
 };
 
 /// A line a thread printed, held until its block finishes.

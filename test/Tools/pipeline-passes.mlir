@@ -60,6 +60,7 @@
 // NVVM-NEXT: convert-nvgpu-to-nvvm,
 // NVVM-NEXT: convert-gpu-to-nvvm{{{.*}} has-redux=true {{.*}}},
 // NVVM-NEXT: llvm-optimize-for-nvvm-target,
+// NVVM-NEXT: convert-nvvm-to-llvm,
 // NVVM-NEXT: canonicalize{{.*}},
 // NVVM-NEXT: cse,
 // NVVM-NEXT: reconcile-unrealized-casts

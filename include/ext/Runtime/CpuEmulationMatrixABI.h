@@ -44,12 +44,35 @@ enum MatrixKind : int32_t {
   EXT_EMU_WMMA_16X16X16_F16_F16 = 33,
 };
 
+/// The input types of a warpgroup MMA (wgmma.mma_async.m64nNkK with f32
+/// accumulators; K is 16 for f16 and bf16, 8 for tf32).
+enum WarpgroupMmaKind : int32_t {
+  EXT_EMU_WGMMA_F16_F32 = 1,
+  EXT_EMU_WGMMA_BF16_F32 = 2,
+  EXT_EMU_WGMMA_TF32_F32 = 3,
+};
+
+/// The flags of __ext_emu_wgmma: the PTX instruction's imm-trans-a and
+/// imm-trans-b (MN-major operands), its scale-d predicate (D = A B + D
+/// rather than A B) and its imm-scale-a/b of -1.
+enum WarpgroupMmaFlags : int32_t {
+  EXT_EMU_WGMMA_TRANS_A = 1,
+  EXT_EMU_WGMMA_TRANS_B = 2,
+  EXT_EMU_WGMMA_ACCUMULATE = 4,
+  EXT_EMU_WGMMA_NEGATE_A = 8,
+  EXT_EMU_WGMMA_NEGATE_B = 16,
+};
+
 #ifdef __cplusplus
 } // namespace ext::emu
 #endif
 
 #define EXT_EMU_LDMATRIX "__ext_emu_ldmatrix"
 #define EXT_EMU_MMA "__ext_emu_mma"
+#define EXT_EMU_WGMMA "__ext_emu_wgmma"
+#define EXT_EMU_WGMMA_FENCE "__ext_emu_wgmma_fence"
+#define EXT_EMU_WGMMA_COMMIT "__ext_emu_wgmma_commit"
+#define EXT_EMU_WGMMA_WAIT "__ext_emu_wgmma_wait"
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,6 +94,25 @@ void __ext_emu_ldmatrix(int32_t site, int64_t mask, int64_t slots, int32_t lane,
 /// caller's D elements over its C elements.
 void __ext_emu_mma(int32_t site, int64_t mask, int64_t slots, int32_t lane,
                    int32_t kind);
+
+/// wgmma.mma_async.sync.aligned.m64n`n`k{16,8} of `kind` with `flags`,
+/// A and B in shared memory through their matrix descriptors (PTX ISA
+/// 9.7.15.5.1.2: start address, leading and stride byte offsets, swizzle
+/// mode; the canonical K-major and MN-major layouts). No rendezvous: with
+/// both operands in shared memory each thread computes its own part of D,
+/// the N/2 f32 registers at `acc` (read as C unless `flags` lacks
+/// ACCUMULATE), in the accumulator layout: warp w of the warpgroup holds
+/// rows 16w..16w+15. The operation completes when it is issued; fence,
+/// commit and wait check that the program orders it as PTX requires.
+void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
+                     int32_t n, int32_t flags, int64_t acc);
+/// wgmma.fence.sync.aligned: the thread's accumulators may be read by the
+/// next wgmma.mma_async.
+void __ext_emu_wgmma_fence(int32_t site);
+/// wgmma.commit_group.sync.aligned.
+void __ext_emu_wgmma_commit(int32_t site);
+/// wgmma.wait_group.sync.aligned `pending`.
+void __ext_emu_wgmma_wait(int32_t site, int32_t pending);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -108,6 +108,7 @@ public:
     populateGPUWorkgroupMemoryPatterns(device, emu);
     populateGPUPrintfToEmulationPatterns(device, emu);
     populateGPUMatrixOpsToEmulationPatterns(device, emu);
+    populateNVVMWarpgroupMmaToEmulationPatterns(device, emu);
     populateNVGPUAsyncCopyToEmulationPatterns(device, emu);
     device.add<ReturnLowering>(module.getContext());
     devicePatterns = std::move(device);

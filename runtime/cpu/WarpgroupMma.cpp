@@ -1,0 +1,213 @@
+//===- WarpgroupMma.cpp - sm_90 warpgroup MMA on the CPU --------*- C++ -*-===//
+//
+// The wgmma entry points of ext/Runtime/CpuEmulationMatrixABI.h. A
+// wgmma.mma_async reads A and B from shared memory through 64-bit matrix
+// descriptors; this file decodes them as the PTX ISA defines them (9.7.15.5.1.2:
+// the descriptor's fields, the canonical K-major and MN-major layouts of
+// 8-row "core matrices", and the 32/64/128-byte swizzles, an XOR of address
+// bits 4.. with bits 7..), so a kernel whose shared tile or descriptor
+// disagrees with the hardware's reading gets the numbers the GPU would give.
+//
+// Both operands come from shared memory, so no lane needs another's
+// registers: each thread computes its own accumulators. The operation
+// completes when it is issued; what the emulator checks instead is the
+// ordering PTX demands (a wgmma.fence before the first wgmma.mma_async
+// after a wait, every operation committed and waited for before a barrier
+// or the thread's exit). A wait that leaves groups pending would let the
+// hardware overlap them with what follows, which this model cannot show:
+// it is refused rather than run as if it were complete.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FiberScheduler.h"
+#include "MatrixElements.h"
+#include "ext/Runtime/CpuEmulationMatrixABI.h"
+
+#include <cstring>
+#include <string>
+
+using namespace ext::emu;
+
+namespace {
+
+constexpr int32_t kWarpgroup = 128;
+
+/// The fields of a wgmma matrix descriptor.
+struct Descriptor {
+  int64_t start, leading, stride; // bytes, in the shared window
+  int32_t baseOffset, swizzle;    // swizzle: 0 (none), 32, 64 or 128 bytes
+};
+
+Descriptor decode(int64_t desc) {
+  auto field = [&](int lo, int bits) {
+    return (uint64_t(desc) >> lo) & ((uint64_t(1) << bits) - 1);
+  };
+  static const int32_t swizzles[4] = {0, 128, 64, 32};
+  return {int64_t(field(0, 14)) << 4, int64_t(field(16, 14)) << 4,
+          int64_t(field(32, 14)) << 4, int32_t(field(49, 3)),
+          swizzles[field(62, 2)]};
+}
+
+/// The byte offset from the descriptor's start of element (`mn`, `k`) of an
+/// operand (`mn` its M or N coordinate), before the swizzle: PTX ISA
+/// "Canonical Layouts" in bytes, T = 16 / `bytes` elements per 16 bytes.
+int64_t canonicalOffset(const Descriptor &d, bool kMajor, int32_t bytes,
+                        int32_t mn, int32_t k) {
+  int32_t t = 16 / bytes;
+  if (kMajor) {
+    // ((8,m),(T,2k)): 8 rows of 16 bytes (no swizzle) or of the swizzle's
+    // width, 8-row groups `stride` apart; 16-byte columns `leading` apart
+    // (no swizzle) or adjacent.
+    if (d.swizzle == 0)
+      return (mn % 8) * 16 + (mn / 8) * d.stride + (k % t) * bytes +
+             (k / t) * d.leading;
+    return (mn % 8) * d.swizzle + (mn / 8) * d.stride + (k % t) * bytes +
+           (k / t) * 16;
+  }
+  // MN-major, ((T,1,m),(8,k)) without swizzle: 16-byte runs of T elements
+  // `stride` apart, 16 bytes per k in a core matrix, 8-k groups `leading`
+  // apart. Swizzled, ((T,W/16,m),(8,k)): rows of W bytes per k, W-byte
+  // runs `leading` apart, 8-k groups `stride` apart.
+  if (d.swizzle == 0)
+    return (mn % t) * bytes + (mn / t) * d.stride + (k % 8) * 16 +
+           (k / 8) * d.leading;
+  int32_t run = d.swizzle / bytes;
+  return (mn % run) * bytes + (mn / run) * d.leading + (k % 8) * d.swizzle +
+         (k / 8) * d.stride;
+}
+
+/// Swizzle<B,4,3> of a shared-window address: bits 4..4+B-1 XOR bits 7..
+int64_t swizzled(int64_t addr, int32_t swizzle) {
+  int64_t mask = swizzle == 128 ? 7 : swizzle == 64 ? 3 : swizzle == 32 ? 1 : 0;
+  return addr ^ (((addr >> 7) & mask) << 4);
+}
+
+struct Operand {
+  Descriptor d;
+  bool kMajor;
+  Elt type;
+  const char *window; // the block's shared memory, at window offset 0
+  int64_t windowBytes;
+  int32_t site;
+  const char *name;
+
+  float at(int32_t mn, int32_t k) const {
+    int32_t bytes = eltBytes(type);
+    int64_t addr =
+        swizzled(d.start + canonicalOffset(d, kMajor, bytes, mn, k), d.swizzle);
+    if (addr < 0 || addr + bytes > windowBytes)
+      fail(site, std::string("wgmma reads ") + name + "(" +
+                     std::to_string(mn) + ", " + std::to_string(k) +
+                     ") at shared offset " + std::to_string(addr) +
+                     ", outside the block's " + std::to_string(windowBytes) +
+                     " bytes of shared memory");
+    return readElt(window + addr, type);
+  }
+};
+
+} // namespace
+
+extern "C" {
+
+void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
+                     int32_t n, int32_t flags, int64_t acc) {
+  Thread *t = currentThread();
+  if (!t)
+    fail(site, "wgmma outside a kernel");
+  if (!t->wgmmaFenced)
+    fail(site, "wgmma.mma_async without a wgmma.fence since the thread's "
+               "last wgmma.wait_group: its accumulator registers are not "
+               "fenced");
+  const LaunchParams &p = t->launch->params();
+  int64_t blockThreads = p.block.x * p.block.y * p.block.z;
+  if (t->launch->warpSize() != 32 || blockThreads % kWarpgroup != 0)
+    fail(site, "wgmma needs whole warpgroups (4 warps of 32 lanes); the "
+               "block has " +
+                   std::to_string(blockThreads) + " threads");
+  Elt in;
+  int32_t k;
+  switch (kind) {
+  case EXT_EMU_WGMMA_F16_F32:
+    in = Elt::F16, k = 16;
+    break;
+  case EXT_EMU_WGMMA_BF16_F32:
+    in = Elt::BF16, k = 16;
+    break;
+  case EXT_EMU_WGMMA_TF32_F32:
+    in = Elt::TF32, k = 8;
+    break;
+  default:
+    fail(site, "unknown warpgroup MMA kind " + std::to_string(kind));
+  }
+  if (n < 8 || n > 256 || n % 8)
+    fail(site, "wgmma with N = " + std::to_string(n) +
+                   " (N is a multiple of 8 up to 256)");
+  Descriptor a = decode(descA), b = decode(descB);
+  for (const Descriptor *d : {&a, &b})
+    if (d->baseOffset)
+      fail(site, "wgmma matrix descriptor with a nonzero base offset (a "
+                 "swizzle pattern not aligned to its repeat) is not "
+                 "modeled by the CPU emulation");
+  int64_t windowBytes = (p.staticShared + 15) / 16 * 16 + p.dynamicShared;
+  Operand opA{a,     !(flags & EXT_EMU_WGMMA_TRANS_A), in, t->block->shared,
+              windowBytes, site, "A"};
+  Operand opB{b,     !(flags & EXT_EMU_WGMMA_TRANS_B), in, t->block->shared,
+              windowBytes, site, "B"};
+  float signs = ((flags & EXT_EMU_WGMMA_NEGATE_A) ? -1.0f : 1.0f) *
+                ((flags & EXT_EMU_WGMMA_NEGATE_B) ? -1.0f : 1.0f);
+
+  // PTX ISA "Matrix Fragments for wgmma.mma_async.m64nNk*", accumulator D:
+  // warp w of the warpgroup holds rows 16w + lane/4 (+8), register i
+  // column 8*(i/4) + 2*(lane%4) + i%2, rows +8 for i%4 >= 2.
+  int32_t inGroup = int32_t(t->linear % kWarpgroup);
+  int32_t warp = inGroup / 32, lane = inGroup % 32;
+  auto *d = reinterpret_cast<float *>(acc);
+  for (int32_t i = 0; i < n / 2; ++i) {
+    int32_t row = 16 * warp + lane / 4 + 8 * ((i / 2) % 2);
+    int32_t col = 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+    // Products of f16, bf16 and tf32 values are exact in f32; the sum is
+    // kept in f32, in k order (the hardware's order is unspecified).
+    float sum = (flags & EXT_EMU_WGMMA_ACCUMULATE) ? d[i] : 0.0f;
+    for (int32_t kk = 0; kk < k; ++kk)
+      sum += signs * opA.at(row, kk) * opB.at(col, kk);
+    d[i] = sum;
+  }
+  ++t->wgmmaIssued;
+}
+
+void __ext_emu_wgmma_fence(int32_t site) {
+  (void)site;
+  if (Thread *t = currentThread())
+    t->wgmmaFenced = true;
+}
+
+void __ext_emu_wgmma_commit(int32_t site) {
+  (void)site;
+  if (Thread *t = currentThread()) {
+    ++t->wgmmaGroups;
+    t->wgmmaIssued = 0;
+  }
+}
+
+void __ext_emu_wgmma_wait(int32_t site, int32_t pending) {
+  Thread *t = currentThread();
+  if (!t)
+    return;
+  if (pending < 0)
+    fail(site, "wgmma.wait_group with a negative count");
+  if (pending > 0 && t->wgmmaGroups > 0)
+    fail(site, "wgmma.wait_group " + std::to_string(pending) +
+                   " may leave warpgroup MMA groups in flight; the CPU "
+                   "emulation "
+                   "completes each wgmma when it is issued and cannot show "
+                   "what overlapping them would do, so it supports "
+                   "wgmma.wait_group 0 only");
+  if (t->wgmmaIssued)
+    fail(site, "wgmma.wait_group with wgmma.mma_async operations not "
+               "committed (wgmma.commit_group first): they would not be "
+               "waited for");
+  t->wgmmaGroups = 0;
+  t->wgmmaFenced = false;
+}
+
+} // extern "C"
