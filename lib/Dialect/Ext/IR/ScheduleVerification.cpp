@@ -190,11 +190,6 @@ LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
       if (align.getDim() >= rank)
         return err() << "storage_align of " << name << " names dimension "
                      << align.getDim() << " of a rank-" << rank << " operand";
-    if (!isOutput && schedule.getStages() > 1 && cache.getSwizzle())
-      return err() << "stages = " << schedule.getStages() << " with swizzled "
-                   << name
-                   << " is not supported (pipelined stages are padded "
-                      "buffers; use align)";
   }
   if (schedule.getStages() > 1) {
     if (splitReduceAxes == 0)

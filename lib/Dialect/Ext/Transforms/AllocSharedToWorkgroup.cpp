@@ -4,10 +4,13 @@
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
+#include "TileLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ext {
@@ -62,74 +65,195 @@ Value swizzledOffset(OpBuilder &b, Location loc, MemRefType type,
   return arith::XOrIOp::create(b, loc, linear, bits);
 }
 
-/// Rewrites every access of the swizzled tile `op` into one of `flat`.
-LogicalResult lowerSwizzled(RewriterBase &rw, AllocSharedOp op, Value flat) {
-  auto type = cast<MemRefType>(op.getType());
-  SwizzleAttr swizzle = *op.getSwizzle();
-  // Check every use first: fail before changing anything.
-  for (Operation *user : op->getUsers())
-    if (!isa<memref::LoadOp, memref::StoreOp>(user) ||
-        (isa<memref::StoreOp>(user) &&
-         cast<memref::StoreOp>(user).getValueToStore() == op.getResult()))
-      return user->emitOpError()
-             << "uses a swizzled shared tile; only memref.load and "
-                "memref.store of it can be rewritten (run "
-                "ext-tile-ops-to-threads first)";
-  for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
-    rw.setInsertionPoint(user);
-    if (auto load = dyn_cast<memref::LoadOp>(user)) {
-      Value at = swizzledOffset(rw, load.getLoc(), type, swizzle,
-                                load.getIndices());
-      rw.replaceOpWithNewOp<memref::LoadOp>(load, flat, ValueRange{at});
-      continue;
-    }
-    auto store = cast<memref::StoreOp>(user);
-    Value at = swizzledOffset(rw, store.getLoc(), type, swizzle,
-                              store.getIndices());
-    rw.replaceOpWithNewOp<memref::StoreOp>(store, store.getValueToStore(),
-                                           flat, ValueRange{at});
+/// An access of a swizzled tile: its indices and the elements it moves as
+/// one contiguous run from them (1 for a scalar).
+struct SwizzledAccess {
+  OperandRange indices;
+  int64_t run = 1;
+};
+
+/// What `user` reads or writes of the tile `tile`, if it can be rewritten:
+/// scalar loads and stores, vector loads and stores, the destination of a
+/// cp.async and the rows of an ldmatrix.
+std::optional<SwizzledAccess> accessOf(Operation *user, Value tile) {
+  if (auto load = dyn_cast<memref::LoadOp>(user))
+    return SwizzledAccess{load.getIndices(), 1};
+  if (auto store = dyn_cast<memref::StoreOp>(user);
+      store && store.getMemRef() == tile)
+    return SwizzledAccess{store.getIndices(), 1};
+  if (auto load = dyn_cast<vector::LoadOp>(user);
+      load && load.getVectorType().getRank() == 1)
+    return SwizzledAccess{load.getIndices(),
+                          load.getVectorType().getNumElements()};
+  if (auto store = dyn_cast<vector::StoreOp>(user);
+      store && store.getBase() == tile &&
+      store.getVectorType().getRank() == 1)
+    return SwizzledAccess{store.getIndices(),
+                          store.getVectorType().getNumElements()};
+  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user);
+      copy && copy.getDst() == tile && copy.getSrc() != tile)
+    return SwizzledAccess{copy.getDstIndices(),
+                          copy.getDstElements().getZExtValue()};
+  if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(user)) {
+    int64_t bits = ldmatrix.getSrcMemref().getType().getElementTypeBitWidth();
+    return SwizzledAccess{ldmatrix.getIndices(), 128 / bits}; // 16-byte rows
   }
-  rw.eraseOp(op);
+  return std::nullopt;
+}
+
+/// Rewrites every access of the swizzled tiles `allocs` into their flat
+/// buffers. Selects among them (the stages of a pipelined k-loop) become
+/// selects among the flat buffers. A run of 2^p elements starting at a
+/// multiple of 2^p, p <= the swizzle's base, stays contiguous (the XOR
+/// moves bits at and above the base), so vector and row accesses keep their
+/// width where that is proven.
+LogicalResult lowerSwizzled(RewriterBase &rw, ArrayRef<AllocSharedOp> allocs) {
+  llvm::MapVector<Value, std::pair<Value, AllocSharedOp>> flatOf;
+  for (AllocSharedOp op : allocs) {
+    auto type = cast<MemRefType>(op.getType());
+    FailureOr<Value> flat =
+        addWorkgroupBuffer(op, type.getElementType(), type.getNumElements());
+    if (failed(flat))
+      return op.emitOpError("must be inside a gpu.launch or gpu.func to get "
+                            "workgroup memory");
+    flatOf[op.getResult()] = {*flat, op};
+  }
+  SmallVector<arith::SelectOp> selects;
+  for (size_t i = 0; i < flatOf.size(); ++i) {
+    Value tile = flatOf.begin()[i].first;
+    for (Operation *user : tile.getUsers()) {
+      auto select = dyn_cast<arith::SelectOp>(user);
+      if (!select || flatOf.count(select.getResult()))
+        continue;
+      auto t = flatOf.find(select.getTrueValue());
+      auto f = flatOf.find(select.getFalseValue());
+      if (t == flatOf.end() || f == flatOf.end() ||
+          t->second.second.getType() != f->second.second.getType() ||
+          t->second.second.getSwizzle() != f->second.second.getSwizzle())
+        continue; // reported below as an unsupported use
+      rw.setInsertionPoint(select);
+      Value flat = arith::SelectOp::create(rw, select.getLoc(),
+                                           select.getCondition(),
+                                           t->second.first, f->second.first);
+      flatOf[select.getResult()] = {flat, t->second.second};
+      selects.push_back(select);
+    }
+  }
+  auto isLowered = [&](Operation *user) {
+    auto select = dyn_cast<arith::SelectOp>(user);
+    return select && flatOf.count(select.getResult());
+  };
+  // Check every use first: fail before changing anything.
+  for (auto &[tile, entry] : flatOf) {
+    AllocSharedOp origin = entry.second;
+    auto type = cast<MemRefType>(origin.getType());
+    SwizzleAttr swizzle = *origin.getSwizzle();
+    SmallVector<int64_t> strides(type.getRank(), 1);
+    for (int d = type.getRank() - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+    for (Operation *user : tile.getUsers()) {
+      if (isLowered(user))
+        continue;
+      std::optional<SwizzledAccess> access = accessOf(user, tile);
+      if (!access)
+        return user->emitOpError()
+               << "uses a swizzled shared tile; only memref.load/store, "
+                  "vector.load/store, cp.async into it, ldmatrix from it "
+                  "and selects among such tiles can be rewritten (run "
+                  "ext-tile-ops-to-threads first)";
+      if (access->run == 1)
+        continue;
+      int64_t known = int64_t(1) << 62;
+      for (auto [idx, stride] : llvm::zip(access->indices, strides))
+        known = std::gcd(known, tile_lowering::knownMultiple(idx) * stride);
+      int64_t run = access->run;
+      if (!llvm::isPowerOf2_64(run) ||
+          run > (int64_t(1) << swizzle.getBase()) || known % run != 0)
+        return user->emitOpError()
+               << "moves " << run << " contiguous elements of a shared tile "
+               << "swizzled by " << swizzle << ", which keeps runs of "
+               << (int64_t(1) << swizzle.getBase())
+               << " together; the run must be a power of two that fits and "
+                  "starts at a multiple of its length"
+               << (known % run ? " (its start is not known to)" : "");
+    }
+  }
+  for (auto &[tile, entry] : flatOf) {
+    auto [flat, origin] = entry;
+    auto type = cast<MemRefType>(origin.getType());
+    SwizzleAttr swizzle = *origin.getSwizzle();
+    for (Operation *user : llvm::make_early_inc_range(tile.getUsers())) {
+      if (isLowered(user))
+        continue;
+      rw.setInsertionPoint(user);
+      Location loc = user->getLoc();
+      Value at = swizzledOffset(rw, loc, type, swizzle,
+                                accessOf(user, tile)->indices);
+      if (auto load = dyn_cast<memref::LoadOp>(user)) {
+        rw.replaceOpWithNewOp<memref::LoadOp>(load, flat, ValueRange{at});
+      } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        rw.replaceOpWithNewOp<memref::StoreOp>(store, store.getValueToStore(),
+                                               flat, ValueRange{at});
+      } else if (auto load = dyn_cast<vector::LoadOp>(user)) {
+        rw.replaceOpWithNewOp<vector::LoadOp>(load, load.getVectorType(), flat,
+                                              ValueRange{at});
+      } else if (auto store = dyn_cast<vector::StoreOp>(user)) {
+        rw.replaceOpWithNewOp<vector::StoreOp>(store, store.getValueToStore(),
+                                               flat, ValueRange{at});
+      } else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user)) {
+        rw.replaceOpWithNewOp<nvgpu::DeviceAsyncCopyOp>(
+            copy, copy.getAsyncToken().getType(), flat, ValueRange{at},
+            copy.getSrc(), copy.getSrcIndices(), copy.getDstElementsAttr(),
+            copy.getSrcElements(), copy.getBypassL1Attr());
+      } else {
+        auto ldmatrix = cast<nvgpu::LdMatrixOp>(user);
+        rw.replaceOpWithNewOp<nvgpu::LdMatrixOp>(
+            ldmatrix, ldmatrix.getRes().getType(), flat, ValueRange{at},
+            ldmatrix.getTranspose(), ldmatrix.getNumTiles());
+      }
+    }
+  }
+  for (arith::SelectOp select : llvm::reverse(selects))
+    rw.eraseOp(select);
+  for (AllocSharedOp op : allocs)
+    rw.eraseOp(op);
   return success();
 }
 
 } // namespace
 
-FailureOr<Value> ext::lowerAllocSharedToWorkgroup(RewriterBase &rw,
-                                                  AllocSharedOp op) {
-  auto type = cast<MemRefType>(op.getType());
-  if (op.getSwizzle()) {
-    // The swizzled layout is no strided view: every access is rewritten.
-    OpBuilder::InsertionGuard guard(rw);
-    FailureOr<Value> buffer = addWorkgroupBuffer(op, type.getElementType(),
-                                                 type.getNumElements());
+LogicalResult ext::lowerAllocSharedToWorkgroup(RewriterBase &rw,
+                                               ArrayRef<AllocSharedOp> ops) {
+  SmallVector<AllocSharedOp> swizzled;
+  for (AllocSharedOp op : ops) {
+    if (op.getSwizzle()) {
+      swizzled.push_back(op);
+      continue;
+    }
+    auto type = cast<MemRefType>(op.getType());
+    // The op verified, so its padded size fits.
+    SmallVector<int64_t> strides =
+        *AllocSharedOp::computeAlignedStrides(type.getShape(), op.getAligns());
+    int64_t elems = type.getRank() == 0 ? 1 : strides[0] * type.getShape()[0];
+    FailureOr<Value> buffer =
+        addWorkgroupBuffer(op, type.getElementType(), elems);
     if (failed(buffer))
       return op.emitOpError("must be inside a gpu.launch or gpu.func to get "
                             "workgroup memory");
-    if (failed(lowerSwizzled(rw, op, *buffer)))
-      return failure();
-    return buffer;
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPoint(op);
+    SmallVector<OpFoldResult> sizes, strideVals;
+    for (int64_t s : type.getShape())
+      sizes.push_back(rw.getIndexAttr(s));
+    for (int64_t s : strides)
+      strideVals.push_back(rw.getIndexAttr(s));
+    Value view = memref::ReinterpretCastOp::create(
+        rw, op.getLoc(), type, *buffer, rw.getIndexAttr(0), sizes, strideVals);
+    rw.replaceOp(op, view);
   }
-  // The op verified, so its padded size fits.
-  SmallVector<int64_t> strides =
-      *AllocSharedOp::computeAlignedStrides(type.getShape(), op.getAligns());
-  int64_t elems = type.getRank() == 0 ? 1 : strides[0] * type.getShape()[0];
-  FailureOr<Value> buffer =
-      addWorkgroupBuffer(op, type.getElementType(), elems);
-  if (failed(buffer))
-    return op.emitOpError("must be inside a gpu.launch or gpu.func to get "
-                          "workgroup memory");
+  // The swizzled layout is no strided view: every access is rewritten.
   OpBuilder::InsertionGuard guard(rw);
-  rw.setInsertionPoint(op);
-  SmallVector<OpFoldResult> sizes, strideVals;
-  for (int64_t s : type.getShape())
-    sizes.push_back(rw.getIndexAttr(s));
-  for (int64_t s : strides)
-    strideVals.push_back(rw.getIndexAttr(s));
-  Value view = memref::ReinterpretCastOp::create(
-      rw, op.getLoc(), type, *buffer, rw.getIndexAttr(0), sizes, strideVals);
-  rw.replaceOp(op, view);
-  return view;
+  return swizzled.empty() ? success() : lowerSwizzled(rw, swizzled);
 }
 
 namespace {
@@ -140,9 +264,8 @@ struct ExtAllocSharedToWorkgroupPass
     SmallVector<AllocSharedOp> allocs;
     getOperation()->walk([&](AllocSharedOp op) { allocs.push_back(op); });
     IRRewriter rw(&getContext());
-    for (AllocSharedOp op : allocs)
-      if (failed(lowerAllocSharedToWorkgroup(rw, op)))
-        return signalPassFailure();
+    if (failed(lowerAllocSharedToWorkgroup(rw, allocs)))
+      return signalPassFailure();
   }
 };
 

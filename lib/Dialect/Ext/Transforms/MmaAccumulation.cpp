@@ -255,13 +255,15 @@ private:
 
   /// Whether a vector read (ldmatrix rows, AMD operand vectors) of `elems`
   /// consecutive elements can read the operand's tile: contiguous rows
-  /// starting aligned, and no swizzle (whose rewrite covers scalar
-  /// accesses only).
+  /// starting aligned, and a swizzle, if any, that keeps runs of `elems`
+  /// together.
   bool vectorReadable(bool isA, int64_t elems) {
     Value tile = isA ? p.a : p.b;
     if (auto alloc = tile.getDefiningOp<AllocSharedOp>();
-        alloc && alloc.getSwizzle()) {
-      scalarReason = "the shared tile is swizzled";
+        alloc && alloc.getSwizzle() &&
+        (int64_t(1) << alloc.getSwizzle()->getBase()) < elems) {
+      scalarReason = "the shared tile's swizzle moves chunks of fewer than " +
+                     std::to_string(elems) + " elements";
       return false;
     }
     auto type = cast<MemRefType>(tile.getType());

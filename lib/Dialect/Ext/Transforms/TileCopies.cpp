@@ -31,10 +31,9 @@ Value zeroOf(OpBuilder &b, Location loc, Type t) {
   return arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
 }
 
-/// A multiple every value of `v` is known to be (1 when nothing is known):
-/// enough to prove that tile origins (`coordinate * tile + constant`) keep
-/// vector accesses aligned.
-int64_t knownMultiple(Value v) {
+} // namespace
+
+int64_t tile_lowering::knownMultiple(Value v) {
   if (std::optional<int64_t> c = getConstantIntValue(v))
     return *c == 0 ? int64_t(1) << 62 : std::abs(*c);
   Operation *def = v.getDefiningOp();
@@ -43,10 +42,12 @@ int64_t knownMultiple(Value v) {
                                                    knownMultiple(mul.getRhs()));
   if (auto add = dyn_cast_or_null<arith::AddIOp>(def))
     return std::gcd(knownMultiple(add.getLhs()), knownMultiple(add.getRhs()));
+  // x mod c = x - c * q: a multiple of what divides both x and c.
+  if (auto rem = dyn_cast_or_null<arith::RemUIOp>(def))
+    if (std::optional<int64_t> c = getConstantIntValue(rem.getRhs()); c && *c)
+      return std::gcd(knownMultiple(rem.getLhs()), std::abs(*c));
   return 1;
 }
-
-} // namespace
 
 namespace {
 
@@ -108,9 +109,20 @@ int64_t rowVectorWidth(MemRefType tile, MemRefType global, Value origin,
 } // namespace
 
 int64_t tile_lowering::copyVectorWidth(CopyOp op, std::string &why) {
+  int64_t vector = op.getVector();
+  // A swizzle keeps runs of 2^base elements together: wider vectors would
+  // straddle its chunks.
+  if (auto alloc = op.getTarget().getDefiningOp<AllocSharedOp>())
+    if (SwizzleAttr swizzle = alloc.getSwizzle().value_or(SwizzleAttr());
+        swizzle && vector > (int64_t(1) << swizzle.getBase())) {
+      vector = int64_t(1) << swizzle.getBase();
+      llvm::raw_string_ostream(why)
+          << vector << " element(s) at a time instead of " << op.getVector()
+          << ": the target's swizzle moves chunks of " << vector;
+    }
   return rowVectorWidth(cast<MemRefType>(op.getTarget().getType()),
                         cast<MemRefType>(op.getSource().getType()),
-                        op.getOffsets().back(), op.getVector(), "source", why);
+                        op.getOffsets().back(), vector, "source", why);
 }
 
 bool tile_lowering::isAsyncCopyWidth(int64_t bytes) {

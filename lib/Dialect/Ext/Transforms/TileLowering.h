@@ -35,6 +35,12 @@ struct FragmentInfo {
 
 int64_t elementBytes(mlir::Type t);
 
+/// A multiple every value of `v` is known to be (1 when nothing is known),
+/// through constants, +, * and mod by a constant: enough to prove that tile
+/// origins (`coordinate * tile + constant`) and vector starts keep vector
+/// accesses aligned.
+int64_t knownMultiple(mlir::Value v);
+
 /// Whether every stride but the innermost is a static multiple of `w`: rows
 /// then start `w`-aligned.
 bool outerStridesDivisible(llvm::ArrayRef<int64_t> strides, int64_t w);

@@ -253,7 +253,9 @@ def Ext_CacheAttr : Ext_Attr<"Cache", "cache"> {
     Operand `operand` of the scheduled compute (inputs first, then outputs)
     is staged in a shared-memory buffer laid out with `align` (rows padded
     by storage_align) or with `swizzle` (an XOR permutation of the
-    elements, no padding): the two are alternatives.
+    elements, no padding): the two are alternatives. Copies into a swizzled
+    tile move at most the swizzle's chunk (2^base elements) at a time, and
+    pipelined `stages` work with either layout.
 
     An input is copied into it one tile window at a time. An output (of a
     compute with reduce axes: TVM's `cache_write`, CUTLASS's epilogue

@@ -207,9 +207,14 @@ def Ext_AllocSharedOp : Ext_Op<"alloc_shared"> {
     With `swizzle` instead (an `#ext.swizzle`), the buffer is not padded
     (row-major layout) and element `(i...)` is stored at the swizzled
     row-major offset; the swizzle must map the tile's offsets onto
-    themselves. `ext-alloc-shared-to-workgroup` then rewrites every
-    `memref.load`/`memref.store` of the buffer into an access of a flat
-    buffer at the swizzled offset.
+    themselves. `ext-alloc-shared-to-workgroup` then rewrites every access
+    of the buffer into one of a flat buffer at the swizzled offset:
+    `memref.load`/`store`, `vector.load`/`store`, `nvgpu.device_async_copy`
+    into it and `nvgpu.ldmatrix` from it, also through `arith.select`s among
+    such buffers (a pipelined k-loop's stages). An access of a run of 2^p
+    elements keeps its width when p is at most the swizzle's `base` (the XOR
+    moves whole chunks of 2^base) and its start is provably a multiple of
+    2^p; otherwise it is an error.
 
     ```mlir
     %a = ext.alloc_shared {storage_align = [#ext.storage_align<dim = 0, factor = 32, offset = 1>]}

@@ -78,15 +78,17 @@ mlir::LogicalResult lowerTileOpsToThreads(mlir::gpu::LaunchOp launch,
                                           int *barrierCount = nullptr,
                                           llvm::StringRef chip = "");
 
-/// ext-alloc-shared-to-workgroup on one op: `op` becomes a workgroup
+/// ext-alloc-shared-to-workgroup on `ops`: each becomes a workgroup
 /// attribution of its enclosing gpu.launch or gpu.func, padded per its
-/// storage_align and viewed through a memref.reinterpret_cast, which is
-/// returned. A swizzled `op` becomes a flat attribution (returned) and
-/// every load and store of it an access at the swizzled offset. Fails with
-/// an error at `op` outside a kernel, or at a use of a swizzled tile that
-/// is not a load or store.
-mlir::FailureOr<mlir::Value>
-lowerAllocSharedToWorkgroup(mlir::RewriterBase &rewriter, AllocSharedOp op);
+/// storage_align and viewed through a memref.reinterpret_cast. A swizzled
+/// one becomes a flat attribution and every access of it (scalar and vector
+/// loads and stores, cp.async into it, ldmatrix from it, through selects
+/// among such tiles) an access at the swizzled offset. Fails with an error
+/// at an op outside a kernel, or at a use of a swizzled tile it cannot
+/// rewrite (or whose vector it cannot prove stays contiguous).
+mlir::LogicalResult
+lowerAllocSharedToWorkgroup(mlir::RewriterBase &rewriter,
+                            llvm::ArrayRef<AllocSharedOp> ops);
 
 } // namespace ext
 
