@@ -269,7 +269,9 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
       [TM, TN]) (register blocking: each thread a TM x TN block).
     * `mma` and `warps`: tensor cores. `mma` is "auto" or an instruction
       ("m16n8k16", "m16n8k8", "mfma_32x32x8", "mfma_16x16x16",
-      "mfma_32x32x2"), `warps` = [WM, WN] warps over the tile (the block has
+      "mfma_32x32x2", "wgmma_k16": sm_90a's warpgroup MMA, with warps =
+      [M / 16, 1] and the inputs cached in its swizzled layouts, see the
+      #ext.mma docs), `warps` = [WM, WN] warps over the tile (the block has
       WM * WN warps: 32 lanes on NVIDIA, 64 on AMD; without `threads`, the
       block is WM * WN x lanes over the two innermost spatial axes, with 64
       lanes for an "mfma_..." instruction: give `threads` for "auto" on AMD).

@@ -45,7 +45,7 @@ func.func @unlowered_use(%A: memref<32x32xf32>) {
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %t = ext.alloc_shared {swizzle = #ext.swizzle<bits = 5, base = 0, shift = 5>}
         : memref<32x32xf32, #gpu.address_space<workgroup>>
-    // expected-error @below {{uses a swizzled shared tile; only memref.load/store, vector.load/store, cp.async into it, ldmatrix from it and selects among such tiles can be rewritten (run ext-tile-ops-to-threads first)}}
+    // expected-error @below {{uses a swizzled shared tile; only memref.load/store, vector.load/store, cp.async into it, ldmatrix from it, its address and selects among such tiles can be rewritten (run ext-tile-ops-to-threads first)}}
     %s = memref.subview %t[0, 0] [16, 16] [1, 1] : memref<32x32xf32, #gpu.address_space<workgroup>> to memref<16x16xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>
     gpu.terminator
   }

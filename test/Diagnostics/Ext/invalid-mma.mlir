@@ -163,5 +163,5 @@ func.func @mma_and_layout(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: 
 
 // -----
 
-// expected-error @+1 {{mma layout: 'auto' names no instruction; give one (m16n8k16, m16n8k8, mfma_32x32x8, mfma_16x16x16, mfma_32x32x2)}}
+// expected-error @+1 {{mma layout: 'auto' names no instruction; give one (m16n8k16, m16n8k8, mfma_32x32x8, mfma_16x16x16, mfma_32x32x2, wgmma_k16)}}
 func.func private @auto_layout() attributes {l = #ext.mma<auto, warps = [2, 2]>}

@@ -148,7 +148,7 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (shape == MmaShape::automatic && !warps.empty())
     return emitError() << "mma layout: 'auto' names no instruction; give one "
                           "(m16n8k16, m16n8k8, mfma_32x32x8, mfma_16x16x16, "
-                          "mfma_32x32x2)";
+                          "mfma_32x32x2, wgmma_k16)";
   return success();
 }
 
@@ -156,6 +156,7 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 static std::array<int64_t, 3> instructionShape(MmaShape shape) {
   switch (shape) {
   case MmaShape::m16n8k16:
+  case MmaShape::wgmma_k16: // per warp: m16n8k16's accumulator tiles
     return {16, 8, 16};
   case MmaShape::m16n8k8:
     return {16, 8, 8};
@@ -176,7 +177,8 @@ int64_t MmaLayoutAttr::getN() const { return instructionShape(getShape())[1]; }
 int64_t MmaLayoutAttr::getK() const { return instructionShape(getShape())[2]; }
 
 bool MmaLayoutAttr::isNvidia() const {
-  return getShape() == MmaShape::m16n8k16 || getShape() == MmaShape::m16n8k8;
+  return getShape() == MmaShape::m16n8k16 || getShape() == MmaShape::m16n8k8 ||
+         getShape() == MmaShape::wgmma_k16;
 }
 
 int64_t MmaLayoutAttr::getWarpSize() const { return isNvidia() ? 32 : 64; }
@@ -184,6 +186,7 @@ int64_t MmaLayoutAttr::getWarpSize() const { return isNvidia() ? 32 : 64; }
 bool MmaLayoutAttr::takesInputType(Type t) const {
   switch (getShape()) {
   case MmaShape::m16n8k16:
+  case MmaShape::wgmma_k16:
     return t.isF16() || t.isBF16();
   case MmaShape::mfma_32x32x8:
   case MmaShape::mfma_16x16x16:
@@ -200,6 +203,7 @@ bool MmaLayoutAttr::takesInputType(Type t) const {
 StringRef MmaLayoutAttr::inputTypesText() const {
   switch (getShape()) {
   case MmaShape::m16n8k16:
+  case MmaShape::wgmma_k16:
     return "f16 or bf16";
   case MmaShape::mfma_32x32x8:
   case MmaShape::mfma_16x16x16:
@@ -215,6 +219,8 @@ StringRef MmaLayoutAttr::inputTypesText() const {
 }
 
 bool MmaLayoutAttr::existsOn(StringRef chip) const {
+  if (isWarpgroup()) // wgmma is an sm_90a feature (not in sm_90 or later)
+    return chip == "sm_90a";
   if (isNvidia()) {
     unsigned version = 0;
     if (!chip.consume_front("sm_") || chip.rtrim("af").getAsInteger(10, version))
@@ -245,6 +251,21 @@ LogicalResult MmaLayoutAttr::verifyDistribution(
                        << " threads, but warps = [" << getWarps()[0] << ", "
                        << getWarps()[1] << "] of " << getWarpSize()
                        << " lanes need " << want;
+  if (isWarpgroup()) {
+    // A warpgroup is 4 consecutive warps; with warps [WM, 1] they are 64
+    // consecutive rows, 16 each, as wgmma's accumulators are.
+    if (getWarps()[1] != 1 || getWarps()[0] % 4 != 0 ||
+        shape[0] != getWarps()[0] * 16)
+      return emitError() << "mma layout: wgmma_k16 needs warps = [WM, 1] with "
+                            "WM a multiple of 4 and 16 rows per warp (tile "
+                            "M = 16 WM); got warps = ["
+                         << getWarps()[0] << ", " << getWarps()[1]
+                         << "] for M = " << shape[0];
+    if (shape[1] % 8 != 0 || shape[1] > 256)
+      return emitError() << "mma layout: wgmma_k16 computes N = 8..256 in "
+                            "steps of 8 per warpgroup; the tile's N is "
+                         << shape[1];
+  }
   int64_t instr[2] = {getM(), getN()};
   const char *names[2] = {"M", "N"};
   for (unsigned d = 0; d < 2; ++d)

@@ -94,6 +94,8 @@ std::optional<SwizzledAccess> accessOf(Operation *user, Value tile) {
       copy && copy.getDst() == tile && copy.getSrc() != tile)
     return SwizzledAccess{copy.getDstIndices(),
                           copy.getDstElements().getZExtValue()};
+  if (auto ptr = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user))
+    return SwizzledAccess{ptr->getOperands().take_front(0), 1}; // the base
   if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(user)) {
     int64_t bits = ldmatrix.getSrcMemref().getType().getElementTypeBitWidth();
     return SwizzledAccess{ldmatrix.getIndices(), 128 / bits}; // 16-byte rows
@@ -158,8 +160,9 @@ LogicalResult lowerSwizzled(RewriterBase &rw, ArrayRef<AllocSharedOp> allocs) {
       if (!access)
         return user->emitOpError()
                << "uses a swizzled shared tile; only memref.load/store, "
-                  "vector.load/store, cp.async into it, ldmatrix from it "
-                  "and selects among such tiles can be rewritten (run "
+                  "vector.load/store, cp.async into it, ldmatrix from it, "
+                  "its address and selects among such tiles can be "
+                  "rewritten (run "
                   "ext-tile-ops-to-threads first)";
       if (access->run == 1)
         continue;
@@ -186,6 +189,12 @@ LogicalResult lowerSwizzled(RewriterBase &rw, ArrayRef<AllocSharedOp> allocs) {
       if (isLowered(user))
         continue;
       rw.setInsertionPoint(user);
+      if (auto ptr = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+        // The tile's first element is the flat buffer's (offset 0).
+        rw.replaceOpWithNewOp<memref::ExtractAlignedPointerAsIndexOp>(ptr,
+                                                                      flat);
+        continue;
+      }
       Location loc = user->getLoc();
       Value at = swizzledOffset(rw, loc, type, swizzle,
                                 accessOf(user, tile)->indices);

@@ -27,6 +27,8 @@
 #include "ext/Support/IndexConstant.h"
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 
+#include "WarpgroupMmaAccumulation.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -448,6 +450,17 @@ struct MmaAccumulationModel
                            "in the layout of "
                         << mma << "): " << why;
       return context.emitElementwise(op);
+    }
+    if (mma.isWarpgroup()) {
+      auto kInner = [&](AffineMap map) {
+        return cast<AffineDimExpr>(map.getResult(1)).getPosition() ==
+               problem.kAxis;
+      };
+      return emitWarpgroupMma(
+          context, op,
+          {problem.a, problem.b, kInner(problem.aMap), kInner(problem.bMap),
+           problem.aElem, problem.tileK,
+           op.getAxis(problem.nAxis).getExtent()});
     }
     MmaEmitter emitter(context, op, mma, problem);
     emitter.emit();

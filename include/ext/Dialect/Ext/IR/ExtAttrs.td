@@ -116,7 +116,8 @@ def Ext_MmaShape : I32EnumAttr<"MmaShape",
     I32EnumAttrCase<"m16n8k8", 2>,
     I32EnumAttrCase<"mfma_32x32x8", 3>,
     I32EnumAttrCase<"mfma_16x16x16", 4>,
-    I32EnumAttrCase<"mfma_32x32x2", 5>
+    I32EnumAttrCase<"mfma_32x32x2", 5>,
+    I32EnumAttrCase<"wgmma_k16", 6>
   ]> {
   let cppNamespace = "::ext";
   let genSpecializedAttr = 0;
@@ -142,6 +143,16 @@ def Ext_MmaLayoutAttr : Ext_Attr<"MmaLayout", "mma", [
       accumulation on 64-lane wavefronts; `mfma_32x32x2`: f32 inputs
       (`v_mfma_f32_32x32x2f32`). Lane `l` holds column `l mod 32` (`l mod
       16`) and rows `8 i + 4 (l / 32) + j` (`4 (l / 16) + j`).
+    * `wgmma_k16`: NVIDIA's warpgroup MMA, `wgmma.mma_async.m64nNk16` (sm_90a),
+      f16 or bf16 inputs from shared memory with f32 accumulation. A
+      warpgroup (4 consecutive warps) computes 64 x N; each warp's 16 rows
+      sit in its lanes as `m16n8k16`'s accumulators do (so fragments,
+      epilogues and stores are the same), hence `warps = [WM, 1]` with 16
+      rows per warp, WM a multiple of 4, and N (the tile's) at most 256.
+      The operands' shared tiles are the instruction's canonical layouts:
+      A K-major, rows of 32, 64 or 128 bytes swizzled by
+      `#ext.swizzle<bits = 1|2|3, base = 3, shift = 3>` (its 32/64/128-byte
+      mode); B likewise K-major, or N-major with rows of that width.
     * `auto` (a schedule's `mma = auto` only): `ext-apply-schedule` picks the
       instruction for the chip and the inputs' type.
 
@@ -174,6 +185,10 @@ def Ext_MmaLayoutAttr : Ext_Attr<"MmaLayout", "mma", [
     ::llvm::StringRef inputTypesText() const;
     /// Whether `chip` (sm_NN, gfxNNN) has the instruction.
     bool existsOn(::llvm::StringRef chip) const;
+    /// Whether the instruction is sm_90's warpgroup MMA (wgmma).
+    bool isWarpgroup() const {
+      return getShape() == ::ext::MmaShape::wgmma_k16;
+    }
     /// Accumulators per lane of one instruction.
     int64_t getAccumulatorsPerLane() const {
       return getM() * getN() / getWarpSize();

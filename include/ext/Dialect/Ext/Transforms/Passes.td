@@ -224,9 +224,12 @@ def ExtTileOpsToThreads : Pass<"ext-tile-ops-to-threads"> {
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"

@@ -1,0 +1,219 @@
+//===- WarpgroupMmaAccumulation.cpp - tile computes on sm_90 wgmma --------===//
+//
+// The #ext.mma<wgmma_k16> strategy: C += A * B with A and B in shared
+// memory becomes, per k-tile, one wgmma.mma_async.m64nNk16 per 16-deep
+// k-step for each warpgroup (4 consecutive warps, 64 rows of the tile),
+// between a wgmma.fence and a commit + wait_group 0. The operands are read
+// through matrix descriptors (PTX ISA 9.7.15.5.1.2), so their shared tiles
+// must be the instruction's canonical layouts, which ext's swizzled tiles
+// are when a row is exactly the swizzle's width:
+//
+//   A [M][K] (K-major): rows of W = 32, 64 or 128 bytes, swizzled by
+//     #ext.swizzle<bits = log2(W / 16), base = 3, shift = 3> (CUTLASS's
+//     Swizzle<B,4,3> on bytes); 8-row groups W * 8 bytes apart (SBO); a
+//     k-step starts 32 bytes further along the row.
+//   B [K][N] (N-major, imm-trans-b): rows of W bytes (N = W / 2 columns),
+//     the same swizzle; 8-k groups W * 8 bytes apart (SBO); a k-step starts
+//     16 rows further. B [N][K] (K-major): as A, N rows.
+//
+// The swizzle is applied by the hardware to address bits, by ext to tile
+// offsets: the two agree when a tile starts at a multiple of its pattern
+// (8 W bytes), which the kernel asserts. Each warp's accumulators are
+// m16n8k16's (register 4j + i of the wgmma is item i of n-tile j), so the
+// fragment storage, the epilogue and the stores are the warp-MMA ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
+#include "ext/Support/IndexConstant.h"
+
+#include "WarpgroupMmaAccumulation.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace ext;
+
+namespace {
+
+/// The shared tile behind `tile` (through the selects of pipelined stages).
+AllocSharedOp allocOf(Value tile) {
+  while (auto select = tile.getDefiningOp<arith::SelectOp>())
+    tile = select.getTrueValue();
+  return tile.getDefiningOp<AllocSharedOp>();
+}
+
+/// How wgmma reads one operand's shared tile.
+struct OperandLayout {
+  int64_t width = 0; // the swizzle's bytes: a row, 8 rows being a pattern
+  bool kMajor = true;
+};
+
+FailureOr<OperandLayout> layoutOf(TileComputeOp op, Value tile, bool kInner,
+                                  bool isA) {
+  const char *name = isA ? "A" : "B";
+  AllocSharedOp alloc = allocOf(tile);
+  auto fail = [&]() {
+    return op.emitOpError("with #ext.mma<wgmma_k16> reads ")
+           << name << " through a wgmma matrix descriptor: ";
+  };
+  if (!alloc || !alloc.getSwizzle())
+    return fail() << "its shared tile must be cached with a swizzle of 32, 64 "
+                     "or 128 bytes (#ext.swizzle<bits = 1|2|3, base = 3, "
+                     "shift = 3>) and rows of that many bytes";
+  SwizzleAttr swizzle = *alloc.getSwizzle();
+  auto type = cast<MemRefType>(alloc.getType());
+  int64_t rowBytes =
+      type.getDimSize(1) * type.getElementTypeBitWidth() / 8;
+  int64_t width = int64_t(16) << swizzle.getBits();
+  if (swizzle.getBase() != 3 || swizzle.getShift() != 3 ||
+      swizzle.getBits() < 1 || swizzle.getBits() > 3 || rowBytes != width)
+    return fail() << "its shared tile has rows of " << rowBytes
+                  << " bytes swizzled by " << swizzle
+                  << "; a W-byte wgmma layout (W = 32, 64, 128) needs rows of "
+                     "W bytes and #ext.swizzle<bits = log2(W / 16), base = 3, "
+                     "shift = 3>"
+                  << (!isA && !kInner
+                          ? " (an N-major B is one such row wide, 64 halves "
+                            "at most; a B cached as [N][K] is K-major and "
+                            "takes any N)"
+                          : "");
+  if (isA && !kInner)
+    return fail() << "an M-major A (K outermost in shared memory) is not "
+                     "supported; cache A as [M][K]";
+  return OperandLayout{width, kInner};
+}
+
+class WarpgroupEmitter {
+public:
+  WarpgroupEmitter(TileAccumulationContext &context, TileComputeOp op,
+                   const WarpgroupProblem &p, OperandLayout a, OperandLayout b)
+      : rw(context.getRewriter()), loc(op.getLoc()), p(p), a(a), b(b),
+        storage(context.getFragmentStorage(op.getOutputs()[0])),
+        tid(context.getThreadId()) {}
+
+  void emit() {
+    Type f32 = rw.getF32Type();
+    int64_t n = p.tileN;
+    auto accType = LLVM::LLVMStructType::getLiteral(
+        rw.getContext(), SmallVector<Type>(n / 2, f32));
+    // The warp's accumulators as the wgmma's registers: register 4j + i is
+    // item i of n-tile j, stored at [i / 2][2 j + i % 2].
+    Value acc = LLVM::PoisonOp::create(rw, loc, accType);
+    for (int64_t r = 0; r < n / 2; ++r) {
+      Value v = memref::LoadOp::create(rw, loc, storage, storageIndex(r));
+      acc = LLVM::InsertValueOp::create(rw, loc, acc, v, r);
+    }
+    Value aBase = baseOf(p.a), bBase = baseOf(p.b);
+    assertAligned(aBase, a, "A");
+    assertAligned(bBase, b, "B");
+    // This warpgroup's 64 rows of A.
+    Value group = arith::DivUIOp::create(rw, loc, tid, c(128));
+    Value aRows = arith::MulIOp::create(
+        rw, loc, arith::IndexCastOp::create(rw, loc, rw.getI64Type(), group),
+        c64(64 * a.width));
+    aBase = arith::AddIOp::create(rw, loc, aBase, aRows);
+    NVVM::WgmmaFenceAlignedOp::create(rw, loc);
+    auto type = p.elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    auto types = NVVM::WGMMATypesAttr::get(rw.getContext(), type);
+    auto one = NVVM::WGMMAScaleInAttr::get(rw.getContext(),
+                                           NVVM::WGMMAScaleIn::one);
+    for (int64_t k0 = 0; k0 < p.tileK; k0 += 16) {
+      // K-major: 16 elements (32 bytes) further along the row; N-major B:
+      // 16 rows further.
+      Value descA = descriptor(aBase, a, k0 * 2);
+      Value descB =
+          descriptor(bBase, b, b.kMajor ? k0 * 2 : k0 * b.width, p.tileK);
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          rw, loc, accType, acc, descA, descB,
+          NVVM::MMAShapeAttr::get(rw.getContext(), 64, n, 16), types, types,
+          NVVM::WGMMATypesAttr::get(rw.getContext(), NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(rw.getContext(),
+                                       NVVM::WGMMAScaleOut::one),
+          one, one,
+          NVVM::MMALayoutAttr::get(rw.getContext(), NVVM::MMALayout::row),
+          NVVM::MMALayoutAttr::get(rw.getContext(), b.kMajor
+                                                        ? NVVM::MMALayout::col
+                                                        : NVVM::MMALayout::row),
+          NVVM::MMAIntOverflowAttr());
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rw, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(rw, loc, 0);
+    for (int64_t r = 0; r < n / 2; ++r) {
+      Value v = LLVM::ExtractValueOp::create(rw, loc, acc, r);
+      memref::StoreOp::create(rw, loc, v, storage, storageIndex(r));
+    }
+  }
+
+private:
+  Value c(int64_t v) { return constIndex(rw, loc, v); }
+  Value c64(int64_t v) {
+    return arith::ConstantIntOp::create(rw, loc, rw.getI64Type(), v);
+  }
+
+  SmallVector<Value> storageIndex(int64_t r) {
+    int64_t j = r / 4, i = r % 4;
+    return {c(i / 2), c(2 * j + i % 2)};
+  }
+
+  /// The tile's shared-window address (an i64).
+  Value baseOf(Value tile) {
+    Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, tile);
+    return arith::IndexCastOp::create(rw, loc, rw.getI64Type(), ptr);
+  }
+
+  /// The hardware swizzles address bits, ext tile offsets: a tile must
+  /// start at a multiple of its pattern (8 rows) for the two to agree.
+  void assertAligned(Value base, OperandLayout l, StringRef name) {
+    Value rem = arith::RemUIOp::create(rw, loc, base, c64(8 * l.width));
+    Value ok = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, rem,
+                                     c64(0));
+    cf::AssertOp::create(rw, loc, ok,
+                         ("wgmma: the shared tile of " + name +
+                          " does not start at a multiple of its swizzle "
+                          "pattern (" +
+                          std::to_string(8 * l.width) + " bytes)")
+                             .str());
+  }
+
+  /// A wgmma matrix descriptor at `offset` bytes from `base`.
+  Value descriptor(Value base, OperandLayout l, int64_t offset,
+                   int64_t tileK = 0) {
+    int64_t mode = l.width == 128 ? 1 : l.width == 64 ? 2 : 3;
+    // K-major: the leading offset is unused (1); N-major with one W-byte
+    // column panel: the next panel would be a whole tile further.
+    int64_t leading = l.kMajor ? 16 : tileK * l.width;
+    uint64_t fields = (uint64_t(leading >> 4) << 16) |
+                      (uint64_t((8 * l.width) >> 4) << 32) |
+                      (uint64_t(mode) << 62);
+    Value start = arith::AddIOp::create(rw, loc, base, c64(offset));
+    Value encoded = arith::ShRUIOp::create(
+        rw, loc, arith::AndIOp::create(rw, loc, start, c64(0x3FFFF)), c64(4));
+    return arith::OrIOp::create(rw, loc, encoded, c64(int64_t(fields)));
+  }
+
+  RewriterBase &rw;
+  Location loc;
+  const WarpgroupProblem &p;
+  OperandLayout a, b;
+  Value storage, tid;
+};
+
+} // namespace
+
+LogicalResult ext::emitWarpgroupMma(TileAccumulationContext &context,
+                                    TileComputeOp op,
+                                    const WarpgroupProblem &p) {
+  FailureOr<OperandLayout> a = layoutOf(op, p.a, p.aKInner, /*isA=*/true);
+  if (failed(a))
+    return failure();
+  FailureOr<OperandLayout> b = layoutOf(op, p.b, p.bKInner, /*isA=*/false);
+  if (failed(b))
+    return failure();
+  WarpgroupEmitter(context, op, p, *a, *b).emit();
+  return success();
+}
