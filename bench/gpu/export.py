@@ -41,6 +41,22 @@ SWEEP = [((128, 256, 32), (2, 4), 3), ((128, 256, 32), (2, 4), 4),
          ((128, 128, 64), (2, 2), 3), ((128, 128, 32), (2, 4), 4)]
 
 
+# The same for sm_90a's warpgroup MMA, C = A B^T with B [N][K] (K-major:
+# any N up to 256): (tile, stages); warps = [M / 16, 1], both tiles in the
+# 128-byte swizzled layout (k tile 64).
+WGMMA_SWEEP = [((128, 256, 64), 3), ((128, 256, 64), 4), ((128, 128, 64), 4),
+               ((256, 128, 64), 3), ((64, 256, 64), 4)]
+
+
+def wgmma_schedule(tile, stages):
+    tm, tn, tk = tile
+    sw = "#ext.swizzle<bits = 3, base = 3, shift = 3>"
+    return (f"#ext.schedule<tile = [{tm}, {tn}, {tk}], blocks = [\"i\", \"j\"], "
+            f"threads = [{tm // 16}, 32, 1], mma = #ext.mma<wgmma_k16>, warps = [{tm // 16}, 1], "
+            f"vector = 8, stages = {stages}, cache = [#ext.cache<operand = 0, swizzle = {sw}>, "
+            f"#ext.cache<operand = 1, swizzle = {sw}>]>")
+
+
 def sweep_schedule(tile, warps, stages):
     tm, tn, tk = tile
     return (f"#ext.schedule<tile = [{tm}, {tn}, {tk}], blocks = [\"i\", \"j\"], "
@@ -51,14 +67,17 @@ def sweep_schedule(tile, warps, stages):
             f"[#ext.storage_align<dim = 0, factor = {tn}, offset = 8>]>]>")
 
 
-def gemm_function(elem, schedule, m, n, k):
-    """@gemm(A, B, C): C = A B under `schedule`, the body run.py times."""
-    a, b, c = f"memref<{m}x{k}x{elem}>", f"memref<{k}x{n}x{elem}>", f"memref<{m}x{n}xf32>"
+def gemm_function(elem, schedule, m, n, k, nk=False):
+    """@gemm(A, B, C): C = A B under `schedule`, the body run.py times; with
+    `nk`, B is [N][K] and C = A B^T."""
+    a, c = f"memref<{m}x{k}x{elem}>", f"memref<{m}x{n}xf32>"
+    b = f"memref<{n}x{k}x{elem}>" if nk else f"memref<{k}x{n}x{elem}>"
+    b_map = "(j, k)" if nk else "(k, j)"
     body = run.gemm_body(elem)
     return f'''func.func @gemm(%A: {a}, %B: {b}, %C: {c}) {{
   ext.compute [#ext.axis<"i", spatial, {m}>, #ext.axis<"j", spatial, {n}>, #ext.axis<"k", reduce, {k}>]
       ins(%A, %B : {a}, {b}) outs(%C : {c})
-      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> {b_map}>, affine_map<(i, j, k) -> (i, j)>]
       combiner(sum) attributes {{schedule = {schedule}}} {{
   ^bb0(%a: {elem}, %b: {elem}):
     {body}
@@ -174,15 +193,17 @@ def wgmma_probes():
     return out
 
 
-def export(build, chip, name, elem, schedule, shape, outdir, source=None):
+def export(build, chip, name, elem, schedule, shape, outdir, source=None, nk=False):
     """Lowers one GEMM (`source`, a function of A, B and C, or run.py's
-    GEMM under `schedule`) and writes its modules; returns its manifest
-    entry."""
+    GEMM under `schedule`, B [N][K] with `nk`) and writes its modules;
+    returns its manifest entry."""
     m, n, k = shape
+    if "wgmma" in schedule and chip == "sm_90":
+        chip = "sm_90a"  # wgmma is an sm_90a instruction
     tag = f"{name}_{m}x{n}x{k}".replace("+", "_").replace(":", "_")
     src = os.path.join(outdir, tag + ".mlir")
     with open(src, "w") as f:
-        f.write(source or gemm_function(elem, schedule, m, n, k))
+        f.write(source or gemm_function(elem, schedule, m, n, k, nk))
     p = subprocess.run([os.path.join(build, "bin", "ext-opt"), src,
                         f"--ext-gpu-pipeline=target=nvvm chip={chip}"],
                        capture_output=True, text=True)
@@ -214,8 +235,8 @@ def export(build, chip, name, elem, schedule, shape, outdir, source=None):
             report.append(f"{s['module']}: {regs.group(1) if regs else '?'} registers, "
                           f"{spills.group(1) if spills else '?'} B spilled")
     os.remove(src)
-    return {"name": name, "elem": elem, "shape": shape, "schedule": schedule,
-            "modules": modules, "steps": steps, "ptxas": report}
+    return {"name": name, "elem": elem, "shape": shape, "schedule": schedule, "b_nk": nk,
+            "chip": chip, "modules": modules, "steps": steps, "ptxas": report}
 
 
 def main():
@@ -233,7 +254,13 @@ def main():
     for tile, warps, stages in SWEEP:
         jobs.append((f"mma_{tile[0]}x{tile[1]}x{tile[2]}_w{warps[0]}x{warps[1]}_s{stages}", "f16",
                      sweep_schedule(tile, warps, stages), parse(args.sweep_shapes)))
+    for tile, stages in WGMMA_SWEEP:
+        jobs.append((f"wgmma_{tile[0]}x{tile[1]}x{tile[2]}_s{stages}:nt", "f16",
+                     wgmma_schedule(tile, stages), parse(args.sweep_shapes)))
     jobs += [(name, elem, sched, parse(args.shapes)) for name, elem, sched in run.variants()]
+    # C = A B^T examples (B [N][K]: wgmma's K-major B of any width).
+    jobs += [(name + ":nt", elem, sched, parse(args.shapes))
+             for name, elem, sched in run.variants(nk=True)]
     jobs += run.decomposition_variants(parse(args.decomposition_shapes))
     os.makedirs(args.outdir, exist_ok=True)
     entries, errors = [], 0
@@ -247,7 +274,8 @@ def main():
         entries.append(e)
     for name, elem, schedule, shapes in jobs:
         for shape in shapes:
-            e = export(args.build, args.chip, name, elem, schedule, shape, args.outdir)
+            e = export(args.build, args.chip, name, elem, schedule, shape, args.outdir,
+                       nk=name.endswith(":nt"))
             errors += "error" in e
             print(f"{name} {'x'.join(map(str, shape))}: "
                   f"{e.get('error') or '; '.join(e['ptxas']) or 'no ptxas'}", flush=True)

@@ -214,17 +214,20 @@ class Cublas:
             raise RuntimeError("cublasCreate failed")
         self.one, self.zero = ctypes.c_float(1.0), ctypes.c_float(0.0)
 
-    def gemm(self, elem, m, n, k, a, b, c):
-        # Row-major C = A B is column-major C^T = B^T A^T.
+    def gemm(self, elem, m, n, k, a, b, c, nk=False):
+        # Row-major C = A B is column-major C^T = B^T A^T: B's column-major
+        # view (ld N) untransposed; a B stored [N][K] is the column-major
+        # K x N matrix B^T (ld K), transposed (CUBLAS_OP_T = 1).
         by = ctypes.byref
+        op_b, ld_b = (1, k) if nk else (0, n)
         if elem == "f32":
-            rc = self.lib.cublasSgemm_v2(self.handle, 0, 0, n, m, k, by(self.one), c_u64(b), n,
-                                         c_u64(a), k, by(self.zero), c_u64(c), n)
+            rc = self.lib.cublasSgemm_v2(self.handle, op_b, 0, n, m, k, by(self.one), c_u64(b),
+                                         ld_b, c_u64(a), k, by(self.zero), c_u64(c), n)
         else:
             R16F, R32F, COMPUTE_32F, DEFAULT = 2, 0, 68, -1
-            rc = self.lib.cublasGemmEx(self.handle, 0, 0, n, m, k, by(self.one), c_u64(b), R16F,
-                                       n, c_u64(a), R16F, k, by(self.zero), c_u64(c), R32F, n,
-                                       COMPUTE_32F, DEFAULT)
+            rc = self.lib.cublasGemmEx(self.handle, op_b, 0, n, m, k, by(self.one), c_u64(b),
+                                       R16F, ld_b, c_u64(a), R16F, k, by(self.zero), c_u64(c),
+                                       R32F, n, COMPUTE_32F, DEFAULT)
         if rc != 0:
             raise RuntimeError(f"cuBLAS gemm failed: {rc}")
 
@@ -301,15 +304,16 @@ def main():
             record((e["name"], m, n, k, "", "", "", "", "not compiled"))
             failures += 1
             continue
-        key = (e["elem"], m, n, k)
+        nk = e.get("b_nk", False)
+        key = (e["elem"], m, n, k, nk)
         if key not in problems:
             for p in problems.values():  # one problem's operands on the device at a time
                 for ptr in p[0]:
                     drv.free(ptr)
             problems.clear()
             ai = rng.integers(-3, 4, (m, k)).astype(np.float32)
-            bi = rng.integers(-3, 4, (k, n)).astype(np.float32)
-            ref = ai @ bi  # exact: small integers
+            bi = rng.integers(-3, 4, (n, k) if nk else (k, n)).astype(np.float32)
+            ref = ai @ (bi.T if nk else bi)  # exact: small integers
             a, b = (device_elements(x, e["elem"]) for x in (ai, bi))
             ptrs = [drv.alloc(a.nbytes), drv.alloc(b.nbytes), drv.alloc(ref.nbytes)]
             drv.upload(ptrs[0], a)
@@ -342,7 +346,7 @@ def main():
             if key not in blas_ms:
                 try:
                     blas_ms[key] = drv.time_ms(
-                        lambda: blas.gemm(e["elem"], m, n, k, ptrs[0], ptrs[1], ptrs[2]),
+                        lambda: blas.gemm(e["elem"], m, n, k, ptrs[0], ptrs[1], ptrs[2], nk),
                         args.batches, args.batch_ms)
                     drv.sync()
                     # The harness's own check: cuBLAS must agree with the reference.

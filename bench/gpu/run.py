@@ -64,8 +64,10 @@ def gpu_present():
     return True, name.value.decode()
 
 
-def variants():
-    """(name, element type, schedule text) of every GEMM example."""
+def variants(nk=False):
+    """(name, element type, schedule text) of every GEMM example whose B is
+    [K][N] (with `nk`: of those whose B is [N][K], C = A B^T, which only
+    export.py builds)."""
     out = []
     kdir = os.path.join(ROOT, "examples", "kernels")
     for f in sorted(os.listdir(kdir)):
@@ -77,6 +79,8 @@ def variants():
         schedule = re.sub(r"\s+", " ", m.group(1))
         if "mfma" in schedule:
             continue  # AMD matrix cores: not on a CUDA device
+        if ("affine_map<(i, j, k) -> (j, k)>" in text) != nk:
+            continue
         out.append((f[:-5], elem, schedule))
     return out
 

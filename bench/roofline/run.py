@@ -41,11 +41,14 @@ MI300X = dict(name="MI300X", sms=304, clock=2.1e9, fma_per_clk=64, issue_per_clk
 SIZE = 4096
 
 
-def tensor_macs_per_clk(m):
+def tensor_macs_per_clk(m, fraction=None):
     """The matrix units' multiply-adds per SM clock at the model's clock: the
     datasheet peak is quoted at its own clock (H200: 1.83 GHz), so it is
-    converted rather than derived from a per-clock rate."""
-    return m["tensor_tflops"] * 1e12 * m["tensor_fraction"] / 2 / (m["sms"] * m["clock"])
+    converted rather than derived from a per-clock rate. `fraction` (the
+    model's tensor_fraction by default) is the share of the peak the
+    instruction reaches: wgmma is the instruction the peak is quoted for."""
+    fraction = m["tensor_fraction"] if fraction is None else fraction
+    return m["tensor_tflops"] * 1e12 * fraction / 2 / (m["sms"] * m["clock"])
 
 
 def run(cmd, **kw):
@@ -126,7 +129,8 @@ def ptx_loops(lines):
 def count_ptx(lines):
     c = dict(fma=0, unfused=0, lds=0, lds_bytes=0, lds_widths=set(), sts=0, ldg=0,
              ldg_bytes=0, ldg_widths=set(), bar=0, branches=0, instrs=0, cp_async=0,
-             cp_async_bytes=0, cp_wait=0, mma=0, mma_macs=0, ldmatrix=0, ldmatrix_bytes=0,
+             cp_async_bytes=0, cp_wait=0, mma=0, mma_macs=0, wgmma=0, wgmma_bytes=0,
+             ldmatrix=0, ldmatrix_bytes=0,
              ldmatrix_kinds={})
     for l in lines:
         t = l.strip()
@@ -144,6 +148,15 @@ def count_ptx(lines):
             c["mma"] += 1
             m, n, k = map(int, re.search(r"\.m(\d+)n(\d+)k(\d+)", op).groups())
             c["mma_macs"] += m * n * k
+        elif op.startswith("wgmma.mma_async"):
+            # A warpgroup instruction: wgmma.mma_async...m64nNk16.f32.f16.f16
+            # does m*n*k multiply-adds for 4 warps and reads its 16-bit A
+            # (m x k) and B (k x n) from shared memory: a quarter per warp.
+            c["mma"] += 1
+            c["wgmma"] += 1
+            m, n, k = map(int, re.search(r"\.m(\d+)n(\d+)k(\d+)", op).groups())
+            c["mma_macs"] += m * n * k / 4
+            c["wgmma_bytes"] += (m * k + k * n) * 2 / 4
         elif op.startswith("ldmatrix"):
             # .xN moves N 8x8 matrices of 16-bit elements: 128 bytes each
             # per warp, read from shared memory.
@@ -313,8 +326,9 @@ def model(m, sched, inner, kstep, ctas_per_sm):
     outside = max(0, kstep["instrs"] - inner["instrs"]) if kstep is not inner else 0
     instrs_step = trips * inner["instrs"] + outside
     t = {}
+    fraction = 1.0 if inner.get("wgmma") else m["tensor_fraction"]
     if inner["mma"]:
-        t["tensor"] = macs_step / tensor_macs_per_clk(m)
+        t["tensor"] = macs_step / tensor_macs_per_clk(m, fraction)
     else:
         t["fma"] = macs_step / m["fma_per_clk"]
     t["issue"] = instrs_step * warps / m["issue_per_clk"]
@@ -324,7 +338,8 @@ def model(m, sched, inner, kstep, ctas_per_sm):
     # assumed: the examples pad them), and the copies' stores as many as
     # their bytes.
     copy_bytes = (ti * tk + tk * tj) * sched["elem"]
-    read_bytes = trips * (inner["lds_bytes"] * threads + inner.get("ldmatrix_bytes", 0) * warps)
+    read_bytes = trips * (inner["lds_bytes"] * threads + (inner.get("ldmatrix_bytes", 0) +
+                                                          inner.get("wgmma_bytes", 0)) * warps)
     t["shared"] = (read_bytes + copy_bytes) / m["smem_bytes_per_clk"]
     l2_per_clk = m["l2_bytes_per_s"] / (m["sms"] * m["clock"])
     t["L2"] = copy_bytes * ctas_per_sm / l2_per_clk / max(ctas_per_sm, 1)
@@ -341,7 +356,7 @@ def model(m, sched, inner, kstep, ctas_per_sm):
         peak, peak_name = 2 * m["sms"] * m["fma_per_clk"] * m["clock"] / 1e12, "FP32"
     tflops = 2 * macs_step * m["sms"] * m["clock"] / t[bound] * wave_eff / 1e12
     return dict(t=t, bound=bound, wave_eff=wave_eff, peak=peak, peak_name=peak_name,
-                tflops=tflops, trips=trips)
+                tflops=tflops, trips=trips, fraction=fraction)
 
 
 def main():
@@ -377,9 +392,18 @@ def main():
             threads = math.prod(sched["threads"])
             if "nv" in sched["targets"]:
                 ptx = os.path.join(tmp, "k.ptx")
-                nv, mod = compile_to(path, "nvvm", "sm_90", "--ext-to-ptx", ptx)
+                # wgmma is an sm_90a instruction.
+                chip = "sm_90a" if "wgmma" in open(path).read() else "sm_90"
+                nv, mod = compile_to(path, "nvvm", chip, "--ext-to-ptx", ptx)
                 a = analyze_ptx(ptx)
-                r["info"] = ptxas_info(ptxas, ptx, "sm_90") if os.path.exists(ptxas) else dict(regs=0, smem=0, spills=-1)
+                if a is None:
+                    # The k-loop was unrolled whole (K of two tiles under
+                    # three stages): count the same kernel at K = SIZE.
+                    wide = os.path.join(tmp, "wide.mlir")
+                    r["k_example"] = widen_k(path, wide)
+                    nv, mod = compile_to(wide, "nvvm", chip, "--ext-to-ptx", ptx)
+                    a = analyze_ptx(ptx)
+                r["info"] = ptxas_info(ptxas, ptx, chip) if os.path.exists(ptxas) else dict(regs=0, smem=0, spills=-1)
                 # Above 48 KB the tiles are dynamic shared memory, which
                 # ptxas does not see: the launch says how much.
                 dyn = re.search(rf"gpu\.launch_func\s+@{mod}::.*dynamic_shared_memory_size %c(\d+)_i32",
@@ -471,8 +495,8 @@ def main():
         else:
             cells += ["-"] * 5
         peaks = [f"{x['peak_name']} {x['peak']:.1f} ({mm['name']}"
-                 + (f"; bound uses {mm['tensor_fraction']:.0%} of it, {x['peak'] * mm['tensor_fraction']:.1f}, "
-                    "for mma.sync)" if x["peak_name"] != "FP32" and mm["tensor_fraction"] < 1 else ")")
+                 + (f"; bound uses {x['fraction']:.0%} of it, {x['peak'] * x['fraction']:.1f}, "
+                    "for mma.sync)" if x["peak_name"] != "FP32" and x["fraction"] < 1 else ")")
                  for x, mm in ((mh, H200), (ma, MI300X)) if x]
         cells.append(", ".join(peaks))
         out.append("| " + " | ".join(cells) + " |")
@@ -485,7 +509,9 @@ def main():
             lm = f" ({lm}; {inner['ldmatrix_bytes']} B per warp)" if lm else ""
             line.append(
                 f"PTX main loop {inner['fma']} fma, {inner['unfused']} mul.rn/add.rn, "
-                + (f"{inner['mma']} mma.sync ({inner['mma_macs']} MACs per warp), "
+                + (f"{inner['mma']} wgmma.mma_async ({inner['mma_macs']:g} MACs per warp, "
+                   f"{inner['wgmma_bytes']:g} B of shared memory per warp), " if inner["wgmma"]
+                   else f"{inner['mma']} mma.sync ({inner['mma_macs']} MACs per warp), "
                    f"{inner['ldmatrix']} ldmatrix{lm}, " if inner["mma"] else "")
                 + f"{inner['lds']} ld.shared ({inner['lds_bytes']} B), {inner['instrs']} instructions, "
                 f"{inner['branches']} conditional branches besides the back-edge, {mh['trips']:g} trips per k-step; "

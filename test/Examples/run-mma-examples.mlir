@@ -12,6 +12,10 @@
 // RUN: sed 's/f16/bf16/g' %ext_src/examples/kernels/gemm_f16_mma.mlir | ext-run - | FileCheck %s --check-prefix=EXACT
 // The 128x256 tile over 2x4 warps on a ragged 200x300x100 problem.
 // RUN: ext-run --emu-seed=2 %ext_src/examples/kernels/gemm_f16_mma_large.mlir | FileCheck %s --check-prefix=EXACT
+// sm_90a's warpgroup MMA: the 128x256 tile over two warpgroups, C = A B^T
+// on a ragged 200x300x100 problem, and bf16.
+// RUN: ext-run --emu-seed=4 %ext_src/examples/kernels/gemm_f16_wgmma.mlir | FileCheck %s --check-prefix=EXACT
+// RUN: sed 's/f16/bf16/g' %ext_src/examples/kernels/gemm_f16_wgmma.mlir | ext-run - | FileCheck %s --check-prefix=EXACT
 // m16n8k8 tf32 and the AMD shapes on the f32 GEMM.
 // RUN: sed -e 's/threads = \[16, 16, 1\],/threads = [4, 32, 1],/' \
 // RUN:     -e 's/layout = #ext.blocked<thread_tile = \[4, 4\]>,/mma = #ext.mma<m16n8k8>, warps = [2, 2],/' \

@@ -400,7 +400,7 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
   int64_t pointsPerThread = 1;
   for (unsigned a : spatial)
     pointsPerThread *= localCounts[a];
-  bool unrollPoints = pointsPerThread <= 64;
+  bool unrollPoints = pointsPerThread <= 256;
   auto spatialLoops = [&](function_ref<void(Value valid)> inner) {
     std::function<void(unsigned)> emitAxis = [&](unsigned s) {
       if (s == spatial.size()) {
