@@ -58,7 +58,7 @@ def _mma(value, loc):
         return "mma = auto"
     if _is_attribute(value):
         return f"mma = {value}"
-    if isinstance(value, str) and re.fullmatch(r"m\d+n\d+k\d+|mfma_\d+x\d+x\d+", value):
+    if isinstance(value, str) and re.fullmatch(r"m\d+n\d+k\d+|mfma_\d+x\d+x\d+|wgmma_k\d+", value):
         return f"mma = #ext.mma<{value}>"
     raise _error(loc, "schedule mma must be 'auto', an instruction such as 'm16n8k16' or "
                       f"'mfma_32x32x8', or attribute text '#ext.mma<...>', got {value!r}")

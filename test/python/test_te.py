@@ -122,6 +122,33 @@ def test_tensor_cores_ldmatrix_pairs(b_transposed):
     np.testing.assert_array_equal(kernel.run(a, b), a.astype(np.float32) @ bb)
 
 
+@pytest.mark.parametrize("b_transposed,tile", [(False, (64, 64, 64)), (True, (128, 128, 64))])
+def test_warpgroup_mma(b_transposed, tile):
+    # sm_90a's wgmma: warps = [M / 16, 1] (whole warpgroups), A and B cached
+    # in the 128-byte swizzled layout whose rows are 128 bytes: k tile 64;
+    # an N-major B (given [k][n]) is one such row, 64 columns, wide, a
+    # K-major one (given [n][k]) any width. Ragged 150x130x100, 2 stages.
+    m, n, k = 150, 130, 100
+    A = ext.placeholder((m, k), "float16", name="A")
+    B = ext.placeholder((n, k) if b_transposed else (k, n), "float16", name="B")
+    r = ext.reduce_axis(k, name="k")
+    C = ext.compute((m, n), lambda i, j: ext.sum(
+        A[i, r].astype("float32") * (B[j, r] if b_transposed else B[r, j]).astype("float32"),
+        axis=r), name="C")
+    sw = {"swizzle": (3, 3, 3)}
+    s = ext.schedule(C, tile=tile, cache=[(A, sw), (B, sw)], mma="wgmma_k16",
+                     warps=(tile[0] // 16, 1), vector=8, stages=2)
+    kernel = ext.build(s, target="nvvm", chip="sm_90a")
+    assert f"wgmma.mma_async.sync.aligned.m64n{tile[1]}k16.f32.f16.f16" in kernel.ptx
+    a = ints((m, k), np.float16)
+    b = ints((n, k) if b_transposed else (k, n), np.float16)
+    bb = b.astype(np.float32).T if b_transposed else b.astype(np.float32)
+    np.testing.assert_array_equal(kernel.run(a, b), a.astype(np.float32) @ bb)
+    # wgmma is an sm_90a instruction.
+    with pytest.raises(RuntimeError, match="does not exist on chip sm_90"):
+        ext.build(s, target="nvvm", chip="sm_90")
+
+
 def test_blocked_layout():
     A, B, C = matmul_te(37, 45, 23)
     s = ext.schedule(C, tile=(32, 32, 8), threads=(8, 8, 1), layout=("blocked", [4, 4]))
