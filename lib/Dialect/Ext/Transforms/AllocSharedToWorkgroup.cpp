@@ -93,7 +93,7 @@ std::optional<SwizzledAccess> accessOf(Operation *user, Value tile) {
   if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user);
       copy && copy.getDst() == tile && copy.getSrc() != tile)
     return SwizzledAccess{copy.getDstIndices(),
-                          copy.getDstElements().getZExtValue()};
+                          int64_t(copy.getDstElements().getZExtValue())};
   if (auto ptr = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user))
     return SwizzledAccess{ptr->getOperands().take_front(0), 1}; // the base
   if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(user)) {
@@ -133,11 +133,13 @@ LogicalResult lowerSwizzled(RewriterBase &rw, ArrayRef<AllocSharedOp> allocs) {
           t->second.second.getType() != f->second.second.getType() ||
           t->second.second.getSwizzle() != f->second.second.getSwizzle())
         continue; // reported below as an unsupported use
+      AllocSharedOp origin = t->second.second;
       rw.setInsertionPoint(select);
       Value flat = arith::SelectOp::create(rw, select.getLoc(),
                                            select.getCondition(),
                                            t->second.first, f->second.first);
-      flatOf[select.getResult()] = {flat, t->second.second};
+      // (Inserting may move the entries `t` and `f` point to.)
+      flatOf[select.getResult()] = {flat, origin};
       selects.push_back(select);
     }
   }
