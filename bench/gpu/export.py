@@ -41,20 +41,23 @@ SWEEP = [((128, 256, 32), (2, 4), 3), ((128, 256, 32), (2, 4), 4),
          ((128, 128, 64), (2, 2), 3), ((128, 128, 32), (2, 4), 4)]
 
 
-# The same for sm_90a's warpgroup MMA, C = A B^T with B [N][K] (K-major:
-# any N up to 256): (tile, stages); warps = [M / 16, 1], both tiles in the
-# 128-byte swizzled layout (k tile 64).
+# The same for sm_90a's warpgroup MMA, C = A B and C = A B^T: (tile,
+# stages); warps = [M / 16, 1], both tiles in the 128-byte swizzled layout
+# (k tile 64).
 WGMMA_SWEEP = [((128, 256, 64), 3), ((128, 256, 64), 4), ((128, 128, 64), 4),
                ((256, 128, 64), 3), ((64, 256, 64), 4)]
 
 
-def wgmma_schedule(tile, stages):
+def wgmma_schedule(tile, stages, nk):
+    """B [N][K] (`nk`): K-major, any width; B [K][N]: N-major, in column
+    panels of 64 (one 128-byte swizzle row each)."""
     tm, tn, tk = tile
     sw = "#ext.swizzle<bits = 3, base = 3, shift = 3>"
+    sw_b = sw if nk else "#ext.swizzle<bits = 3, base = 3, shift = 3, panel = 64>"
     return (f"#ext.schedule<tile = [{tm}, {tn}, {tk}], blocks = [\"i\", \"j\"], "
             f"threads = [{tm // 16}, 32, 1], mma = #ext.mma<wgmma_k16>, warps = [{tm // 16}, 1], "
             f"vector = 8, stages = {stages}, cache = [#ext.cache<operand = 0, swizzle = {sw}>, "
-            f"#ext.cache<operand = 1, swizzle = {sw}>]>")
+            f"#ext.cache<operand = 1, swizzle = {sw_b}>]>")
 
 
 def sweep_schedule(tile, warps, stages):
@@ -255,8 +258,9 @@ def main():
         jobs.append((f"mma_{tile[0]}x{tile[1]}x{tile[2]}_w{warps[0]}x{warps[1]}_s{stages}", "f16",
                      sweep_schedule(tile, warps, stages), parse(args.sweep_shapes)))
     for tile, stages in WGMMA_SWEEP:
-        jobs.append((f"wgmma_{tile[0]}x{tile[1]}x{tile[2]}_s{stages}:nt", "f16",
-                     wgmma_schedule(tile, stages), parse(args.sweep_shapes)))
+        for nk in (False, True):
+            jobs.append((f"wgmma_{tile[0]}x{tile[1]}x{tile[2]}_s{stages}" + (":nt" if nk else ""),
+                         "f16", wgmma_schedule(tile, stages, nk), parse(args.sweep_shapes)))
     jobs += [(name, elem, sched, parse(args.shapes)) for name, elem, sched in run.variants()]
     # C = A B^T examples (B [N][K]: wgmma's K-major B of any width).
     jobs += [(name + ":nt", elem, sched, parse(args.shapes))

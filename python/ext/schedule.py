@@ -109,10 +109,12 @@ def _align(value, loc):
 
 
 def _xor_swizzle(value, loc):
-    if not (isinstance(value, (tuple, list)) and len(value) == 3
+    if not (isinstance(value, (tuple, list)) and len(value) in (3, 4)
             and all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
-        raise _error(loc, f"swizzle takes (bits, base, shift), got {value!r}")
-    return "swizzle = #ext.swizzle<bits = {}, base = {}, shift = {}>".format(*value)
+        raise _error(loc, f"swizzle takes (bits, base, shift) or (bits, base, shift, panel), "
+                          f"got {value!r}")
+    panel = f", panel = {value[3]}" if len(value) == 4 and value[3] else ""
+    return "swizzle = #ext.swizzle<bits = {}, base = {}, shift = {}{}>".format(*value[:3], panel)
 
 
 # Fields of one cache entry (#ext.cache<operand = N, ...>).

@@ -9,7 +9,7 @@
 // EXPORT: wgmma-probe:f16-swizzle128 64x128x64: wgmma_kernel: {{[0-9]+}} registers, 0 B spilled
 // EXPORT: mma_128x256x32_w2x4_s3 512x512x128:
 // EXPORT: mma_large+split_k_par 256x512x64:
-// EXPORT: 31 exported, 0 failed
+// EXPORT: 36 exported, 0 failed
 // RUN: env EXT_CUDA_DRIVER=%fake_cuda not %python %ext_src/bench/gpu/replay.py %t --no-cublas --out %t/results.csv 2>&1 | FileCheck %s
 // CHECK: bench/gpu/replay: Fake CUDA Device
 // CHECK-DAG: fake-cuda: max dynamic shared memory 81408 bytes
@@ -17,10 +17,11 @@
 // CHECK-DAG: wgmma-probe:tf32-swizzle32 64x16x16 {{.*}} WRONG
 // CHECK-DAG: mma_large+stream_k 256x512x64 {{.*}} WRONG
 // CHECK-DAG: gemm_f16_wgmma:nt 256x256x128 {{.*}} WRONG
+// CHECK-DAG: wgmma_128x256x64_s3 512x512x128 {{.*}} WRONG
 // CHECK-DAG: wgmma_128x256x64_s3:nt 512x512x128 {{.*}} WRONG
 // CHECK-DAG: mma_large+split_k_par 256x512x64 {{.*}} WRONG
 // CHECK-DAG: mma_128x128x64_w2x2_s3 512x512x128 {{.*}} WRONG
-// CHECK: 31 runs, 31 failed
+// CHECK: 36 runs, 36 failed
 // RUN: FileCheck %s --check-prefix=CSV < %t/results.csv
 // CSV: kernel,M,N,K,ext_ms,ext_tflops,cublas_tflops,ratio,check
 // CSV: wgmma-probe:bf16-swizzle64,64,32,32,{{.*}},WRONG

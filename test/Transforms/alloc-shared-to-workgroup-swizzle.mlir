@@ -123,3 +123,46 @@ func.func @vector_unaligned(%v: vector<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Column panels: a [16][128] tile as two [16][64] panels, one after the
+// other; the panel of column j starts at (j / 64) * 16 * 64 = 1024 (j / 64).
+// CHECK-LABEL: func.func @panels
+// CHECK-DAG: %[[C1024:.*]] = arith.constant 1024 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[P:.*]] = arith.divui %{{.*}}, %[[C64]] : index
+// CHECK: %[[START:.*]] = arith.muli %[[P]], %[[C1024]] : index
+// CHECK: %[[COL:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: %[[IN:.*]] = arith.addi %[[COL]], %[[START]] : index
+// CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: %[[O:.*]] = arith.addi %[[ROW]], %[[IN]] : index
+// CHECK: arith.xori %[[O]], %{{.*}} : index
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<2048xf16, #gpu.address_space<workgroup>>
+func.func @panels(%v: f16) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c3 = arith.constant 3 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %t = ext.alloc_shared {swizzle = #ext.swizzle<bits = 3, base = 3, shift = 3, panel = 64>}
+        : memref<16x128xf16, #gpu.address_space<workgroup>>
+    memref.store %v, %t[%c3, %tx] : memref<16x128xf16, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @panel_not_dividing() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{#ext.swizzle<bits = 3, base = 3, shift = 3, panel = 64> cuts the innermost dimension into 64-element panels, but it has 96 elements}}
+    %t = ext.alloc_shared {swizzle = #ext.swizzle<bits = 3, base = 3, shift = 3, panel = 64>}
+        : memref<16x96xf16, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}

@@ -76,7 +76,7 @@ func.func @case2(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: memref<20
 
 // -----
 
-// CHECK: error: {{.*}}reads B {{.*}}rows of 256 bytes {{.*}}(an N-major B is one such row wide, 64 halves at most; a B cached as [N][K] is K-major and takes any N)
+// CHECK: error: {{.*}}reads B {{.*}}rows of 256 bytes {{.*}}(a wider tile is column panels of W bytes: `panel = W / element bytes` in the swizzle)
 func.func @case3(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: memref<200x130xf32>) {
   ext.compute [#ext.axis<"i", spatial, 200>, #ext.axis<"j", spatial, 130>,
                #ext.axis<"k", reduce, 100>]

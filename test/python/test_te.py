@@ -122,12 +122,14 @@ def test_tensor_cores_ldmatrix_pairs(b_transposed):
     np.testing.assert_array_equal(kernel.run(a, b), a.astype(np.float32) @ bb)
 
 
-@pytest.mark.parametrize("b_transposed,tile", [(False, (64, 64, 64)), (True, (128, 128, 64))])
+@pytest.mark.parametrize("b_transposed,tile", [(False, (64, 64, 64)), (False, (128, 128, 64)),
+                                               (True, (128, 128, 64))])
 def test_warpgroup_mma(b_transposed, tile):
     # sm_90a's wgmma: warps = [M / 16, 1] (whole warpgroups), A and B cached
     # in the 128-byte swizzled layout whose rows are 128 bytes: k tile 64;
-    # an N-major B (given [k][n]) is one such row, 64 columns, wide, a
-    # K-major one (given [n][k]) any width. Ragged 150x130x100, 2 stages.
+    # an N-major B (given [k][n]) wider than one such row (64 columns) is
+    # column panels of 64, a K-major one (given [n][k]) takes any width.
+    # Ragged 150x130x100, 2 stages.
     m, n, k = 150, 130, 100
     A = ext.placeholder((m, k), "float16", name="A")
     B = ext.placeholder((n, k) if b_transposed else (k, n), "float16", name="B")
@@ -136,7 +138,8 @@ def test_warpgroup_mma(b_transposed, tile):
         A[i, r].astype("float32") * (B[j, r] if b_transposed else B[r, j]).astype("float32"),
         axis=r), name="C")
     sw = {"swizzle": (3, 3, 3)}
-    s = ext.schedule(C, tile=tile, cache=[(A, sw), (B, sw)], mma="wgmma_k16",
+    sw_b = {"swizzle": (3, 3, 3, 64)} if not b_transposed and tile[1] > 64 else sw
+    s = ext.schedule(C, tile=tile, cache=[(A, sw), (B, sw_b)], mma="wgmma_k16",
                      warps=(tile[0] // 16, 1), vector=8, stages=2)
     kernel = ext.build(s, target="nvvm", chip="sm_90a")
     assert f"wgmma.mma_async.sync.aligned.m64n{tile[1]}k16.f32.f16.f16" in kernel.ptx

@@ -49,7 +49,9 @@ LogicalResult StorageAlignAttr::verify(
 
 LogicalResult SwizzleAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t bits, int64_t base,
-    int64_t shift) {
+    int64_t shift, int64_t panel) {
+  if (panel < 0)
+    return emitError() << "swizzle panel must be non-negative (0: none)";
   if (bits < 0 || base < 0 || shift < 0)
     return emitError() << "swizzle bits, base and shift must be non-negative";
   if (bits + base + shift > 40)

@@ -155,8 +155,16 @@ AllocSharedOp::computeAlignedStrides(ArrayRef<int64_t> shape,
 }
 
 LogicalResult
-ext::verifySwizzleOnTile(SwizzleAttr swizzle, int64_t numElements,
+ext::verifySwizzleOnTile(SwizzleAttr swizzle, ArrayRef<int64_t> shape,
                          function_ref<InFlightDiagnostic()> emitError) {
+  int64_t numElements = 1;
+  for (int64_t s : shape)
+    numElements *= s;
+  if (int64_t panel = swizzle.getPanel();
+      panel && (shape.empty() || shape.back() % panel != 0))
+    return emitError() << swizzle << " cuts the innermost dimension into "
+                       << panel << "-element panels, but it has "
+                       << (shape.empty() ? 0 : shape.back()) << " elements";
   std::optional<int64_t> escape = swizzle.findEscape(numElements);
   if (!escape)
     return success();
@@ -197,7 +205,7 @@ LogicalResult AllocSharedOp::verify() {
     if (!aligns.empty())
       return emitOpError() << "takes either storage_align (padding) or "
                               "swizzle, not both";
-    if (failed(verifySwizzleOnTile(*swizzle, type.getNumElements(),
+    if (failed(verifySwizzleOnTile(*swizzle, type.getShape(),
                                    [&]() { return emitOpError(); })))
       return failure();
   }

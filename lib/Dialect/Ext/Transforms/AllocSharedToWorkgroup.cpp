@@ -36,22 +36,38 @@ FailureOr<Value> addWorkgroupBuffer(Operation *op, Type elem, int64_t elems) {
   return failure();
 }
 
-/// The swizzled flat offset of element `indices` of a row-major tile.
+/// The swizzled flat offset of element `indices` of a row-major tile (of
+/// column panels, with the swizzle's `panel`).
 Value swizzledOffset(OpBuilder &b, Location loc, MemRefType type,
                      SwizzleAttr swizzle, ValueRange indices) {
   auto constant = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
-  Value linear;
+  SmallVector<Value> idx(indices);
+  SmallVector<int64_t> shape(type.getShape());
+  Value panelStart;
+  int64_t panel = swizzle.getPanel();
+  if (panel && !shape.empty() && panel < shape.back()) {
+    // Panel j / P starts after the earlier panels' (numElements / C) * P
+    // elements; within it, the tile is row-major with rows of P.
+    Value j = idx.back();
+    int64_t panelSize = type.getNumElements() / shape.back() * panel;
+    panelStart = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, j, constant(panel)),
+        constant(panelSize));
+    idx.back() = arith::RemUIOp::create(b, loc, j, constant(panel));
+    shape.back() = panel;
+  }
+  Value linear = panelStart;
   int64_t stride = 1;
-  for (int d = type.getRank() - 1; d >= 0; --d) {
-    Value term = stride == 1 ? indices[d]
-                             : arith::MulIOp::create(b, loc, indices[d],
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    Value term = stride == 1 ? idx[d]
+                             : arith::MulIOp::create(b, loc, idx[d],
                                                      constant(stride))
                                    .getResult();
     linear = linear ? arith::AddIOp::create(b, loc, term, linear).getResult()
                     : term;
-    stride *= type.getDimSize(d);
+    stride *= shape[d];
   }
   if (!linear)
     return constant(0);

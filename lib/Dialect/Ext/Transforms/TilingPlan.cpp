@@ -86,7 +86,7 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
         return op.emitOpError() << "the shared tile of output #" << o
                                 << " overflows a 64-bit size";
       if (SwizzleAttr swizzle = c.getSwizzle())
-        if (failed(verifySwizzleOnTile(swizzle, llvm::product_of(shape), [&]() {
+        if (failed(verifySwizzleOnTile(swizzle, shape, [&]() {
               return op.emitOpError()
                      << "cannot swizzle the shared tile of output #" << o
                      << ": ";
@@ -151,10 +151,8 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
              << "the shared tile of input #" << i << " overflows a 64-bit size";
     if (plan.cached.test(i))
       if (SwizzleAttr swizzle = plan.cacheAttrs[i].getSwizzle()) {
-        int64_t n = 1;
-        for (int64_t s : w.shape)
-          n *= s; // fits: checked with the padded strides above
-        if (failed(verifySwizzleOnTile(swizzle, n, [&]() {
+        // (Its size fits: checked with the padded strides above.)
+        if (failed(verifySwizzleOnTile(swizzle, w.shape, [&]() {
               return op.emitOpError()
                      << "cannot swizzle the shared tile of input #" << i
                      << ": ";

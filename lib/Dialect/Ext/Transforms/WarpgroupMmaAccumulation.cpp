@@ -15,6 +15,9 @@
 //   B [K][N] (N-major, imm-trans-b): rows of W bytes (N = W / 2 columns),
 //     the same swizzle; 8-k groups W * 8 bytes apart (SBO); a k-step starts
 //     16 rows further. B [N][K] (K-major): as A, N rows.
+//   A wider tile is column panels of W bytes (the swizzle's `panel`): for
+//   N-major B the next panel is the next W / 2 columns (LBO), for K-major
+//   operands a k-step past a panel's width starts in the next panel.
 //
 // The swizzle is applied by the hardware to address bits, by ext to tile
 // offsets: the two agree when a tile starts at a multiple of its pattern
@@ -51,6 +54,7 @@ AllocSharedOp allocOf(Value tile) {
 struct OperandLayout {
   int64_t width = 0; // the swizzle's bytes: a row, 8 rows being a pattern
   bool kMajor = true;
+  int64_t rows = 0;  // the tile's rows (a column panel's bytes / width)
 };
 
 FailureOr<OperandLayout> layoutOf(TileComputeOp op, Value tile, bool kInner,
@@ -67,8 +71,11 @@ FailureOr<OperandLayout> layoutOf(TileComputeOp op, Value tile, bool kInner,
                      "shift = 3>) and rows of that many bytes";
   SwizzleAttr swizzle = *alloc.getSwizzle();
   auto type = cast<MemRefType>(alloc.getType());
-  int64_t rowBytes =
-      type.getDimSize(1) * type.getElementTypeBitWidth() / 8;
+  // A row of the tile, or of one of its column panels.
+  int64_t columns = swizzle.getPanel() ? std::min(swizzle.getPanel(),
+                                                  type.getDimSize(1))
+                                       : type.getDimSize(1);
+  int64_t rowBytes = columns * type.getElementTypeBitWidth() / 8;
   int64_t width = int64_t(16) << swizzle.getBits();
   if (swizzle.getBase() != 3 || swizzle.getShift() != 3 ||
       swizzle.getBits() < 1 || swizzle.getBits() > 3 || rowBytes != width)
@@ -77,15 +84,12 @@ FailureOr<OperandLayout> layoutOf(TileComputeOp op, Value tile, bool kInner,
                   << "; a W-byte wgmma layout (W = 32, 64, 128) needs rows of "
                      "W bytes and #ext.swizzle<bits = log2(W / 16), base = 3, "
                      "shift = 3>"
-                  << (!isA && !kInner
-                          ? " (an N-major B is one such row wide, 64 halves "
-                            "at most; a B cached as [N][K] is K-major and "
-                            "takes any N)"
-                          : "");
+                  << " (a wider tile is column panels of W bytes: `panel = "
+                     "W / element bytes` in the swizzle)";
   if (isA && !kInner)
     return fail() << "an M-major A (K outermost in shared memory) is not "
                      "supported; cache A as [M][K]";
-  return OperandLayout{width, kInner};
+  return OperandLayout{width, kInner, type.getDimSize(0)};
 }
 
 class WarpgroupEmitter {
@@ -123,11 +127,11 @@ public:
     auto one = NVVM::WGMMAScaleInAttr::get(rw.getContext(),
                                            NVVM::WGMMAScaleIn::one);
     for (int64_t k0 = 0; k0 < p.tileK; k0 += 16) {
-      // K-major: 16 elements (32 bytes) further along the row; N-major B:
-      // 16 rows further.
-      Value descA = descriptor(aBase, a, k0 * 2);
-      Value descB =
-          descriptor(bBase, b, b.kMajor ? k0 * 2 : k0 * b.width, p.tileK);
+      // K-major: 32 bytes further along a row, in the next column panel
+      // past its width; N-major B: 16 rows further.
+      Value descA = descriptor(aBase, a, kMajorOffset(a, k0));
+      Value descB = descriptor(bBase, b, b.kMajor ? kMajorOffset(b, k0) : k0 * b.width,
+                               p.tileK);
       acc = NVVM::WgmmaMmaAsyncOp::create(
           rw, loc, accType, acc, descA, descB,
           NVVM::MMAShapeAttr::get(rw.getContext(), 64, n, 16), types, types,
@@ -153,6 +157,12 @@ private:
   Value c(int64_t v) { return constIndex(rw, loc, v); }
   Value c64(int64_t v) {
     return arith::ConstantIntOp::create(rw, loc, rw.getI64Type(), v);
+  }
+
+  /// Bytes from a K-major tile's start to k element `k0` of its first row:
+  /// column panels of `width` bytes, each `rows` rows long.
+  static int64_t kMajorOffset(OperandLayout l, int64_t k0) {
+    return k0 * 2 / l.width * (l.rows * l.width) + k0 * 2 % l.width;
   }
 
   SmallVector<Value> storageIndex(int64_t r) {
@@ -184,8 +194,8 @@ private:
   Value descriptor(Value base, OperandLayout l, int64_t offset,
                    int64_t tileK = 0) {
     int64_t mode = l.width == 128 ? 1 : l.width == 64 ? 2 : 3;
-    // K-major: the leading offset is unused (1); N-major with one W-byte
-    // column panel: the next panel would be a whole tile further.
+    // K-major: the leading offset is unused (1); N-major: the next W-byte
+    // column panel (N elements further) is a whole panel of k rows further.
     int64_t leading = l.kMajor ? 16 : tileK * l.width;
     uint64_t fields = (uint64_t(leading >> 4) << 16) |
                       (uint64_t((8 * l.width) >> 4) << 32) |

@@ -15,9 +15,10 @@
 
 namespace ext {
 /// Fails, with a diagnostic naming an offset that escapes, unless `swizzle`
-/// maps the offsets [0, numElements) of a tile onto themselves.
+/// maps the offsets of a tile of `shape` onto themselves (and its panels,
+/// if any, divide the innermost dimension).
 llvm::LogicalResult
-verifySwizzleOnTile(SwizzleAttr swizzle, int64_t numElements,
+verifySwizzleOnTile(SwizzleAttr swizzle, llvm::ArrayRef<int64_t> shape,
                     llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 } // namespace ext
 

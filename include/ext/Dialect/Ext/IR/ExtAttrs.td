@@ -152,7 +152,9 @@ def Ext_MmaLayoutAttr : Ext_Attr<"MmaLayout", "mma", [
       The operands' shared tiles are the instruction's canonical layouts:
       A K-major, rows of 32, 64 or 128 bytes swizzled by
       `#ext.swizzle<bits = 1|2|3, base = 3, shift = 3>` (its 32/64/128-byte
-      mode); B likewise K-major, or N-major with rows of that width.
+      mode); B likewise K-major ([N][K]), or N-major ([K][N]). A tile wider
+      than one such row is column panels of it (the swizzle's `panel`, 64
+      for f16 at 128 bytes).
     * `auto` (a schedule's `mma = auto` only): `ext-apply-schedule` picks the
       instruction for the chip and the inputs' type.
 
@@ -242,11 +244,21 @@ def Ext_SwizzleAttr : Ext_Attr<"Swizzle", "swizzle"> {
     map the tile's offsets `[0, n)` onto themselves, which the ops that
     take a swizzle check.
 
+    With `panel = P` (0: none), the tile's innermost dimension is cut into
+    column panels of P elements stored one after another, each holding every
+    row's P elements: `o` is the row-major offset within the panel plus the
+    panel's index times its size, then swizzled. This is the layout of wgmma's
+    N-major operands wider than one swizzle row: `panel = 64` with the
+    128-byte swizzle of f16 makes a [K][256] tile four [K][64] panels of
+    128-byte rows. The innermost dimension must be a multiple of P.
+
     ```mlir
     #ext.swizzle<bits = 5, base = 0, shift = 5>
+    #ext.swizzle<bits = 3, base = 3, shift = 3, panel = 64>
     ```
   }];
-  let parameters = (ins "int64_t":$bits, "int64_t":$base, "int64_t":$shift);
+  let parameters = (ins "int64_t":$bits, "int64_t":$base, "int64_t":$shift,
+                        DefaultValuedParameter<"int64_t", "0">:$panel);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
