@@ -281,6 +281,11 @@ void __ext_emu_printf(const char *format, ...) {
   t.launch->print(t, std::move(text));
 }
 
+void __ext_emu_assert_fail(const char *message, int32_t site) {
+  Thread &t = current("__ext_emu_assert_fail");
+  t.launch->assertFailed(t, message, site);
+}
+
 void __ext_emu_async_copy(int64_t dst, int64_t src, int64_t dstBytes,
                           int64_t srcBytes, int32_t site) {
   Thread &t = current("__ext_emu_async_copy");

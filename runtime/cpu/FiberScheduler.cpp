@@ -621,6 +621,12 @@ void FiberScheduler::schedule(Thread &t, int32_t kind, int32_t site) {
   yield(t);
 }
 
+void FiberScheduler::assertFailed(Thread &t, const std::string &message,
+                                  int32_t site) {
+  fail(where(t) + ": assertion failed at " + this->site(site) + ": " + message);
+  suspend(t);
+}
+
 void FiberScheduler::onExit(Thread &t) {
   Block &b = *t.block;
   // Copies still in flight land before the thread is gone.

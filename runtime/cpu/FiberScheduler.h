@@ -144,6 +144,8 @@ public:
   /// Lands all but the newest `pending` committed groups of `t`.
   void asyncWait(Thread &t, int32_t pending, int32_t site);
   void print(Thread &t, std::string text);
+  /// A failed `cf.assert` at `site`: fails the launch and suspends `t`.
+  void assertFailed(Thread &t, const std::string &message, int32_t site);
   void onExit(Thread &t);
 
 private:

@@ -114,6 +114,9 @@ const char *__ext_emu_take_error(void);
 /// its block finishes, the lines of a warp in lane order (as NVIDIA hardware
 /// prints them: a warp executes one printf for all its lanes).
 void __ext_emu_printf(const char *format, ...);
+/// A kernel's `cf.assert` that failed: the launch fails with `message`, the
+/// thread and the op at `site` (as a GPU's __assertfail stops the kernel).
+void __ext_emu_assert_fail(const char *message, int32_t site);
 
 int64_t __ext_emu_thread_id(int32_t dim);
 int64_t __ext_emu_block_id(int32_t dim);

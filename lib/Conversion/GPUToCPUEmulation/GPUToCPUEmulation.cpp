@@ -22,6 +22,7 @@
 #include "ext/Runtime/CpuEmulationABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -229,8 +230,10 @@ LogicalResult Emulation::lowerBody(func::FuncOp func, SiteTable &sites,
                            isWorkgroupMemRef(op->getResult(0).getType());
     bool workgroupDealloc = isa<memref::DeallocOp>(op) &&
                             isWorkgroupMemRef(op->getOperand(0).getType());
+    // A kernel's cf.assert reports through the runtime (the CPU's abort
+    // would end the process with no word of which thread failed).
     if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) || workgroupMemref ||
-        workgroupDealloc || isTargetSpecific(op))
+        workgroupDealloc || isTargetSpecific(op) || isa<cf::AssertOp>(op))
       work.push_back(op);
   });
   return applyInOrder(work, devicePatterns, /*mustRewrite=*/true);

@@ -2,13 +2,16 @@
 //
 // A thread's line goes to the runtime, which prints a block's lines when the
 // block finishes, each warp's in lane order as NVIDIA hardware does, whatever
-// order the scheduler ran the fibers in.
+// order the scheduler ran the fibers in. A kernel's failed cf.assert goes to
+// the runtime too, which fails the launch with its message and the thread.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ext/Conversion/GPUToCPUEmulation/GPUToCPUEmulation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace ext;
@@ -64,9 +67,30 @@ struct PrintfLowering : EmulationOpPattern<gpu::PrintfOp> {
   }
 };
 
+struct AssertLowering : EmulationOpPattern<cf::AssertOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(cf::AssertOp op,
+                                PatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    b.setInsertionPoint(op);
+    Location l = op.getLoc();
+    Value failed = arith::XOrIOp::create(
+        b, l, op.getArg(), arith::ConstantIntOp::create(b, l, 1, 1));
+    Value site = emu.function().site(b, op);
+    scf::IfOp::create(b, l, failed, [&](OpBuilder &tb, Location tl) {
+      emu.call(tb, tl, "__ext_emu_assert_fail", {},
+               {emu.stringPtr(tb, tl, "__ext_emu_assert_message", op.getMsg()),
+                site});
+      scf::YieldOp::create(tb, tl);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void ext::populateGPUPrintfToEmulationPatterns(RewritePatternSet &patterns,
                                                EmulationModule &emu) {
-  patterns.add<PrintfLowering>(emu);
+  patterns.add<PrintfLowering, AssertLowering>(emu);
 }

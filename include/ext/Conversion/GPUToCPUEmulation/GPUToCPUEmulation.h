@@ -63,7 +63,8 @@ void populateGPUMatrixOpsToEmulationPatterns(mlir::RewritePatternSet &patterns,
 void populateNVVMWarpgroupMmaToEmulationPatterns(
     mlir::RewritePatternSet &patterns, EmulationModule &emu);
 
-/// `gpu.printf` calls `printf`.
+/// `gpu.printf` calls `printf`; a kernel's `cf.assert` fails the launch
+/// with its message when its condition is false.
 void populateGPUPrintfToEmulationPatterns(mlir::RewritePatternSet &patterns,
                                           EmulationModule &emu);
 
