@@ -199,6 +199,14 @@ void SharedMemoryLiveness::computeInterval(LiveSharedBuffer &buffer) {
         if (llvm::isPowerOf2_64(bytes))
           buffer.alignment = std::max(buffer.alignment, bytes);
       }
+  // Code that takes a buffer's address may depend on its alignment: a
+  // wgmma matrix descriptor's swizzle is of address bits, which agree with
+  // the tile's own offsets only from a multiple of the pattern (1024 bytes
+  // at most).
+  if (llvm::any_of(buffer.accesses, [](Operation *op) {
+        return isa<memref::ExtractAlignedPointerAsIndexOp>(op);
+      }))
+    buffer.alignment = std::max<uint64_t>(buffer.alignment, 1024);
   llvm::sort(buffer.accesses, [&](Operation *a, Operation *b) {
     return index.lookup(a) < index.lookup(b);
   });

@@ -158,8 +158,8 @@ void FiberScheduler::admitBlocks() {
     // wgmma matrix descriptor keeps (and what its swizzle XORs).
     constexpr int64_t window = int64_t(1) << 18;
     block->shared = static_cast<char *>(std::aligned_alloc(
-        window, std::max<int64_t>(window, (sharedBytes + window - 1) /
-                                              window * window)));
+        window, std::max<int64_t>(window, (sharedBytes + window - 1) / window *
+                                              window)));
     std::memset(block->shared, 0xff, sharedBytes);
     if (races)
       races->initBlock(block->race);

@@ -1,4 +1,5 @@
-//===- MatrixElements.h - matrix instruction operands on the CPU -*- C++ -*-===//
+//===- MatrixElements.h - matrix instruction operands on the CPU -*- C++
+//-*-===//
 //
 // What the warp and warpgroup matrix instructions of the CPU emulation share
 // (MatrixOps.cpp, WarpgroupMma.cpp): their error report and the element
@@ -107,7 +108,9 @@ inline float tf32(float f) {
 
 enum class Elt { F16, BF16, TF32, F32 };
 
-inline int32_t eltBytes(Elt e) { return e == Elt::F16 || e == Elt::BF16 ? 2 : 4; }
+inline int32_t eltBytes(Elt e) {
+  return e == Elt::F16 || e == Elt::BF16 ? 2 : 4;
+}
 
 inline float readElt(const char *p, Elt e) {
   if (e == Elt::F16 || e == Elt::BF16) {
@@ -119,7 +122,6 @@ inline float readElt(const char *p, Elt e) {
   std::memcpy(&f, p, 4);
   return e == Elt::TF32 ? tf32(f) : f;
 }
-
 
 } // namespace ext::emu
 

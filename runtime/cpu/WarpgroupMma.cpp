@@ -2,10 +2,10 @@
 //
 // The wgmma entry points of ext/Runtime/CpuEmulationMatrixABI.h. A
 // wgmma.mma_async reads A and B from shared memory through 64-bit matrix
-// descriptors; this file decodes them as the PTX ISA defines them (9.7.15.5.1.2:
-// the descriptor's fields, the canonical K-major and MN-major layouts of
-// 8-row "core matrices", and the 32/64/128-byte swizzles, an XOR of address
-// bits 4.. with bits 7..), so a kernel whose shared tile or descriptor
+// descriptors; this file decodes them as the PTX ISA defines them
+// (9.7.15.5.1.2: the descriptor's fields, the canonical K-major and MN-major
+// layouts of 8-row "core matrices", and the 32/64/128-byte swizzles, an XOR of
+// address bits 4.. with bits 7..), so a kernel whose shared tile or descriptor
 // disagrees with the hardware's reading gets the numbers the GPU would give.
 //
 // Both operands come from shared memory, so no lane needs another's
@@ -96,11 +96,10 @@ struct Operand {
     int64_t addr =
         swizzled(d.start + canonicalOffset(d, kMajor, bytes, mn, k), d.swizzle);
     if (addr < 0 || addr + bytes > windowBytes)
-      fail(site, std::string("wgmma reads ") + name + "(" +
-                     std::to_string(mn) + ", " + std::to_string(k) +
-                     ") at shared offset " + std::to_string(addr) +
-                     ", outside the block's " + std::to_string(windowBytes) +
-                     " bytes of shared memory");
+      fail(site, std::string("wgmma reads ") + name + "(" + std::to_string(mn) +
+                     ", " + std::to_string(k) + ") at shared offset " +
+                     std::to_string(addr) + ", outside the block's " +
+                     std::to_string(windowBytes) + " bytes of shared memory");
     return readElt(window + addr, type);
   }
 };
@@ -149,10 +148,14 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
                  "swizzle pattern not aligned to its repeat) is not "
                  "modeled by the CPU emulation");
   int64_t windowBytes = (p.staticShared + 15) / 16 * 16 + p.dynamicShared;
-  Operand opA{a,     !(flags & EXT_EMU_WGMMA_TRANS_A), in, t->block->shared,
-              windowBytes, site, "A"};
-  Operand opB{b,     !(flags & EXT_EMU_WGMMA_TRANS_B), in, t->block->shared,
-              windowBytes, site, "B"};
+  Operand opA{a,           !(flags & EXT_EMU_WGMMA_TRANS_A),
+              in,          t->block->shared,
+              windowBytes, site,
+              "A"};
+  Operand opB{b,           !(flags & EXT_EMU_WGMMA_TRANS_B),
+              in,          t->block->shared,
+              windowBytes, site,
+              "B"};
   float signs = ((flags & EXT_EMU_WGMMA_NEGATE_A) ? -1.0f : 1.0f) *
                 ((flags & EXT_EMU_WGMMA_NEGATE_B) ? -1.0f : 1.0f);
 

@@ -36,8 +36,7 @@ struct WgmmaFenceLowering : EmulationOpPattern<NVVM::WgmmaFenceAlignedOp> {
   }
 };
 
-struct WgmmaCommitLowering
-    : EmulationOpPattern<NVVM::WgmmaGroupSyncAlignedOp> {
+struct WgmmaCommitLowering : EmulationOpPattern<NVVM::WgmmaGroupSyncAlignedOp> {
   using EmulationOpPattern::EmulationOpPattern;
   LogicalResult matchAndRewrite(NVVM::WgmmaGroupSyncAlignedOp op,
                                 PatternRewriter &rewriter) const override {

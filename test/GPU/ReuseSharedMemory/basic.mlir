@@ -395,3 +395,31 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A buffer whose address is taken (a wgmma descriptor's, say) is aligned to
+// 1024 bytes, the others to their elements: whatever the packing's order,
+// T's offset is a multiple of 1024.
+// REPORT-LABEL: kernel @address_taken
+// REPORT-DAG: memref<12xf32, #gpu.address_space<workgroup>> 48 4 {{.*}}
+// REPORT-DAG: memref<512xf32, #gpu.address_space<workgroup>> 2048 1024 {{.*}} {{(0|1024|2048)$}}
+func.func @address_taken(%out: memref<512xf32>, %addr: memref<1xindex>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%S : memref<12xf32, #gpu.address_space<workgroup>>, %T : memref<512xf32, #gpu.address_space<workgroup>>) {
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %S[%tx] : memref<12xf32, #gpu.address_space<workgroup>>
+    memref.store %f, %T[%tx] : memref<512xf32, #gpu.address_space<workgroup>>
+    %p = memref.extract_aligned_pointer_as_index %T : memref<512xf32, #gpu.address_space<workgroup>> -> index
+    memref.store %p, %addr[%c0] : memref<1xindex>
+    %s = memref.load %S[%tx] : memref<12xf32, #gpu.address_space<workgroup>>
+    %t = memref.load %T[%tx] : memref<512xf32, #gpu.address_space<workgroup>>
+    %u = arith.addf %s, %t : f32
+    memref.store %u, %out[%tx] : memref<512xf32>
+    gpu.terminator
+  }
+  return
+}

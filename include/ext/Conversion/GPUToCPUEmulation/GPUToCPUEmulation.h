@@ -59,7 +59,8 @@ void populateGPUMatrixOpsToEmulationPatterns(mlir::RewritePatternSet &patterns,
 /// sm_90 warpgroup MMA: `nvvm.wgmma.fence.aligned`, `nvvm.wgmma.mma_async`
 /// (A and B through shared-memory matrix descriptors, decoded with the
 /// hardware's layouts and swizzles by runtime/cpu/WarpgroupMma.cpp),
-/// `nvvm.wgmma.commit.group.sync.aligned`, `nvvm.wgmma.wait.group.sync.aligned`.
+/// `nvvm.wgmma.commit.group.sync.aligned`,
+/// `nvvm.wgmma.wait.group.sync.aligned`.
 void populateNVVMWarpgroupMmaToEmulationPatterns(
     mlir::RewritePatternSet &patterns, EmulationModule &emu);
 

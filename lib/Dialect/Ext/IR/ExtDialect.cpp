@@ -47,9 +47,9 @@ LogicalResult StorageAlignAttr::verify(
   return success();
 }
 
-LogicalResult SwizzleAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, int64_t bits, int64_t base,
-    int64_t shift, int64_t panel) {
+LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t bits, int64_t base, int64_t shift,
+                                  int64_t panel) {
   if (panel < 0)
     return emitError() << "swizzle panel must be non-negative (0: none)";
   if (bits < 0 || base < 0 || shift < 0)

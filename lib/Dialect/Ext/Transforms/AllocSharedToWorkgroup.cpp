@@ -4,6 +4,7 @@
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
+
 #include "TileLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -61,10 +62,10 @@ Value swizzledOffset(OpBuilder &b, Location loc, MemRefType type,
   Value linear = panelStart;
   int64_t stride = 1;
   for (int d = shape.size() - 1; d >= 0; --d) {
-    Value term = stride == 1 ? idx[d]
-                             : arith::MulIOp::create(b, loc, idx[d],
-                                                     constant(stride))
-                                   .getResult();
+    Value term = stride == 1
+                     ? idx[d]
+                     : arith::MulIOp::create(b, loc, idx[d], constant(stride))
+                           .getResult();
     linear = linear ? arith::AddIOp::create(b, loc, term, linear).getResult()
                     : term;
     stride *= shape[d];
@@ -102,8 +103,7 @@ std::optional<SwizzledAccess> accessOf(Operation *user, Value tile) {
     return SwizzledAccess{load.getIndices(),
                           load.getVectorType().getNumElements()};
   if (auto store = dyn_cast<vector::StoreOp>(user);
-      store && store.getBase() == tile &&
-      store.getVectorType().getRank() == 1)
+      store && store.getBase() == tile && store.getVectorType().getRank() == 1)
     return SwizzledAccess{store.getIndices(),
                           store.getVectorType().getNumElements()};
   if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user);
@@ -151,9 +151,9 @@ LogicalResult lowerSwizzled(RewriterBase &rw, ArrayRef<AllocSharedOp> allocs) {
         continue; // reported below as an unsupported use
       AllocSharedOp origin = t->second.second;
       rw.setInsertionPoint(select);
-      Value flat = arith::SelectOp::create(rw, select.getLoc(),
-                                           select.getCondition(),
-                                           t->second.first, f->second.first);
+      Value flat =
+          arith::SelectOp::create(rw, select.getLoc(), select.getCondition(),
+                                  t->second.first, f->second.first);
       // (Inserting may move the entries `t` and `f` point to.)
       flatOf[select.getResult()] = {flat, origin};
       selects.push_back(select);
@@ -214,8 +214,8 @@ LogicalResult lowerSwizzled(RewriterBase &rw, ArrayRef<AllocSharedOp> allocs) {
         continue;
       }
       Location loc = user->getLoc();
-      Value at = swizzledOffset(rw, loc, type, swizzle,
-                                accessOf(user, tile)->indices);
+      Value at =
+          swizzledOffset(rw, loc, type, swizzle, accessOf(user, tile)->indices);
       if (auto load = dyn_cast<memref::LoadOp>(user)) {
         rw.replaceOpWithNewOp<memref::LoadOp>(load, flat, ValueRange{at});
       } else if (auto store = dyn_cast<memref::StoreOp>(user)) {

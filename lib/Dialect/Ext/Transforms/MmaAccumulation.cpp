@@ -456,11 +456,11 @@ struct MmaAccumulationModel
         return cast<AffineDimExpr>(map.getResult(1)).getPosition() ==
                problem.kAxis;
       };
-      return emitWarpgroupMma(
-          context, op,
-          {problem.a, problem.b, kInner(problem.aMap), kInner(problem.bMap),
-           problem.aElem, problem.tileK,
-           op.getAxis(problem.nAxis).getExtent()});
+      return emitWarpgroupMma(context, op,
+                              {problem.a, problem.b, kInner(problem.aMap),
+                               kInner(problem.bMap), problem.aElem,
+                               problem.tileK,
+                               op.getAxis(problem.nAxis).getExtent()});
     }
     MmaEmitter emitter(context, op, mma, problem);
     emitter.emit();

@@ -54,7 +54,7 @@ AllocSharedOp allocOf(Value tile) {
 struct OperandLayout {
   int64_t width = 0; // the swizzle's bytes: a row, 8 rows being a pattern
   bool kMajor = true;
-  int64_t rows = 0;  // the tile's rows (a column panel's bytes / width)
+  int64_t rows = 0; // the tile's rows (a column panel's bytes / width)
 };
 
 FailureOr<OperandLayout> layoutOf(TileComputeOp op, Value tile, bool kInner,
@@ -72,9 +72,9 @@ FailureOr<OperandLayout> layoutOf(TileComputeOp op, Value tile, bool kInner,
   SwizzleAttr swizzle = *alloc.getSwizzle();
   auto type = cast<MemRefType>(alloc.getType());
   // A row of the tile, or of one of its column panels.
-  int64_t columns = swizzle.getPanel() ? std::min(swizzle.getPanel(),
-                                                  type.getDimSize(1))
-                                       : type.getDimSize(1);
+  int64_t columns = swizzle.getPanel()
+                        ? std::min(swizzle.getPanel(), type.getDimSize(1))
+                        : type.getDimSize(1);
   int64_t rowBytes = columns * type.getElementTypeBitWidth() / 8;
   int64_t width = int64_t(16) << swizzle.getBits();
   if (swizzle.getBase() != 3 || swizzle.getShift() != 3 ||
@@ -122,16 +122,17 @@ public:
         c64(64 * a.width));
     aBase = arith::AddIOp::create(rw, loc, aBase, aRows);
     NVVM::WgmmaFenceAlignedOp::create(rw, loc);
-    auto type = p.elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    auto type =
+        p.elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
     auto types = NVVM::WGMMATypesAttr::get(rw.getContext(), type);
-    auto one = NVVM::WGMMAScaleInAttr::get(rw.getContext(),
-                                           NVVM::WGMMAScaleIn::one);
+    auto one =
+        NVVM::WGMMAScaleInAttr::get(rw.getContext(), NVVM::WGMMAScaleIn::one);
     for (int64_t k0 = 0; k0 < p.tileK; k0 += 16) {
       // K-major: 32 bytes further along a row, in the next column panel
       // past its width; N-major B: 16 rows further.
       Value descA = descriptor(aBase, a, kMajorOffset(a, k0));
-      Value descB = descriptor(bBase, b, b.kMajor ? kMajorOffset(b, k0) : k0 * b.width,
-                               p.tileK);
+      Value descB = descriptor(
+          bBase, b, b.kMajor ? kMajorOffset(b, k0) : k0 * b.width, p.tileK);
       acc = NVVM::WgmmaMmaAsyncOp::create(
           rw, loc, accType, acc, descA, descB,
           NVVM::MMAShapeAttr::get(rw.getContext(), 64, n, 16), types, types,
@@ -180,8 +181,8 @@ private:
   /// start at a multiple of its pattern (8 rows) for the two to agree.
   void assertAligned(Value base, OperandLayout l, StringRef name) {
     Value rem = arith::RemUIOp::create(rw, loc, base, c64(8 * l.width));
-    Value ok = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, rem,
-                                     c64(0));
+    Value ok =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, rem, c64(0));
     cf::AssertOp::create(rw, loc, ok,
                          ("wgmma: the shared tile of " + name +
                           " does not start at a multiple of its swizzle "

@@ -15,9 +15,9 @@ namespace ext {
 
 /// A tile compute C (M x N) += A * B matched for wgmma.
 struct WarpgroupProblem {
-  mlir::Value a, b;            // shared tiles (allocs, or stage selects)
+  mlir::Value a, b; // shared tiles (allocs, or stage selects)
   bool aKInner = true, bKInner = false; // K innermost in the tile
-  mlir::Type elem;             // f16 or bf16
+  mlir::Type elem;                      // f16 or bf16
   int64_t tileK = 0, tileN = 0;
 };
 
