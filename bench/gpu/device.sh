@@ -1,7 +1,7 @@
 #!/bin/bash
 # One call on a lent GPU machine (see bench/gpu/export.py): replays the
 # kernels exported to DIR (default build/gpu-export) against cuBLAS, then
-# profiles the first launch of one tensor-core kernel with Nsight Compute
+# profiles the first launch of the 128x256 wgmma kernel with Nsight Compute
 # where ncu is there. Output under $OUT (or ./gpu-out): log, results.csv,
 # ncu.txt. Run from the repository root:
 #   bench/gpu/export.py build/gpu-export && carry build/gpu-export && bench/gpu/device.sh
@@ -18,7 +18,7 @@ if command -v ncu >/dev/null; then
   timeout 90 ncu --clock-control none -k regex:gemm_kernel -c 1 \
     --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
     --section Occupancy --section LaunchStats \
-    python3 bench/gpu/replay.py "$dir" --only '^mma_128x256x32_w2x4_s3$' --no-cublas \
+    python3 bench/gpu/replay.py "$dir" --only '^wgmma_128x256x64_s3$' --no-cublas \
     --batches 1 --batch-ms 1 --out /dev/null >"$out/ncu.txt" 2>&1
   grep -E "Throughput|Pipe|Bank|Occupancy|Registers|Duration|Executed Ipc|Warp Cycles" \
     "$out/ncu.txt" | head -40
