@@ -523,6 +523,11 @@ void FiberScheduler::recordRace(Thread &t, int64_t addr, int64_t bytes,
                       addr, bytes, kind, site);
 }
 
+void FiberScheduler::recordMatrixRead(Thread &t, int64_t addr, int64_t bytes,
+                                      int32_t site) {
+  recordRace(t, addr, bytes, EXT_EMU_WORKGROUP | EXT_EMU_LOAD, site);
+}
+
 void FiberScheduler::land(Thread &t, const AsyncCopy &copy) {
   if (copy.srcBytes > 0) {
     recordRace(t, reinterpret_cast<int64_t>(copy.src), copy.srcBytes,

@@ -144,6 +144,9 @@ public:
   /// Lands all but the newest `pending` committed groups of `t`.
   void asyncWait(Thread &t, int32_t pending, int32_t site);
   void print(Thread &t, std::string text);
+  /// A shared-memory read the tensor cores make for `t`'s warpgroup (a wgmma
+  /// operand's 16 bytes at `addr`): race detection only, no yield.
+  void recordMatrixRead(Thread &t, int64_t addr, int64_t bytes, int32_t site);
   /// A failed `cf.assert` at `site`: fails the launch and suspends `t`.
   void assertFailed(Thread &t, const std::string &message, int32_t site);
   void onExit(Thread &t);

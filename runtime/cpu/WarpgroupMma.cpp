@@ -91,10 +91,32 @@ struct Operand {
   int32_t site;
   const char *name;
 
+  /// The shared-window offset of element (mn, k).
+  int64_t offsetOf(int32_t mn, int32_t k) const {
+    return swizzled(
+        d.start + canonicalOffset(d, kMajor, eltBytes(type), mn, k), d.swizzle);
+  }
+
+  /// Reports this operand's reads (`rows` along M or N, `depth` along K) to
+  /// the race detector as 16-byte chunks, `t`'s share of its warpgroup's:
+  /// the tensor cores read them for the warpgroup, and a write no barrier
+  /// orders before the MMA races with it.
+  void recordReads(Thread &t, int32_t inGroup, int32_t rows,
+                   int32_t depth) const {
+    int32_t per = 16 / eltBytes(type); // elements per chunk
+    int32_t alongK = kMajor ? depth / per : depth;
+    int32_t alongMN = kMajor ? rows : rows / per;
+    for (int32_t c = inGroup; c < alongK * alongMN; c += kWarpgroup) {
+      int32_t i = c / alongK, j = c % alongK;
+      int64_t addr = kMajor ? offsetOf(i, j * per) : offsetOf(i * per, j);
+      t.launch->recordMatrixRead(
+          t, reinterpret_cast<int64_t>(window) + addr, 16, site);
+    }
+  }
+
   float at(int32_t mn, int32_t k) const {
     int32_t bytes = eltBytes(type);
-    int64_t addr =
-        swizzled(d.start + canonicalOffset(d, kMajor, bytes, mn, k), d.swizzle);
+    int64_t addr = offsetOf(mn, k);
     if (addr < 0 || addr + bytes > windowBytes)
       fail(site, std::string("wgmma reads ") + name + "(" + std::to_string(mn) +
                      ", " + std::to_string(k) + ") at shared offset " +
@@ -175,6 +197,8 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
       sum += signs * opA.at(row, kk) * opB.at(col, kk);
     d[i] = sum;
   }
+  opA.recordReads(*t, inGroup, 64, k);
+  opB.recordReads(*t, inGroup, n, k);
   ++t->wgmmaIssued;
 }
 

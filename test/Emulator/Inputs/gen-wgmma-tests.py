@@ -136,7 +136,9 @@ def generate(name, elt, n, k, a, b, comment, wrong=None, error=None):
     lay_b = "col" if b[0] else "row"  # N-major B is "row"
     ptxname = "tf32.tf32" if elt == "tf32" else f"{elt}.{elt}"
     runs = ["// RUN: ext-run %s | FileCheck %s"]
-    if error:
+    if error == "no-barrier":
+        runs = ["// RUN: not ext-run --racecheck %s 2>&1 | FileCheck %s"]
+    elif error:
         runs = ["// RUN: not ext-run %s 2>&1 | FileCheck %s"]
     elif not wrong:
         runs += [
@@ -175,7 +177,7 @@ def generate(name, elt, n, k, a, b, comment, wrong=None, error=None):
 {chr(10).join(inner.lines)}
     }}""")
     # Descriptors and the MMAs.
-    mm = ["    gpu.barrier",
+    mm = ([] if error == "no-barrier" else ["    gpu.barrier"]) + [
           f"    %base = memref.extract_aligned_pointer_as_index %smem : memref<{smem}xi8, {wg}> -> index",
           "    %base64 = arith.index_cast %base : index to i64",
           f"    %hundred = arith.constant 100.0 : f32",
@@ -289,7 +291,11 @@ func.func @main() {{
   return
 }}
 """
-    if error == "no-fence":
+    if error == "no-barrier":
+        text += ("\n// The MMA reads the tiles the threads stored with no barrier between:\n"
+                 "// racecheck sees the tensor cores' reads (for the warpgroup) race.\n"
+                 "// CHECK: racecheck: {{[0-9]+}} data race\n")
+    elif error == "no-fence":
         text += "\n// CHECK: error: {{.*}}wgmma.mma_async without a wgmma.fence\n"
     elif error == "wait-1":
         text += "\n// CHECK: error: {{.*}}supports wgmma.wait_group 0 only\n"
@@ -317,6 +323,9 @@ def main():
              "A wrong descriptor must give wrong numbers.", wrong="a")
     generate("wgmma-missing-fence.mlir", "f16", 16, 16, (True, 0), (False, 0),
              "wgmma.mma_async without wgmma.fence is an error.", error="no-fence")
+    generate("wgmma-missing-barrier.mlir", "f16", 64, 64, (True, 128), (False, 128),
+             "Staging A and B without a barrier before the MMA is a race.",
+             error="no-barrier")
     generate("wgmma-wait-pending.mlir", "f16", 16, 16, (True, 0), (False, 0),
              "wgmma.wait_group 1 would overlap the MMA with what follows: refused.",
              error="wait-1")
