@@ -93,8 +93,8 @@ struct Operand {
 
   /// The shared-window offset of element (mn, k).
   int64_t offsetOf(int32_t mn, int32_t k) const {
-    return swizzled(
-        d.start + canonicalOffset(d, kMajor, eltBytes(type), mn, k), d.swizzle);
+    return swizzled(d.start + canonicalOffset(d, kMajor, eltBytes(type), mn, k),
+                    d.swizzle);
   }
 
   /// Reports this operand's reads (`rows` along M or N, `depth` along K) to
@@ -109,8 +109,8 @@ struct Operand {
     for (int32_t c = inGroup; c < alongK * alongMN; c += kWarpgroup) {
       int32_t i = c / alongK, j = c % alongK;
       int64_t addr = kMajor ? offsetOf(i, j * per) : offsetOf(i * per, j);
-      t.launch->recordMatrixRead(
-          t, reinterpret_cast<int64_t>(window) + addr, 16, site);
+      t.launch->recordMatrixRead(t, reinterpret_cast<int64_t>(window) + addr,
+                                 16, site);
     }
   }
 
