@@ -49,6 +49,12 @@ struct MmaProblem {
   AffineMap aMap, bMap; // their (tile-local) indexing maps
   Type aElem;
   int64_t tileK = 0;
+
+  /// Whether K is the innermost dimension of A's (`isA`) or B's shared tile.
+  bool kInner(bool isA) const {
+    AffineMap map = isA ? aMap : bMap;
+    return cast<AffineDimExpr>(map.getResult(1)).getPosition() == kAxis;
+  }
 };
 
 bool isWorkgroup(Value v) {
@@ -249,12 +255,6 @@ private:
     return idx;
   }
 
-  /// Whether the operand's K is its shared tile's innermost dimension.
-  bool kInner(bool isA) {
-    AffineMap map = isA ? p.aMap : p.bMap;
-    return cast<AffineDimExpr>(map.getResult(1)).getPosition() == p.kAxis;
-  }
-
   /// Whether a vector read (ldmatrix rows, AMD operand vectors) of `elems`
   /// consecutive elements can read the operand's tile: contiguous rows
   /// starting aligned, and a swizzle, if any, that keeps runs of `elems`
@@ -306,7 +306,7 @@ private:
     Value q = div(lane, 8), r = rem(lane, 8);
     Value x = add(base, mul(div(q, 2), 8));
     Value k = add(mul(rem(q, 2), 8), k0);
-    bool inner = kInner(/*isA=*/false);
+    bool inner = p.kInner(/*isA=*/false);
     if (inner) // B as [n][k]: the lanes' rows are n
       x = add(x, r);
     else // B as [k][n], transposed: the lanes' rows are k
@@ -335,7 +335,7 @@ private:
     int64_t rows = isA ? 4 : 2, cols = half ? 2 : 1;
     auto type = VectorType::get({rows, cols}, p.aElem);
     Value tile = isA ? p.a : p.b;
-    bool inner = kInner(isA);
+    bool inner = p.kInner(isA);
     // ldmatrix moves 16-byte rows of 8x8 16-bit matrices (it could move
     // tf32 pairs untransposed, which the emulator does not execute: tf32
     // stays on loads whose numbers it checks).
@@ -393,7 +393,7 @@ private:
       return memref::LoadOp::create(rw, loc, tile,
                                     tileIndices(isA, x, kFirst));
     auto type = VectorType::get({kPerLane}, p.aElem);
-    if (kInner(isA) && vectorReadable(isA, kPerLane))
+    if (p.kInner(isA) && vectorReadable(isA, kPerLane))
       return vector::LoadOp::create(
           rw, loc, type, tile, tileIndices(isA, x, kFirst),
           /*nontemporal=*/false,
@@ -452,15 +452,11 @@ struct MmaAccumulationModel
       return context.emitElementwise(op);
     }
     if (mma.isWarpgroup()) {
-      auto kInner = [&](AffineMap map) {
-        return cast<AffineDimExpr>(map.getResult(1)).getPosition() ==
-               problem.kAxis;
-      };
-      return emitWarpgroupMma(context, op,
-                              {problem.a, problem.b, kInner(problem.aMap),
-                               kInner(problem.bMap), problem.aElem,
-                               problem.tileK,
-                               op.getAxis(problem.nAxis).getExtent()});
+      return emitWarpgroupMma(
+          context, op,
+          {problem.a, problem.b, problem.kInner(/*isA=*/true),
+           problem.kInner(/*isA=*/false), problem.aElem, problem.tileK,
+           op.getAxis(problem.nAxis).getExtent()});
     }
     MmaEmitter emitter(context, op, mma, problem);
     emitter.emit();

@@ -179,6 +179,31 @@ SmallVector<Value> vectorStart(OpBuilder &b, Location loc,
   return idx;
 }
 
+/// Where vector `vecIdx` of a tile of `shape` moves to or from a window at
+/// `offsets` of `global`: the tile's and the global memref's indices of its
+/// first element, and whether that lies inside `global` (the vector then
+/// does too: widths keep vectors inside rows).
+struct WindowVector {
+  SmallVector<Value> tileIdx, globalIdx;
+  Value inBounds;
+};
+WindowVector windowVector(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                          int64_t width, Value vecIdx, ValueRange offsets,
+                          Value global) {
+  WindowVector v;
+  v.tileIdx = vectorStart(b, loc, shape, width, vecIdx);
+  SmallVector<Value> inBounds;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    v.globalIdx.push_back(
+        arith::AddIOp::create(b, loc, offsets[d], v.tileIdx[d]));
+    Value dim = memref::DimOp::create(b, loc, global, d);
+    inBounds.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             v.globalIdx[d], dim));
+  }
+  v.inBounds = andAll(b, loc, inBounds);
+  return v;
+}
+
 /// Calls `fn(vector index, slot)` for each of the `numVectors` vectors
 /// thread `tid` of `blockThreads` moves (its slot-th): unrolled when every
 /// thread moves the same few.
@@ -245,7 +270,6 @@ LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
   }
   int64_t numVectors = dstType.getNumElements() / width;
   int64_t slots = llvm::divideCeil(numVectors, blockThreads);
-  unsigned rank = dstType.getRank();
   // With a static source the fill is branch-free: an out-of-bounds vector
   // reads a clamped (valid) address and selects zero instead.
   bool branchFree = srcType.hasStaticShape() && srcType.getNumElements() > 0;
@@ -264,16 +288,10 @@ LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
   }
 
   auto copyOne = [&](Value vecIdx, Value slot) {
-    SmallVector<Value> dstIdx =
-        vectorStart(rw, loc, dstType.getShape(), width, vecIdx);
-    SmallVector<Value> srcIdx(rank), inBounds;
-    for (unsigned d = 0; d < rank; ++d) {
-      srcIdx[d] = arith::AddIOp::create(rw, loc, op.getOffsets()[d], dstIdx[d]);
-      Value dim = memref::DimOp::create(rw, loc, op.getSource(), d);
-      inBounds.push_back(arith::CmpIOp::create(
-          rw, loc, arith::CmpIPredicate::ult, srcIdx[d], dim));
-    }
-    Value valid = andAll(rw, loc, inBounds);
+    WindowVector w = windowVector(rw, loc, dstType.getShape(), width, vecIdx,
+                                  op.getOffsets(), op.getSource());
+    SmallVector<Value> &dstIdx = w.tileIdx, &srcIdx = w.globalIdx;
+    Value valid = w.inBounds;
     if (kind == CopyKind::Async) {
       // Zero fill through srcElements: a vector outside the source reads
       // nothing (from a clamped address) and writes zeros.
@@ -398,23 +416,15 @@ LogicalResult LaunchLowering::lowerStoreTile(StoreTileOp op) {
   int64_t width = storeVectorWidth(op, why);
   if (!why.empty())
     op.emitRemark() << "stores " << why;
-  unsigned rank = srcType.getRank();
   auto storeOne = [&](Value vecIdx, Value) {
-    SmallVector<Value> srcIdx =
-        vectorStart(rw, loc, srcType.getShape(), width, vecIdx);
-    SmallVector<Value> dstIdx(rank), inBounds;
-    for (unsigned d = 0; d < rank; ++d) {
-      dstIdx[d] = arith::AddIOp::create(rw, loc, op.getOffsets()[d], srcIdx[d]);
-      Value dim = memref::DimOp::create(rw, loc, op.getTarget(), d);
-      inBounds.push_back(arith::CmpIOp::create(
-          rw, loc, arith::CmpIPredicate::ult, dstIdx[d], dim));
-    }
-    scf::IfOp::create(
-        rw, loc, andAll(rw, loc, inBounds), [&](OpBuilder &b, Location l) {
-          Value v = loadElements(b, l, op.getSource(), srcIdx, width);
-          storeElements(b, l, v, op.getTarget(), dstIdx, width);
-          scf::YieldOp::create(b, l);
-        });
+    WindowVector w = windowVector(rw, loc, srcType.getShape(), width, vecIdx,
+                                  op.getOffsets(), op.getTarget());
+    SmallVector<Value> &srcIdx = w.tileIdx, &dstIdx = w.globalIdx;
+    scf::IfOp::create(rw, loc, w.inBounds, [&](OpBuilder &b, Location l) {
+      Value v = loadElements(b, l, op.getSource(), srcIdx, width);
+      storeElements(b, l, v, op.getTarget(), dstIdx, width);
+      scf::YieldOp::create(b, l);
+    });
   };
   // The tile's writers (the epilogue's fragment stores) are done before any
   // thread reads it; its readers are done before anything overwrites it (the
