@@ -20,9 +20,9 @@ to the kernels as they are: no copies in the loop, but each launch waits
 for its kernel), and, for problems up to --check-limit multiply-adds,
 copies C back and compares it with a reference computed on the host (the
 inputs are small integers: any difference is an error). It runs the program
-with `ext-run --target=cuda`. cuBLAS (libcublas and libcudart, loaded at
-run time with ctypes) times the same product (Sgemm for f32, GemmEx with
-f16 inputs and f32 accumulation for the f16 kernels) with CUDA events.
+with `ext-run --target=cuda`. cuBLAS (through replay.py's ctypes wrappers
+of the driver and libcublas) times the same product (Sgemm for f32, GemmEx
+with f16 inputs and f32 accumulation for the f16 kernels) with CUDA events.
 Prints TFLOP/s, the ratio to cuBLAS and the check, writes a CSV, and exits
 1 if a check failed.
 
@@ -42,7 +42,6 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CUDA_LIB = os.environ.get("EXT_CUDA_LIBDIR", "/usr/local/cuda/lib64")
 
 
 def gpu_present():
@@ -197,48 +196,23 @@ func.func @main() {{
 '''
 
 
-def cublas_seconds(elem, m, n, k, reps):
-    """Seconds per product through cuBLAS, timed with CUDA events."""
-    rt = ctypes.CDLL(os.path.join(CUDA_LIB, "libcudart.so"))
-    blas = ctypes.CDLL(os.path.join(CUDA_LIB, "libcublas.so"))
-    vp = ctypes.c_void_p
+def cublas_seconds(elem, m, n, k):
+    """Seconds per product through cuBLAS, with replay.py's driver and
+    cuBLAS wrappers (the same GemmEx / Sgemm call, timed with CUDA events:
+    the median of batches) on operands filled with a small constant."""
+    import replay  # numpy: only where cuBLAS is timed
+    drv, blas = replay.Driver(), replay.Cublas()
     esize = 2 if elem == "f16" else 4
-    a, b, c = vp(), vp(), vp()
-    for p, size in ((a, m * k * esize), (b, k * n * esize), (c, m * n * 4)):
-        if rt.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(size)) != 0:
-            raise RuntimeError("cudaMalloc failed")
-        rt.cudaMemset(p, 0x3c, ctypes.c_size_t(size))  # ~1.0 in f16, small in f32
-    handle = vp()
-    if blas.cublasCreate_v2(ctypes.byref(handle)) != 0:
-        raise RuntimeError("cublasCreate failed")
-    alpha, beta = ctypes.c_float(1.0), ctypes.c_float(0.0)
-
-    def gemm():
-        # Row-major C = A B is column-major C^T = B^T A^T.
-        if elem == "f32":
-            return blas.cublasSgemm_v2(handle, 0, 0, n, m, k, ctypes.byref(alpha), b, n, a, k,
-                                       ctypes.byref(beta), c, n)
-        CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F, DEFAULT = 2, 0, 68, -1
-        return blas.cublasGemmEx(handle, 0, 0, n, m, k, ctypes.byref(alpha), b, CUDA_R_16F, n,
-                                 a, CUDA_R_16F, k, ctypes.byref(beta), c, CUDA_R_32F, n,
-                                 CUBLAS_COMPUTE_32F, DEFAULT)
-
-    if gemm() != 0:
-        raise RuntimeError("cuBLAS gemm failed")
-    start, stop = vp(), vp()
-    rt.cudaEventCreate(ctypes.byref(start))
-    rt.cudaEventCreate(ctypes.byref(stop))
-    rt.cudaEventRecord(start, None)
-    for _ in range(reps):
-        gemm()
-    rt.cudaEventRecord(stop, None)
-    rt.cudaEventSynchronize(stop)
-    ms = ctypes.c_float()
-    rt.cudaEventElapsedTime(ctypes.byref(ms), start, stop)
-    blas.cublasDestroy_v2(handle)
-    for p in (a, b, c):
-        rt.cudaFree(p)
-    return ms.value / 1e3 / reps
+    ptrs = []
+    for elems, size in ((m * k, esize), (k * n, esize), (m * n, 4)):
+        words = (elems * size + 3) // 4
+        ptrs.append(drv.alloc(4 * words))
+        drv.memset32(ptrs[-1], 0x3c3c3c3c, words)  # ~1.0 in f16, small in f32
+    try:
+        return drv.time_ms(lambda: blas.gemm(elem, m, n, k, *ptrs), 5, 25.0) / 1e3
+    finally:
+        for p in ptrs:
+            drv.free(p)
 
 
 def main():
@@ -294,7 +268,7 @@ def main():
                     key = (elem, m, n, k)
                     try:
                         if key not in blas_cache:
-                            blas_cache[key] = cublas_seconds(elem, m, n, k, args.reps)
+                            blas_cache[key] = cublas_seconds(elem, m, n, k)
                         blas_s = blas_cache[key]
                     except (OSError, RuntimeError) as e:
                         print(f"cuBLAS: {e}")

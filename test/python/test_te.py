@@ -22,14 +22,16 @@ def ints(shape, dtype=np.float32, lo=-4, hi=5):
     return RNG.integers(lo, hi, size=shape).astype(dtype)
 
 
-def matmul_te(m, n, k, dtype="float32", acc=None):
+def matmul_te(m, n, k, dtype="float32", acc=None, b_transposed=False):
+    """C = A B, or A B^T with B given [n][k] when `b_transposed`."""
     A = ext.placeholder((m, k), dtype, name="A")
-    B = ext.placeholder((k, n), dtype, name="B")
+    B = ext.placeholder((n, k) if b_transposed else (k, n), dtype, name="B")
     r = ext.reduce_axis(k, name="k")
+    b_at = (lambda j: B[j, r]) if b_transposed else (lambda j: B[r, j])
     if acc is None:
-        C = ext.compute((m, n), lambda i, j: ext.sum(A[i, r] * B[r, j], axis=r), name="C")
+        C = ext.compute((m, n), lambda i, j: ext.sum(A[i, r] * b_at(j), axis=r), name="C")
     else:
-        C = ext.compute((m, n), lambda i, j: ext.sum(A[i, r].astype(acc) * B[r, j].astype(acc),
+        C = ext.compute((m, n), lambda i, j: ext.sum(A[i, r].astype(acc) * b_at(j).astype(acc),
                                                      axis=r), name="C")
     return A, B, C
 
@@ -105,12 +107,7 @@ def test_tensor_cores_ldmatrix_pairs(b_transposed):
     # ldmatrix.x4 (two tiles) and one .x2; B given as [k][n] (ldmatrix
     # .trans) or as [n][k].
     m, n, k = 70, 100, 50
-    A = ext.placeholder((m, k), "float16", name="A")
-    B = ext.placeholder((n, k) if b_transposed else (k, n), "float16", name="B")
-    r = ext.reduce_axis(k, name="k")
-    C = ext.compute((m, n), lambda i, j: ext.sum(
-        A[i, r].astype("float32") * (B[j, r] if b_transposed else B[r, j]).astype("float32"),
-        axis=r), name="C")
+    A, B, C = matmul_te(m, n, k, "float16", acc="float32", b_transposed=b_transposed)
     s = ext.schedule(C, tile=(32, 96, 16), threads=(4, 32, 1), cache=[A, B], mma="m16n8k16",
                      warps=(1, 4))
     kernel = ext.build(s, target="nvvm", chip="sm_80")
@@ -131,12 +128,7 @@ def test_warpgroup_mma(b_transposed, tile):
     # column panels of 64, a K-major one (given [n][k]) takes any width.
     # Ragged 150x130x100, 2 stages.
     m, n, k = 150, 130, 100
-    A = ext.placeholder((m, k), "float16", name="A")
-    B = ext.placeholder((n, k) if b_transposed else (k, n), "float16", name="B")
-    r = ext.reduce_axis(k, name="k")
-    C = ext.compute((m, n), lambda i, j: ext.sum(
-        A[i, r].astype("float32") * (B[j, r] if b_transposed else B[r, j]).astype("float32"),
-        axis=r), name="C")
+    A, B, C = matmul_te(m, n, k, "float16", acc="float32", b_transposed=b_transposed)
     sw = {"swizzle": (3, 3, 3)}
     sw_b = {"swizzle": (3, 3, 3, 64)} if not b_transposed and tile[1] > 64 else sw
     s = ext.schedule(C, tile=tile, cache=[(A, sw), (B, sw_b)], mma="wgmma_k16",
