@@ -18,47 +18,31 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
+#include <type_traits>
+
 using namespace mlir;
 using namespace ext;
 using namespace ext::emu;
 
 namespace {
 
-struct WgmmaFenceLowering : EmulationOpPattern<NVVM::WgmmaFenceAlignedOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(NVVM::WgmmaFenceAlignedOp op,
+/// wgmma's ordering ops (fence, commit, wait): a call of the runtime's
+/// `fn` with the op's site and, for the wait, its group count.
+template <typename OpT> struct WgmmaOrderingLowering : EmulationOpPattern<OpT> {
+  WgmmaOrderingLowering(EmulationModule &emu, StringRef fn)
+      : EmulationOpPattern<OpT>(emu), fn(fn) {}
+  LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
     rewriter.setInsertionPoint(op);
-    emu.call(rewriter, op.getLoc(), EXT_EMU_WGMMA_FENCE, {},
-             {emu.function().site(rewriter, op)});
+    SmallVector<Value> args = {this->emu.function().site(rewriter, op)};
+    if constexpr (std::is_same_v<OpT, NVVM::WgmmaWaitGroupSyncOp>)
+      args.push_back(
+          emuI32Const(rewriter, op.getLoc(), int32_t(op.getGroup())));
+    this->emu.call(rewriter, op.getLoc(), fn, {}, args);
     rewriter.eraseOp(op);
     return success();
   }
-};
-
-struct WgmmaCommitLowering : EmulationOpPattern<NVVM::WgmmaGroupSyncAlignedOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(NVVM::WgmmaGroupSyncAlignedOp op,
-                                PatternRewriter &rewriter) const override {
-    rewriter.setInsertionPoint(op);
-    emu.call(rewriter, op.getLoc(), EXT_EMU_WGMMA_COMMIT, {},
-             {emu.function().site(rewriter, op)});
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct WgmmaWaitLowering : EmulationOpPattern<NVVM::WgmmaWaitGroupSyncOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(NVVM::WgmmaWaitGroupSyncOp op,
-                                PatternRewriter &rewriter) const override {
-    rewriter.setInsertionPoint(op);
-    emu.call(rewriter, op.getLoc(), EXT_EMU_WGMMA_WAIT, {},
-             {emu.function().site(rewriter, op),
-              emuI32Const(rewriter, op.getLoc(), int32_t(op.getGroup()))});
-    rewriter.eraseOp(op);
-    return success();
-  }
+  StringRef fn;
 };
 
 struct WgmmaMmaAsyncLowering : EmulationOpPattern<NVVM::WgmmaMmaAsyncOp> {
@@ -141,6 +125,11 @@ struct WgmmaMmaAsyncLowering : EmulationOpPattern<NVVM::WgmmaMmaAsyncOp> {
 
 void ext::populateNVVMWarpgroupMmaToEmulationPatterns(
     RewritePatternSet &patterns, EmulationModule &emu) {
-  patterns.add<WgmmaFenceLowering, WgmmaCommitLowering, WgmmaWaitLowering,
-               WgmmaMmaAsyncLowering>(emu);
+  patterns.add<WgmmaOrderingLowering<NVVM::WgmmaFenceAlignedOp>>(
+      emu, EXT_EMU_WGMMA_FENCE);
+  patterns.add<WgmmaOrderingLowering<NVVM::WgmmaGroupSyncAlignedOp>>(
+      emu, EXT_EMU_WGMMA_COMMIT);
+  patterns.add<WgmmaOrderingLowering<NVVM::WgmmaWaitGroupSyncOp>>(
+      emu, EXT_EMU_WGMMA_WAIT);
+  patterns.add<WgmmaMmaAsyncLowering>(emu);
 }
