@@ -8,6 +8,8 @@
 
 #include "ExampleDialect.h"
 
+#include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
+
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
@@ -17,6 +19,13 @@ mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "ExtExample", LLVM_VERSION_STRING,
           [](mlir::DialectRegistry *registry) {
             registry->insert<ext_example::ExtExampleDialect>();
+            // #ext.auto weighs the serpentine order with ext's own.
+            ext::registerTileDecomposition<ext_example::ExtExampleDialect>(
+                "ext_example.serpentine",
+                "data-parallel tiles, walked back and forth in runs", {"run"},
+                [](mlir::MLIRContext *ctx) {
+                  return ext_example::SerpentineAttr::get(ctx, 4);
+                });
           }};
 }
 

@@ -2,13 +2,13 @@
 //
 // #ext_example.serpentine: all of the plugin's code that faces ext's
 // TileDecompositionAttrInterface (and its TileWorkEmitter) is in this file,
-// so a change of that interface is a change here only.
+// so a change of that interface is a change here only. The interface's
+// defaults do the rest: the grid-limit check, `auto`'s candidate (the
+// registered prototype, Plugin.cpp) and its prediction (whole tiles).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ExampleDialect.h"
-
-#include <limits>
 
 using namespace mlir;
 using namespace ext_example;
@@ -27,15 +27,6 @@ int64_t SerpentineAttr::getNumBlocks(int64_t numTiles, int64_t itersPerTile,
 }
 
 bool SerpentineAttr::splitsReduction() const { return false; }
-
-LogicalResult SerpentineAttr::verifyProblem(
-    function_ref<InFlightDiagnostic()> emitError, int64_t numTiles,
-    int64_t itersPerTile, const ext::DeviceFacts &) const {
-  if (numTiles > std::numeric_limits<int32_t>::max())
-    return emitError() << "serpentine needs one CTA per tile, and "
-                       << numTiles << " tiles exceed the grid's x limit";
-  return success();
-}
 
 /// Block b takes tile b, except in odd runs, which are mirrored:
 ///   r = b / run, start = r * run, len = min(run, numTiles - start),

@@ -31,12 +31,10 @@ unsigned BankModel::lanesPerPhase(unsigned bytes) const {
   return std::min(lanes, warpSize);
 }
 
-std::optional<BankModel> BankModel::forChip(const std::string &chip) {
-  if (chip.rfind("sm_", 0) == 0)
-    return nvidia();
-  if (chip.rfind("gfx9", 0) == 0 && chip != "gfx950")
-    return amdCDNA();
-  return std::nullopt;
+std::optional<BankModel> BankModel::of(const ext::ChipInfo &chip) {
+  if (!chip.hasBankModel)
+    return std::nullopt;
+  return BankModel{chip.sharedBanks, chip.bankBytes, chip.warpSize};
 }
 
 Cost ext::bank::countWavefronts(const BankModel &model,

@@ -24,18 +24,19 @@ using namespace mlir;
 void ext::buildScheduleToGPUPipeline(OpPassManager &pm, int dropBarrier,
                                      bool rejectTileLevel, StringRef chip,
                                      int64_t sms, bool weakenAsyncWait) {
+  // The chip is set once, on the module; the passes read it from there.
+  // Without one, only an SM count override can size the decompositions.
   ExtApplyScheduleOptions schedule;
-  schedule.chip = chip.str();
-  schedule.sms = sms;
+  ExtKernelToGPUOptions kernelToGPU;
+  if (!chip.empty())
+    pm.addPass(createExtSetTarget({chip.str(), sms}));
+  else
+    schedule.sms = kernelToGPU.sms = sms;
   schedule.weakenAsyncWait = weakenAsyncWait;
   pm.addPass(createExtApplySchedule(schedule));
-  ExtKernelToGPUOptions kernelToGPU;
-  kernelToGPU.chip = chip.str();
-  kernelToGPU.sms = sms;
   pm.addPass(createExtKernelToGPU(kernelToGPU));
   ExtTileOpsToThreadsOptions tileOps;
   tileOps.dropBarrier = dropBarrier;
-  tileOps.chip = chip.str();
   pm.addPass(createExtTileOpsToThreads(tileOps));
   pm.addPass(createExtAllocSharedToWorkgroup());
   pm.addPass(createExtComputeToLoops({rejectTileLevel}));

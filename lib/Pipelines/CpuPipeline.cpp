@@ -5,6 +5,7 @@
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
+#include "ext/Support/ChipInfo.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -34,8 +35,9 @@ void ext::buildCpuPipeline(OpPassManager &pm,
     }
     // Kernels for an NVIDIA chip take shared memory above its static limit
     // as dynamic shared memory there; the emulator runs them the same way.
-    if (llvm::StringRef(options.chip).starts_with("sm_"))
-      pm.addPass(createExtGPUDynamicSharedMemory({options.chip}));
+    std::optional<ChipInfo> chip = lookupChipInfo(options.chip);
+    if (chip && chip->isNvidia())
+      pm.addPass(createExtGPUDynamicSharedMemory());
   }
   // Kernels (gpu.launch) are outlined and turned into calls to the CPU
   // emulation runtime once loops and affine code are lowered, so what runs

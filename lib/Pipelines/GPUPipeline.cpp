@@ -11,6 +11,7 @@
 
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
+#include "ext/Support/ChipInfo.h"
 
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
@@ -29,6 +30,10 @@
 #include <memory>
 
 using namespace mlir;
+using ext::ChipInfo;
+using ext::kDefaultAmdChip;
+using ext::kDefaultChip;
+using ext::lookupChipInfo;
 
 namespace {
 
@@ -56,17 +61,6 @@ bool isKnownProcessor(llvm::StringRef triple, llvm::StringRef chip) {
   return info && info->isCPUStringValid(chip);
 }
 
-/// sm_NN[a|f] -> NN, or 0.
-unsigned smVersion(llvm::StringRef chip) {
-  unsigned version = 0;
-  if (!chip.consume_front("sm_"))
-    return 0;
-  chip = chip.rtrim("af");
-  if (chip.getAsInteger(10, version))
-    return 0;
-  return version;
-}
-
 } // namespace
 
 FailureOr<ext::GPUTarget>
@@ -74,16 +68,16 @@ ext::resolveGPUTarget(const GPUTarget &requested, std::string &error) {
   GPUTarget resolved = requested;
   llvm::StringRef target = resolved.target;
   std::string chip = resolved.chip;
+  std::optional<ChipInfo> info = lookupChipInfo(chip);
   if (target == "nvvm") {
     if (chip.empty())
-      chip = "sm_80";
-    if (!llvm::StringRef(chip).starts_with("sm_")) {
+      chip = kDefaultChip;
+    else if (!info || !info->isNvidia()) {
       error = "ext-gpu-pipeline: chip '" + chip +
               "' is not an NVIDIA chip; target=nvvm takes sm_NN (sm_80, "
               "sm_90, ...)" +
-              (llvm::StringRef(chip).starts_with("gfx")
-                   ? std::string(" (gfx chips need target=rocdl)")
-                   : std::string());
+              (info ? std::string(" (gfx chips need target=rocdl)")
+                    : std::string());
       return failure();
     }
     if (!isKnownProcessor(kNvvmTriple, chip)) {
@@ -93,14 +87,13 @@ ext::resolveGPUTarget(const GPUTarget &requested, std::string &error) {
     }
   } else if (target == "rocdl") {
     if (chip.empty())
-      chip = "gfx90a";
-    if (!llvm::StringRef(chip).starts_with("gfx")) {
+      chip = kDefaultAmdChip;
+    else if (!info || !info->isAmd()) {
       error = "ext-gpu-pipeline: chip '" + chip +
               "' is not an AMD chip; target=rocdl takes gfxNNN (gfx90a, "
               "gfx942, ...)" +
-              (llvm::StringRef(chip).starts_with("sm_")
-                   ? std::string(" (sm_ chips need target=nvvm)")
-                   : std::string());
+              (info ? std::string(" (sm_ chips need target=nvvm)")
+                    : std::string());
       return failure();
     }
     if (!isKnownProcessor(kRocdlTriple, chip)) {
@@ -149,10 +142,12 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
   bool nvvm = options.isNvvm();
   // Ops the chip lacks are rejected before upstream lowers them to IR that
   // does not verify.
-  pm.addPass(ext::createExtGPUCheckTargetSupport({options.chip}));
+  // They, like the schedule stage, read the chip from the module's
+  // #ext.target.
+  pm.addPass(ext::createExtGPUCheckTargetSupport());
   // Above 48 KB an NVIDIA block's shared memory must be dynamic.
-  pm.addPass(ext::createExtGPUDynamicSharedMemory({options.chip}));
-  pm.addPass(ext::createExtGPUCheckResourceLimits({options.chip}));
+  pm.addPass(ext::createExtGPUDynamicSharedMemory());
+  pm.addPass(ext::createExtGPUCheckResourceLimits());
   pm.addPass(createGpuKernelOutliningPass());
   if (nvvm) {
     GpuNVVMAttachTargetOptions attach;
@@ -183,7 +178,7 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
     device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions convert;
     // redux.sync (integer subgroup reductions) exists from sm_80 on.
-    convert.hasRedux = smVersion(options.chip) >= 80;
+    convert.hasRedux = lookupChipInfo(options.chip)->smVersion >= 80;
     device.addPass(createConvertGpuOpsToNVVMOps(convert));
     device.addPass(LLVM::createNVVMOptimizeForTargetPass());
     // NVVM ops that are inline PTX (wgmma.mma_async, the TMA and mbarrier

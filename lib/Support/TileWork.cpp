@@ -17,22 +17,6 @@ using namespace llvm;
 
 namespace ext::tilework {
 
-StringRef kindName(Kind kind) {
-  switch (kind) {
-  case Kind::DataParallel:
-    return "data_parallel";
-  case Kind::SplitKSerial:
-  case Kind::SplitKParallel:
-    return "split_k";
-  case Kind::StreamK:
-    return "stream_k";
-  case Kind::StreamKDP:
-    return "stream_k_dp";
-  case Kind::StreamK2Tile:
-    return "stream_k_2tile";
-  }
-  return "";
-}
 
 int64_t Plan::numSlots() const {
   switch (kind) {
@@ -327,47 +311,6 @@ Prediction predict(const Plan &p, int64_t sms, const CostModel &cost) {
   r.makespan = end;
   r.utilization = double(p.tiles) * double(p.iters) / (double(sms) * end);
   return r;
-}
-
-SmallVector<Candidate> autoCandidates(int64_t tiles, int64_t iters, int64_t sms,
-                                      const CostModel &cost) {
-  SmallVector<Candidate> out;
-  auto add = [&](Kind kind, int64_t param, std::string name) {
-    if (std::optional<Plan> p = makePlan(kind, tiles, iters, sms, param,
-                                         /*why=*/nullptr))
-      out.push_back({*p, predict(*p, sms, cost), std::move(name)});
-  };
-  add(Kind::DataParallel, 0, "data_parallel");
-  for (int64_t s : {2, 4, 8, 16}) {
-    add(Kind::SplitKSerial, s,
-        "split_k<slices = " + std::to_string(s) + ", mode = serial>");
-    add(Kind::SplitKParallel, s,
-        "split_k<slices = " + std::to_string(s) + ", mode = parallel>");
-  }
-  add(Kind::StreamK, 0, "stream_k<grid = " + std::to_string(sms) + ">");
-  add(Kind::StreamKDP, 0, "stream_k_dp");
-  add(Kind::StreamK2Tile, 0, "stream_k_2tile");
-  return out;
-}
-
-unsigned pickAuto(ArrayRef<Candidate> candidates) {
-  unsigned best = 0;
-  for (unsigned i = 1; i < candidates.size(); ++i)
-    if (candidates[i].prediction.makespan <
-        candidates[best].prediction.makespan * (1 - 1e-9))
-      best = i;
-  return best;
-}
-
-std::optional<int64_t> smCountOfChip(StringRef chip) {
-  // One table to swap for the project's chip facts when they exist.
-  return StringSwitch<std::optional<int64_t>>(chip)
-      .Case("sm_80", 108)
-      .Case("sm_90", 132)
-      .Case("sm_90a", 132)
-      .Case("gfx90a", 104)
-      .Case("gfx942", 304)
-      .Default(std::nullopt);
 }
 
 } // namespace ext::tilework

@@ -8,7 +8,7 @@
 // The default chip is sm_80.
 // RUN: ext-opt %S/Inputs/matmul.mlir --ext-gpu-pipeline=target=nvvm | FileCheck %s --check-prefix=DEFAULT
 
-// MATMUL: module attributes {gpu.container_module}
+// MATMUL: module attributes {ext.target = #ext.target<chip = "sm_90">, gpu.container_module}
 // MATMUL: func.func @matmul(
 // MATMUL: gpu.launch_func @matmul_kernel::@matmul_kernel blocks in ({{.*}}) threads in ({{.*}}) args(
 // MATMUL: gpu.module @matmul_kernel [#nvvm.target<chip = "sm_90">]

@@ -36,18 +36,19 @@
 
 // NVVM: builtin.module(
 // NVVM-NEXT: ext-gpu-report-host-computes,
-// NVVM-NEXT: ext-apply-schedule{chip=sm_90 report=false sms=0 weaken-async-wait=false},
+// NVVM-NEXT: ext-set-target{chip=sm_90 sms=0},
+// NVVM-NEXT: ext-apply-schedule{chip= report=false sms=0 weaken-async-wait=false},
 // NVVM-NEXT: ext-kernel-to-gpu{{.*}},
-// NVVM-NEXT: ext-tile-ops-to-threads{chip=sm_90 {{.*}}},
+// NVVM-NEXT: ext-tile-ops-to-threads{{.*}},
 // NVVM-NEXT: ext-alloc-shared-to-workgroup,
 // NVVM-NEXT: ext-compute-to-loops{{.*}},
 // NVVM-NEXT: canonicalize{{.*}},
 // NVVM-NEXT: cse,
 // NVVM-NEXT: gpu-launch-sink-index-computations,
 // NVVM-NEXT: ext-reuse-shared-memory{{.*}},
-// NVVM-NEXT: ext-gpu-check-target-support{chip=sm_90},
-// NVVM-NEXT: ext-gpu-dynamic-shared-memory{chip=sm_90},
-// NVVM-NEXT: ext-gpu-check-resource-limits{chip=sm_90},
+// NVVM-NEXT: ext-gpu-check-target-support{chip=},
+// NVVM-NEXT: ext-gpu-dynamic-shared-memory{chip=},
+// NVVM-NEXT: ext-gpu-check-resource-limits{chip=},
 // NVVM-NEXT: gpu-kernel-outlining{{.*}},
 // NVVM-NEXT: nvvm-attach-target{O=2 chip=sm_90 {{.*}}},
 // NVVM-NEXT: gpu.module(
@@ -68,6 +69,7 @@
 // NVVM-NEXT: )
 
 // HOST: builtin.module(
+// HOST-NEXT: ext-set-target{chip=gfx942 sms=0},
 // HOST-NEXT: ext-apply-schedule{{.*}},
 // HOST-NEXT: ext-kernel-to-gpu{{.*}},
 // HOST-NEXT: ext-tile-ops-to-threads{{.*}},
@@ -79,9 +81,9 @@
 // HOST-NEXT: ext-reuse-shared-memory{{.*}},
 // HOST-NEXT: gpu-kernel-outlining{{.*}},
 // HOST-NEXT: ext-gpu-stage-kernel-operands,
-// HOST-NEXT: ext-gpu-check-target-support{chip=gfx942},
-// HOST-NEXT: ext-gpu-dynamic-shared-memory{chip=gfx942},
-// HOST-NEXT: ext-gpu-check-resource-limits{chip=gfx942},
+// HOST-NEXT: ext-gpu-check-target-support{chip=},
+// HOST-NEXT: ext-gpu-dynamic-shared-memory{chip=},
+// HOST-NEXT: ext-gpu-check-resource-limits{chip=},
 // HOST-NEXT: gpu-kernel-outlining{{.*}},
 // HOST-NEXT: rocdl-attach-target{O=2 abi=500 chip=gfx942 {{.*}}},
 // HOST-NEXT: gpu.module(

@@ -111,11 +111,14 @@ TEST(BankConflicts, KnownPatterns) {
 }
 
 TEST(BankConflicts, ChipModels) {
-  EXPECT_EQ(BankModel::forChip("sm_90")->warpSize, 32u);
-  EXPECT_EQ(BankModel::forChip("gfx942")->warpSize, 64u);
-  EXPECT_FALSE(BankModel::forChip("gfx950"));
-  EXPECT_FALSE(BankModel::forChip("gfx1100"));
-  EXPECT_FALSE(BankModel::forChip("x86"));
+  auto of = [](const char *chip) {
+    return BankModel::of(*ext::lookupChipInfo(chip));
+  };
+  EXPECT_EQ(of("sm_90")->warpSize, 32u);
+  EXPECT_EQ(of("gfx942")->warpSize, 64u);
+  EXPECT_EQ(of("gfx942")->banks, 32u);
+  EXPECT_FALSE(of("gfx950"));
+  EXPECT_FALSE(of("gfx1100"));
 }
 
 TEST(BankConflicts, AffineMatchesBruteForce) {

@@ -27,6 +27,8 @@
 
 #include <cstdint>
 #include <optional>
+#include "ext/Support/ChipInfo.h"
+
 #include <string>
 #include <vector>
 
@@ -43,9 +45,9 @@ struct BankModel {
 
   static BankModel nvidia() { return {32, 4, 32}; }
   static BankModel amdCDNA() { return {32, 4, 64}; }
-  /// The model of a chip: `sm_NN...` is NVIDIA, `gfx9..` other than gfx950
-  /// (whose LDS is not modelled) is CDNA; anything else has none.
-  static std::optional<BankModel> forChip(const std::string &chip);
+  /// The model of a chip: its banks over its warp or wave; none where ext
+  /// does not model the chip's shared memory (ChipInfo::hasBankModel).
+  static std::optional<BankModel> of(const ext::ChipInfo &chip);
 };
 
 /// The cost of one warp-wide access.

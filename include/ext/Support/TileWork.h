@@ -61,9 +61,6 @@ enum class Kind {
   StreamK2Tile,
 };
 
-/// The decomposition's name as written in IR (`data_parallel`, ...).
-llvm::StringRef kindName(Kind kind);
-
 /// A decomposition resolved for one problem. Split-K: CTA c is slice
 /// c / tiles of tile c % tiles. The Stream-K family: CTAs [0, skGrid) share
 /// the iterations of tiles [0, skTiles) evenly; CTA skGrid + j computes tile
@@ -158,27 +155,6 @@ struct Prediction {
 /// combine it; a reduction launch (parallel split-K) starts when the main one
 /// ends.
 Prediction predict(const Plan &plan, int64_t sms, const CostModel &cost);
-
-/// One candidate of `auto`.
-struct Candidate {
-  Plan plan;
-  Prediction prediction;
-  std::string name; // e.g. "split_k<slices = 4, mode = serial>"
-};
-
-/// Every decomposition `auto` considers for the problem (data-parallel,
-/// serial and parallel split-K with 2, 4, 8 and 16 slices where they fit,
-/// stream_k on `sms` CTAs, stream_k_dp, stream_k_2tile), each predicted.
-llvm::SmallVector<Candidate> autoCandidates(int64_t tiles, int64_t iters,
-                                            int64_t sms, const CostModel &cost);
-
-/// The index of the candidate `auto` picks: the shortest predicted makespan,
-/// ties to the earlier (simpler) candidate.
-unsigned pickAuto(llvm::ArrayRef<Candidate> candidates);
-
-/// SMs (NVIDIA) or CUs (AMD) of a chip ext knows (sm_80 108, sm_90 132,
-/// gfx90a 104, gfx942 304), std::nullopt otherwise.
-std::optional<int64_t> smCountOfChip(llvm::StringRef chip);
 
 } // namespace ext::tilework
 

@@ -14,6 +14,7 @@
 
 #include "BankAddress.h"
 
+#include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Analysis/BankConflicts.h"
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Transforms.h"
@@ -409,8 +410,10 @@ struct Reporter {
 
 LogicalResult ext::reportBankConflicts(Operation *kernel,
                                        const ExtBankConflictsOptions &options) {
-  std::optional<ext::bank::BankModel> model =
-      ext::bank::BankModel::forChip(options.chip);
+  std::optional<ext::ChipInfo> chip = ext::lookupChipInfo(options.chip);
+  std::optional<ext::bank::BankModel> model;
+  if (chip)
+    model = ext::bank::BankModel::of(*chip);
   if (!model)
     return kernel->emitError()
            << "ext-bank-conflicts: no bank model for chip '" << options.chip
@@ -450,14 +453,19 @@ struct ExtBankConflictsPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (!ext::bank::BankModel::forChip(chip)) {
+    FailureOr<ext::DeviceFacts> device = ext::resolveDevice(
+        getOperation(), "ext-bank-conflicts", chip, 0, ext::kDefaultChip);
+    if (failed(device))
+      return signalPassFailure();
+    if (!ext::bank::BankModel::of(*device->chip)) {
       emitError(getOperation()->getLoc())
-          << "ext-bank-conflicts: no bank model for chip '" << chip
+          << "ext-bank-conflicts: no bank model for chip '"
+          << device->chip->name
           << "' (sm_NN for NVIDIA, gfx9NN for AMD CDNA other than gfx950)";
       return signalPassFailure();
     }
     ext::ExtBankConflictsOptions options;
-    options.chip = chip;
+    options.chip = device->chip->name;
     options.summary = summary;
     SmallVector<Operation *> kernels;
     getOperation()->walk([&](Operation *op) {

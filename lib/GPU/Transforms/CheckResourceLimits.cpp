@@ -3,12 +3,13 @@
 // A schedule whose shared tiles exceed the chip's per-block limit passes
 // every pass and fails in ptxas or at launch; a per-thread tile larger than the register file compiles silently
 // into a stack frame. This pass finds both (and oversized blocks) before
-// outlining, with the limits of ext/GPU/ChipInfo.h, at the launch.
+// outlining, with the limits of ext/Support/ChipInfo.h, at the launch.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/GPU/BufferFootprint.h"
-#include "ext/GPU/ChipInfo.h"
+#include "ext/Support/ChipInfo.h"
 #include "ext/GPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -234,13 +235,12 @@ struct CheckResourceLimits
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<ext::ChipInfo> info = ext::lookupChipInfo(chip);
-    if (!info) {
-      getOperation()->emitError("ext-gpu-check-resource-limits: chip '")
-          << chip << "' is neither sm_NN (NVIDIA) nor gfxNNN (AMD)";
+    FailureOr<ext::DeviceFacts> device =
+        ext::resolveDevice(getOperation(), "ext-gpu-check-resource-limits",
+                           chip, 0, ext::kDefaultChip);
+    if (failed(device))
       return signalPassFailure();
-    }
-    Checker checker(*info);
+    Checker checker(*device->chip);
     bool ok = true;
     getOperation()->walk([&](Operation *op) {
       if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {

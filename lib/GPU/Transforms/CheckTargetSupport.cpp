@@ -9,6 +9,7 @@
 
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Transforms.h"
+#include "ext/Dialect/Ext/IR/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -23,30 +24,9 @@ using namespace mlir;
 
 namespace {
 
-/// The chip the pipeline compiles for, parsed once.
-struct Chip {
-  std::string name;
-  bool nvidia = false;
-  /// sm_NN as NVVM's own SM-version check reads it (NVIDIA only).
-  std::optional<NVVM::NVVMCheckSMVersion> sm;
-};
-
-FailureOr<Chip> parseChip(StringRef name) {
-  Chip chip;
-  chip.name = name.str();
-  if (name.starts_with("gfx"))
-    return chip;
-  // sm_NN with an optional arch-specific suffix (sm_90a, sm_100f).
-  StringRef digits = name;
-  if (!digits.consume_front("sm_"))
-    return failure();
-  if (!digits.consume_back("a"))
-    digits.consume_back("f");
-  if (digits.empty() || !llvm::all_of(digits, llvm::isDigit))
-    return failure();
-  chip.nvidia = true;
-  chip.sm = NVVM::NVVMCheckSMVersion::getTargetSMVersionFromStr(name);
-  return chip;
+/// NVVM's own SM-version check for an NVIDIA chip.
+NVVM::NVVMCheckSMVersion smVersionOf(const ext::ChipInfo &chip) {
+  return NVVM::NVVMCheckSMVersion(chip.archSpecific, int(chip.smVersion));
 }
 
 bool isClusterOp(Operation *op) {
@@ -63,15 +43,14 @@ bool hasClusterSize(Operation *op) {
 }
 
 /// Thread block clusters: sm_90 and later, no AMD chip.
-LogicalResult checkClusters(Operation *op, const Chip &chip) {
+LogicalResult checkClusters(Operation *op, const ext::ChipInfo &chip) {
   if (!isClusterOp(op) && !hasClusterSize(op))
     return success();
-  if (!chip.nvidia)
+  if (!chip.isNvidia())
     return op->emitOpError("uses thread block clusters, which AMD chips do "
                            "not have (target ")
            << chip.name << ")";
-  NVVM::NVVMCheckSMVersion required(/*archAccelerated=*/false, 90);
-  if (required.isCompatibleWith(*chip.sm))
+  if (chip.hasClusters)
     return success();
   return op->emitOpError("uses thread block clusters, which need sm_90 or "
                          "later; the target is ")
@@ -79,15 +58,15 @@ LogicalResult checkClusters(Operation *op, const Chip &chip) {
 }
 
 /// NVVM ops in the input carry the SM version they need.
-LogicalResult checkNvvmOp(Operation *op, const Chip &chip) {
+LogicalResult checkNvvmOp(Operation *op, const ext::ChipInfo &chip) {
   auto needsSm = dyn_cast<NVVM::RequiresSMInterface>(op);
   if (!needsSm)
     return success();
-  if (!chip.nvidia)
+  if (!chip.isNvidia())
     return op->emitOpError("is an NVVM op; the target is the AMD chip ")
            << chip.name;
   NVVM::NVVMCheckSMVersion required = needsSm.getRequiredMinSMVersion();
-  if (required.isCompatibleWith(*chip.sm))
+  if (required.isCompatibleWith(smVersionOf(chip)))
     return success();
   InFlightDiagnostic diag = op->emitOpError("needs ");
   llvm::interleave(
@@ -110,20 +89,17 @@ bool isInKernel(Operation *op) {
 
 } // namespace
 
-LogicalResult ext::checkTargetSupport(Operation *root, StringRef chipName) {
-  FailureOr<Chip> chip = parseChip(chipName);
-  if (failed(chip))
-    return root->emitError("ext-gpu-check-target-support: chip '")
-           << chipName << "' is neither sm_NN (NVIDIA) nor gfxNNN (AMD)";
+LogicalResult ext::checkTargetSupport(Operation *root,
+                                     const ChipInfo &chip) {
   bool ok = true;
   root->walk([&](Operation *op) {
     // Launches are host code, but their cluster size is a kernel feature.
     bool kernel = isInKernel(op);
     if (!kernel && !isa<gpu::LaunchOp, gpu::LaunchFuncOp>(op))
       return;
-    if (failed(checkClusters(op, *chip)))
+    if (failed(checkClusters(op, chip)))
       ok = false;
-    if (kernel && failed(checkNvvmOp(op, *chip)))
+    if (kernel && failed(checkNvvmOp(op, chip)))
       ok = false;
   });
   return success(ok);
@@ -136,7 +112,11 @@ struct CheckTargetSupport
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(ext::checkTargetSupport(getOperation(), chip)))
+    FailureOr<ext::DeviceFacts> device =
+        ext::resolveDevice(getOperation(), "ext-gpu-check-target-support",
+                           chip, 0, ext::kDefaultChip);
+    if (failed(device) ||
+        failed(ext::checkTargetSupport(getOperation(), *device->chip)))
       signalPassFailure();
   }
 };

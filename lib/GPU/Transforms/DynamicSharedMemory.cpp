@@ -1,6 +1,7 @@
 //===- DynamicSharedMemory.cpp - workgroup buffers above 48 KB ------------===//
 
-#include "ext/GPU/ChipInfo.h"
+#include "ext/Dialect/Ext/IR/Target.h"
+#include "ext/Support/ChipInfo.h"
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/GPU/WorkgroupAttributions.h"
 
@@ -102,12 +103,12 @@ struct DynamicSharedMemory
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<ext::ChipInfo> info = ext::lookupChipInfo(chip);
-    if (!info) {
-      getOperation()->emitError("ext-gpu-dynamic-shared-memory: chip '")
-          << chip << "' is neither sm_NN (NVIDIA) nor gfxNNN (AMD)";
+    FailureOr<ext::DeviceFacts> device =
+        ext::resolveDevice(getOperation(), "ext-gpu-dynamic-shared-memory",
+                           chip, 0, ext::kDefaultChip);
+    if (failed(device))
       return signalPassFailure();
-    }
+    const std::optional<ext::ChipInfo> &info = device->chip;
     if (info->staticSharedBytesPerBlock >= info->maxSharedBytesPerBlock)
       return; // every byte a block may have can be static (AMD)
     ModuleOp module = getOperation();

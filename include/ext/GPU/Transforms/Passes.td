@@ -121,8 +121,9 @@ def ExtGPUCheckTargetSupport
     The pass changes nothing; it only reports.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
-           "Target chip: sm_NN[a] for NVIDIA, gfxNNN for AMD">
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip: sm_NN[a] for NVIDIA, gfxNNN for AMD (default: the "
+           "module's #ext.target, else sm_80)">
   ];
 }
 
@@ -229,8 +230,9 @@ def ExtGPUDynamicSharedMemory
     `ext-gpu-pipeline` runs after this pass.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
-           "Target chip: sm_NN[a] for NVIDIA, gfxNNN for AMD">
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip: sm_NN[a] for NVIDIA, gfxNNN for AMD (default: the "
+           "module's #ext.target, else sm_80)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -280,8 +282,9 @@ def ExtGPUCheckResourceLimits
     threads, the limit and the chip.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
-           "Target chip: sm_NN[a] for NVIDIA, gfxNNN for AMD">
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip: sm_NN[a] for NVIDIA, gfxNNN for AMD (default: the "
+           "module's #ext.target, else sm_80)">
   ];
 }
 
@@ -348,8 +351,9 @@ def ExtBankConflicts : Pass<"ext-bank-conflicts", "::mlir::ModuleOp"> {
     accessed view) to stderr.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
-           "Target chip: sm_NN (NVIDIA) or gfx9NN (AMD CDNA)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip: sm_NN (NVIDIA) or gfx9NN (AMD CDNA) (default: the "
+           "module's #ext.target, else sm_80)">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Print a table of the accesses per kernel">
   ];

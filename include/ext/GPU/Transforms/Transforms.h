@@ -10,6 +10,7 @@
 #define EXT_GPU_TRANSFORMS_TRANSFORMS_H
 
 #include "ext/GPU/Transforms/Passes.h"
+#include "ext/Support/ChipInfo.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -39,9 +40,9 @@ stageKernelOperands(mlir::gpu::LaunchFuncOp launch,
                     mlir::SymbolTableCollection &symbols);
 
 /// ext-gpu-check-target-support under `root`: reports, at the op, every GPU
-/// op that chip `chip` (sm_NN[a|f] or gfxNNN) cannot run. Changes nothing.
+/// op that `chip` cannot run. Changes nothing.
 mlir::LogicalResult checkTargetSupport(mlir::Operation *root,
-                                       llvm::StringRef chip);
+                                       const ChipInfo &chip);
 
 /// ext-bank-conflicts on one kernel (a gpu.launch or a kernel gpu.func):
 /// a remark at every workgroup-memory access with its worst-case bank

@@ -17,11 +17,33 @@ using namespace mlir;
 using namespace ext;
 namespace tw = ext::tilework;
 
-DeviceFacts DeviceFacts::forChip(StringRef chip) {
-  DeviceFacts facts;
-  if (std::optional<int64_t> n = tw::smCountOfChip(chip))
-    facts.numSMs = *n;
-  return facts;
+std::optional<WorkPrediction> ext::predictWholeTiles(int64_t numTiles,
+                                                     int64_t itersPerTile,
+                                                     int64_t grid,
+                                                     int64_t sms) {
+  if (sms <= 0 || grid <= 0 || numTiles <= 0)
+    return std::nullopt;
+  int64_t tilesPerCta = llvm::divideCeil(numTiles, grid);
+  WorkPrediction w;
+  w.grid = grid;
+  w.waves = llvm::divideCeil(grid, sms);
+  w.maxUnitsPerCta = tilesPerCta;
+  w.maxItersPerCta = tilesPerCta * itersPerTile;
+  w.makespan = double(w.waves) * double(w.maxItersPerCta);
+  w.utilization = double(numTiles) * double(itersPerTile) /
+                  (double(sms) * w.makespan);
+  return w;
+}
+
+LogicalResult
+ext::verifyGridLimits(Attribute attr,
+                      function_ref<InFlightDiagnostic()> emitError,
+                      int64_t numBlocks, int64_t numReductionBlocks) {
+  for (int64_t grid : {numBlocks, numReductionBlocks})
+    if (grid > std::numeric_limits<int32_t>::max())
+      return emitError() << "decomposition " << attr << " needs " << grid
+                         << " CTAs, beyond the grid's x limit";
+  return success();
 }
 
 namespace {
@@ -69,6 +91,7 @@ std::optional<WorkPrediction> predictSpec(const Spec &spec, int64_t tiles,
   w.waves = p.waves;
   w.maxItersPerCta = p.maxItersPerCta;
   w.fixups = p.fixups;
+  w.makespan = p.makespan;
   w.utilization = p.utilization;
   for (int64_t cta = 0; cta < plan->grid; ++cta)
     w.maxUnitsPerCta =
@@ -90,11 +113,7 @@ LogicalResult verifySpec(const Spec &spec, Attribute attr,
       tw::makePlan(spec.kind, tiles, iters, facts.numSMs, spec.param, &why);
   if (!plan)
     return emitError() << "decomposition " << attr << " cannot " << why;
-  for (int64_t grid : {plan->grid, plan->reductionGrid()})
-    if (grid > std::numeric_limits<int32_t>::max())
-      return emitError() << "decomposition " << attr << " needs " << grid
-                         << " CTAs, beyond the grid's x limit";
-  return success();
+  return verifyGridLimits(attr, emitError, plan->grid, plan->reductionGrid());
 }
 
 /// The missing-SM-count error of the lowering.
@@ -359,16 +378,6 @@ DataParallelAttr::predictWork(int64_t numTiles, int64_t itersPerTile,
                      partialCost);
 }
 
-LogicalResult
-DataParallelAttr::verifyProblem(function_ref<InFlightDiagnostic()> emitError,
-                                int64_t numTiles, int64_t itersPerTile,
-                                const DeviceFacts &) const {
-  if (numTiles > std::numeric_limits<int32_t>::max())
-    return emitError() << "data_parallel needs one CTA per tile, and "
-                       << numTiles << " tiles exceed the grid's x limit";
-  return success();
-}
-
 LogicalResult DataParallelAttr::emitWorkUnits(OpBuilder &b, Location loc,
                                               Value blockId, int64_t numTiles,
                                               int64_t itersPerTile,
@@ -394,20 +403,6 @@ static Spec specOf(StreamKDPAttr a) {
 }
 static Spec specOf(StreamK2TileAttr a) {
   return {tw::Kind::StreamK2Tile, 0, a.getSms()};
-}
-
-/// `auto`'s choice for a problem (the cost model without the tile's reduce
-/// step: ext-apply-schedule resolves `auto` with it before this is needed).
-static Spec specOf(AutoAttr a, int64_t tiles, int64_t iters,
-                   const DeviceFacts &device) {
-  int64_t sms = withSms(device, a.getSms()).numSMs;
-  if (sms == 0)
-    return {tw::Kind::DataParallel};
-  SmallVector<tw::Candidate> candidates =
-      tw::autoCandidates(tiles, iters, sms, tw::CostModel());
-  const tw::Plan &p = candidates[tw::pickAuto(candidates)].plan;
-  int64_t param = p.kind == tw::Kind::StreamK ? p.grid : p.slices;
-  return {p.kind, param, sms};
 }
 
 #define EXT_PLAN_DECOMPOSITION(ATTR, SPEC)                                     \
@@ -461,8 +456,69 @@ EXT_REDUCTION_LAUNCH(SplitKAttr, specOf(*this))
 EXT_PLAN_DECOMPOSITION(StreamKAttr, specOf(*this))
 EXT_PLAN_DECOMPOSITION(StreamKDPAttr, specOf(*this))
 EXT_PLAN_DECOMPOSITION(StreamK2TileAttr, specOf(*this))
-EXT_PLAN_DECOMPOSITION(AutoAttr, specOf(*this, numTiles, iters, device))
-EXT_REDUCTION_LAUNCH(AutoAttr, specOf(*this, numTiles, iters, device))
+
+//===----------------------------------------------------------------------===//
+// What `auto` weighs
+//===----------------------------------------------------------------------===//
+
+SmallVector<Attribute>
+SplitKAttr::getAutoCandidates(int64_t, int64_t, const DeviceFacts &) const {
+  SmallVector<Attribute> out;
+  for (int64_t slices : {2, 4, 8, 16})
+    for (SplitKMode mode : {SplitKMode::serial, SplitKMode::parallel})
+      out.push_back(SplitKAttr::get(getContext(), slices, mode));
+  return out;
+}
+
+SmallVector<Attribute>
+StreamKAttr::getAutoCandidates(int64_t, int64_t,
+                               const DeviceFacts &device) const {
+  // One CTA per SM: the grid the paper's basic Stream-K uses.
+  return {StreamKAttr::get(getContext(), device.numSMs, 0)};
+}
+
+SmallVector<Attribute>
+StreamKDPAttr::getAutoCandidates(int64_t, int64_t, const DeviceFacts &) const {
+  return {StreamKDPAttr::get(getContext(), 0)};
+}
+
+SmallVector<Attribute>
+StreamK2TileAttr::getAutoCandidates(int64_t, int64_t,
+                                    const DeviceFacts &) const {
+  return {StreamK2TileAttr::get(getContext(), 0)};
+}
+
+//===----------------------------------------------------------------------===//
+// AutoAttr: resolved by ext-apply-schedule (ScheduleResolution.cpp), never
+// lowered itself.
+//===----------------------------------------------------------------------===//
+
+int64_t AutoAttr::getNumBlocks(int64_t, int64_t, const DeviceFacts &) const {
+  return 0;
+}
+
+bool AutoAttr::splitsReduction() const { return true; }
+
+LogicalResult
+AutoAttr::verifyProblem(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t, int64_t, const DeviceFacts &) const {
+  return emitError() << "decomposition " << *this
+                     << " is chosen by ext-apply-schedule; an ext.kernel "
+                        "must name the decomposition it runs";
+}
+
+LogicalResult AutoAttr::emitWorkUnits(OpBuilder &, Location loc, Value,
+                                      int64_t, int64_t, const DeviceFacts &,
+                                      TileWorkEmitter &) const {
+  return emitError(loc) << "decomposition " << *this
+                        << " is chosen by ext-apply-schedule; an ext.kernel "
+                           "must name the decomposition it runs";
+}
+
+SmallVector<Attribute> AutoAttr::getAutoCandidates(int64_t, int64_t,
+                                                   const DeviceFacts &) const {
+  return {};
+}
 
 //===----------------------------------------------------------------------===//
 // Verifiers

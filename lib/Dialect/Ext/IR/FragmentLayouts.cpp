@@ -218,18 +218,15 @@ StringRef MmaLayoutAttr::inputTypesText() const {
   return "none";
 }
 
+bool MmaLayoutAttr::existsOn(const ChipInfo &chip) const {
+  if (isWarpgroup())
+    return chip.hasWarpgroupMma;
+  return isNvidia() ? chip.hasMmaSync : chip.hasMfma;
+}
+
 bool MmaLayoutAttr::existsOn(StringRef chip) const {
-  if (isWarpgroup()) // wgmma is an sm_90a feature (not in sm_90 or later)
-    return chip == "sm_90a";
-  if (isNvidia()) {
-    unsigned version = 0;
-    if (!chip.consume_front("sm_") || chip.rtrim("af").getAsInteger(10, version))
-      return false;
-    return version >= 80; // mma.sync m16n8k16 bf16 / m16n8k8 tf32: sm_80+
-  }
-  // CDNA: gfx908 (MI100), gfx90a (MI200), gfx94x (MI300), gfx950.
-  return chip == "gfx908" || chip == "gfx90a" || chip.starts_with("gfx94") ||
-         chip == "gfx950";
+  std::optional<ChipInfo> info = lookupChipInfo(chip);
+  return info && existsOn(*info);
 }
 
 LogicalResult MmaLayoutAttr::verifyDistribution(

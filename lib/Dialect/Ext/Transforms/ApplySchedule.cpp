@@ -13,6 +13,8 @@
 #include "TilingPlan.h"
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
+#include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
+#include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 
@@ -400,33 +402,29 @@ namespace {
 struct ExtApplySchedulePass
     : ext::impl::ExtApplyScheduleBase<ExtApplySchedulePass> {
   using Base::Base;
+  // `auto` weighs every registered decomposition, plugins' too: their
+  // dialects must be loaded before the pass runs.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerTileDecompositionDialects(registry);
+  }
   void runOnOperation() override {
     SmallVector<ComputeOp> scheduled;
     getOperation()->walk([&](ComputeOp op) {
       if (op.getScheduleAttr())
         scheduled.push_back(op);
     });
-    // A chip ext has no facts for leaves the SM count unknown: only the
-    // decompositions that need it fail, saying so.
-    ApplyScheduleOptions options;
-    options.report = report;
-    options.chip = chip;
-    options.weakenAsyncWait = weakenAsyncWait;
-    // cp.async (nvgpu.device_async_copy) exists from sm_80 on.
-    StringRef chipName = chip;
-    unsigned sm = 0;
-    if (chipName.consume_front("sm_") &&
-        !chipName.rtrim("af").getAsInteger(10, sm))
-      options.asyncCopies = sm >= 80;
-    DeviceFacts &device = options.device;
-    device = DeviceFacts::forChip(chip);
-    if (sms < 0) {
-      getOperation()->emitError() << "ext-apply-schedule: sms must be "
-                                     "positive, got " << sms;
+    // Without a chip the SM count is unknown: only the decompositions that
+    // need it fail, saying so.
+    FailureOr<DeviceFacts> device =
+        resolveDevice(getOperation(), "ext-apply-schedule", chip, sms);
+    if (failed(device))
       return signalPassFailure();
-    }
-    if (sms > 0)
-      device.numSMs = sms;
+    ApplyScheduleOptions options;
+    options.device = *device;
+    options.report = report;
+    options.weakenAsyncWait = weakenAsyncWait;
+    options.asyncCopies = device->chip && device->chip->hasAsyncCopy;
     IRRewriter rewriter(&getContext());
     for (ComputeOp op : scheduled)
       if (failed(applySchedule(rewriter, op, options)))

@@ -1,6 +1,7 @@
 //===- KernelToGPU.cpp - ext.kernel to gpu.launch -------------------------===//
 
 #include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
@@ -496,10 +497,12 @@ struct ExtKernelToGPUPass
     : ext::impl::ExtKernelToGPUBase<ExtKernelToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
+    FailureOr<DeviceFacts> device =
+        resolveDevice(getOperation(), "ext-kernel-to-gpu", chip, sms);
+    if (failed(device))
+      return signalPassFailure();
     KernelToGPUOptions options;
-    options.device = DeviceFacts::forChip(chip);
-    if (sms > 0)
-      options.device.numSMs = sms;
+    options.device = *device;
     options.dropFixupWait = dropFixupWait;
     options.dropFixupFence = dropFixupFence;
     SmallVector<KernelOp> kernels;

@@ -10,6 +10,7 @@
 
 #include "TilingPlan.h"
 
+#include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
 #include "ext/Support/TileWork.h"
 
 #include "llvm/Support/Format.h"
@@ -25,45 +26,27 @@ tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
                              const ApplyScheduleOptions &options) {
   const DeviceFacts &device = options.device;
   MLIRContext *ctx = op.getContext();
-  auto smsOr = [&](int64_t own) { return own ? own : device.numSMs; };
+  // One cost model: a fixup costs what the tile's reduce step says.
+  double partialCost = tilework::CostModel::forTileK(tileK).partialCost;
+  DeviceFacts facts = device;
   TileDecompositionAttrInterface resolved = d;
   std::string table;
   if (auto a = dyn_cast<AutoAttr>(d)) {
-    int64_t sms = smsOr(a.getSms());
-    if (sms == 0)
+    if (a.getSms())
+      facts.numSMs = a.getSms();
+    if (facts.numSMs == 0)
       return op.emitOpError()
              << "decomposition " << d
-             << " needs the SM count: give `sms = N` or the chip "
-                "(ext-apply-schedule{chip=...})";
-    SmallVector<tilework::Candidate> candidates = tilework::autoCandidates(
-        tiles, iters, sms, tilework::CostModel::forTileK(tileK));
+             << " needs the SM count: give `sms = N` or the chip (the "
+                "module's #ext.target, or ext-apply-schedule{chip=...})";
+    SmallVector<AutoCandidate> candidates =
+        collectAutoCandidates(ctx, tiles, iters, facts, partialCost);
     if (candidates.empty())
       return op.emitOpError() << "decomposition " << d << " found no "
                               << "candidate for " << tiles << " tiles of "
                               << iters << " iterations";
-    unsigned best = tilework::pickAuto(candidates);
-    const tilework::Plan &p = candidates[best].plan;
-    switch (p.kind) {
-    case tilework::Kind::DataParallel:
-      resolved = DataParallelAttr::get(ctx);
-      break;
-    case tilework::Kind::SplitKSerial:
-    case tilework::Kind::SplitKParallel:
-      resolved = SplitKAttr::get(ctx, p.slices,
-                                 p.kind == tilework::Kind::SplitKSerial
-                                     ? SplitKMode::serial
-                                     : SplitKMode::parallel);
-      break;
-    case tilework::Kind::StreamK:
-      resolved = StreamKAttr::get(ctx, p.grid, sms);
-      break;
-    case tilework::Kind::StreamKDP:
-      resolved = StreamKDPAttr::get(ctx, sms);
-      break;
-    case tilework::Kind::StreamK2Tile:
-      resolved = StreamK2TileAttr::get(ctx, sms);
-      break;
-    }
+    unsigned best = pickAutoCandidate(candidates);
+    resolved = candidates[best].decomposition;
     llvm::raw_string_ostream os(table);
     for (auto [i, c] : llvm::enumerate(candidates))
       os << "\n  " << (i == best ? "* " : "  ") << c.name << ": utilization "
@@ -71,18 +54,18 @@ tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
          << c.prediction.grid << ", waves " << c.prediction.waves
          << ", max iterations per CTA " << c.prediction.maxItersPerCta
          << ", fixups " << c.prediction.fixups;
-  } else if (auto a = dyn_cast<StreamKAttr>(d); a && !a.getSms()) {
-    resolved = StreamKAttr::get(ctx, a.getGrid(), device.numSMs);
-  } else if (auto a = dyn_cast<StreamKDPAttr>(d); a && !a.getSms()) {
-    resolved = StreamKDPAttr::get(ctx, device.numSMs);
-  } else if (auto a = dyn_cast<StreamK2TileAttr>(d); a && !a.getSms()) {
-    resolved = StreamK2TileAttr::get(ctx, device.numSMs);
   }
+  // The Stream-K family keeps the SM count it was planned for.
+  if (auto a = dyn_cast<StreamKAttr>(resolved); a && !a.getSms())
+    resolved = StreamKAttr::get(ctx, a.getGrid(), facts.numSMs);
+  else if (auto a = dyn_cast<StreamKDPAttr>(resolved); a && !a.getSms())
+    resolved = StreamKDPAttr::get(ctx, facts.numSMs);
+  else if (auto a = dyn_cast<StreamK2TileAttr>(resolved); a && !a.getSms())
+    resolved = StreamK2TileAttr::get(ctx, facts.numSMs);
   if (failed(resolved.verifyProblem([&]() { return op.emitOpError(); }, tiles,
                                     iters, device)))
     return failure();
   if (options.report) {
-    double partialCost = tilework::CostModel::forTileK(tileK).partialCost;
     InFlightDiagnostic remark = op.emitRemark();
     remark << "decomposition " << resolved << " for " << tiles << " tiles of "
            << iters << " iterations on " << device.numSMs << " SMs";
@@ -112,18 +95,18 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
   MmaLayoutAttr mma = schedule.getMma();
   if (!mma)
     return schedule.getLayout();
-  StringRef chip = options.chip;
+  const std::optional<ChipInfo> &chip = options.device.chip;
   MmaShape shape = mma.getShape();
   if (shape == MmaShape::automatic) {
-    if (chip.empty())
-      return op.emitOpError() << "mma = auto needs the chip "
-                                 "(ext-apply-schedule{chip=...})";
+    if (!chip)
+      return op.emitOpError() << "mma = auto needs the chip (the module's "
+                                 "#ext.target, or ext-apply-schedule{chip=...})";
     if (!matchProductBody(op))
       return op.emitOpError()
              << "mma = auto: the body is not a product under a sum combiner "
                 "(C += A * B), which is what matrix instructions compute";
     Type elem = cast<MemRefType>(op.getInputs()[0].getType()).getElementType();
-    bool nvidia = chip.starts_with("sm_");
+    bool nvidia = chip->isNvidia();
     auto divides = [&](int64_t m, int64_t n) {
       ArrayRef<int64_t> warps = schedule.getWarps();
       return plan.tile[plan.spatialAxes[0]] % (warps[0] * m) == 0 &&
@@ -135,21 +118,21 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
       return op.emitOpError()
              << "mma = auto does not round f32 inputs to tf32; name "
                 "#ext.mma<m16n8k8> to accept tf32 products";
-    else if (!nvidia && elem.isF16())
+    else if (chip->hasMfma && elem.isF16())
       shape =
           divides(32, 32) ? MmaShape::mfma_32x32x8 : MmaShape::mfma_16x16x16;
-    else if (!nvidia && elem.isF32())
+    else if (chip->hasMfma && elem.isF32())
       shape = MmaShape::mfma_32x32x2;
     else
-      return op.emitOpError() << "mma = auto: chip " << chip
+      return op.emitOpError() << "mma = auto: chip " << chip->name
                               << " has no matrix instruction ext knows for "
                               << elem << " inputs";
   }
   auto layout = MmaLayoutAttr::get(op.getContext(), shape, schedule.getWarps());
-  if (!chip.empty() && !layout.existsOn(chip))
+  if (chip && !layout.existsOn(*chip))
     return op.emitOpError()
            << "mma " << MmaLayoutAttr::get(op.getContext(), shape, {})
-           << " does not exist on chip " << chip;
+           << " does not exist on chip " << chip->name;
   SmallVector<int64_t> tile, threads;
   for (unsigned a : plan.spatialAxes) {
     tile.push_back(plan.tile[a]);

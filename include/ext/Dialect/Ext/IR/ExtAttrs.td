@@ -185,7 +185,9 @@ def Ext_MmaLayoutAttr : Ext_Attr<"MmaLayout", "mma", [
     bool takesInputType(::mlir::Type t) const;
     /// The input types it takes, for messages ("f16 or bf16").
     ::llvm::StringRef inputTypesText() const;
-    /// Whether `chip` (sm_NN, gfxNNN) has the instruction.
+    /// Whether `chip` has the instruction (ext/Support/ChipInfo.h).
+    bool existsOn(const ::ext::ChipInfo &chip) const;
+    /// The same for a chip name (false for a name that is no chip).
     bool existsOn(::llvm::StringRef chip) const;
     /// Whether the instruction is sm_90's warpgroup MMA (wgmma).
     bool isWarpgroup() const {
@@ -332,8 +334,8 @@ def Ext_SplitKMode : I32EnumAttr<"SplitKMode",
 
 def Ext_SplitKAttr : Ext_Attr<"SplitK", "split_k", [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
-        ["getNumPartials", "getNumReductionBlocks", "emitReductionUnits",
-         "predictWork"]>]> {
+        ["verifyProblem", "getNumPartials", "getNumReductionBlocks",
+         "emitReductionUnits", "predictWork", "getAutoCandidates"]>]> {
   let summary = "each tile's reduce iterations split into `slices` CTAs";
   let description = [{
     The grid has `slices` CTAs per tile: CTA `c` runs slice `c / tiles` of
@@ -368,7 +370,8 @@ def Ext_SplitKAttr : Ext_Attr<"SplitK", "split_k", [
 class Ext_StreamKFamilyAttr<string name, string mnemonic, string sum>
     : Ext_Attr<name, mnemonic, [
         DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
-            ["getNumPartials", "predictWork"]>]> {
+            ["verifyProblem", "getNumPartials", "predictWork",
+             "getAutoCandidates"]>]> {
   let summary = sum;
   let genVerifyDecl = 1;
   let assemblyFormat = "(`<` struct(params)^ `>`)?";
@@ -442,17 +445,20 @@ def Ext_StreamK2TileAttr : Ext_StreamKFamilyAttr<"StreamK2Tile",
 
 def Ext_AutoAttr : Ext_Attr<"Auto", "auto", [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
-        ["getNumPartials", "getNumReductionBlocks", "emitReductionUnits",
-         "predictWork"]>]> {
+        ["verifyProblem", "getAutoCandidates"]>]> {
   let summary = "the decomposition a cost model predicts fastest";
   let description = [{
     `ext-apply-schedule` replaces it with the candidate of the shortest
-    predicted time among data-parallel, split-K (serial and parallel, 2, 4,
-    8 and 16 slices), `stream_k`, `stream_k_dp` and `stream_k_2tile`. The
-    model (ext/Support/TileWork.h) schedules each candidate's CTAs on the
-    SMs in launch order, counting main-loop iterations, waves, and the cost
-    of storing and combining partial tiles; `report=true` prints every
-    candidate's predicted utilization. `sms` overrides the chip's SM count.
+    predicted time among every registered decomposition's candidates
+    (ext/Dialect/Ext/IR/DecompositionRegistry.h): data-parallel, split-K
+    (serial and parallel, 2, 4, 8 and 16 slices), `stream_k`,
+    `stream_k_dp`, `stream_k_2tile`, and those plugins register. The model
+    (ext/Support/TileWork.h) schedules each candidate's CTAs on the SMs in
+    launch order, counting main-loop iterations, waves, and the cost of
+    storing and combining partial tiles (from the tile's reduce step);
+    `report=true` prints every candidate's predicted utilization. `sms`
+    overrides the chip's SM count. An `ext.kernel` must name the chosen
+    decomposition: `auto` itself does not lower.
 
     ```mlir
     #ext.auto
@@ -546,6 +552,42 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     int64_t getNumThreads() const;
     /// The fragment layout, cyclic when none is given.
     ::ext::FragmentLayoutAttrInterface getLayoutOrDefault() const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Target
+//===----------------------------------------------------------------------===//
+
+def Ext_TargetAttr : Ext_Attr<"Target", "target"> {
+  let summary = "the chip a module's kernels are compiled for";
+  let description = [{
+    Set once on a `builtin.module` as its `ext.target` attribute (by
+    `ext-set-target{chip=...}`, which the pipelines run first, or by the
+    user) and read by every pass and runner that needs a hardware fact: the
+    SM or CU count, the warp or wave width, shared-memory limits and banks,
+    registers, and which matrix and copy instructions exist. The facts
+    themselves are ext's one chip model (`ext/Support/ChipInfo.h`); the
+    attribute names the chip and may override its SM count (`sms`, for a
+    product with fewer SMs than the chip's usual one).
+
+    A pass given `chip=` sets the target where the module has none; a `chip=`
+    that contradicts the module's target is an error.
+
+    ```mlir
+    module attributes {ext.target = #ext.target<chip = "sm_90a">} { ... }
+    module attributes {ext.target = #ext.target<chip = "gfx942", sms = 228>} { ... }
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"chip name: sm_NN[a|f] or gfxNNN">:$chip,
+    DefaultValuedParameter<"int64_t", "0",
+                           "SM/CU count (0: the chip's)">:$sms);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The chip's facts, the SM count override applied.
+    ::ext::ChipInfo getInfo() const;
   }];
 }
 

@@ -32,6 +32,7 @@ def Ext_Dialect : Dialect {
     "::mlir::memref::MemRefDialect"
   ];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
 }
 
 class Ext_Op<string mnemonic, list<Trait> traits = []>

@@ -3,6 +3,8 @@
 #ifndef EXT_DIALECT_EXT_IR_EXTINTERFACES_H
 #define EXT_DIALECT_EXT_IR_EXTINTERFACES_H
 
+#include "ext/Support/ChipInfo.h"
+
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -18,11 +20,24 @@ class TileAccumulationContext;
 
 /// What a decomposition may know about the chip it is lowered for.
 struct DeviceFacts {
-  /// SMs (NVIDIA) or CUs (AMD); 0 when unknown.
+  /// The chip's facts, when the chip is known (the module's #ext.target or a
+  /// pass's `chip=`).
+  std::optional<ChipInfo> chip;
+  /// SMs (NVIDIA) or CUs (AMD): the chip's, or a `sms` override; 0 when
+  /// unknown.
   int64_t numSMs = 0;
-  /// The facts of a chip ext knows (`sm_80`, `sm_90`, `gfx90a`, `gfx942`);
-  /// unknown (numSMs 0) otherwise.
-  static DeviceFacts forChip(llvm::StringRef chip);
+
+  /// The facts of `chip`, its SM count replaced by `smsOverride` when that
+  /// is positive.
+  static DeviceFacts of(std::optional<ChipInfo> chip, int64_t smsOverride = 0) {
+    DeviceFacts facts;
+    facts.chip = std::move(chip);
+    if (facts.chip)
+      facts.numSMs = facts.chip->multiprocessors;
+    if (smsOverride > 0)
+      facts.numSMs = smsOverride;
+    return facts;
+  }
 };
 
 /// What a decomposition predicts for one problem on a number of SMs.
@@ -32,9 +47,26 @@ struct WorkPrediction {
   int64_t maxUnitsPerCta = 0, maxItersPerCta = 0;
   /// Partial tiles stored in the workspace (each combined once).
   int64_t fixups = 0;
+  /// Main-loop iterations of time until the last CTA ends (fixups costed
+  /// in iterations): what `auto` minimizes.
+  double makespan = 0;
   /// Useful iterations over SMs x predicted makespan.
   double utilization = 0;
 };
+
+/// The default prediction of a decomposition that runs whole tiles on
+/// `grid` CTAs (each ceil(numTiles / grid) tiles) on `sms` SMs; none when
+/// `sms` or `grid` is 0.
+std::optional<WorkPrediction> predictWholeTiles(int64_t numTiles,
+                                                int64_t itersPerTile,
+                                                int64_t grid, int64_t sms);
+
+/// Fails, reporting through `emitError` with `attr`, when a launch of
+/// `numBlocks` or `numReductionBlocks` CTAs exceeds the grid's x limit.
+mlir::LogicalResult
+verifyGridLimits(mlir::Attribute attr,
+                 llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
+                 int64_t numBlocks, int64_t numReductionBlocks);
 
 /// What a tile decomposition needs from the lowering of an ext.kernel to
 /// build its work units. Tiles are named by their linear index in

@@ -27,6 +27,14 @@ def TileDecompositionAttrInterface
     the block id to units around them. A new decomposition, ext's own or a
     plugin's, is a new attribute implementing this interface: the lowering
     does not change.
+
+    `#ext.auto` asks every decomposition in the registry
+    (ext/Dialect/Ext/IR/DecompositionRegistry.h: ext's own and those plugins
+    register) for its candidates for the problem (`getAutoCandidates`),
+    predicts each (`predictWork`, one cost model: ext/Support/TileWork.h)
+    and keeps the shortest predicted makespan. The defaults cover a
+    decomposition that does not split the reduction: one candidate (itself),
+    a prediction of whole tiles in waves, and the grid-limit check.
   }];
   let methods = [
     InterfaceMethod<[{
@@ -44,10 +52,17 @@ def TileDecompositionAttrInterface
         `emitError` and fails if it cannot decompose it. `device` may be
         unknown (no SM count: the verifier's case); a decomposition that
         needs it fails only where it is known to be missing (lowering).
+        By default: both launches fit the grid's x limit.
       }], "::llvm::LogicalResult", "verifyProblem",
       (ins "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError,
            "int64_t":$numTiles, "int64_t":$itersPerTile,
-           "const ::ext::DeviceFacts &":$device)>,
+           "const ::ext::DeviceFacts &":$device),
+      /*methodBody=*/"", /*defaultImplementation=*/[{
+        return ::ext::verifyGridLimits(
+            $_attr, emitError,
+            $_attr.getNumBlocks(numTiles, itersPerTile, device),
+            $_attr.getNumReductionBlocks(numTiles, itersPerTile, device));
+      }]>,
     InterfaceMethod<[{
         Partial tiles the fixup keeps in the global workspace (one flag
         each). The lowering allocates the workspace on the host, zeroes it
@@ -83,14 +98,33 @@ def TileDecompositionAttrInterface
     InterfaceMethod<[{
         What the decomposition predicts for the problem on `device`'s SMs
         (grid, waves, units and iterations of the busiest CTA, fixups,
-        utilization), a fixup (storing or combining one partial tile)
-        costing `partialCost` iterations; `ext-apply-schedule{report=true}`
-        prints it. None when the decomposition has no model or the SM count
-        is unknown.
+        makespan, utilization), a fixup (storing or combining one partial
+        tile) costing `partialCost` iterations; `auto` ranks candidates by
+        it and `ext-apply-schedule{report=true}` prints it. None when the
+        SM count is unknown or the decomposition cannot take the problem.
+        By default (a decomposition that does not split the reduction):
+        whole tiles, spread evenly over the grid, the CTAs in waves.
       }], "std::optional<::ext::WorkPrediction>", "predictWork",
       (ins "int64_t":$numTiles, "int64_t":$itersPerTile,
            "const ::ext::DeviceFacts &":$device, "double":$partialCost),
-      /*methodBody=*/"", /*defaultImplementation=*/"return std::nullopt;">
+      /*methodBody=*/"", /*defaultImplementation=*/[{
+        if ($_attr.splitsReduction())
+          return std::nullopt;
+        return ::ext::predictWholeTiles(
+            numTiles, itersPerTile,
+            $_attr.getNumBlocks(numTiles, itersPerTile, device),
+            device.numSMs);
+      }]>,
+    InterfaceMethod<[{
+        The concrete decompositions of this kind that `auto` weighs for the
+        problem (each predicted with `predictWork`), simplest first: ties
+        go to the earlier candidate. By default the attribute itself.
+      }], "::llvm::SmallVector<::mlir::Attribute>", "getAutoCandidates",
+      (ins "int64_t":$numTiles, "int64_t":$itersPerTile,
+           "const ::ext::DeviceFacts &":$device),
+      /*methodBody=*/"", /*defaultImplementation=*/[{
+        return {$_attr};
+      }]>
   ];
 }
 

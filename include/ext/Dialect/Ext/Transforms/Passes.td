@@ -5,6 +5,31 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ExtSetTarget : Pass<"ext-set-target", "::mlir::ModuleOp"> {
+  let summary = "Set the chip the module's kernels are for (#ext.target)";
+  let description = [{
+    Attaches `ext.target = #ext.target<chip = "...", sms = N>` to the
+    module: the one place every later pass and the runners read the chip's
+    facts from (SM count, warp or wave width, shared-memory limits and
+    banks, matrix and copy instructions; `ext/Support/ChipInfo.h`). The
+    pipelines run it first with their `chip`. A module that already names
+    the same chip is left as it is; one that names another is an error, so
+    a chip is never silently changed half-way through a pipeline.
+
+    ```mlir
+    // ext-opt --ext-set-target="chip=sm_90a"
+    module attributes {ext.target = #ext.target<chip = "sm_90a">} { ... }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "The chip: sm_NN[a|f] (NVIDIA) or gfxNNN (AMD)">,
+    Option<"sms", "sms", "int64_t", /*default=*/"0",
+           "SM (or CU) count, when the product has fewer than the chip's "
+           "usual one (0: the chip's)">
+  ];
+}
+
 def ExtComputeToLoops : Pass<"ext-compute-to-loops"> {
   let summary = "Lower ext.compute to scf loops (the reference semantics)";
   let description = [{
@@ -81,8 +106,9 @@ def ExtApplySchedule : Pass<"ext-apply-schedule"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "The chip the kernels are for (sm_80, sm_90, gfx90a, gfx942): "
-           "its SM count sizes Stream-K grids and auto's cost model">,
+           "The chip the kernels are for (sm_80, sm_90, gfx90a, gfx942; "
+           "default: the module's #ext.target): its SM count sizes Stream-K "
+           "grids and auto's cost model">,
     Option<"sms", "sms", "int64_t", /*default=*/"0",
            "SM (or CU) count; overrides the chip's">,
     Option<"report", "report", "bool", /*default=*/"false",
@@ -133,8 +159,9 @@ def ExtKernelToGPU : Pass<"ext-kernel-to-gpu"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "The chip the kernels are for (its SM count sizes Stream-K grids "
-           "whose attribute gives none)">,
+           "The chip the kernels are for (default: the module's "
+           "#ext.target; its SM count sizes Stream-K grids whose attribute "
+           "gives none)">,
     Option<"sms", "sms", "int64_t", /*default=*/"0",
            "SM (or CU) count; overrides the chip's">,
     Option<"dropFixupWait", "drop-fixup-wait", "bool", /*default=*/"false",

@@ -26,11 +26,10 @@ void populateComputeToLoopsPatterns(mlir::RewritePatternSet &patterns);
 
 /// What ext-apply-schedule knows beyond the IR.
 struct ApplyScheduleOptions {
-  /// The chip's SM count sizes Stream-K grids and `auto`'s cost model.
+  /// The chip (when known): its SM count sizes Stream-K grids and `auto`'s
+  /// cost model, an mma schedule's instruction must exist on it, and
+  /// `mma = auto` picks one for it.
   DeviceFacts device;
-  /// The chip (sm_90, gfx942; empty when unknown): an mma schedule's
-  /// instruction must exist on it, and `mma = auto` picks one for it.
-  std::string chip;
   /// Emit a remark with the decomposition (and `auto`'s candidates).
   bool report = false;
   /// The chip has asynchronous global-to-shared copies (NVIDIA sm_80 and

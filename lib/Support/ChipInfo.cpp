@@ -1,13 +1,14 @@
-//===- ChipInfo.cpp - per-chip hardware facts ------------------------------===//
+//===- ChipInfo.cpp - the one model of a GPU chip -------------------------===//
 //
 // Sources: CUDA C++ Programming Guide, "Technical Specifications per Compute
 // Capability" (shared memory per block, threads, registers); AMD's CDNA2 and
 // CDNA3 ISA guides and the ROCm "GPU hardware specifications" table (LDS,
-// CUs, VGPRs).
+// CUs, VGPRs), the PTX ISA's per-instruction target requirements, AMD's
+// matrix instruction calculator (MFMA on CDNA).
 //
 //===----------------------------------------------------------------------===//
 
-#include "ext/GPU/ChipInfo.h"
+#include "ext/Support/ChipInfo.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -34,6 +35,13 @@ ChipInfo nvidia(llvm::StringRef name, unsigned sm) {
   ChipInfo info;
   info.name = name.str();
   info.vendor = GpuVendor::Nvidia;
+  info.smVersion = sm;
+  info.archSpecific = name.ends_with("a");
+  info.hasAsyncCopy = sm >= 80;
+  info.hasMmaSync = sm >= 80; // m16n8k16 with bf16, m16n8k8 tf32
+  info.hasClusters = sm >= 90;
+  // wgmma is a feature of sm_90a alone (not of sm_90, nor of sm_100a).
+  info.hasWarpgroupMma = sm == 90 && info.archSpecific;
   info.staticSharedBytesPerBlock = 48 * kKB;
   info.maxRegistersPerThread = 255;
   info.warpSize = 32;
@@ -75,8 +83,15 @@ std::optional<ChipInfo> amd(llvm::StringRef name) {
   info.vendor = GpuVendor::Amd;
   info.staticSharedBytesPerBlock = info.maxSharedBytesPerBlock = 64 * kKB;
   info.maxBlockDim[2] = 1024;
+  // GCN and CDNA (gfx9) run 64-lane waves; RDNA (gfx10-12) 32-lane ones
+  // (wave64 there is a compiler mode ext does not use).
   bool gfx9 = digits.starts_with("9");
   info.warpSize = gfx9 ? 64 : 32;
+  // CDNA's LDS: 32 banks of 4 bytes over a 64-lane wave; gfx950's LDS and
+  // RDNA's are not modelled.
+  info.hasBankModel = gfx9 && !digits.starts_with("950");
+  info.hasMfma = digits.starts_with("908") || digits.starts_with("90a") ||
+                 digits.starts_with("94") || digits.starts_with("950");
   // gfx90a/gfx94x: one file of 512 VGPRs per lane (256 architectural + 256
   // accumulation); older and RDNA chips: 256.
   bool unifiedVgprs = digits.starts_with("90a") || digits.starts_with("94") ||
@@ -107,6 +122,10 @@ std::optional<ChipInfo> ext::lookupChipInfo(llvm::StringRef chip) {
   if (chip.starts_with("gfx"))
     return amd(chip);
   return std::nullopt;
+}
+
+llvm::StringRef ext::unknownChipMessage() {
+  return "is neither sm_NN (NVIDIA) nor gfxNNN (AMD)";
 }
 
 std::string ext::formatBytes(uint64_t bytes) {
