@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProgramBuilder.h"
+#include "ScheduleBindings.h"
 
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
@@ -742,6 +743,7 @@ private:
 
 PYBIND11_MODULE(_ext, m) {
   m.doc() = "ext: TVM-style scheduling for MLIR (C++ core)";
+  ext::python::bindSchedules(m);
   m.def("load_plugin", &loadPlugin, py::arg("path"),
         "Load a dialect and/or pass plugin built against this ext: its passes\n"
         "are registered and its dialects reach every Context. ImportError if\n"

@@ -1,6 +1,7 @@
 //===- ProgramBuilder.cpp - ext.compute ops from Python expression trees --===//
 
 #include "ProgramBuilder.h"
+#include "ScheduleBindings.h"
 
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
@@ -14,9 +15,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
-#include "ext/Support/ParserHazards.h"
-
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
@@ -489,35 +487,29 @@ void buildRegion(OpBuilder &b, Region &region, ArrayRef<Type> argTypes,
   ext::YieldOp::create(b, loc, yields);
 }
 
-/// Parses the schedule's text (the attribute's own syntax, so that schedule
-/// fields other code adds need no change here), attaches it and runs the
-/// compute's verifier: its messages are reported at the schedule's line.
+/// Makes the schedule (an Attribute from ext.schedule, or attribute text)
+/// in the compute's context, attaches it and runs the compute's verifier:
+/// its messages are reported at the schedule's line.
 template <typename LocationOf>
 void attachSchedule(ext::ComputeOp compute, const py::tuple &schedule,
                     const py::list &inputNames, LocationOf locationOf) {
   MLIRContext *ctx = compute->getContext();
-  std::string text = py::cast<std::string>(schedule[0]);
-  std::string where = describeLocation(locationOf(schedule[1])) + ": ";
-  if (std::optional<ext::ParserHazard> hazard = ext::findParserHazard(text))
-    throw BuildError(where + "schedule: " + hazard->message);
-  // The first diagnostic says what is wrong; the parser's follow-ups name
-  // its own grammar.
-  std::string message;
-  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
-    if (message.empty())
-      message = d.str();
-    return success();
-  });
-  Attribute attr = parseAttribute(text, ctx);
+  Location at = locationOf(schedule[1]);
+  std::string where = describeLocation(at) + ": ";
+  FirstDiagnostic diagnostic(ctx);
+  Attribute attr =
+      getAttribute(schedule[0], ctx, [&] { return emitError(at); });
   if (!attr)
-    throw BuildError(where + "invalid schedule: " + message);
+    throw BuildError(where + "invalid schedule: " + diagnostic.message);
   auto scheduleAttr = dyn_cast<ext::ScheduleAttr>(attr);
   if (!scheduleAttr)
-    throw BuildError(where + "not a schedule: " + text);
+    throw BuildError(where + "not a schedule: " +
+                     py::cast<std::string>(py::str(schedule[0])));
   compute.setScheduleAttr(scheduleAttr);
   if (succeeded(mlir::verify(compute)))
     return;
   // In the user's terms: no op name, and which tensor an input number is.
+  std::string message = diagnostic.message;
   StringRef prefix = "'ext.compute' op schedule: ";
   if (StringRef(message).starts_with(prefix))
     message = message.substr(prefix.size());

@@ -23,7 +23,9 @@ Levels:
   `const`), reductions `sum`/`prod`/`max`/`min` and `comm_reducer`.
 * Schedules: `schedule(C, tile=..., threads=..., blocks=..., cache=...,
   decomposition=..., raster=..., swizzle=..., vector=..., unroll=...,
-  stages=..., layout=..., mma=..., warps=...)`.
+  stages=..., async_=..., layout=..., mma=..., warps=...)`, made by the C++
+  core from typed values (`ext._ext.schedules`); `schedule_fields()`,
+  `mma_names()` and `decomposition_names()` list what it takes.
 * `build(...)` -> `Kernel` with `.mlir(stage)`, `.ptx`, `.hsaco`,
   `.shared_memory_bytes`, `.workspace_bytes`, `.report()`, `.run(...)`.
 * `Module`: parse, print and lower MLIR text (`Module.parse(text)`),
@@ -34,11 +36,12 @@ The C++ core (`ext._ext`) is ext's own pybind11 module over ext's C++ API,
 linked to the same libMLIR.so as ext's tools.
 """
 
-from ._ext import Context, Module, load_plugin  # noqa: F401
+from ._ext import Context, Module  # noqa: F401
 from .build import Kernel, build, lower  # noqa: F401
 from .dtypes import canonical as dtype  # noqa: F401
 from .helpers import Workload, gemv, matmul, row_reduce  # noqa: F401
-from .schedule import Schedule, decomposition_names, schedule, schedule_fields  # noqa: F401
+from .schedule import (  # noqa: F401
+    Schedule, decomposition_names, load_plugin, mma_names, schedule, schedule_fields)
 from .te import (  # noqa: F401
     CommReducer, ComputeOp, Expr, IterVar, Tensor, abs, cast, ceil, comm_reducer, compute,
     const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, max, max_value, min,
@@ -46,7 +49,7 @@ from .te import (  # noqa: F401
 
 __all__ = [
     "Context", "Module", "load_plugin", "Kernel", "build", "lower", "dtype", "Workload", "matmul", "gemv",
-    "row_reduce", "Schedule", "schedule", "decomposition_names", "schedule_fields",
+    "row_reduce", "Schedule", "schedule", "decomposition_names", "mma_names", "schedule_fields",
     "CommReducer", "ComputeOp", "Expr", "IterVar", "Tensor", "abs", "cast", "ceil",
     "comm_reducer", "compute", "const", "cos", "erf", "exp", "exp2", "floor", "if_then_else",
     "log", "log2", "log10", "max", "max_value", "min", "min_value", "placeholder", "prod",

@@ -1,56 +1,15 @@
 """`ext.build`: computes and schedules -> a kernel to inspect and run."""
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
 from . import dtypes as _dt
 from . import te as _te
+from .accesses import operands as _operands, ordered_nodes as _ordered_nodes
 from ._ext import Module
 from .schedule import Schedule
 from .te import _error, _where
-
-
-def _ordered_nodes(roots):
-    """Expression nodes reachable from `roots`, operands before users, in a
-    stable order."""
-    order, seen = [], set()
-
-    def visit(e):
-        stack = [(e, False)]
-        while stack:
-            node, done = stack.pop()
-            if done:
-                order.append(node)
-                continue
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            stack.append((node, True))
-            if node.op != "load":  # a load's indices are affine maps
-                for a in reversed(node.args):
-                    stack.append((a, False))
-    for r in roots:
-        visit(r)
-    return order
-
-
-def _operands(op) -> List[Tuple["_te.Tensor", tuple]]:
-    """The distinct accesses (tensor, affine index trees) of `op`'s body, in
-    order: the compute's inputs."""
-    positions = {id(a): d for d, a in enumerate(op.all_axes)}
-    result, keys = [], {}
-    for node in _ordered_nodes(op.values):
-        if node.op != "load":
-            continue
-        tensor = node.attr
-        where = f"{tensor.name}{list(node.args)}"
-        trees = tuple(_te._affine(i, positions, where) for i in node.args)
-        key = (id(tensor), trees)
-        if key not in keys:
-            keys[key] = len(result)
-            result.append((tensor, trees))
-    return result
 
 
 def _access_text(tensor, trees, axes) -> str:
@@ -163,7 +122,8 @@ def _reducer_region(op):
 def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
     """The program description ext's C++ core builds a module from, plus the
     argument tensors: (program, inputs, outputs, intermediates). `ext.build`
-    calls it; it is plain data, for looking at what will be built.
+    calls it; it is plain data (schedules are ext._ext.schedules.Attribute
+    objects), for looking at what will be built.
 
         >>> program, inputs, outputs, _ = ext.lower(C)
         >>> [c["name"] for c in program["computes"]], [t.name for t in inputs]
@@ -252,7 +212,7 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
             "input_names": [_access_text(t, trees, axes) for t, trees in operands],
             "body": {"nodes": nodes, "yields": [ids[id(v)] for v in op.values]},
             "combiner": combiner, "identity": identity, "reducer": reducer,
-            "schedule": (s.text(), s.loc) if s is not None else None,
+            "schedule": (s.attr, s.loc) if s is not None else None,
         })
     program = {"name": name, "args": program_args, "computes": program_computes}
     return program, placeholders, outputs, intermediates

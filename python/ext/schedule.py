@@ -1,36 +1,52 @@
 """Schedules: `ext.schedule(C, tile=..., threads=..., ...)` -> `#ext.schedule`.
 
-Each field maps to the attribute's text through one table, so a field the
-dialect gains is one entry here (`_FIELDS`, `_DECOMPOSITIONS`,
-`_CACHE_FIELDS`); a name not in a table raises a ValueError listing the
-valid ones. The text is parsed and verified by ext's C++ core with the
-compute, and its verifier's messages are raised at the schedule's line.
+The attribute is made by ext's C++ core from typed values, through the
+ODS-generated constructors of `#ext.schedule` and its parts
+(`ext._ext.schedules`), and verified there: its verifier's messages are
+raised at the schedule's line. The fields and mma instructions offered here
+are ODS's, so a field the dialect gains is a keyword here without an entry;
+Python only turns its own spellings of values into typed ones (`_VALUES`
+per schedule field, `_CACHE_VALUES` per cache field), other values pass as
+given. Attribute text ("#dialect.name<...>", e.g. a plugin's) is accepted
+wherever an attribute is and parsed in C++. Decompositions are still named
+here (`_DECOMPOSITIONS`), all made by `_decomposition_attr`.
 """
 
-import re
-from typing import Dict, Optional, Sequence
+import keyword
+from typing import Dict
 
 from . import te as _te
+from ._ext import load_plugin as _load_plugin
+from ._ext import schedules as _cpp
+from .accesses import input_operands
 from .te import _error, _where
 
 
-def _positive_int(field, value, loc):
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise _error(loc, f"schedule {field} must be a positive integer, got {value!r}")
-    return value
+def _make(loc, maker, **fields):
+    """`maker(**fields)`, an attribute of ext's C++ core; its errors (the
+    verifier's, or a value of the wrong type) raised at `loc`."""
+    try:
+        return maker(**fields)
+    except (ValueError, TypeError) as e:
+        raise _error(loc, f"invalid schedule: {e}", type(e)) from None
 
 
-def _raster(value, loc):
-    if value not in ("row", "col"):
-        raise _error(loc, f"schedule raster must be 'row' or 'col', got {value!r}")
-    return f"raster = {value}"
+def _keyword(field):
+    """The Python keyword of an ODS parameter: `async_` for `async` (PEP 8)."""
+    return field + "_" if keyword.iskeyword(field) else field
+
+
+# ext.schedule's keywords (Python spelling -> ODS parameter); those given by
+# its own arguments are listed first.
+_SCHEDULE_FIELDS = {_keyword(f): f for f in _cpp.fields("schedule")}
+_ARGUMENTS = ["tile", "threads", "blocks", "cache", "decomposition"]
 
 
 def _int_list(field, value, loc, length):
     if not (isinstance(value, (tuple, list)) and len(value) == length
             and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in value)):
         raise _error(loc, f"schedule {field} takes {length} positive integers, got {value!r}")
-    return "[" + ", ".join(map(str, value)) + "]"
+    return list(value)
 
 
 def _is_attribute(value):
@@ -41,40 +57,45 @@ def _layout(value, loc):
     """"cyclic", ("blocked", [TM, TN]) (each thread a TM x TN block of the
     tile), or attribute text."""
     if _is_attribute(value):
-        return f"layout = {value}"
+        return value
     if value == "cyclic":
-        return "layout = #ext.cyclic"
+        return _make(loc, _cpp.cyclic)
     if isinstance(value, (tuple, list)) and len(value) == 2 and value[0] == "blocked":
-        return f"layout = #ext.blocked<thread_tile = {_int_list('layout', value[1], loc, 2)}>"
+        return _make(loc, _cpp.blocked, thread_tile=_int_list("layout", value[1], loc, 2))
     raise _error(loc, "schedule layout must be 'cyclic', ('blocked', [TM, TN]) or attribute "
                       f"text '#ext....', got {value!r}")
 
 
+def mma_names():
+    """The instructions `ext.schedule(mma=...)` takes, "auto" first: ODS's
+    MmaShape, whose C++ verifier checks that the chip and types have it.
+
+        >>> ext.mma_names()
+        ['auto', 'm16n8k16', 'm16n8k8', 'mfma_32x32x8', 'mfma_16x16x16', 'mfma_32x32x2', 'wgmma_k16']
+    """
+    return _cpp.mma_names()
+
+
 def _mma(value, loc):
-    """"auto" (the chip's best instruction for the types), an instruction
-    ("m16n8k16", "m16n8k8", "mfma_32x32x8", ...) or attribute text. The C++
-    verifier checks that the chip and types have it."""
-    if value == "auto":
-        return "mma = auto"
+    """"auto" (the chip's best instruction for the types), one of
+    `mma_names()`, or attribute text."""
     if _is_attribute(value):
-        return f"mma = {value}"
-    if isinstance(value, str) and re.fullmatch(r"m\d+n\d+k\d+|mfma_\d+x\d+x\d+|wgmma_k\d+", value):
-        return f"mma = #ext.mma<{value}>"
+        return value
+    if isinstance(value, str) and value in mma_names():
+        return _make(loc, _cpp.mma, shape=value)
     raise _error(loc, "schedule mma must be 'auto', an instruction such as 'm16n8k16' or "
-                      f"'mfma_32x32x8', or attribute text '#ext.mma<...>', got {value!r}")
+                      f"'mfma_32x32x8', or attribute text '#ext.mma<...>', got {value!r} "
+                      f"(expected ::ext::MmaShape to be one of: {', '.join(mma_names())})")
 
 
-# Scalar fields of #ext.schedule: name -> (value, loc) -> text.
-_FIELDS = {
+# Schedule fields whose Python values are not the C++ ones: name -> (value,
+# loc) -> value for ext._ext.schedules.schedule.
+_VALUES = {
     "layout": _layout,
     "mma": _mma,
-    "warps": lambda v, loc: f"warps = {_int_list('warps', v, loc, 2)}",
-    "raster": _raster,
-    "swizzle": lambda v, loc: f"swizzle = {_positive_int('swizzle', v, loc)}",
-    "vector": lambda v, loc: f"vector = {_positive_int('vector', v, loc)}",
-    "unroll": lambda v, loc: f"unroll = {_positive_int('unroll', v, loc)}",
-    "stages": lambda v, loc: f"stages = {_positive_int('stages', v, loc)}",
+    "warps": lambda v, loc: _int_list("warps", v, loc, 2),
 }
+
 
 # Tile decompositions: name -> (**parameters) -> attribute text.
 def _params(**params):
@@ -99,13 +120,11 @@ _DECOMPOSITIONS = {
 def _align(value, loc):
     triples = [value] if (isinstance(value, (tuple, list)) and len(value) == 3
                           and all(isinstance(x, int) for x in value)) else list(value)
-    parts = []
     for t in triples:
         if not (isinstance(t, (tuple, list)) and len(t) == 3
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in t)):
             raise _error(loc, f"storage_align takes (dim, factor, offset) triples, got {t!r}")
-        parts.append("#ext.storage_align<dim = {}, factor = {}, offset = {}>".format(*t))
-    return f"align = [{', '.join(parts)}]"
+    return [_make(loc, _cpp.storage_align, dim=d, factor=f, offset=o) for d, f, o in triples]
 
 
 def _xor_swizzle(value, loc):
@@ -113,16 +132,18 @@ def _xor_swizzle(value, loc):
             and all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
         raise _error(loc, f"swizzle takes (bits, base, shift) or (bits, base, shift, panel), "
                           f"got {value!r}")
-    panel = f", panel = {value[3]}" if len(value) == 4 and value[3] else ""
-    return "swizzle = #ext.swizzle<bits = {}, base = {}, shift = {}{}>".format(*value[:3], panel)
+    return _make(loc, _cpp.swizzle, bits=value[0], base=value[1], shift=value[2],
+                 panel=value[3] if len(value) == 4 else 0)
 
 
-# Fields of one cache entry (#ext.cache<operand = N, ...>).
-_CACHE_FIELDS = {
+# Fields of one cache entry (#ext.cache<operand = N, ...>; the operand comes
+# from the tensor) whose Python values are not the C++ ones, and aliases.
+_CACHE_VALUES = {
     "align": _align,
-    "storage_align": _align,
     "swizzle": _xor_swizzle,
 }
+_CACHE_ALIASES = {"storage_align": "align"}
+_CACHE_FIELDS = sorted((set(_cpp.fields("cache")) - {"operand"}) | set(_CACHE_ALIASES))
 
 
 def decomposition_names():
@@ -135,17 +156,19 @@ def decomposition_names():
 
 
 def schedule_fields():
-    """Every keyword `ext.schedule` takes.
+    """Every keyword `ext.schedule` takes (`async_` is ODS's `async`).
 
         >>> ext.schedule_fields()
-        ['tile', 'threads', 'blocks', 'cache', 'decomposition', 'layout', 'mma', 'raster', 'stages', 'swizzle', 'unroll', 'vector', 'warps']
+        ['tile', 'threads', 'blocks', 'cache', 'decomposition', 'async_', 'layout', 'mma', 'raster', 'stages', 'swizzle', 'unroll', 'vector', 'warps']
     """
-    return ["tile", "threads", "blocks", "cache", "decomposition"] + sorted(_FIELDS)
+    return _ARGUMENTS + sorted(k for k in _SCHEDULE_FIELDS if k not in _ARGUMENTS)
 
 
-def _decomposition_text(value, loc):
-    if isinstance(value, str) and value.lstrip().startswith("#"):
-        return value  # attribute text, checked by the C++ parser
+def _decomposition_attr(value, loc):
+    """The decomposition attribute for a name, (name, {params}) or attribute
+    text: the one place decompositions are made."""
+    if _is_attribute(value):
+        return _make(loc, _cpp.parse, text=value)  # checked by the C++ parser
     params: Dict = {}
     if isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[1], dict):
         value, params = value
@@ -154,9 +177,23 @@ def _decomposition_text(value, loc):
                           f"{', '.join(decomposition_names())} (or attribute text, "
                           "'#ext.name<...>')")
     try:
-        return _DECOMPOSITIONS[value](**params)
+        text = _DECOMPOSITIONS[value](**params)
     except TypeError as e:
         raise _error(loc, f"decomposition {value!r}: {e}") from None
+    return _make(loc, _cpp.parse, text=text)
+
+
+def load_plugin(path: str):
+    """Loads a dialect and/or pass plugin built against this ext: its passes
+    are registered and its dialects reach every Context and `ext.schedule`
+    (attribute text such as `decomposition="#my_plugin.order<...>"`).
+    ImportError if it cannot be loaded or was built against another ext
+    version.
+
+        >>> ext.load_plugin("ExtExamplePlugin.so")  # doctest: +SKIP
+    """
+    _load_plugin(path)
+    _cpp.load_plugin_dialects(path)
 
 
 def _as_compute(target, loc) -> "_te.ComputeOp":
@@ -194,35 +231,25 @@ def _per_axis(field, value, axes, loc):
 
 
 class Schedule:
-    """How one compute runs on a GPU: built by `ext.schedule`, printed as
-    `#ext.schedule<...>` by `text()`."""
+    """How one compute runs on a GPU: built by `ext.schedule`; `attr` is its
+    `#ext.schedule` (ext's C++ attribute), `text()` prints it."""
 
-    def __init__(self, op, tile, threads, blocks, cache_entries, decomposition, fields, loc):
+    def __init__(self, op, tile, threads, blocks, attr, loc):
         self.op = op
         self.tile = tile
         self.threads = threads
         self.blocks = blocks
-        self.cache_entries = cache_entries
-        self.decomposition = decomposition
-        self.fields = fields
+        self.attr = attr
         self.loc = loc
 
     def text(self) -> str:
-        """The schedule as `#ext.schedule<...>` attribute text.
+        """The schedule as `#ext.schedule<...>` attribute text, as the IR
+        prints it.
 
             >>> ext.schedule(C, tile=(32, 32, 8)).text()  # C: 64x64, k: 64
             '#ext.schedule<tile = [32, 32, 8], blocks = ["i", "j"], threads = [32, 32, 1]>'
         """
-        parts = [f"tile = [{', '.join(map(str, self.tile))}]"]
-        if self.blocks:
-            parts.append("blocks = [" + ", ".join(f'"{b}"' for b in self.blocks) + "]")
-        parts.append(f"threads = [{', '.join(map(str, self.threads))}]")
-        if self.cache_entries:
-            parts.append("cache = [" + ", ".join(self.cache_entries) + "]")
-        if self.decomposition:
-            parts.append(f"decomposition = {self.decomposition}")
-        parts.extend(self.fields)
-        return "#ext.schedule<" + ", ".join(parts) + ">"
+        return str(self.attr)
 
     def __repr__(self):
         return f"Schedule({self.op.name}: {self.text()})"
@@ -259,24 +286,34 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     * `threads`: threads per axis (default: one per point of a spatial tile).
     * `blocks`: axis names bound to blocks (default: the tiled spatial axes).
     * `cache`: inputs staged in shared memory: `A`, or `(A, [(dim, factor,
-      offset), ...])` with TVM storage_align triples, or `(A, {"align": ...})`;
-      the compute itself (`C`, with reduce axes) stages its output: the
-      epilogue writes the tile to shared memory, then stores coalesced rows.
+      offset), ...])` with TVM storage_align triples, or `(A, {field: value})`
+      with `#ext.cache`'s fields: "align" (alias "storage_align": the
+      triples) or "swizzle" ((bits, base, shift[, panel]): an `#ext.swizzle`
+      of the shared tile instead of padding); the compute itself (`C`, with
+      reduce axes) stages its output: the epilogue writes the tile to shared
+      memory, then stores coalesced rows.
     * `decomposition`: one of `ext.decomposition_names()`, `(name, {params})`
       or attribute text `"#ext...."`.
+    * Attribute text (`"#dialect.name<...>"`, e.g. a plugin's) is accepted
+      wherever a value is an attribute (`decomposition`, `layout`, `mma`).
     * `raster` ("row"/"col"), `swizzle`, `vector`, `unroll`, `stages` (shared
       buffers per cached input; >= 2 pipelines the k-loop): see
       `ext.schedule_fields()`.
+    * `async_` (the attribute's `async`; `async` is a Python keyword): with
+      `stages >= 2`, whether the copies into shared memory may be
+      asynchronous (cp.async on sm_80 and later; True by default); False
+      stages them through registers.
     * `layout`: the threads' points of the tile, "cyclic" or ("blocked",
       [TM, TN]) (register blocking: each thread a TM x TN block).
-    * `mma` and `warps`: tensor cores. `mma` is "auto" or an instruction
-      ("m16n8k16", "m16n8k8", "mfma_32x32x8", "mfma_16x16x16",
-      "mfma_32x32x2", "wgmma_k16": sm_90a's warpgroup MMA, with warps =
-      [M / 16, 1] and the inputs cached in its swizzled layouts, see the
-      #ext.mma docs), `warps` = [WM, WN] warps over the tile (the block has
-      WM * WN warps: 32 lanes on NVIDIA, 64 on AMD; without `threads`, the
-      block is WM * WN x lanes over the two innermost spatial axes, with 64
-      lanes for an "mfma_..." instruction: give `threads` for "auto" on AMD).
+    * `mma` and `warps`: tensor cores. `mma` is one of `ext.mma_names()`:
+      "auto" or an instruction ("m16n8k16", "m16n8k8", "mfma_32x32x8",
+      "mfma_16x16x16", "mfma_32x32x2", "wgmma_k16": sm_90a's warpgroup MMA,
+      with warps = [M / 16, 1] and the inputs cached in its swizzled
+      layouts, see the #ext.mma docs), `warps` = [WM, WN] warps over the
+      tile (the block has WM * WN warps: 32 lanes on NVIDIA, 64 on AMD;
+      without `threads`, the block is WM * WN x lanes over the two innermost
+      spatial axes, with 64 lanes for an "mfma_..." instruction: give
+      `threads` for "auto" on AMD).
 
         >>> s = ext.schedule(C, tile=(64, 64, 16), threads=(16, 16, 1),
         ...                  cache=[(A, [(0, 32, 1)]), B], decomposition="data_parallel")
@@ -285,7 +322,7 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     loc = _where()
     op = _as_compute(compute, loc)
     for name in fields:
-        if name not in _FIELDS:
+        if name not in _SCHEDULE_FIELDS or name in _ARGUMENTS:
             raise _error(loc, f"schedule field {name!r} does not exist in this build of "
                               f"ext; valid fields: {', '.join(schedule_fields())}")
     axes = op.all_axes
@@ -350,31 +387,35 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
                          TypeError)
         # The compute's own output: staged through shared memory by the
         # epilogue (the operand after the inputs).
-        operands = ([len(_input_operands(op, None))] if entry is compute
-                    else _input_operands(op, entry))
+        operands = ([len(input_operands(op, None))] if entry is compute
+                    else input_operands(op, entry))
         if not operands:
             raise _error(loc, f"cache names '{entry.name}', which compute '{op.name}' "
                               "does not read")
-        parts = []
+        values = {}
         if extra is not None:
             items = extra.items() if isinstance(extra, dict) else [("align", extra)]
             for key, value in items:
                 if key not in _CACHE_FIELDS:
                     raise _error(loc, f"cache field {key!r} does not exist in this build "
-                                      f"of ext; valid: {', '.join(sorted(_CACHE_FIELDS))}")
-                parts.append(_CACHE_FIELDS[key](value, loc))
+                                      f"of ext; valid: {', '.join(_CACHE_FIELDS)}")
+                key = _CACHE_ALIASES.get(key, key)
+                values[key] = _CACHE_VALUES.get(key, _as_given)(value, loc)
         for operand in operands:
-            entries.append(f"#ext.cache<operand = {operand}"
-                           + "".join(", " + p for p in parts) + ">")
+            entries.append(_make(loc, _cpp.cache, operand=operand, **values))
 
-    decomposition_text = None
+    values = {_SCHEDULE_FIELDS[name]: _VALUES.get(name, _as_given)(value, loc)
+              for name, value in fields.items() if value is not None}
     if decomposition is not None:
-        decomposition_text = _decomposition_text(decomposition, loc)
-    field_texts = [_FIELDS[name](value, loc) for name, value in fields.items()
-                   if value is not None]
-    s = Schedule(op, [tiles[n] for n in names], [counts[n] for n in names], blocks,
-                 entries, decomposition_text, field_texts, loc)
-    return s
+        values["decomposition"] = _decomposition_attr(decomposition, loc)
+    attr = _make(loc, _cpp.schedule, tile=[tiles[n] for n in names],
+                 threads=[counts[n] for n in names], blocks=blocks, cache=entries, **values)
+    return Schedule(op, [tiles[n] for n in names], [counts[n] for n in names], blocks,
+                    attr, loc)
+
+
+def _as_given(value, loc):
+    return value
 
 
 def _prod(values):
@@ -382,11 +423,3 @@ def _prod(values):
     for v in values:
         p *= v
     return p
-
-
-def _input_operands(op, tensor):
-    """The operand numbers under which compute `op` reads `tensor` (one per
-    distinct access), as the lowering numbers them; every input's for
-    `None`."""
-    from .build import _operands
-    return [i for i, (t, _) in enumerate(_operands(op)) if tensor is None or t is tensor]
