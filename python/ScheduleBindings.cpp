@@ -11,6 +11,7 @@
 
 #include "ScheduleBindings.h"
 
+#include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
 #include "ext/Dialect/Ext/IR/ExtAttrs.h"
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
 #include "ext/InitAll.h"
@@ -27,6 +28,7 @@
 #include <pybind11/stl.h>
 
 #include <optional>
+#include <variant>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -466,6 +468,64 @@ void bindSchedules(py::module &m) {
         throw py::value_error("no attribute maker '" + name + "'");
       },
       py::arg("name"), "The ODS parameters of attribute `name`, in order");
+  s.def(
+      "decompositions",
+      [] {
+        py::list out;
+        for (const DecompositionEntry &e : getTileDecompositions())
+          out.append(py::make_tuple(
+              e.name, e.summary,
+              std::vector<std::string>(e.parameters.begin(),
+                                       e.parameters.end())));
+        return out;
+      },
+      "Every registered tile decomposition (ext's own, then the plugins'): "
+      "(name, summary, parameters)");
+  s.def(
+      "decomposition",
+      [](const std::string &name, const py::kwargs &kwargs) {
+        // Plain values, so the attribute can be made again in the context
+        // the program is built in.
+        using Value = std::variant<int64_t, std::string>;
+        std::vector<std::pair<std::string, Value>> params;
+        for (auto [key, value] : kwargs) {
+          std::string k = py::cast<std::string>(key);
+          if (value.is_none())
+            continue; // the attribute's default
+          if (py::isinstance<py::int_>(value) &&
+              !py::isinstance<py::bool_>(value)) {
+            try {
+              params.push_back({k, value.cast<int64_t>()});
+            } catch (const py::cast_error &) {
+              throw py::value_error("decomposition '" + name + "': " + k +
+                                    " = " + pyRepr(value) +
+                                    " does not fit in 64 bits");
+            }
+          } else if (py::isinstance<py::str>(value)) {
+            params.push_back({k, value.cast<std::string>()});
+          } else {
+            throw py::type_error("decomposition '" + name + "': " + k +
+                                 " takes an int or a name, got " +
+                                 pyRepr(value));
+          }
+        }
+        return AttributeValue([name, params](MLIRContext *ctx,
+                                             EmitError emitError) {
+          Builder b(ctx);
+          SmallVector<NamedAttribute> attrs;
+          for (const auto &[k, v] : params)
+            attrs.push_back(b.getNamedAttr(
+                k, std::holds_alternative<int64_t>(v)
+                       ? Attribute(b.getI64IntegerAttr(std::get<int64_t>(v)))
+                       : Attribute(b.getStringAttr(std::get<std::string>(v)))));
+          FailureOr<TileDecompositionAttrInterface> d =
+              buildTileDecomposition(ctx, name, attrs, emitError);
+          return succeeded(d) ? Attribute(*d) : Attribute();
+        });
+      },
+      py::arg("name"),
+      "The registered decomposition `name` from its parameters as keywords "
+      "(ints, or enum values by name), through its parser and verifier");
   s.def("mma_names", &mmaNames,
         "The mma instructions (ODS's MmaShape), 'auto' first");
   s.def(

@@ -41,7 +41,8 @@ from .build import Kernel, build, lower  # noqa: F401
 from .dtypes import canonical as dtype  # noqa: F401
 from .helpers import Workload, gemv, matmul, row_reduce  # noqa: F401
 from .schedule import (  # noqa: F401
-    Schedule, decomposition_names, load_plugin, mma_names, schedule, schedule_fields)
+    Schedule, decomposition_names, decomposition_parameters, load_plugin, mma_names, schedule,
+    schedule_fields)
 from .te import (  # noqa: F401
     CommReducer, ComputeOp, Expr, IterVar, Tensor, abs, cast, ceil, comm_reducer, compute,
     const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, max, max_value, min,
@@ -49,7 +50,8 @@ from .te import (  # noqa: F401
 
 __all__ = [
     "Context", "Module", "load_plugin", "Kernel", "build", "lower", "dtype", "Workload", "matmul", "gemv",
-    "row_reduce", "Schedule", "schedule", "decomposition_names", "mma_names", "schedule_fields",
+    "row_reduce", "Schedule", "schedule", "decomposition_names", "decomposition_parameters",
+    "mma_names", "schedule_fields",
     "CommReducer", "ComputeOp", "Expr", "IterVar", "Tensor", "abs", "cast", "ceil",
     "comm_reducer", "compute", "const", "cos", "erf", "exp", "exp2", "floor", "if_then_else",
     "log", "log2", "log10", "max", "max_value", "min", "min_value", "placeholder", "prod",

@@ -8,10 +8,12 @@ are ODS's, so a field the dialect gains is a keyword here without an entry;
 Python only turns its own spellings of values into typed ones (`_VALUES`
 per schedule field, `_CACHE_VALUES` per cache field), other values pass as
 given. Attribute text ("#dialect.name<...>", e.g. a plugin's) is accepted
-wherever an attribute is and parsed in C++. Decompositions are still named
-here (`_DECOMPOSITIONS`), all made by `_decomposition_attr`.
+wherever an attribute is and parsed in C++. Decompositions and their
+parameters come from ext's registry (ext's own and the loaded plugins'),
+all made by `_decomposition_attr`.
 """
 
+import functools
 import keyword
 from typing import Dict
 
@@ -97,24 +99,12 @@ _VALUES = {
 }
 
 
-# Tile decompositions: name -> (**parameters) -> attribute text.
-def _params(**params):
-    """`<a = 1, b = 2>` for the parameters given (None: the attribute's default)."""
-    given = [f"{k} = {v}" for k, v in params.items() if v is not None]
-    return f"<{', '.join(given)}>" if given else ""
-
-
-# `sms`: the SM (CU) count the persistent grids are sized for; None takes the
-# chip's. `grid`: Stream-K's CTA count (None: one per SM).
-_DECOMPOSITIONS = {
-    "data_parallel": lambda: "#ext.data_parallel",
-    "split_k": lambda slices=2, mode="serial":
-        f"#ext.split_k<slices = {slices}, mode = {mode}>",
-    "stream_k": lambda grid=None, sms=None: "#ext.stream_k" + _params(grid=grid, sms=sms),
-    "stream_k_dp": lambda sms=None: "#ext.stream_k_dp" + _params(sms=sms),
-    "stream_k_2tile": lambda sms=None: "#ext.stream_k_2tile" + _params(sms=sms),
-    "auto": lambda sms=None: "#ext.auto" + _params(sms=sms),
-}
+# Tile decompositions come from ext's registry (ext's own and the loaded
+# plugins'): name -> parameters. `sms`: the SM (CU) count the persistent
+# grids are sized for; None takes the chip's. `grid`: Stream-K's CTA count
+# (None: one per SM).
+def _decompositions() -> Dict[str, list]:
+    return {name: params for name, _, params in _cpp.decompositions()}
 
 
 def _align(value, loc):
@@ -147,12 +137,25 @@ _CACHE_FIELDS = sorted((set(_cpp.fields("cache")) - {"operand"}) | set(_CACHE_AL
 
 
 def decomposition_names():
-    """The decompositions this build knows.
+    """The decompositions this build knows (with the loaded plugins').
 
         >>> ext.decomposition_names()
         ['auto', 'data_parallel', 'split_k', 'stream_k', 'stream_k_2tile', 'stream_k_dp']
     """
-    return sorted(_DECOMPOSITIONS)
+    return sorted(_decompositions())
+
+
+def decomposition_parameters(name: str):
+    """The parameters decomposition `name` takes, as its attribute names them.
+
+        >>> ext.decomposition_parameters("split_k")
+        ['slices', 'mode']
+    """
+    params = _decompositions().get(name)
+    if params is None:
+        raise ValueError(f"unknown decomposition {name!r}; valid decompositions: "
+                         f"{', '.join(decomposition_names())}")
+    return list(params)
 
 
 def schedule_fields():
@@ -172,15 +175,16 @@ def _decomposition_attr(value, loc):
     params: Dict = {}
     if isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[1], dict):
         value, params = value
-    if not isinstance(value, str) or value not in _DECOMPOSITIONS:
+    known = _decompositions()
+    if not isinstance(value, str) or value not in known:
         raise _error(loc, f"unknown decomposition {value!r}; valid decompositions: "
-                          f"{', '.join(decomposition_names())} (or attribute text, "
+                          f"{', '.join(sorted(known))} (or attribute text, "
                           "'#ext.name<...>')")
-    try:
-        text = _DECOMPOSITIONS[value](**params)
-    except TypeError as e:
-        raise _error(loc, f"decomposition {value!r}: {e}") from None
-    return _make(loc, _cpp.parse, text=text)
+    unexpected = [k for k in params if k not in known[value]]
+    if unexpected:
+        raise _error(loc, f"decomposition {value!r}: unexpected keyword {unexpected[0]!r} "
+                          f"(it takes {', '.join(known[value]) or 'none'})")
+    return _make(loc, functools.partial(_cpp.decomposition, value), **params)
 
 
 def load_plugin(path: str):

@@ -203,3 +203,21 @@ def test_no_import_cycle():
             visit(d, path + [module])
     for module in graph:
         visit(module, [])
+
+
+def test_decompositions_come_from_the_registry():
+    # The names and parameters are the C++ registry's (ext's own first).
+    assert ext.decomposition_names() == sorted(
+        name for name, _, _ in ext._ext.schedules.decompositions())
+    assert ext.decomposition_parameters("split_k") == ["slices", "mode"]
+    assert ext.decomposition_parameters("stream_k") == ["grid", "sms"]
+    A, B, C = matmul_te(48, 32, 64)
+    s = ext.schedule(C, tile=(16, 16, 8), decomposition=("split_k", {"slices": 3}))
+    assert "decomposition = #ext.split_k<slices = 3>" in s.text()
+    with pytest.raises(ValueError, match="split_k slices must be positive, got 0"):
+        ext.schedule(C, tile=(16, 16, 8), decomposition=("split_k", {"slices": 0}))
+    with pytest.raises(ValueError, match="decomposition 'stream_k': unexpected keyword "
+                                         "'slices' \\(it takes grid, sms\\)"):
+        ext.schedule(C, tile=(16, 16, 8), decomposition=("stream_k", {"slices": 2}))
+    with pytest.raises(TypeError, match="takes an int or a name"):
+        ext.schedule(C, tile=(16, 16, 8), decomposition=("split_k", {"slices": 2.5}))

@@ -24,6 +24,7 @@ std::vector<DecompositionEntry> builtinDecompositions() {
     entries.push_back(
         {name.str(), summary.str(),
          SmallVector<std::string>(parameters.begin(), parameters.end()),
+         {},
          [](DialectRegistry &registry) { registry.insert<ExtDialect>(); },
          std::move(prototype)});
   };
@@ -34,6 +35,7 @@ std::vector<DecompositionEntry> builtinDecompositions() {
       {"slices", "mode"}, [](MLIRContext *ctx) {
         return SplitKAttr::get(ctx, 2, SplitKMode::serial);
       });
+  entries.back().defaults.push_back({"slices", "2"});
   add(StreamKAttr::getMnemonic(),
       "all tiles' iterations shared evenly by `grid` CTAs", {"grid", "sms"},
       [](MLIRContext *ctx) { return StreamKAttr::get(ctx, 0, 0); });
@@ -108,18 +110,29 @@ FailureOr<TileDecompositionAttrInterface> ext::buildTileDecomposition(
   }
   // The attribute's own parser checks the parameter names and values, and
   // its verifier their ranges, exactly as for IR text.
+  SmallVector<std::pair<std::string, std::string>> fields;
+  for (NamedAttribute p : parameters) {
+    std::string value;
+    llvm::raw_string_ostream vs(value);
+    if (auto s = dyn_cast<StringAttr>(p.getValue()))
+      vs << s.getValue();
+    else if (auto i = dyn_cast<IntegerAttr>(p.getValue()))
+      vs << i.getValue();
+    else
+      vs << p.getValue();
+    fields.push_back({p.getName().str(), value});
+  }
+  for (const auto &[field, value] : entry->defaults)
+    if (llvm::none_of(parameters, [&, &field = field](NamedAttribute p) {
+          return p.getName() == field;
+        }))
+      fields.push_back({field, value});
   std::string text = attributePrefix(name);
   llvm::raw_string_ostream os(text);
-  if (!parameters.empty()) {
+  if (!fields.empty()) {
     os << "<";
-    llvm::interleaveComma(parameters, os, [&](NamedAttribute p) {
-      os << p.getName().getValue() << " = ";
-      if (auto s = dyn_cast<StringAttr>(p.getValue()))
-        os << s.getValue();
-      else if (auto i = dyn_cast<IntegerAttr>(p.getValue()))
-        os << i.getValue();
-      else
-        os << p.getValue();
+    llvm::interleaveComma(fields, os, [&](const auto &f) {
+      os << f.first << " = " << f.second;
     });
     os << ">";
   }

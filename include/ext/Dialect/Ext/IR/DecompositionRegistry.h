@@ -33,6 +33,9 @@ struct DecompositionEntry {
   std::string summary;
   /// The attribute's parameters (what Python's keyword dict may hold).
   llvm::SmallVector<std::string> parameters;
+  /// Values (attribute text) for parameters the attribute requires but a
+  /// builder may leave out: split_k's `slices = 2`.
+  llvm::SmallVector<std::pair<std::string, std::string>> defaults;
   /// Adds the attribute's dialect, so a pass can load it before it runs.
   std::function<void(mlir::DialectRegistry &)> registerDialects;
   /// An instance `auto` asks for its candidates.
@@ -48,8 +51,10 @@ void registerTileDecomposition(
     llvm::ArrayRef<std::string> parameters,
     std::function<mlir::Attribute(mlir::MLIRContext *)> prototype) {
   registerTileDecomposition(DecompositionEntry{
-      name.str(), summary.str(),
+      name.str(),
+      summary.str(),
       llvm::SmallVector<std::string>(parameters.begin(), parameters.end()),
+      {},
       [](mlir::DialectRegistry &registry) { registry.insert<DialectT>(); },
       std::move(prototype)});
 }
@@ -63,7 +68,8 @@ void registerTileDecompositionDialects(mlir::DialectRegistry &registry);
 
 /// Builds the decomposition `name` from `parameters` (`slices = 4,
 /// mode = serial` as named attributes: integers, or strings for enum
-/// values) with the attribute's own parser and verifier; reports with
+/// values; the entry's `defaults` for those left out) with the
+/// attribute's own parser and verifier; reports with
 /// `emitError` and fails for an unknown name or a parameter the attribute
 /// does not take.
 mlir::FailureOr<TileDecompositionAttrInterface>
