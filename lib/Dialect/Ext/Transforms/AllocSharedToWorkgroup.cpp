@@ -5,7 +5,7 @@
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
 
-#include "TileLowering.h"
+#include "TileLoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

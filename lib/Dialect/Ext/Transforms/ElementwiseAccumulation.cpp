@@ -10,8 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileLowering.h"
+#include "TileLoweringUtils.h"
 
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
+#include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,11 +47,11 @@ struct SliceRead {
 
 } // namespace
 
-LogicalResult tile_lowering::emitOuterProduct(LaunchLowering &L,
+LogicalResult tile_lowering::emitOuterProduct(LaunchState &state,
                                               TileComputeOp op,
                                               ArrayRef<Value> t,
                                               ArrayRef<Value> bounds) {
-  IRRewriter &rw = L.rw;
+  IRRewriter &rw = state.getRewriter();
   Location loc = op.getLoc();
   SmallVector<AxisAttr> axes = op.getAxisList();
   ArrayRef<int64_t> threads = op.getThreads();
@@ -77,7 +79,7 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchLowering &L,
   // every input lives in shared memory or a fragment, and the body is
   // speculatable (no integer division, say).
   bool inputsInTile = llvm::all_of(op.getInputs(), [&](Value in) {
-    return L.fragments.count(in) || isWorkgroupMemRef(in.getType());
+    return state.isFragment(in) || isWorkgroupMemRef(in.getType());
   });
   bool bodySpeculatable = llvm::all_of(
       op.getBodyBlock().without_terminator(), [](Operation &inner) {
@@ -106,7 +108,7 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchLowering &L,
     auto type = cast<MemRefType>(in.getType());
     int64_t maxWidth =
         std::min<int64_t>(vector, 16 / elementBytes(type.getElementType()));
-    if (L.fragments.count(in) || !isWorkgroupMemRef(type) || maxWidth <= 1 ||
+    if (state.isFragment(in) || !isWorkgroupMemRef(type) || maxWidth <= 1 ||
         type.getRank() == 0)
       continue;
     AffineMap map = maps[i];
@@ -214,13 +216,14 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchLowering &L,
     if (r.width > 1)
       start[r.axis] -= start[r.axis] % r.width;
     auto [points, locals] = pointsOf(start);
-    if (L.fragments.count(in)) {
+    if (state.isFragment(in)) {
       Value v = memref::LoadOp::create(
-          rw, loc, L.fragments[in].storage,
-          L.accessIndices(op, in, maps[i], points, locals));
+          rw, loc, state.storageOf(in),
+          accessIndices(rw, loc, maps[i], points, locals, /*isFragment=*/true));
       return slices[i][key] = v;
     }
-    SmallVector<Value> idx = L.accessIndices(op, in, maps[i], points, locals);
+    SmallVector<Value> idx = accessIndices(rw, loc, maps[i], points, locals,
+                                           /*isFragment=*/false);
     if (r.width == 1) {
       Value v = memref::LoadOp::create(rw, loc, in, idx);
       return slices[i][key] = v;
@@ -266,16 +269,15 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchLowering &L,
         SmallVector<SmallVector<Value>> idx;
         for (unsigned o = 0; o < numOutputs; ++o) {
           Value out = op.getOutputs()[o];
-          idx.push_back(
-              L.accessIndices(op, out, maps[numInputs + o], points, locals));
-          accs.push_back(memref::LoadOp::create(
-              rw, loc, L.fragments[out].storage, idx.back()));
+          idx.push_back(accessIndices(rw, loc, maps[numInputs + o], points,
+                                      locals, state.isFragment(out)));
+          accs.push_back(memref::LoadOp::create(rw, loc, state.storageOf(out),
+                                                idx.back()));
         }
         SmallVector<Value> combined = combineFused(rw, loc, op, accs, values);
         for (unsigned o = 0; o < numOutputs; ++o)
           memref::StoreOp::create(rw, loc, combined[o],
-                                  L.fragments[op.getOutputs()[o]].storage,
-                                  idx[o]);
+                                  state.storageOf(op.getOutputs()[o]), idx[o]);
       };
       if (!guardPoints)
         return update();
@@ -296,4 +298,26 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchLowering &L,
     emitPoints(0);
   }
   return success();
+}
+
+namespace {
+/// The element-wise layouts' strategy: register blocking (through the
+/// context, which loops over the points instead when they are too many to
+/// unroll).
+template <typename LayoutAttr>
+struct ElementwiseAccumulationModel
+    : TileAccumulationAttrInterface::ExternalModel<
+          ElementwiseAccumulationModel<LayoutAttr>, LayoutAttr> {
+  LogicalResult emitAccumulation(Attribute, TileAccumulationContext &context,
+                                 Operation *op) const {
+    return context.emitElementwise(cast<TileComputeOp>(op));
+  }
+};
+} // namespace
+
+void ext::attachElementwiseAccumulationModels(MLIRContext *context) {
+  CyclicLayoutAttr::attachInterface<
+      ElementwiseAccumulationModel<CyclicLayoutAttr>>(*context);
+  BlockedLayoutAttr::attachInterface<
+      ElementwiseAccumulationModel<BlockedLayoutAttr>>(*context);
 }

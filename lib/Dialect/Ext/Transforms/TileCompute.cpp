@@ -10,14 +10,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileLowering.h"
+#include "TileLoweringUtils.h"
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 
-#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -92,38 +91,8 @@ sharedStoreVector(TileComputeOp op, FragmentLayoutAttrInterface layout,
   return {axis, runVectorWidth(run, maxWidth, strides, offset)};
 }
 
-} // namespace
-
-SmallVector<Value> tile_lowering::combineFused(RewriterBase &rw, Location loc,
-                                               TileComputeOp op,
-                                               ValueRange accs,
-                                               ValueRange values) {
-  if (accs.size() == 1 && op.getCombiner() == CombinerKind::sum)
-    if (auto mul = values[0].getDefiningOp<arith::MulFOp>();
-        mul && mul->use_empty()) {
-      Value fma =
-          math::FmaOp::create(rw, loc, mul.getLhs(), mul.getRhs(), accs[0]);
-      rw.eraseOp(mul);
-      return {fma};
-    }
-  return combineAccumulators(rw, loc, *op.getCombiner(), op.getReducer(), accs,
-                             values);
-}
-
-Value LaunchLowering::newScratch(Location loc, ArrayRef<int64_t> shape,
-                                 Type elem) {
-  OpBuilder::InsertionGuard g(rw);
-  rw.setInsertionPointToStart(&launch.getBody().front());
-  auto space =
-      gpu::AddressSpaceAttr::get(rw.getContext(), gpu::AddressSpace::Workgroup);
-  auto type = MemRefType::get(shape, elem, MemRefLayoutAttrInterface(), space);
-  return AllocSharedOp::create(rw, loc, type, ArrayAttr(), SwizzleAttr());
-}
-
-LogicalResult LaunchLowering::checkFragmentAccess(TileComputeOp op,
-                                                  Value operand,
-                                                  AffineMap map) {
-  const FragmentInfo &info = fragments.lookup(operand);
+LogicalResult checkFragmentAccess(TileComputeOp op, const FragmentInfo &info,
+                                  AffineMap map) {
   if (info.layout != op.getLayoutOrDefault())
     return op.emitOpError() << "accesses a fragment of layout " << info.layout
                             << " with layout " << op.getLayoutOrDefault()
@@ -144,30 +113,15 @@ LogicalResult LaunchLowering::checkFragmentAccess(TileComputeOp op,
   return success();
 }
 
-SmallVector<Value> LaunchLowering::accessIndices(TileComputeOp op,
-                                                 Value operand, AffineMap map,
-                                                 ArrayRef<Value> points,
-                                                 ArrayRef<Value> locals) {
-  SmallVector<Value> idx;
-  bool isFragment = fragments.count(operand);
-  for (AffineExpr e : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
-      idx.push_back(isFragment ? locals[dim.getPosition()]
-                               : points[dim.getPosition()]);
-      continue;
-    }
-    idx.push_back(
-        affine::expandAffineExpr(rw, op.getLoc(), e, points, ValueRange{}));
-  }
-  return idx;
-}
-
-SmallVector<Value> LaunchLowering::combineAcrossThreads(TileComputeOp op,
-                                                        ValueRange accs,
-                                                        Value tr, int64_t hr,
-                                                        int64_t stride,
-                                                        int64_t numThreads) {
+/// Combines `accs` across the threads of reduce axis `r` (on `hr` threads,
+/// `stride` apart in the linear thread id, thread coordinate `tr`); the
+/// result is valid in the axis' thread 0.
+SmallVector<Value> combineAcrossThreads(LaunchState &state, TileComputeOp op,
+                                        ValueRange accs, Value tr, int64_t hr,
+                                        int64_t stride, int64_t numThreads) {
   Location loc = op.getLoc();
+  IRRewriter &rw = state.getRewriter();
+  Value tid = state.getThreadId();
   CombinerKind kind = *op.getCombiner();
   SmallVector<Value> v(accs);
   bool shuffleable = llvm::all_of(accs, [](Value a) {
@@ -201,8 +155,8 @@ SmallVector<Value> LaunchLowering::combineAcrossThreads(TileComputeOp op,
       Value lane = arith::RemUIOp::create(rw, loc, tr, constIndex(rw, loc, 32));
       SmallVector<Value> scratch;
       for (Value x : v)
-        scratch.push_back(newScratch(loc, {groups, warps}, x.getType()));
-      insertBarrier(loc); // earlier readers of the scratch are done
+        scratch.push_back(state.newScratch(loc, {groups, warps}, x.getType()));
+      state.insertBarrier(loc); // earlier readers of the scratch are done
       Value isLane0 = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
                                             lane, constIndex(rw, loc, 0));
       scf::IfOp::create(rw, loc, isLane0, [&](OpBuilder &b, Location l) {
@@ -210,7 +164,7 @@ SmallVector<Value> LaunchLowering::combineAcrossThreads(TileComputeOp op,
           memref::StoreOp::create(b, l, x, s, ValueRange{group, warp});
         scf::YieldOp::create(b, l);
       });
-      insertBarrier(loc);
+      state.insertBarrier(loc);
       SmallVector<Value> acc;
       for (Value s : scratch)
         acc.push_back(memref::LoadOp::create(
@@ -238,11 +192,11 @@ SmallVector<Value> LaunchLowering::combineAcrossThreads(TileComputeOp op,
   // Workgroup-memory tree: log2(hr) halving steps, a barrier after each.
   SmallVector<Value> scratch;
   for (Value x : v)
-    scratch.push_back(newScratch(loc, {numThreads}, x.getType()));
-  insertBarrier(loc); // earlier readers of the scratch are done
+    scratch.push_back(state.newScratch(loc, {numThreads}, x.getType()));
+  state.insertBarrier(loc); // earlier readers of the scratch are done
   for (auto [x, s] : llvm::zip(v, scratch))
     memref::StoreOp::create(rw, loc, x, s, tid);
-  insertBarrier(loc);
+  state.insertBarrier(loc);
   for (int64_t s = hr / 2; s >= 1; s /= 2) {
     Value active = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, tr,
                                          constIndex(rw, loc, s));
@@ -262,7 +216,7 @@ SmallVector<Value> LaunchLowering::combineAcrossThreads(TileComputeOp op,
         memref::StoreOp::create(rw, l, x, sc, tid);
       scf::YieldOp::create(rw, l);
     });
-    insertBarrier(loc);
+    state.insertBarrier(loc);
   }
   SmallVector<Value> result;
   for (Value sc : scratch)
@@ -270,45 +224,44 @@ SmallVector<Value> LaunchLowering::combineAcrossThreads(TileComputeOp op,
   return result;
 }
 
-namespace ext {
-namespace tile_lowering {
-
 /// What a layout's accumulation strategy sees of the lowering of one op.
 class AccumulationContext : public TileAccumulationContext {
 public:
-  AccumulationContext(LaunchLowering &lowering, TileComputeOp op,
-                      ArrayRef<Value> threadCoords, ArrayRef<Value> bounds,
-                      function_ref<void()> pointLoops)
-      : lowering(lowering), threadCoords(threadCoords), bounds(bounds),
+  AccumulationContext(LaunchState &state, ArrayRef<Value> threadCoords,
+                      ArrayRef<Value> bounds, function_ref<void()> pointLoops)
+      : state(state), threadCoords(threadCoords), bounds(bounds),
         pointLoops(pointLoops) {}
-  RewriterBase &getRewriter() override { return lowering.rw; }
-  Value getThreadId() override { return lowering.tid; }
+  RewriterBase &getRewriter() override { return state.getRewriter(); }
+  Value getThreadId() override { return state.getThreadId(); }
   ArrayRef<Value> getBounds() override { return bounds; }
   Value getFragmentStorage(Value value) override {
-    auto it = lowering.fragments.find(value);
-    return it == lowering.fragments.end() ? Value() : it->second.storage;
+    const FragmentInfo *info = state.lookupFragment(value);
+    return info ? info->storage : Value();
   }
-  StringRef getChip() override { return lowering.chip; }
+  StringRef getChip() override { return state.getChip(); }
   LogicalResult emitElementwise(TileComputeOp op) override {
     if (pointLoops) {
       pointLoops();
       return success();
     }
-    return emitOuterProduct(lowering, op, threadCoords, bounds);
+    return emitOuterProduct(state, op, threadCoords, bounds);
   }
 
 private:
-  LaunchLowering &lowering;
+  LaunchState &state;
   ArrayRef<Value> threadCoords, bounds;
   /// Set when a thread has too many points to unroll: loops over them.
   function_ref<void()> pointLoops;
 };
 
-} // namespace tile_lowering
-} // namespace ext
+} // namespace
 
-LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
+LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
+                                              TileComputeOp op) {
   Location loc = op.getLoc();
+  IRRewriter &rw = state.getRewriter();
+  Value tid = state.getThreadId();
+  int64_t blockThreads = state.getBlockThreads();
   SmallVector<AxisAttr> axes = op.getAxisList();
   ArrayRef<int64_t> threads = op.getThreads();
   unsigned numAxes = axes.size();
@@ -319,8 +272,8 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
 
   for (auto [i, operand] :
        llvm::enumerate(op->getOperands().drop_front(op.getBounds().size()))) {
-    if (fragments.count(operand) &&
-        failed(checkFragmentAccess(op, operand, op.getMaps()[i])))
+    if (const FragmentInfo *info = state.lookupFragment(operand);
+        info && failed(checkFragmentAccess(op, *info, op.getMaps()[i])))
       return failure();
   }
 
@@ -362,9 +315,10 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
   auto emitBody = [&]() {
     SmallVector<Value> elems;
     for (auto [i, in] : llvm::enumerate(op.getInputs())) {
-      Value storage = fragments.count(in) ? fragments[in].storage : in;
-      elems.push_back(memref::LoadOp::create(
-          rw, loc, storage, accessIndices(op, in, maps[i], points, locals)));
+      elems.push_back(
+          memref::LoadOp::create(rw, loc, state.storageOf(in),
+                                 accessIndices(rw, loc, maps[i], points, locals,
+                                               state.isFragment(in))));
     }
     return inlineComputeRegion(rw, op.getBody(), elems, [&](StringRef name) {
       return points[*op.getAxisPosition(name)];
@@ -372,9 +326,9 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
   };
   auto outputRef = [&](unsigned o) {
     Value out = op.getOutputs()[o];
-    Value storage = fragments.count(out) ? fragments[out].storage : out;
-    return std::make_pair(
-        storage, accessIndices(op, out, maps[numInputs + o], points, locals));
+    return std::make_pair(state.storageOf(out),
+                          accessIndices(rw, loc, maps[numInputs + o], points,
+                                        locals, state.isFragment(out)));
   };
 
   // Emits the spatial loops (l over each axis' points of this thread); the
@@ -468,7 +422,7 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
                               refs[o].second);
   };
   bool allFragmentOutputs = llvm::all_of(
-      op.getOutputs(), [&](Value v) { return fragments.count(v) != 0; });
+      op.getOutputs(), [&](Value v) { return state.isFragment(v); });
 
   if (!op.hasReduceAxes()) {
     // Into a shared tile (the epilogue's staging tile), runs of a thread's
@@ -537,7 +491,7 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
                               << layout
                               << " (it does not implement "
                                  "TileAccumulationAttrInterface)";
-    AccumulationContext context(*this, op, t, bounds,
+    AccumulationContext context(state, t, bounds,
                                 unrollPoints
                                     ? function_ref<void()>()
                                     : function_ref<void()>(loopAccumulation));
@@ -597,7 +551,7 @@ LogicalResult LaunchLowering::lowerTileCompute(TileComputeOp op) {
         int64_t stride = 1;
         for (unsigned a = r + 1; a < numAxes; ++a)
           stride *= threads[a];
-        accs = combineAcrossThreads(op, accs, t[r], threads[r], stride,
+        accs = combineAcrossThreads(state, op, accs, t[r], threads[r], stride,
                                     numThreads);
         Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
                                             t[r], constIndex(rw, loc, 0));

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileLowering.h"
+#include "TileLoweringUtils.h"
 
 #include "ext/Support/IndexConstant.h"
 
@@ -18,8 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-
-#include <numeric>
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace ext;
@@ -30,106 +30,6 @@ namespace {
 Value zeroOf(OpBuilder &b, Location loc, Type t) {
   return arith::ConstantOp::create(b, loc, t, b.getZeroAttr(t));
 }
-
-} // namespace
-
-int64_t tile_lowering::knownMultiple(Value v) {
-  if (std::optional<int64_t> c = getConstantIntValue(v))
-    return *c == 0 ? int64_t(1) << 62 : std::abs(*c);
-  Operation *def = v.getDefiningOp();
-  if (auto mul = dyn_cast_or_null<arith::MulIOp>(def))
-    return std::min<int64_t>(int64_t(1) << 62, knownMultiple(mul.getLhs()) *
-                                                   knownMultiple(mul.getRhs()));
-  if (auto add = dyn_cast_or_null<arith::AddIOp>(def))
-    return std::gcd(knownMultiple(add.getLhs()), knownMultiple(add.getRhs()));
-  // x mod c = x - c * q: a multiple of what divides both x and c.
-  if (auto rem = dyn_cast_or_null<arith::RemUIOp>(def))
-    if (std::optional<int64_t> c = getConstantIntValue(rem.getRhs()); c && *c)
-      return std::gcd(knownMultiple(rem.getLhs()), std::abs(*c));
-  return 1;
-}
-
-namespace {
-
-/// The widest vector (a power of two, at most `vector` elements and 16
-/// bytes) in which rows move between a shared `tile` and a row-major
-/// `global` memref (named `globalName` in the reason) at a window whose
-/// column offset is `origin`: both rows hold whole aligned vectors and the
-/// offset is a multiple of the width, so a vector lies wholly inside or
-/// wholly outside the global row (one bounds check covers it). When it is
-/// narrower than asked, `why` says so: "W element(s) at a time instead of
-/// V: <reason>".
-int64_t rowVectorWidth(MemRefType tile, MemRefType global, Value origin,
-                       int64_t vector, StringRef globalName, std::string &why) {
-  int64_t asked =
-      std::min<int64_t>(vector, 16 / elementBytes(tile.getElementType()));
-  if (asked <= 1 || tile.getRank() == 0)
-    return 1;
-  llvm::raw_string_ostream os(why);
-  auto narrower = [&](int64_t w) -> llvm::raw_ostream & {
-    return os << w << " element(s) at a time instead of " << asked << ": ";
-  };
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(tile.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1 || ShapedType::isDynamic(offset)) {
-    narrower(1) << "the tile's innermost dimension is not contiguous";
-    return 1;
-  }
-  if (!global.getLayout().isIdentity() || !global.hasStaticShape()) {
-    narrower(1) << "the " << globalName << " is not a static, row-major memref";
-    return 1;
-  }
-  int64_t rowLen = global.getShape().back();
-  int64_t tileRow = tile.getShape().back();
-  int64_t known = knownMultiple(origin);
-  auto fits = [&](int64_t w) {
-    return rowLen % w == 0 && tileRow % w == 0 && known % w == 0 &&
-           offset % w == 0 && outerStridesDivisible(strides, w);
-  };
-  int64_t w = asked;
-  while (w > 1 && !fits(w))
-    w /= 2;
-  if (w < asked) {
-    narrower(w);
-    if (rowLen % asked != 0)
-      os << "the " << globalName << "'s rows are " << rowLen
-         << " elements long";
-    else if (tileRow % asked != 0)
-      os << "the tile's rows are " << tileRow << " elements long";
-    else if (known % asked != 0)
-      os << "the window's column offset is not known to be a multiple of "
-         << asked;
-    else
-      os << "the tile's row stride is not a multiple of " << asked;
-  }
-  return w;
-}
-
-} // namespace
-
-int64_t tile_lowering::copyVectorWidth(CopyOp op, std::string &why) {
-  int64_t vector = op.getVector();
-  // A swizzle keeps runs of 2^base elements together: wider vectors would
-  // straddle its chunks.
-  if (auto alloc = op.getTarget().getDefiningOp<AllocSharedOp>())
-    if (SwizzleAttr swizzle = alloc.getSwizzle().value_or(SwizzleAttr());
-        swizzle && vector > (int64_t(1) << swizzle.getBase())) {
-      vector = int64_t(1) << swizzle.getBase();
-      llvm::raw_string_ostream(why)
-          << vector << " element(s) at a time instead of " << op.getVector()
-          << ": the target's swizzle moves chunks of " << vector;
-    }
-  return rowVectorWidth(cast<MemRefType>(op.getTarget().getType()),
-                        cast<MemRefType>(op.getSource().getType()),
-                        op.getOffsets().back(), vector, "source", why);
-}
-
-bool tile_lowering::isAsyncCopyWidth(int64_t bytes) {
-  return bytes == 4 || bytes == 8 || bytes == 16;
-}
-
-namespace {
 
 /// How a copy into shared memory completes.
 enum class CopyKind { Sync, Async, Registers };
@@ -244,10 +144,54 @@ void emitIfActive(OpBuilder &b, Location loc, Value active,
   body();
 }
 
+/// Whether `op` ends a group of synchronous copies: the next op with effects
+/// or regions is not one (index arithmetic between copies does not end it).
+bool endsCopyGroup(CopyOp op) {
+  Operation *next = op->getNextNode();
+  while (next && next->getNumRegions() == 0 && isMemoryEffectFree(next))
+    next = next->getNextNode();
+  return !isa_and_nonnull<CopyOp>(next) || cast<CopyOp>(next).getStaged();
+}
+
+void emitStagedStores(LaunchState &state, const StagedStores &s) {
+  IRRewriter &rw = state.getRewriter();
+  auto dstType = cast<MemRefType>(s.target.getType());
+  emitIfActive(rw, s.loc, s.active, [&] {
+    forEachThreadVector(
+        rw, s.loc, state.getThreadId(), state.getBlockThreads(), s.numVectors,
+        [&](Value vecIdx, Value slot) {
+          Value at = arith::MulIOp::create(rw, s.loc, slot,
+                                           constIndex(rw, s.loc, s.width));
+          Value value = loadElements(rw, s.loc, s.staging, at, s.width);
+          storeElements(
+              rw, s.loc, value, s.target,
+              vectorStart(rw, s.loc, dstType.getShape(), s.width, vecIdx),
+              s.width);
+        });
+  });
+}
+
+/// The vector width of a staged tile's stores into the target.
+int64_t storeVectorWidth(StoreTileOp op, std::string &why) {
+  return rowVectorWidth(cast<MemRefType>(op.getSource().getType()),
+                        cast<MemRefType>(op.getTarget().getType()),
+                        op.getOffsets().back(), op.getVector(), "target", why);
+}
+
 } // namespace
 
-LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
+void tile_lowering::scanCopies(LaunchState &state, ArrayRef<Operation *> ops) {
+  state.setUsesAsyncCopies(llvm::any_of(ops, [](Operation *op) {
+    auto copy = dyn_cast<CopyOp>(op);
+    return copy && lowersToAsyncCopy(copy);
+  }));
+}
+
+LogicalResult tile_lowering::lowerCopy(LaunchState &state, CopyOp op) {
   Location loc = op.getLoc();
+  IRRewriter &rw = state.getRewriter();
+  Value tid = state.getThreadId();
+  int64_t blockThreads = state.getBlockThreads();
   rw.setInsertionPoint(op);
   auto srcType = cast<MemRefType>(op.getSource().getType());
   auto dstType = cast<MemRefType>(op.getTarget().getType());
@@ -278,14 +222,8 @@ LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
 
   // A thread's registers for its vectors of a register-staged copy.
   Value staging;
-  if (kind == CopyKind::Registers) {
-    auto space =
-        gpu::AddressSpaceAttr::get(rw.getContext(), gpu::AddressSpace::Private);
-    staging = launch.addPrivateAttribution(
-        MemRefType::get({slots * width}, elem, MemRefLayoutAttrInterface(),
-                        space),
-        loc);
-  }
+  if (kind == CopyKind::Registers)
+    staging = state.addPrivateBuffer(loc, {slots * width}, elem);
 
   auto copyOne = [&](Value vecIdx, Value slot) {
     WindowVector w = windowVector(rw, loc, dstType.getShape(), width, vecIdx,
@@ -340,76 +278,71 @@ LogicalResult LaunchLowering::lowerCopy(CopyOp op) {
     forEachThreadVector(rw, loc, tid, blockThreads, numVectors, copyOne);
   });
   if (kind == CopyKind::Registers)
-    pendingStores[op->getBlock()].push_back(
+    state.deferStagedStores(
+        op->getBlock(),
         {loc, op.getTarget(), staging, op.getActive(), width, numVectors});
+  // Staged copies synchronize through ext.copy_wait.
+  if (op.getStaged())
+    return success();
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(dstType.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return success();
+  // Other threads read what this copy wrote: a barrier after the group of
+  // copies it belongs to.
+  if (endsCopyGroup(op)) {
+    rw.setInsertionPointAfter(op);
+    state.insertBarrier(loc);
+  }
+  if (auto loop = op->getParentOfType<scf::ForOp>();
+      loop && state.getLaunch()->isProperAncestor(loop))
+    state.addCopyLoop(loop);
   return success();
 }
 
-void LaunchLowering::emitStagedStores(const StagedStores &s) {
-  auto dstType = cast<MemRefType>(s.target.getType());
-  emitIfActive(rw, s.loc, s.active, [&] {
-    forEachThreadVector(
-        rw, s.loc, tid, blockThreads, s.numVectors,
-        [&](Value vecIdx, Value slot) {
-          Value at = arith::MulIOp::create(rw, s.loc, slot,
-                                           constIndex(rw, s.loc, s.width));
-          Value value = loadElements(rw, s.loc, s.staging, at, s.width);
-          storeElements(
-              rw, s.loc, value, s.target,
-              vectorStart(rw, s.loc, dstType.getShape(), s.width, vecIdx),
-              s.width);
-        });
-  });
+void tile_lowering::fenceCopyLoops(LaunchState &state) {
+  // The next iteration's copies overwrite what this iteration's compute
+  // reads.
+  IRRewriter &rw = state.getRewriter();
+  for (scf::ForOp loop : state.getCopyLoops()) {
+    rw.setInsertionPoint(loop.getBody()->getTerminator());
+    state.insertBarrier(loop.getLoc());
+  }
 }
 
-LogicalResult LaunchLowering::lowerCopyCommit(CopyCommitOp op) {
+LogicalResult tile_lowering::lowerCopyCommit(LaunchState &state,
+                                             CopyCommitOp op) {
+  IRRewriter &rw = state.getRewriter();
   rw.setInsertionPoint(op);
-  auto it = pendingStores.find(op->getBlock());
-  if (it != pendingStores.end()) {
-    for (const StagedStores &stores : it->second)
-      emitStagedStores(stores);
-    pendingStores.erase(it);
-  }
-  if (usesAsyncCopies)
-    groupTokens.push_back(nvgpu::DeviceAsyncCreateGroupOp::create(
+  for (const StagedStores &stores : state.takeStagedStores(op->getBlock()))
+    emitStagedStores(state, stores);
+  if (state.usesAsyncCopies())
+    state.addGroupToken(nvgpu::DeviceAsyncCreateGroupOp::create(
         rw, op.getLoc(), nvgpu::DeviceAsyncTokenType::get(rw.getContext()),
         ValueRange{}));
   return success();
 }
 
-LogicalResult LaunchLowering::lowerCopyWait(CopyWaitOp op) {
+LogicalResult tile_lowering::lowerCopyWait(LaunchState &state, CopyWaitOp op) {
+  IRRewriter &rw = state.getRewriter();
   rw.setInsertionPoint(op);
-  if (usesAsyncCopies) {
+  if (state.usesAsyncCopies()) {
     // nvgpu's wait names a token; the count is what matters (numGroups), so
     // any earlier group's token that dominates the wait will do.
-    Value token;
-    for (Value t : llvm::reverse(groupTokens))
-      if (dominance.properlyDominates(t, op)) {
-        token = t;
-        break;
-      }
+    Value token = state.dominatingGroupToken(op);
     if (!token)
       return op.emitOpError("waits for copy groups before any was committed");
     nvgpu::DeviceAsyncWaitOp::create(rw, op.getLoc(), token,
                                      rw.getI32IntegerAttr(op.getPending()));
   }
-  insertBarrier(op.getLoc());
+  state.insertBarrier(op.getLoc());
   return success();
 }
 
-namespace {
-
-/// The vector width of a staged tile's stores into the target.
-int64_t storeVectorWidth(StoreTileOp op, std::string &why) {
-  return rowVectorWidth(cast<MemRefType>(op.getSource().getType()),
-                        cast<MemRefType>(op.getTarget().getType()),
-                        op.getOffsets().back(), op.getVector(), "target", why);
-}
-
-} // namespace
-
-LogicalResult LaunchLowering::lowerStoreTile(StoreTileOp op) {
+LogicalResult tile_lowering::lowerStoreTile(LaunchState &state,
+                                            StoreTileOp op) {
   Location loc = op.getLoc();
+  IRRewriter &rw = state.getRewriter();
   rw.setInsertionPoint(op);
   auto srcType = cast<MemRefType>(op.getSource().getType());
   std::string why;
@@ -429,10 +362,10 @@ LogicalResult LaunchLowering::lowerStoreTile(StoreTileOp op) {
   // The tile's writers (the epilogue's fragment stores) are done before any
   // thread reads it; its readers are done before anything overwrites it (the
   // next work unit's epilogue, or a buffer sharing its bytes).
-  insertBarrier(loc);
-  forEachThreadVector(rw, loc, tid, blockThreads,
+  state.insertBarrier(loc);
+  forEachThreadVector(rw, loc, state.getThreadId(), state.getBlockThreads(),
                       srcType.getNumElements() / width, storeOne);
   rw.setInsertionPointAfter(op);
-  insertBarrier(loc);
+  state.insertBarrier(loc);
   return success();
 }

@@ -1,157 +1,75 @@
-//===- TileLowering.h - internals of ext-tile-ops-to-threads ----*- C++ -*-===//
+//===- TileLowering.h - the units of ext-tile-ops-to-threads ----*- C++ -*-===//
 //
-// What the files of ext-tile-ops-to-threads share: TileOpsToThreads.cpp (the
-// pass and the dispatch over a launch's tile ops), TileCopies.cpp (ext.copy,
-// ext.store_tile and the copy pipeline's commits and waits), TileCompute.cpp
-// (ext.tile_compute point by point, reductions across threads) and
-// ElementwiseAccumulation.cpp (register blocking). The lowering of one
-// gpu.launch and the helpers more than one of them uses. Not a public
-// header.
+// ext-tile-ops-to-threads lowers the tile ops of one gpu.launch by families,
+// one file each, every file depending only on the layers below it:
+//
+//   TileOpsToThreads.cpp          the pass: walks a launch's tile ops in
+//                                 order and dispatches each to its family
+//   TileFragments.cpp             ext.alloc_fragment
+//   TileCopies.cpp                ext.copy, ext.store_tile, copy_commit/wait
+//   TileCompute.cpp               ext.tile_compute point by point and across
+//                                 threads; accumulations to the layout's
+//                                 strategy (TileAccumulationAttrInterface)
+//   ElementwiseAccumulation.cpp   the element-wise strategy (register
+//   MmaAccumulation.cpp           blocking), the tensor-core ones (mma.sync,
+//   WarpgroupMmaAccumulation.cpp  mfma; wgmma, which Mma hands over to)
+//   TileLoweringState.{h,cpp}     the per-launch state they share
+//   TileLoweringUtils.{h,cpp}     pure helpers (widths, alignment, fma)
+//
+// An ordered walk, not a RewritePatternSet: the lowering of an op depends on
+// the ops before it (fragments lowered earlier, register-staged stores that
+// wait for the next commit, cp.async group tokens that must dominate their
+// wait, a barrier after a group of copies that looks at the next op), and
+// barriers are numbered in program order for `drop-barrier`. The greedy
+// driver's worklist order would change all of these; each family instead
+// exposes one function per op, the pass calls them in program order.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef EXT_LIB_DIALECT_EXT_TRANSFORMS_TILELOWERING_H
 #define EXT_LIB_DIALECT_EXT_TRANSFORMS_TILELOWERING_H
 
-#include "ext/Dialect/Ext/IR/ExtOps.h"
-
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/Dominance.h"
-#include "mlir/IR/PatternMatch.h"
-
-#include <string>
+#include "TileLoweringState.h"
 
 namespace ext {
 namespace tile_lowering {
 
-mlir::Value andAll(mlir::OpBuilder &b, mlir::Location loc,
-                   llvm::ArrayRef<mlir::Value> conds);
+//===- TileFragments.cpp --------------------------------------------------===//
 
-struct FragmentInfo {
-  mlir::Value storage; // the thread's private buffer
-  llvm::SmallVector<int64_t> shape, threads;
-  FragmentLayoutAttrInterface layout;
-};
+/// A private buffer per thread of the fragment's local shape; the op's uses
+/// are replaced by it once the launch is lowered.
+llvm::LogicalResult lowerAllocFragment(LaunchState &state, AllocFragmentOp op);
 
-int64_t elementBytes(mlir::Type t);
+//===- TileCopies.cpp -----------------------------------------------------===//
 
-/// A multiple every value of `v` is known to be (1 when nothing is known),
-/// through constants, +, * and mod by a constant: enough to prove that tile
-/// origins (`coordinate * tile + constant`) and vector starts keep vector
-/// accesses aligned.
-int64_t knownMultiple(mlir::Value v);
+/// Records, before any op is lowered, whether the launch's commits and
+/// waits are cp.async's: a commit may come before the copies it commits.
+void scanCopies(LaunchState &state, llvm::ArrayRef<mlir::Operation *> ops);
+/// The block's threads share the copy's vectors (synchronously, through
+/// cp.async, or staged in registers until the commit); a barrier after a
+/// group of synchronous copies into shared memory.
+llvm::LogicalResult lowerCopy(LaunchState &state, CopyOp op);
+llvm::LogicalResult lowerStoreTile(LaunchState &state, StoreTileOp op);
+llvm::LogicalResult lowerCopyCommit(LaunchState &state, CopyCommitOp op);
+llvm::LogicalResult lowerCopyWait(LaunchState &state, CopyWaitOp op);
+/// Once every op is lowered: a barrier at the end of each loop that copies
+/// into shared memory.
+void fenceCopyLoops(LaunchState &state);
 
-/// Whether every stride but the innermost is a static multiple of `w`: rows
-/// then start `w`-aligned.
-bool outerStridesDivisible(llvm::ArrayRef<int64_t> strides, int64_t w);
+//===- TileCompute.cpp ----------------------------------------------------===//
 
-/// The widest vector (a power of two, at most `maxWidth` elements) along a
-/// thread's run of `run` consecutive elements of a memref's rows, with the
-/// memref's `strides` and `offset` and `constant` added to its innermost
-/// index: the width divides the run (a vector never crosses the run's end
-/// or starts unaligned within it: pairs for a run of 6) and every vector
-/// starts aligned to its size. 1 when none is wider.
-int64_t runVectorWidth(int64_t run, int64_t maxWidth,
-                       llvm::ArrayRef<int64_t> strides, int64_t offset,
-                       int64_t constant = 0);
+llvm::LogicalResult lowerTileCompute(LaunchState &state, TileComputeOp op);
 
-/// Combines like combineAccumulators, but a product yielded into a `sum`
-/// becomes one fused multiply-add (`math.fma`, one rounding instead of two:
-/// C's -ffp-contract=on inside `acc += a * b`), so that NVPTX and AMDGPU
-/// emit fma / v_fma instead of mul.rn + add.rn, which they may not contract.
-llvm::SmallVector<mlir::Value>
-combineFused(mlir::RewriterBase &rw, mlir::Location loc, TileComputeOp op,
-             mlir::ValueRange accs, mlir::ValueRange values);
-
-/// The widest vector (a power of two, at most `vector` elements and 16
-/// bytes) in which `op` can move its rows: every vector must start aligned
-/// and lie inside one row of the source and of the target. When it is
-/// narrower than asked, `why` says "W element(s) at a time instead of V:
-/// <reason>".
-int64_t copyVectorWidth(CopyOp op, std::string &why);
-
-/// Bytes one cp.async may move.
-bool isAsyncCopyWidth(int64_t bytes);
-
-class LaunchLowering;
-class AccumulationContext;
+//===- ElementwiseAccumulation.cpp ----------------------------------------===//
 
 /// Register blocking, the element-wise accumulation every layout can take:
 /// per step of the reduce axes, each input's slice for the thread's points
 /// is loaded once (vector loads along runs of consecutive points, up to 16
 /// bytes), then every point of the register tile is updated from registers.
 /// `threadCoords` are each axis' thread coordinate.
-llvm::LogicalResult emitOuterProduct(LaunchLowering &lowering, TileComputeOp op,
+llvm::LogicalResult emitOuterProduct(LaunchState &state, TileComputeOp op,
                                      llvm::ArrayRef<mlir::Value> threadCoords,
                                      llvm::ArrayRef<mlir::Value> bounds);
-
-/// Lowers the tile ops of one gpu.launch.
-class LaunchLowering {
-public:
-  LaunchLowering(mlir::gpu::LaunchOp launch, int &barrierCounter,
-                 int dropBarrier, llvm::StringRef chip)
-      : launch(launch), rw(launch.getContext()), barrierCounter(barrierCounter),
-        dropBarrier(dropBarrier), chip(chip), dominance(launch) {}
-
-  llvm::LogicalResult run();
-
-private:
-  friend llvm::LogicalResult emitOuterProduct(LaunchLowering &, TileComputeOp,
-                                              llvm::ArrayRef<mlir::Value>,
-                                              llvm::ArrayRef<mlir::Value>);
-  friend class AccumulationContext;
-  void insertBarrier(mlir::Location loc) {
-    if (barrierCounter++ == dropBarrier)
-      return;
-    mlir::gpu::BarrierOp::create(rw, loc);
-  }
-  llvm::LogicalResult lowerFragment(AllocFragmentOp op);
-  llvm::LogicalResult lowerCopy(CopyOp op);
-  llvm::LogicalResult lowerStoreTile(StoreTileOp op);
-  llvm::LogicalResult lowerCopyCommit(CopyCommitOp op);
-  llvm::LogicalResult lowerCopyWait(CopyWaitOp op);
-  llvm::LogicalResult lowerTileCompute(TileComputeOp op);
-  mlir::Value newScratch(mlir::Location loc, llvm::ArrayRef<int64_t> shape,
-                         mlir::Type elem);
-
-  /// Element of `operand` at domain point `points` (fragment: local `locals`).
-  llvm::SmallVector<mlir::Value>
-  accessIndices(TileComputeOp op, mlir::Value operand, mlir::AffineMap map,
-                llvm::ArrayRef<mlir::Value> points,
-                llvm::ArrayRef<mlir::Value> locals);
-  llvm::LogicalResult checkFragmentAccess(TileComputeOp op, mlir::Value operand,
-                                          mlir::AffineMap map);
-
-  /// Combines `accs` across the threads of reduce axis `r` (on `hr`
-  /// threads, `stride` apart in the linear thread id); the result is valid
-  /// in the axis' thread 0.
-  llvm::SmallVector<mlir::Value>
-  combineAcrossThreads(TileComputeOp op, mlir::ValueRange accs, mlir::Value tr,
-                       int64_t hr, int64_t stride, int64_t numThreads);
-
-  mlir::gpu::LaunchOp launch;
-  mlir::IRRewriter rw;
-  int &barrierCounter;
-  int dropBarrier;
-  std::string chip;
-  mlir::Value tid;
-  int64_t blockThreads = 0;
-  llvm::DenseMap<mlir::Value, FragmentInfo> fragments;
-  /// Register-staged copies' stores to shared memory, emitted at the next
-  /// ext.copy_commit of their block.
-  struct StagedStores {
-    mlir::Location loc;
-    mlir::Value target, staging, active;
-    int64_t width, numVectors;
-  };
-  llvm::DenseMap<mlir::Block *, llvm::SmallVector<StagedStores>> pendingStores;
-  void emitStagedStores(const StagedStores &stores);
-  /// Whether any staged copy of the launch is a cp.async (then every commit
-  /// and wait lowers to nvgpu's, so group counts stay uniform).
-  bool usesAsyncCopies = false;
-  llvm::SmallVector<mlir::Value> groupTokens;
-  mlir::DominanceInfo dominance;
-};
 
 } // namespace tile_lowering
 } // namespace ext

@@ -43,6 +43,10 @@ public:
 /// and #ext.blocked, tensor cores for #ext.mma).
 void registerTileAccumulationModels(mlir::DialectRegistry &registry);
 
+/// Attaches the #ext.cyclic and #ext.blocked strategy, register blocking
+/// (ElementwiseAccumulation.cpp).
+void attachElementwiseAccumulationModels(mlir::MLIRContext *context);
+
 /// Attaches the #ext.mma strategy (MmaAccumulation.cpp).
 void attachMmaAccumulationModel(mlir::MLIRContext *context);
 

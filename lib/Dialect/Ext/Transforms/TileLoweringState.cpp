@@ -1,0 +1,68 @@
+//===- TileLoweringState.cpp - per-launch state of the tile lowering ------===//
+//
+// See TileLoweringState.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileLoweringState.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace ext;
+using namespace ext::tile_lowering;
+
+LogicalResult LaunchState::setUpThreads() {
+  std::optional<int64_t> bx = getConstantIntValue(launch.getBlockSizeX());
+  std::optional<int64_t> by = getConstantIntValue(launch.getBlockSizeY());
+  std::optional<int64_t> bz = getConstantIntValue(launch.getBlockSizeZ());
+  if (!bx || !by || !bz || *by != 1 || *bz != 1)
+    return launch.emitOpError("with ext tile ops needs a constant "
+                              "one-dimensional block size");
+  blockThreads = *bx;
+  rw.setInsertionPointToStart(&launch.getBody().front());
+  tid = gpu::ThreadIdOp::create(rw, launch.getLoc(), gpu::Dimension::x);
+  return success();
+}
+
+Value LaunchState::addPrivateBuffer(Location loc, ArrayRef<int64_t> shape,
+                                    Type elem) {
+  // After outlining it is an alloca in the kernel's entry block, which LLVM
+  // promotes to registers once the (unrolled) accesses use constant indices.
+  auto space =
+      gpu::AddressSpaceAttr::get(rw.getContext(), gpu::AddressSpace::Private);
+  return launch.addPrivateAttribution(
+      MemRefType::get(shape, elem, MemRefLayoutAttrInterface(), space), loc);
+}
+
+Value LaunchState::newScratch(Location loc, ArrayRef<int64_t> shape,
+                              Type elem) {
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPointToStart(&launch.getBody().front());
+  auto space =
+      gpu::AddressSpaceAttr::get(rw.getContext(), gpu::AddressSpace::Workgroup);
+  auto type = MemRefType::get(shape, elem, MemRefLayoutAttrInterface(), space);
+  return AllocSharedOp::create(rw, loc, type, ArrayAttr(), SwizzleAttr());
+}
+
+void LaunchState::insertBarrier(Location loc) {
+  if (barrierCounter++ == dropBarrier)
+    return;
+  gpu::BarrierOp::create(rw, loc);
+}
+
+Value LaunchState::dominatingGroupToken(Operation *op) {
+  for (Value t : llvm::reverse(groupTokens))
+    if (dominance.properlyDominates(t, op))
+      return t;
+  return Value();
+}
+
+SmallVector<StagedStores> LaunchState::takeStagedStores(Block *block) {
+  auto it = pendingStores.find(block);
+  if (it == pendingStores.end())
+    return {};
+  SmallVector<StagedStores> stores = std::move(it->second);
+  pendingStores.erase(it);
+  return stores;
+}
