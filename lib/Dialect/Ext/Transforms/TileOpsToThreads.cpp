@@ -11,6 +11,7 @@
 
 #include "TileLowering.h"
 
+#include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
@@ -114,11 +115,17 @@ struct ExtTileOpsToThreadsPass
     registerTileAccumulationModels(registry);
   }
   void runOnOperation() override {
+    FailureOr<DeviceFacts> device =
+        resolveDevice(getOperation(), "ext-tile-ops-to-threads", chip);
+    if (failed(device))
+      return signalPassFailure();
+    std::string chipName = device->chip ? device->chip->name : "";
     SmallVector<gpu::LaunchOp> launches;
     getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
     int counter = 0;
     for (gpu::LaunchOp launch : launches)
-      if (failed(lowerTileOpsToThreads(launch, dropBarrier, &counter, chip)))
+      if (failed(
+              lowerTileOpsToThreads(launch, dropBarrier, &counter, chipName)))
         return signalPassFailure();
     // Tile ops outside any launch have no threads to run on.
     WalkResult r = getOperation()->walk([](Operation *op) {

@@ -244,7 +244,8 @@ def ExtTileOpsToThreads : Pass<"ext-tile-ops-to-threads"> {
     Option<"dropBarrier", "drop-barrier", "int", /*default=*/"-1",
            "Omit the N-th inserted barrier (tests only; -1 keeps all)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "The chip the kernels are for (sm_80, gfx942, ...): a tile "
+           "The chip the kernels are for (sm_80, gfx942, ...; default: the "
+           "module's #ext.target): a tile "
            "compute's matrix instructions must exist on it (empty: not "
            "checked)">
   ];
