@@ -12,10 +12,19 @@ Seeds, each a small file:
           a region missing or extra, a block argument retyped: the generic
           form reaches verifier paths the custom syntax guards.
 Findings' regression files (test/Fuzz/) are seeds through the src- rule.
-Files named by a SHA-1 are inputs a fuzz run found new coverage with, merged
-in with `ext-fuzz -merge=1 fuzz/corpus RUN/corpus`; this script keeps them.
+Files named by a SHA-1 are inputs a fuzz run found new coverage with: they
+cannot be derived, so they live in git as one archive, fuzz/merged-inputs.tar.xz,
+and are unpacked beside the seeds.
 
-  fuzz/make-corpus.py --ext-opt build/bin/ext-opt [--out fuzz/corpus]
+The corpus is generated, not tracked: the build makes it in build/fuzz/corpus
+(target ext-fuzz-corpus, which ext-test-depends builds):
+
+  fuzz/make-corpus.py --ext-opt build/bin/ext-opt --out build/fuzz/corpus
+
+After a fuzz run, merge its new inputs and keep them in the archive:
+
+  build-fuzz/bin/ext-fuzz -merge=1 build/fuzz/corpus RUN/corpus
+  fuzz/make-corpus.py --pack-merged build/fuzz/corpus
 """
 
 import argparse
@@ -24,8 +33,11 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MERGED = os.path.join(ROOT, "fuzz", "merged-inputs.tar.xz")
+SHA1 = re.compile(r"^[0-9a-f]{40}$")
 SPLIT = re.compile(r"^// -----\s*$", re.M)
 DROP_LINE = re.compile(r"^\s*//\s*(RUN|CHECK|[A-Z0-9_-]+:|REQUIRES|UNSUPPORTED|XFAIL)")
 
@@ -238,11 +250,41 @@ def generic_mutants(text):
     return out
 
 
+def pack_merged(corpus, archive):
+    """Writes the SHA-1-named inputs of `corpus` to `archive`, the same bytes
+    for the same inputs (sorted, no owners or times)."""
+    names = sorted(f for f in os.listdir(corpus) if SHA1.match(f))
+    with tarfile.open(archive, "w:xz", format=tarfile.USTAR_FORMAT) as tar:
+        for name in names:
+            info = tar.gettarinfo(os.path.join(corpus, name), arcname=name)
+            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+            info.mode = 0o644
+            with open(os.path.join(corpus, name), "rb") as f:
+                tar.addfile(info, f)
+    print("make-corpus: %d merged inputs in %s" % (len(names), archive))
+
+
+def unpack_merged(archive, out):
+    with tarfile.open(archive, "r:xz") as tar:
+        members = [m for m in tar.getmembers() if m.isfile() and SHA1.match(m.name)]
+        for m in members:
+            with open(os.path.join(out, m.name), "wb") as f:
+                f.write(tar.extractfile(m).read())
+    return len(members)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ext-opt", default=os.path.join(ROOT, "build", "bin", "ext-opt"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "fuzz", "corpus"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "fuzz", "corpus"))
+    ap.add_argument("--merged", default=MERGED,
+                    help="archive of the merged inputs to unpack into --out")
+    ap.add_argument("--pack-merged", metavar="CORPUS",
+                    help="only write CORPUS's SHA-1-named inputs to --merged")
     args = ap.parse_args()
+    if args.pack_merged:
+        pack_merged(args.pack_merged, args.merged)
+        return 0
 
     seeds = {}  # name -> text
     def add(name, text):
@@ -285,12 +327,11 @@ def main():
     for tag, mutant in best.items():
         add("gen-" + tag, mutant)
 
+    # The whole corpus is rewritten: no stale seed of a deleted test stays.
     os.makedirs(args.out, exist_ok=True)
-    # Replace this script's own seeds; inputs libFuzzer added (merged from a
-    # run, named by their SHA-1) stay.
     for f in os.listdir(args.out):
-        if f.startswith(("src-", "lvl-", "gen-")):
-            os.remove(os.path.join(args.out, f))
+        os.remove(os.path.join(args.out, f))
+    merged = unpack_merged(args.merged, args.out)
     digests = set()
     written = 0
     for name in sorted(seeds):
@@ -302,8 +343,13 @@ def main():
         with open(os.path.join(args.out, name + ".mlir"), "w") as f:
             f.write(text)
         written += 1
-    print("make-corpus: %d seeds in %s (%d parsed sources, %d levels, %d generic mutants)"
-          % (written, args.out, len(parsed), len(levels), len(best)))
+    print("make-corpus: %d seeds and %d merged inputs in %s (%d parsed sources, %d levels, "
+          "%d generic mutants)" % (written, merged, args.out, len(parsed), len(levels), len(best)))
+    # A corpus without seeds replays nothing: fail rather than make one.
+    if not written or not parsed:
+        print("make-corpus: no seeds (is %s working?)" % args.ext_opt, file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

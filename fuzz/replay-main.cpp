@@ -4,6 +4,7 @@
 // directory, sorted) to LLVMFuzzerTestOneInput, as a libFuzzer binary does
 // when given files, but built by any compiler: CI replays the corpus with it.
 // A finding aborts the process; otherwise it prints how many files ran.
+// No input at all (an empty or missing corpus) is an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,11 @@ int main(int argc, char **argv) {
     } else {
       files.push_back(path.string());
     }
+  }
+  // An empty corpus would pass without testing anything.
+  if (files.empty()) {
+    std::fprintf(stderr, "ext-fuzz-replay: no inputs\n");
+    return 1;
   }
   for (const std::string &file : files) {
     std::ifstream in(file, std::ios::binary);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Replays ext-fuzz's corpus through ext-opt and fails on any crash.
 
-  fuzz/replay.py --ext-opt build/bin/ext-opt [DIR|FILE ...]   (default fuzz/corpus)
+  fuzz/replay.py --ext-opt build/bin/ext-opt [DIR|FILE ...]   (default build/fuzz/corpus)
 
 For every ext pass and pipeline ext-opt lists in --help (so passes added later
 are replayed too), and once with no pass (parse, verify, print), ext-opt runs
@@ -56,7 +56,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ext-opt", default=os.path.join(ROOT, "build", "bin", "ext-opt"))
     ap.add_argument("--timeout", type=int, default=600)
-    ap.add_argument("inputs", nargs="*", default=[os.path.join(ROOT, "fuzz", "corpus")])
+    ap.add_argument("inputs", nargs="*", default=[os.path.join(ROOT, "build", "fuzz", "corpus")])
     args = ap.parse_args()
 
     files = []

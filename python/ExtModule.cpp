@@ -14,16 +14,14 @@
 
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
-#include "ext/Support/InstallPaths.h"
+#include "ext/Runner/Executable.h"
+#include "ext/Runner/RuntimeLibraries.h"
 #include "ext/Support/ParserHazards.h"
 #include "ext/Support/Plugins.h"
 #include "ext/Target/GPU/Serialize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -39,24 +37,20 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <dlfcn.h>
-
-#include <cstdlib>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <set>
 
 namespace py = pybind11;
 using namespace mlir;
 using ext::python::BuildError;
+namespace runner = ext::runner;
 
 namespace {
 
@@ -68,21 +62,6 @@ void registerEverythingOnce() {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
-}
-
-/// A runtime library: next to this module in `_lib/` when ext is installed
-/// (pip install .), else where the build tree put it.
-std::string runtimeLibrary(llvm::StringRef buildPath) {
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&runtimeLibrary), &info) &&
-      info.dli_fname) {
-    llvm::SmallString<256> path(llvm::sys::path::parent_path(info.dli_fname));
-    llvm::sys::path::append(path, "_lib", llvm::sys::path::filename(buildPath));
-    if (llvm::sys::fs::exists(path))
-      return std::string(path);
-  }
-  // Installed with cmake --install: beside ext's libraries.
-  return ext::findNextToExtLibraries(buildPath);
 }
 
 /// Collects the diagnostics emitted while it is alive, as text:
@@ -251,208 +230,48 @@ public:
 struct PassedArray {
   py::array caller, passed;
   bool copyBack = false;
-  std::vector<int64_t> descriptor;
+  runner::MemRefDescriptor descriptor;
 };
 
-bool elementMatches(Type e, const py::array &a) {
-  char kind = a.dtype().kind();
-  size_t size = a.itemsize();
-  bool isInt = kind == 'i' || kind == 'u';
-  return (e.isF16() && kind == 'f' && size == 2) ||
-         // bf16: numpy has no bfloat16; raw bits as uint16 (or ml_dtypes').
-         (e.isBF16() && size == 2 && (kind == 'u' || kind == 'V')) ||
-         (e.isF32() && kind == 'f' && size == 4) ||
-         (e.isF64() && kind == 'f' && size == 8) ||
-         (e.isInteger(1) && kind == 'b' && size == 1) ||
-         (e.isInteger(8) && isInt && size == 1) ||
-         (e.isInteger(16) && isInt && size == 2) ||
-         (e.isInteger(32) && isInt && size == 4) ||
-         ((e.isInteger(64) || e.isIndex()) && kind == 'i' && size == 8);
-}
-
-/// Checks `a` against argument `i` of type `t` and makes its descriptor. A
-/// memref with the identity layout needs C order: other layouts (Fortran,
-/// sliced, negative strides) go through a contiguous copy, copied back
-/// after the call; a memref with another layout must match the array's
-/// strides exactly.
+/// Checks `object` as argument `i` of type `t` (ext/Runner/MemRefDescriptor.h
+/// says which arrays fit) and makes its descriptor.
 PassedArray passArray(py::handle object, MemRefType t, size_t i) {
   std::string where = "array #" + std::to_string(i);
   if (!py::isinstance<py::array>(object))
     throw py::type_error(where + " is not a numpy array");
   PassedArray p;
-  p.caller = py::reinterpret_borrow<py::array>(object);
+  p.caller = p.passed = py::reinterpret_borrow<py::array>(object);
   py::array &a = p.caller;
-  if (a.ndim() != t.getRank())
-    throw py::value_error(where + " has rank " + std::to_string(a.ndim()) +
-                          ", the memref " + std::to_string(t.getRank()));
-  for (int64_t r = 0; r < t.getRank(); ++r)
-    if (!t.isDynamicDim(r) && t.getDimSize(r) != a.shape(r))
-      throw py::value_error(where + " dimension " + std::to_string(r) +
-                            " is " + std::to_string(a.shape(r)) +
-                            ", the memref's is " +
-                            std::to_string(t.getDimSize(r)));
-  if (!elementMatches(t.getElementType(), a)) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    os << t.getElementType();
-    throw py::value_error(where + " has dtype " +
-                          std::string(py::str(a.dtype())) +
-                          ", which does not match the element type " + s);
+  runner::HostBuffer buffer;
+  buffer.kind = a.dtype().kind();
+  buffer.elementBytes = a.itemsize();
+  buffer.elementName = py::str(a.dtype());
+  buffer.shape.assign(a.shape(), a.shape() + a.ndim());
+  buffer.byteStrides.assign(a.strides(), a.strides() + a.ndim());
+  buffer.writable = a.writeable();
+  buffer.cContiguous = a.flags() & py::array::c_style;
+  llvm::Expected<runner::Passing> passing =
+      runner::checkBuffer(buffer, t, where);
+  if (!passing)
+    throw py::value_error(llvm::toString(passing.takeError()));
+  if (*passing == runner::Passing::ContiguousCopy) {
+    p.passed = py::module_::import("numpy").attr("ascontiguousarray")(a);
+    p.copyBack = true;
   }
-  if (!a.writeable())
-    throw py::value_error(where + " is read-only");
-
-  SmallVector<int64_t> layoutStrides;
-  int64_t layoutOffset = 0;
-  if (failed(t.getStridesAndOffset(layoutStrides, layoutOffset)))
-    throw py::value_error(where + ": the memref's layout is not strided");
-  bool cContiguous = a.flags() & py::array::c_style;
-  p.passed = a;
-  if (t.getLayout().isIdentity()) {
-    if (!cContiguous) {
-      p.passed = py::module_::import("numpy").attr("ascontiguousarray")(a);
-      p.copyBack = true;
-    }
-  } else {
-    for (int64_t r = 0; r < t.getRank(); ++r) {
-      int64_t stride = a.strides(r) / static_cast<int64_t>(a.itemsize());
-      if (a.strides(r) % a.itemsize() != 0 ||
-          (!ShapedType::isDynamic(layoutStrides[r]) &&
-           layoutStrides[r] != stride) ||
-          stride < 0)
-        throw py::value_error(where + " has strides that do not match the "
-                                      "memref's layout");
-    }
-    if (layoutOffset != 0 && !ShapedType::isDynamic(layoutOffset))
-      throw py::value_error(where + ": the memref's layout has an offset");
-  }
-
   py::array &q = p.passed;
-  std::vector<int64_t> &d = p.descriptor;
-  d.resize(3 + 2 * t.getRank());
-  void *data = q.mutable_data();
-  std::memcpy(&d[0], &data, sizeof(void *));
-  std::memcpy(&d[1], &data, sizeof(void *));
-  d[2] = 0;
-  for (int64_t r = 0; r < t.getRank(); ++r) {
-    d[3 + r] = q.shape(r);
-    d[3 + t.getRank() + r] = q.strides(r) / static_cast<int64_t>(q.itemsize());
-  }
+  p.descriptor = runner::MemRefDescriptor::get(
+      q.mutable_data(), llvm::ArrayRef(q.shape(), q.ndim()),
+      llvm::ArrayRef(q.strides(), q.ndim()), q.itemsize());
   return p;
 }
-
-/// The CUDA runtime library's control API (runtime/cuda/ExtCudaRuntime.cpp).
-struct CudaRuntime {
-  int (*init)(int, char *, size_t) = nullptr;
-  int (*deviceInfo)(char *, size_t, int *, int *) = nullptr;
-  int (*errorCount)() = nullptr;
-};
-
-/// Loads ext's CUDA runtime and the driver, or throws saying why not.
-CudaRuntime &loadCudaRuntime(std::string &chip) {
-  static CudaRuntime rt;
-  static std::string error, deviceChip;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    // RTLD_GLOBAL: the JIT resolves mgpu* against this very copy.
-    std::string path = runtimeLibrary(EXT_CUDA_RUNTIME_LIB);
-    void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
-    if (!library) {
-      error = "cannot load ext's CUDA runtime library '" + path +
-              "': " + dlerror();
-      return;
-    }
-    rt.init = reinterpret_cast<decltype(rt.init)>(dlsym(library, "extCudaInit"));
-    rt.deviceInfo = reinterpret_cast<decltype(rt.deviceInfo)>(
-        dlsym(library, "extCudaDeviceInfo"));
-    rt.errorCount = reinterpret_cast<decltype(rt.errorCount)>(
-        dlsym(library, "extCudaErrorCount"));
-    if (!rt.init || !rt.deviceInfo || !rt.errorCount) {
-      error = "ext's CUDA runtime library lacks its extCuda* entry points";
-      return;
-    }
-    char message[1024] = {0};
-    if (rt.init(/*ordinal=*/0, message, sizeof(message)) != 0) {
-      error = std::string("target='cuda' needs an NVIDIA GPU and its "
-                          "driver: ") +
-              message;
-      return;
-    }
-    char name[256] = {0};
-    int major = 0, minor = 0;
-    if (rt.deviceInfo(name, sizeof(name), &major, &minor) == 0)
-      deviceChip = "sm_" + std::to_string(major) + std::to_string(minor);
-  });
-  if (!error.empty())
-    throw std::runtime_error(error);
-  chip = deviceChip;
-  return rt;
-}
-
-/// Sets an environment variable for the lifetime of the object, then puts
-/// back what was there.
-class ScopedEnv {
-public:
-  ScopedEnv(const char *name, const std::string &value) : name(name) {
-    if (value.empty())
-      return;
-    active = true;
-    if (const char *old = std::getenv(name))
-      previous = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (!active)
-      return;
-    if (previous)
-      setenv(name, previous->c_str(), 1);
-    else
-      unsetenv(name);
-  }
-
-private:
-  const char *name;
-  bool active = false;
-  std::optional<std::string> previous;
-};
-
-/// How a CPU executable drives ext's emulator around a run.
-struct EmulatorControl {
-  /// The lanes of the chip the emulated kernels stand for ("64" for AMD's
-  /// waves, as ext-run --chip=gfx... sets it); empty for the default of 32.
-  std::string warpSize;
-  /// The runtime's __ext_emu_return_errors and __ext_emu_take_error: a
-  /// failed launch becomes a Python exception instead of ending the
-  /// interpreter. Null when the runtime lacks them (or on CUDA).
-  void (*returnErrors)(int32_t) = nullptr;
-  const char *(*takeError)() = nullptr;
-
-  /// The entry points of the runtime library at `path`, which the execution
-  /// engine has loaded.
-  static EmulatorControl forLibrary(const std::string &path,
-                                    std::string warpSize) {
-    EmulatorControl c;
-    c.warpSize = std::move(warpSize);
-    if (void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
-      c.returnErrors = reinterpret_cast<void (*)(int32_t)>(
-          dlsym(handle, "__ext_emu_return_errors"));
-      c.takeError = reinterpret_cast<const char *(*)()>(
-          dlsym(handle, "__ext_emu_take_error"));
-      if (!c.returnErrors || !c.takeError)
-        c.returnErrors = nullptr, c.takeError = nullptr;
-      dlclose(handle); // the engine keeps its own reference
-    }
-    return c;
-  }
-};
 
 /// A function compiled once (CPU emulator or CUDA) and called many times.
 class Executable {
 public:
-  Executable(std::unique_ptr<ExecutionEngine> engine, std::string entry,
-             FunctionType type, bool cuda, EmulatorControl emulator)
-      : engine(std::move(engine)), entry(std::move(entry)), type(type),
-        cuda(cuda), emulator(std::move(emulator)) {}
+  Executable(std::unique_ptr<runner::Executable> executable, std::string entry,
+             FunctionType type, runner::CallOptions options)
+      : executable(std::move(executable)), entry(std::move(entry)),
+        type(type), options(std::move(options)) {}
 
   void call(const py::list &arrays) {
     if (type.getNumInputs() != arrays.size())
@@ -463,50 +282,26 @@ public:
     std::vector<PassedArray> passed;
     for (auto [i, t] : llvm::enumerate(type.getInputs()))
       passed.push_back(passArray(arrays[i], cast<MemRefType>(t), i));
-    std::vector<void *> pointers, args;
+    SmallVector<runner::MemRefDescriptor> descriptors;
     for (PassedArray &p : passed)
-      pointers.push_back(p.descriptor.data());
-    for (void *&p : pointers)
-      args.push_back(&p);
-    int errorsBefore = 0;
-    std::string chip;
-    if (cuda)
-      errorsBefore = loadCudaRuntime(chip).errorCount();
-    llvm::Error err = llvm::Error::success();
-    std::string emulatorError;
-    {
-      // The emulator reads its configuration at each launch.
-      ScopedEnv warp("EXT_EMU_WARP_SIZE", emulator.warpSize);
+      descriptors.push_back(p.descriptor);
+    // Other Python threads run meanwhile, their calls with their options.
+    llvm::Error err = [&] {
       py::gil_scoped_release release;
-      if (emulator.returnErrors)
-        emulator.returnErrors(1);
-      err = engine->invokePacked("_mlir_ciface_" + entry, args);
-      if (emulator.returnErrors) {
-        if (const char *kept = emulator.takeError())
-          emulatorError = kept;
-        emulator.returnErrors(0);
-      }
-    }
+      return executable->call(entry, descriptors, options);
+    }();
     if (err)
-      throw std::runtime_error("running @" + entry +
-                               " failed: " + llvm::toString(std::move(err)));
-    if (!emulatorError.empty())
-      throw std::runtime_error("running @" + entry +
-                               " on ext's emulator failed: " + emulatorError);
-    if (cuda && loadCudaRuntime(chip).errorCount() != errorsBefore)
-      throw std::runtime_error("running @" + entry +
-                               " on the GPU: a CUDA driver call failed");
+      throw std::runtime_error(llvm::toString(std::move(err)));
     for (PassedArray &p : passed)
       if (p.copyBack)
         p.caller[py::ellipsis()] = p.passed;
   }
 
 private:
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<runner::Executable> executable;
   std::string entry;
   FunctionType type;
-  bool cuda;
-  EmulatorControl emulator;
+  runner::CallOptions options;
 };
 
 class ModuleHandle {
@@ -664,61 +459,44 @@ public:
         throw py::value_error("argument #" + std::to_string(i) + " of @" +
                               entry + " is not a memref");
 
-    OwningOpRef<ModuleOp> lowered = module->clone();
-    lowered->lookupSymbol<func::FuncOp>(entry)->setAttr(
-        "llvm.emit_c_interface", UnitAttr::get(ctx->get()));
-    DiagnosticCollector diags(ctx->get());
-    PassManager pm(ctx->get());
-    SmallVector<std::string> libs = {EXT_RUNNER_UTILS_LIB,
-                                     EXT_C_RUNNER_UTILS_LIB};
-    std::string emulationLib;
-    bool cuda = target == "cuda";
-    if (cuda) {
-      std::string deviceChip;
-      loadCudaRuntime(deviceChip);
-      ext::GPUTarget requested;
-      requested.chip = chip.empty() ? deviceChip : chip;
-      std::string error;
-      FailureOr<ext::GPUTarget> resolved =
-          ext::resolveGPUTarget(requested, error);
-      if (failed(resolved))
-        throw py::value_error(error);
-      ext::buildGPUHostPipeline(pm, *resolved, "isa", "");
-      libs.push_back(runtimeLibrary(EXT_CUDA_RUNTIME_LIB));
+    runner::CompileOptions options;
+    options.optLevel = opt;
+    runner::CallOptions call;
+    if (target == "cuda") {
+      const runner::CudaRuntime &cuda = runner::getCudaRuntime();
+      if (!cuda.loadError.empty())
+        throw std::runtime_error(cuda.loadError);
+      if (!cuda.deviceError.empty())
+        throw std::runtime_error(
+            "target='cuda' needs an NVIDIA GPU and its driver: " +
+            cuda.deviceError);
+      options.target = runner::Target::Cuda;
+      options.cudaChip = chip;
     } else if (target == "cpu") {
-      // The chip the emulated kernels stand for sizes persistent grids.
-      ext::CpuPipelineOptions options;
-      options.chip = chip;
-      ext::buildCpuPipeline(pm, options);
-      emulationLib = runtimeLibrary(EXT_CPU_EMULATION_LIB);
-      libs.push_back(emulationLib);
+      // The chip the emulated kernels stand for sizes persistent grids, and
+      // an AMD chip's run on the emulator in 64-lane waves.
+      options.cpu.chip = chip;
+      call.emulator = runner::EmulatorOptions::forChip(chip);
     } else {
       throw py::value_error("unknown run target '" + target +
                             "' (expected cpu or cuda)");
     }
-    if (failed(pm.run(*lowered)))
+    OwningOpRef<ModuleOp> lowered = module->clone();
+    DiagnosticCollector diags(ctx->get());
+    std::string error;
+    if (failed(runner::lower(*lowered, options, error))) {
+      if (!error.empty())
+        throw py::value_error(error);
       throw std::runtime_error("lowering for target '" + target +
                                "' failed:\n" + diags.text);
-
-    // ExecutionEngineOptions holds a function_ref: keep the callable alive.
-    std::function<llvm::Error(llvm::Module *)> transformer =
-        makeOptimizingTransformer(opt, 0, nullptr);
-    ExecutionEngineOptions options;
-    options.transformer = transformer;
-    SmallVector<StringRef> libRefs(libs.begin(), libs.end());
-    options.sharedLibPaths = libRefs;
-    auto engine = ExecutionEngine::create(*lowered, options);
-    if (!engine)
+    }
+    auto executable = runner::Executable::create(*lowered, options);
+    if (!executable)
       throw std::runtime_error("could not compile: " +
-                               llvm::toString(engine.takeError()) + "\n" +
+                               llvm::toString(executable.takeError()) + "\n" +
                                diags.text);
-    EmulatorControl emulator;
-    if (!cuda)
-      // An AMD chip's kernels run on the emulator in 64-lane waves.
-      emulator = EmulatorControl::forLibrary(
-          emulationLib, StringRef(chip).starts_with("gfx") ? "64" : "");
-    return std::make_shared<Executable>(std::move(*engine), entry, type, cuda,
-                                        std::move(emulator));
+    return std::make_shared<Executable>(std::move(*executable), entry, type,
+                                        std::move(call));
   }
 
   /// Lowers with ext-cpu-pipeline and calls `entry` with the arrays as its

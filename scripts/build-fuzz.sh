@@ -47,3 +47,10 @@ if [ ! -f "$BUILD/build.ninja" ]; then
 fi
 cmake --build "$BUILD" --target ext-fuzz "$@"
 echo "build-fuzz: $BUILD/bin/ext-fuzz"
+# The seed corpus bench/fuzz/run.sh starts from comes from the normal build
+# (its uninstrumented ext-opt): build/fuzz/corpus.
+if [ -f "$ROOT/build/build.ninja" ]; then
+  cmake --build "$ROOT/build" --target ext-fuzz-corpus "$@"
+else
+  echo "build-fuzz: no build/ yet; run scripts/build.sh --target ext-fuzz-corpus for the seed corpus"
+fi

@@ -4,8 +4,9 @@
 #
 #   bench/fuzz/run.sh SECONDS [WORKERS]     (default 300 s, 1 worker)
 #
-# The run starts from a copy of fuzz/corpus/ with fuzz/ext.dict, in libFuzzer's
-# fork mode: a crash, timeout, leak or out-of-memory input is written to the
+# The run starts from a copy of the generated corpus ($EXT_FUZZ_CORPUS,
+# default build/fuzz/corpus: scripts/build.sh --target ext-fuzz-corpus) with
+# fuzz/ext.dict, in libFuzzer's fork mode: a crash, timeout, leak or out-of-memory input is written to the
 # run's artifacts/ and the run goes on, so the count of findings is the count
 # of distinct inputs there. Everything lands in $EXT_FUZZ_RUN_DIR (default
 # build-fuzz/fuzz-runs/<date>): fuzz.log, corpus/ (the grown corpus),
@@ -19,13 +20,18 @@ SECONDS_TO_RUN="${1:-300}"
 WORKERS="${2:-1}"
 BIN="${EXT_FUZZ_BIN:-$ROOT/build-fuzz/bin/ext-fuzz}"
 RUN="${EXT_FUZZ_RUN_DIR:-$ROOT/build-fuzz/fuzz-runs/$(date +%Y%m%d-%H%M%S)}"
+CORPUS="${EXT_FUZZ_CORPUS:-$ROOT/build/fuzz/corpus}"
 
 if [ ! -x "$BIN" ]; then
   echo "bench/fuzz: $BIN is missing; build it with scripts/build-fuzz.sh" >&2
   exit 1
 fi
+if [ -z "$(ls -A "$CORPUS" 2>/dev/null)" ]; then
+  echo "bench/fuzz: no corpus in $CORPUS; generate it with scripts/build.sh --target ext-fuzz-corpus" >&2
+  exit 1
+fi
 mkdir -p "$RUN/corpus" "$RUN/artifacts"
-cp "$ROOT"/fuzz/corpus/* "$RUN/corpus/"
+cp "$CORPUS"/* "$RUN/corpus/"
 seeds=$(ls "$RUN/corpus" | wc -l)
 
 start=$(date +%s)

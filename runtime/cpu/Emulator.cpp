@@ -1,14 +1,15 @@
 //===- Emulator.cpp - the CPU emulation runtime's entry points ------------===//
 //
-// The configuration from the environment, launch validation, and the C entry
-// points of ext/Runtime/CpuEmulationABI.h; the scheduler is
-// FiberScheduler.cpp, race detection RaceDetector.cpp.
+// The configuration (the host thread's options, else the environment),
+// launch validation, and the C entry points of ext/Runtime/CpuEmulationABI.h;
+// the scheduler is FiberScheduler.cpp, race detection RaceDetector.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Emulator.h"
 #include "FiberScheduler.h"
 #include "ext/Runtime/CpuEmulationABI.h"
+#include "ext/Runtime/CpuEmulationOptions.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -47,9 +48,16 @@ bool parseUnsigned(const char *text, uint64_t &value) {
 
 } // namespace
 
-Config Config::fromEnvironment(std::string &error) {
+Config Config::resolve(const ExtEmuOptions *given, std::string &error) {
   Config c;
-  auto number = [&](const char *name, uint64_t &out) {
+  uint32_t fields = given ? given->fields : 0;
+  // A field the host set wins; the environment only fills the others.
+  auto number = [&](uint32_t field, uint64_t value, const char *name,
+                    uint64_t &out) {
+    if (fields & field) {
+      out = value;
+      return;
+    }
     const char *text = std::getenv(name);
     if (!text)
       return;
@@ -57,33 +65,53 @@ Config Config::fromEnvironment(std::string &error) {
       error =
           std::string(name) + "='" + text + "' is not a non-negative integer";
   };
-  number("EXT_EMU_SEED", c.seed);
+  auto flag = [&](uint32_t field, int32_t value, const char *name) {
+    uint64_t on = 0;
+    number(field, value != 0, name, on);
+    return on != 0;
+  };
+  ExtEmuOptions none = {};
+  const ExtEmuOptions &g = given ? *given : none;
+  number(EXT_EMU_OPT_SEED, g.seed, "EXT_EMU_SEED", c.seed);
   uint64_t kb = c.stackBytes / 1024, resident = uint64_t(c.maxResidentThreads);
-  number("EXT_EMU_STACK_KB", kb);
-  number("EXT_EMU_MAX_RESIDENT_THREADS", resident);
-  number("EXT_EMU_SPIN_LIMIT", c.spinLimit);
-  uint64_t racecheck = 0;
-  number("EXT_EMU_RACECHECK", racecheck);
-  c.racecheck = racecheck != 0;
-  if (std::getenv("EXT_EMU_PROGRESS")) {
-    uint64_t progress = 0;
-    number("EXT_EMU_PROGRESS", progress);
-    c.progress = progress != 0;
-  }
-  uint64_t bankConflicts = 0;
-  number("EXT_EMU_BANK_CONFLICTS", bankConflicts);
-  c.bankConflicts = bankConflicts != 0;
+  number(EXT_EMU_OPT_STACK_KB, g.stackKB, "EXT_EMU_STACK_KB", kb);
+  number(EXT_EMU_OPT_MAX_RESIDENT_THREADS, g.maxResidentThreads,
+         "EXT_EMU_MAX_RESIDENT_THREADS", resident);
+  number(EXT_EMU_OPT_SPIN_LIMIT, g.spinLimit, "EXT_EMU_SPIN_LIMIT",
+         c.spinLimit);
+  c.racecheck = flag(EXT_EMU_OPT_RACECHECK, g.racecheck, "EXT_EMU_RACECHECK");
+  if ((fields & EXT_EMU_OPT_PROGRESS) || std::getenv("EXT_EMU_PROGRESS"))
+    c.progress = flag(EXT_EMU_OPT_PROGRESS, g.progress, "EXT_EMU_PROGRESS");
+  c.bankConflicts = flag(EXT_EMU_OPT_BANK_CONFLICTS, g.bankConflicts,
+                         "EXT_EMU_BANK_CONFLICTS");
   uint64_t warpSize = uint64_t(c.warpSize);
-  number("EXT_EMU_WARP_SIZE", warpSize);
+  number(EXT_EMU_OPT_WARP_SIZE, uint64_t(g.warpSize), "EXT_EMU_WARP_SIZE",
+         warpSize);
   if (warpSize != 32 && warpSize != 64)
-    error =
-        "EXT_EMU_WARP_SIZE='" + std::to_string(warpSize) + "' is not 32 or 64";
+    error = (fields & EXT_EMU_OPT_WARP_SIZE ? "warp size "
+                                            : "EXT_EMU_WARP_SIZE=") +
+            std::string("'") + std::to_string(warpSize) + "' is not 32 or 64";
   c.warpSize = int32_t(warpSize);
   if (kb < 16)
     kb = 16;
   c.stackBytes = size_t(kb) * 1024;
   c.maxResidentThreads = std::max<int64_t>(1, int64_t(resident));
-  if (const char *text = std::getenv("EXT_EMU_SCHEDULE")) {
+  if (fields & EXT_EMU_OPT_SCHEDULE) {
+    switch (g.schedule) {
+    case EXT_EMU_SCHEDULE_RANDOM:
+      c.policy = Policy::Random;
+      break;
+    case EXT_EMU_SCHEDULE_ROUND_ROBIN:
+      c.policy = Policy::RoundRobin;
+      break;
+    case EXT_EMU_SCHEDULE_SEQUENTIAL:
+      c.policy = Policy::Sequential;
+      break;
+    default:
+      error = "schedule " + std::to_string(g.schedule) +
+              " is not an ExtEmuSchedule";
+    }
+  } else if (const char *text = std::getenv("EXT_EMU_SCHEDULE")) {
     std::string s = text;
     if (s == "random")
       c.policy = Policy::Random;
@@ -148,9 +176,12 @@ namespace {
   std::_Exit(1);
 }
 
-/// __ext_emu_return_errors' state: host-side, between launches.
-bool keepErrors = false;
-std::string keptError;
+/// The host thread's settings and __ext_emu_return_errors' state, between
+/// launches. Per thread: a launch runs its fibers on the calling thread.
+thread_local bool hasOptions = false;
+thread_local ExtEmuOptions launchOptions;
+thread_local bool keepErrors = false;
+thread_local std::string keptError;
 
 /// A launch's error: kept for the host, or the end of the process.
 void launchFailed(const std::string &message) {
@@ -178,7 +209,8 @@ void __ext_emu_launch(const char *kernel, const char *launchSite,
   if (keepErrors && !keptError.empty())
     return;
   std::string error;
-  Config config = Config::fromEnvironment(error);
+  Config config =
+      Config::resolve(hasOptions ? &launchOptions : nullptr, error);
   if (!error.empty())
     return launchFailed(error);
   LaunchParams params;
@@ -208,13 +240,19 @@ void __ext_emu_launch(const char *kernel, const char *launchSite,
     launchFailed(error);
 }
 
+void __ext_emu_set_launch_options(const ExtEmuOptions *options) {
+  hasOptions = options != nullptr;
+  if (options)
+    launchOptions = *options;
+}
+
 void __ext_emu_return_errors(int32_t on) {
   keepErrors = on != 0;
   keptError.clear();
 }
 
 const char *__ext_emu_take_error(void) {
-  static std::string taken;
+  thread_local std::string taken;
   taken = std::move(keptError);
   keptError.clear();
   return taken.empty() ? nullptr : taken.c_str();

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+struct ExtEmuOptions;
+
 namespace ext::emu {
 
 /// How the scheduler picks the next thread at a yield point.
@@ -69,7 +71,11 @@ struct Config {
   /// EXT_EMU_MAX_RESIDENT_THREADS, EXT_EMU_SPIN_LIMIT, EXT_EMU_RACECHECK (0|1)
   /// and EXT_EMU_PROGRESS (0|1), EXT_EMU_BANK_CONFLICTS (0|1),
   /// EXT_EMU_WARP_SIZE (32|64); a malformed value is an error in `error`.
-  static Config fromEnvironment(std::string &error);
+  static Config fromEnvironment(std::string &error) {
+    return resolve(nullptr, error);
+  }
+  /// The fields `given` sets (may be null), the environment for the others.
+  static Config resolve(const ExtEmuOptions *given, std::string &error);
 };
 
 struct Dim3 {

@@ -1,9 +1,13 @@
 // RUN: ext-run --chip=gfx942 %s | FileCheck %s --check-prefix=WAVE64
 // RUN: ext-run --chip=gfx942 --racecheck --emu-seed=4 %s | FileCheck %s --check-prefix=WAVE64
 // RUN: ext-run %s | FileCheck %s --check-prefix=WARP32
+// RDNA runs 32-lane waves (the chip model's warp width, not "every gfx").
+// RUN: ext-run --chip=gfx1100 %s | FileCheck %s --check-prefix=WARP32
+// RUN: ext-run --chip=gfx1030 %s | FileCheck %s --check-prefix=WARP32
+// RUN: ext-run --chip=gfx90a %s | FileCheck %s --check-prefix=WAVE64
 // RUN: env EXT_EMU_WARP_SIZE=64 ext-run %s | FileCheck %s --check-prefix=WAVE64
 // RUN: env EXT_EMU_WARP_SIZE=48 not ext-run %s 2>&1 | FileCheck %s --check-prefix=BAD
-// An AMD chip's kernels run on 64-lane waves: lane ids, subgroup ids and
+// A CDNA chip's kernels run on 64-lane waves: lane ids, subgroup ids and
 // sizes, shuffles and subgroup reductions see them. A block of 128 threads
 // stores, per thread: lane id, subgroup id, subgroup size, number of
 // subgroups, the sum of the lane ids of its subgroup, and the value of the

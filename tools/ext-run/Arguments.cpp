@@ -57,18 +57,9 @@ std::string npyDescr(Type type) {
 
 /// Bytes per stored element, or 0 for a type ext-run cannot fill.
 unsigned storedBytes(Type type) {
-  if (type.isBF16() || type.isF16())
-    return 2;
-  if (type.isF32())
-    return 4;
-  if (type.isF64() || type.isIndex())
-    return 8;
-  if (auto integer = dyn_cast<IntegerType>(type)) {
-    if (integer.isSignless() &&
-        llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth()))
-      return std::max(1u, integer.getWidth() / 8);
-  }
-  return 0;
+  if (type.isInteger() && !type.isSignlessInteger())
+    return 0;
+  return runner::getStoredElementBytes(type).value_or(0);
 }
 
 /// Element `i` as a double (integers exactly up to 2^53).
@@ -343,27 +334,10 @@ ext::makeArguments(func::FuncOp entry, const ArgumentOptions &options) {
       fillRandom(arg, rng);
     }
     arg.initial = arg.data;
-    arg.allocated = arg.aligned = arg.data.data();
-    arg.sizes.assign(memref.getShape().begin(), memref.getShape().end());
-    arg.strides.assign(memref.getRank(), 1);
-    for (int d = int(memref.getRank()) - 2; d >= 0; --d)
-      arg.strides[d] = arg.strides[d + 1] * arg.sizes[d + 1];
+    arg.descriptor = runner::MemRefDescriptor::getContiguous(
+        arg.data.data(), memref.getShape());
   }
   return args;
-}
-
-SmallVector<void *> ext::packArguments(std::vector<MemRefArgument> &args) {
-  SmallVector<void *> packed;
-  for (MemRefArgument &arg : args) {
-    packed.push_back(&arg.allocated);
-    packed.push_back(&arg.aligned);
-    packed.push_back(&arg.offset);
-    for (int64_t &size : arg.sizes)
-      packed.push_back(&size);
-    for (int64_t &stride : arg.strides)
-      packed.push_back(&stride);
-  }
-  return packed;
 }
 
 void ext::printArgument(llvm::raw_ostream &os, StringRef name,

@@ -10,6 +10,8 @@
 #ifndef EXT_RUN_ARGUMENTS_H
 #define EXT_RUN_ARGUMENTS_H
 
+#include "ext/Runner/MemRefDescriptor.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallVector.h"
@@ -28,11 +30,8 @@ struct MemRefArgument {
   /// Bytes per element as stored (i1 takes a byte).
   unsigned elementBytes = 0;
   std::vector<char> data;
-  /// The descriptor the lowered function takes, field by field.
-  void *allocated = nullptr;
-  void *aligned = nullptr;
-  int64_t offset = 0;
-  llvm::SmallVector<int64_t> sizes, strides;
+  /// The descriptor the lowered function takes (of `data`).
+  runner::MemRefDescriptor descriptor;
   /// The bytes before the run, to tell outputs from inputs.
   std::vector<char> initial;
 
@@ -51,10 +50,6 @@ struct ArgumentOptions {
 /// supported element type, or a file whose dtype or shape differs.
 mlir::FailureOr<std::vector<MemRefArgument>>
 makeArguments(mlir::func::FuncOp entry, const ArgumentOptions &options);
-
-/// Pointers to each descriptor field of each argument, as
-/// ExecutionEngine::invokePacked takes them.
-llvm::SmallVector<void *> packArguments(std::vector<MemRefArgument> &args);
 
 /// `name = memref<...> [[...], ...]`, numpy style (long dimensions elided).
 void printArgument(llvm::raw_ostream &os, llvm::StringRef name,

@@ -12,29 +12,22 @@
 //===----------------------------------------------------------------------===//
 
 #include "Arguments.h"
-#include "CudaTarget.h"
 #include "ext/InitAll.h"
-#include "ext/Pipelines/Pipelines.h"
-#include "ext/Support/InstallPaths.h"
+#include "ext/Runner/Executable.h"
+#include "ext/Runner/RuntimeLibraries.h"
 #include "ext/Support/ParserHazards.h"
 #include "ext/Support/Plugins.h"
 #include "ext/Support/ToolCommandLine.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-
-#include <cstdlib>
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -42,7 +35,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
@@ -112,8 +104,8 @@ llvm::cl::opt<std::string>
                         "grids and #ext.auto, and whose warp size the "
                         "emulator uses (64 lanes for gfxNNN)"),
          llvm::cl::init(""), llvm::cl::cat(cat));
-// The emulation runtime reads its settings from the environment, so these
-// flags and EXT_EMU_* variables (for mlir-runner users) are the same thing.
+// These flags reach the emulation runtime as typed options for this run; the
+// EXT_EMU_* variables (for mlir-runner users) fill in what they leave unset.
 llvm::cl::opt<std::string> emuSeed(
     "emu-seed",
     llvm::cl::desc("gpu kernels: seed that permutes the interleaving of "
@@ -227,32 +219,35 @@ int main(int argc, char **argv) {
   }
   if (optLevel > 3)
     return fail("-O must be 0, 1, 2 or 3");
+  // Typed options for the emulator of this process' calls; what a flag
+  // leaves unset the runtime takes from EXT_EMU_* (as mlir-runner users do).
+  ext::runner::EmulatorOptions emulator;
   if (emuSeed.getNumOccurrences()) {
     uint64_t seed;
     if (StringRef(emuSeed).getAsInteger(10, seed))
       return fail("--emu-seed must be a non-negative integer");
-    setenv("EXT_EMU_SEED", emuSeed.c_str(), 1);
+    emulator.seed = seed;
   }
   if (emuSchedule.getNumOccurrences()) {
-    if (!llvm::is_contained({"random", "round-robin", "sequential"},
-                            StringRef(emuSchedule)))
+    emulator.schedule = ext::runner::parseSchedule(emuSchedule);
+    if (!emulator.schedule)
       return fail("--emu-schedule must be random, round-robin or sequential");
-    setenv("EXT_EMU_SCHEDULE", emuSchedule.c_str(), 1);
   }
   if (racecheck) {
     if (target != Target::Cpu)
       return fail("--racecheck needs --target=cpu");
-    setenv("EXT_EMU_RACECHECK", "1", 1);
+    emulator.racecheck = true;
   }
   if (bankConflicts) {
     if (target != Target::Cpu)
       return fail("--bank-conflicts needs --target=cpu");
-    setenv("EXT_EMU_BANK_CONFLICTS", "1", 1);
+    emulator.bankConflicts = true;
   }
-  // An AMD chip's kernels run on 64-lane waves (gpu.subgroup_size, lane
-  // ids, warp collectives and amdgpu.mfma all see them).
-  if (target == Target::Cpu && StringRef(chip).starts_with("gfx"))
-    setenv("EXT_EMU_WARP_SIZE", "64", 1);
+  // A chip's kernels run on its warps or waves, as the chip model gives
+  // them (CDNA 64 lanes, RDNA and NVIDIA 32): gpu.subgroup_size, lane ids,
+  // warp collectives and amdgpu.mfma all see them.
+  if (target == Target::Cpu)
+    emulator.warpSize = ext::runner::EmulatorOptions::forChip(chip).warpSize;
 
   DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -314,76 +309,64 @@ int main(int argc, char **argv) {
     arguments = std::move(*made);
   }
 
+  namespace runner = ext::runner;
+  runner::CompileOptions options;
+  options.target =
+      target == Target::Cuda ? runner::Target::Cuda : runner::Target::Cpu;
+  options.optLevel = optLevel;
+  options.sharedLibs.assign(sharedLibs.begin(), sharedLibs.end());
+  options.cudaChip = chip;
+  options.cpu.reference = reference;
+  options.cpu.reuseSharedMemory = reuseSharedMemory;
+  options.cpu.dropBarrier = dropBarrier;
+  options.cpu.dropHazardBarriers = dropHazardBarriers;
+  options.cpu.weakenAsyncWait = weakenAsyncWait;
+  options.cpu.racecheck = racecheck;
+  options.cpu.chip = chip.getValue();
+  options.cpu.sms = static_cast<int64_t>(sms.getValue());
+  // Ask for the driver before lowering (the device picks the chip), but
+  // lower either way, so --print-lowered works on machines without a GPU.
+  const runner::CudaRuntime *cuda = nullptr;
   if (target == Target::Cuda) {
-    ext::CudaRunOptions options;
-    options.entry = entryPoint;
-    options.chip = chip;
-    options.optLevel = optLevel;
-    options.printLowered = printLowered;
-    options.sharedLibs = {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB};
-    for (const std::string &lib : sharedLibs)
-      options.sharedLibs.push_back(lib);
-    return ext::runOnCuda(*module, options);
+    cuda = &runner::getCudaRuntime();
+    if (!cuda->loadError.empty())
+      return fail(cuda->loadError);
+    if (!cuda->deviceName.empty())
+      llvm::errs() << "ext-run: running on " << cuda->deviceName << " ("
+                   << cuda->chip << ")\n";
   }
-
-  PassManager pm(&context, module.get()->getName().getStringRef());
-  ext::CpuPipelineOptions pipelineOptions;
-  pipelineOptions.reference = reference;
-  pipelineOptions.reuseSharedMemory = reuseSharedMemory;
-  pipelineOptions.dropBarrier = dropBarrier;
-  pipelineOptions.dropHazardBarriers = dropHazardBarriers;
-  pipelineOptions.weakenAsyncWait = weakenAsyncWait;
-  pipelineOptions.racecheck = racecheck;
-  pipelineOptions.chip = chip.getValue();
-  pipelineOptions.sms = static_cast<int64_t>(sms.getValue());
-  ext::buildCpuPipeline(pm, pipelineOptions);
-  if (failed(pm.run(*module)))
-    return fail("lowering '" + inputFilename + "' with ext-cpu-pipeline failed");
+  std::string error;
+  if (failed(runner::lower(*module, options, error))) {
+    if (!error.empty())
+      return fail(error);
+    return fail(cuda ? "lowering for --target=cuda failed"
+                     : "lowering '" + inputFilename +
+                           "' with ext-cpu-pipeline failed");
+  }
   if (printLowered)
     module->print(llvm::outs());
-  // Anything the pipeline left outside the LLVM dialect cannot be compiled:
-  // name it here rather than failing later in translation.
-  // Casts left by a partial conversion point at the op that stayed; report
-  // that op rather than the cast.
-  Operation *leftover = nullptr;
-  module->walk([&](Operation *op) {
-    if (op == module->getOperation() || isa<LLVM::LLVMDialect>(op->getDialect()))
-      return WalkResult::advance();
-    bool isCast = isa<UnrealizedConversionCastOp>(op);
-    if (!leftover || (isa<UnrealizedConversionCastOp>(leftover) && !isCast))
-      leftover = op;
-    return isCast ? WalkResult::advance() : WalkResult::interrupt();
-  });
-  if (leftover) {
-    leftover->emitError() << "'" << leftover->getName()
-                          << "' was not lowered to the LLVM dialect by "
-                             "ext-cpu-pipeline";
-    return fail("lowering '" + inputFilename + "' with ext-cpu-pipeline failed");
-  }
+  if (cuda && !cuda->deviceError.empty())
+    return fail("--target=cuda needs an NVIDIA GPU and its driver: " +
+                cuda->deviceError);
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-
-  std::string emulationLib = ext::findNextToExtLibraries(EXT_CPU_EMULATION_LIB);
-  SmallVector<StringRef> libs = {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB,
-                                 emulationLib};
-  for (const std::string &lib : sharedLibs)
-    libs.push_back(lib);
-
-  // ExecutionEngineOptions holds a function_ref: keep the callable alive.
-  std::function<llvm::Error(llvm::Module *)> transformer =
-      makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                /*targetMachine=*/nullptr);
-  ExecutionEngineOptions options;
-  options.transformer = transformer;
-  options.sharedLibPaths = libs;
-  auto engine = ExecutionEngine::create(*module, options);
-  if (!engine)
+  auto executable = runner::Executable::create(*module, options);
+  if (!executable)
     return fail("could not compile the lowered module: " +
-                llvm::toString(engine.takeError()));
-  SmallVector<void *> packed = ext::packArguments(arguments);
-  if (llvm::Error err = (*engine)->invokePacked(entryPoint, packed))
-    return fail("running @" + entryPoint +
-                " failed: " + llvm::toString(std::move(err)));
+                llvm::toString(executable.takeError()));
+  SmallVector<runner::MemRefDescriptor> descriptors;
+  for (ext::MemRefArgument &arg : arguments)
+    descriptors.push_back(arg.descriptor);
+  runner::CallOptions call;
+  call.emulator = emulator;
+  // A failed launch ends the process with the runtime's own report.
+  call.returnEmulatorErrors = false;
+  llvm::Error err = (*executable)->call(entryPoint, descriptors, call);
+  if (cuda) {
+    llvm::outs().flush();
+    fflush(stdout);
+    cuda->reportTimings();
+  }
+  if (err)
+    return fail(llvm::toString(std::move(err)));
   return reportOutputs(arguments);
 }

@@ -194,6 +194,13 @@ LogicalResult Emulation::lowerBody(func::FuncOp func, SiteTable &sites,
                       "CPU emulation");
       return WalkResult::interrupt();
     }
+    // ext's tile ops are lowered earlier (ext-alloc-shared-to-workgroup...);
+    // converting their types here would leave them invalid.
+    if (op->getName().getDialectNamespace() == "ext" &&
+        !hasDevicePattern(op->getName())) {
+      op->emitOpError("must be lowered before the CPU emulation");
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   if (targetSpecific.wasInterrupted())

@@ -1,9 +1,0 @@
-func.func @zero_tile(%X: memref<8xf32>, %Y: memref<8xf32>) {
-  ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
-      // expected-error @+1 {{schedule tile sizes must be positive, got 0}}
-      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tile = [0], threads = [1]>} {
-  ^bb0(%x: f32):
-    ext.yield %x : f32
-  }
-  return
-}

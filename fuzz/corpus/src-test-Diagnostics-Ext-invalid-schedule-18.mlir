@@ -1,9 +1,0 @@
-func.func @not_a_decomposition(%X: memref<8xf32>, %Y: memref<8xf32>) {
-  ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
-      // expected-error @+1 {{8 : i64 is not a tile decomposition (it does not implement TileDecompositionAttrInterface)}}
-      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tile = [8], threads = [8], decomposition = 8>} {
-  ^bb0(%x: f32):
-    ext.yield %x : f32
-  }
-  return
-}

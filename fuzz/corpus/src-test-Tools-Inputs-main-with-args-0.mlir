@@ -1,4 +1,0 @@
-// @main with an argument cannot be run.
-func.func @main(%x: f32) {
-  return
-}

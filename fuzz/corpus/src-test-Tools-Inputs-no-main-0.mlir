@@ -1,3 +1,0 @@
-func.func @helper() {
-  return
-}

@@ -1,1 +1,0 @@
-// ext-opt lists ext's passes and pipelines next to upstream's.
