@@ -140,7 +140,7 @@ void discoverExtPipelines(FuzzSetup &s) {
   for (auto &[name, text] : pipelines) {
     s.pipelines.push_back({name, text});
     // A pipeline followed by the ext passes it lacks (ext-schedule-to-gpu
-    // leaves workgroup buffers to ext-reuse-shared-memory): a pass then sees
+    // leaves workgroup buffers to ext-gpu-reuse-shared-memory): a pass then sees
     // what another produced, not only what a test author wrote.
     std::string chain = text;
     for (auto &[passName, passText] : passes)

@@ -167,7 +167,7 @@ std::string print(Operation *op) {
 
 /// Records the module after every pass, under the pass' argument name (a
 /// repeated pass as `name#2`, ...), and each kernel's shared memory once
-/// ext-reuse-shared-memory has packed it.
+/// ext-gpu-reuse-shared-memory has packed it.
 class StageRecorder : public PassInstrumentation {
 public:
   StageRecorder(Operation *root, bool keepStages,
@@ -190,7 +190,7 @@ public:
           workspace = std::max(workspace, bytes.getInt());
       });
     }
-    if (argument == "ext-reuse-shared-memory") {
+    if (argument == "ext-gpu-reuse-shared-memory") {
       sharedMemory.clear();
       root->walk([&](func::FuncOp func) {
         unsigned n = 0;

@@ -7,8 +7,8 @@ pipeline and prints what a kernel engineer looks at first.
 1. ext-apply-schedule: tile grid, reduce iterations, threads per CTA; the
    decomposition's grid, work units and fixups per CTA, and its predicted
    SM utilization on the chip against data-parallel's; workspace bytes.
-2. ext-schedule-to-gpu + ext-reuse-shared-memory: shared-memory bytes with
-   and without the reuse pass; ext-bank-conflicts: the worst bank conflict
+2. ext-schedule-to-gpu + ext-gpu-reuse-shared-memory: shared-memory bytes with
+   and without the reuse pass; ext-gpu-bank-conflicts: the worst bank conflict
    of the shared accesses and the bytes of storage_align padding.
 3. ext-gpu-pipeline (nvvm) + ext-translate --ext-to-ptx: PTX; ptxas -v for
    registers and shared memory, when CUDA's ptxas is present.
@@ -95,7 +95,7 @@ def main():
     for ws in re.findall(r"ext\.workspace_bytes = (\d+)", lowered):
         print(f"workspace     {ws} B of global memory for partial tiles and flags (zeroed per launch)")
     rep = subprocess.run([opt, args.kernel, "--ext-schedule-to-gpu",
-                          "--ext-reuse-shared-memory=report=true", "-o", os.devnull],
+                          "--ext-gpu-reuse-shared-memory=report=true", "-o", os.devnull],
                          capture_output=True, text=True).stderr
     for m in re.finditer(r"kernel @(\S+?)(?::[^\n]*)?\n(?:.*\n)*?  footprint (\d+) B with reuse, "
                          r"(\d+) B without([^\n]*)", rep):
@@ -103,13 +103,13 @@ def main():
         why = re.sub(r"the largest buffer, #\d+ \((\d+) B\), holds the bytes of all the others: "
                      r"the footprint is the largest buffer \(plus alignment\), not the sum",
                      r"the largest buffer, not the sum: the k-loop tiles share the bytes of the \1-byte one", why)
-        print(f"shared memory @{m.group(1)}: {m.group(3)} B without ext-reuse-shared-memory, "
+        print(f"shared memory @{m.group(1)}: {m.group(3)} B without ext-gpu-reuse-shared-memory, "
               f"{m.group(2)} B with it" + (f" ({why})" if why else ""))
 
     # 2b. bank conflicts: the worst over the kernels' shared accesses, and
     # the bytes storage_align pads the tiles with (strides of the views).
     conf = subprocess.run([opt, args.kernel, "--ext-schedule-to-gpu",
-                           "--ext-bank-conflicts=summary=true", "--mlir-print-op-on-diagnostic=false",
+                           "--ext-gpu-bank-conflicts=summary=true", "--mlir-print-op-on-diagnostic=false",
                            "-o", os.devnull], capture_output=True, text=True).stderr
     worsts = re.findall(r"worst: (\d+)-way, (\d+) accesses, (\d+) unknown", conf)
     padding = 0
@@ -126,7 +126,7 @@ def main():
         print(f"bank conflicts worst {max(int(w[0]) for w in worsts)}-way over "
               f"{sum(int(w[1]) for w in worsts)} shared accesses "
               f"({sum(int(w[2]) for w in worsts)} unknown), {padding} B of padding "
-              f"(ext-bank-conflicts, sm_80 model)")
+              f"(ext-gpu-bank-conflicts, sm_80 model)")
 
     with tempfile.TemporaryDirectory() as tmp:
         # 3. PTX

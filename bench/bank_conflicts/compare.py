@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Static against dynamic bank conflicts, per access site.
 
-For each kernel file given: ext-bank-conflicts' worst case (after
+For each kernel file given: ext-gpu-bank-conflicts' worst case (after
 ext-schedule-to-gpu, per source location: the largest n-way of the accesses
 there) against `ext-run --bank-conflicts` (the largest wavefronts of one
 phase of any request the emulator executed there). Prints one line per site
@@ -18,7 +18,7 @@ import sys
 
 def static_sites(ext_opt, path):
     p = subprocess.run([ext_opt, path, "--ext-schedule-to-gpu",
-                        "--ext-bank-conflicts=summary=true",
+                        "--ext-gpu-bank-conflicts=summary=true",
                         "--mlir-print-op-on-diagnostic=false", "-o", "/dev/null"],
                        capture_output=True, text=True)
     if p.returncode != 0:

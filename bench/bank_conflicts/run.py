@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/bank_conflicts: per example kernel, the worst bank conflict of its
-shared-memory accesses (ext-bank-conflicts, static worst case over a warp)
+shared-memory accesses (ext-gpu-bank-conflicts, static worst case over a warp)
 and its shared-memory bytes, with the cached operands laid out
 
   as written   the example's own schedule;
@@ -13,7 +13,7 @@ Columns: worst n-way over the kernel's shared accesses, the sum over its
 access sites of the wavefronts one warp request takes (32 banks x 4 B; a
 site counts once, not per execution), the number of accesses whose
 conflict is unknown, and the workgroup bytes of the launch (the
-attributions ext-schedule-to-gpu gives it, before ext-reuse-shared-memory).
+attributions ext-schedule-to-gpu gives it, before ext-gpu-reuse-shared-memory).
 Kernels without cached operands (GEMV, softmax: only reduction scratch)
 have one row.
 
@@ -111,7 +111,7 @@ def measure(ext_opt, text, chip):
         path = f.name
     try:
         p = subprocess.run([ext_opt, path, "--ext-schedule-to-gpu",
-                            "--ext-bank-conflicts=summary=true chip=" + chip,
+                            "--ext-gpu-bank-conflicts=summary=true chip=" + chip,
                             "--mlir-print-op-on-diagnostic=false"],
                            capture_output=True, text=True)
     finally:
@@ -120,7 +120,7 @@ def measure(ext_opt, text, chip):
         raise RuntimeError("ext-opt failed:\n" + p.stderr[-2000:])
     # Kernels in order: the summaries (stderr) and the launches (stdout).
     kernels = []
-    for block in re.split(r"^ext-bank-conflicts: ", p.stderr, flags=re.M)[1:]:
+    for block in re.split(r"^ext-gpu-bank-conflicts: ", p.stderr, flags=re.M)[1:]:
         name = block.splitlines()[0].split(" (")[0]
         wave = 0
         for line in block.splitlines()[2:]:
@@ -153,7 +153,7 @@ def main():
     ap.add_argument("--chip", default="sm_80")
     args = ap.parse_args()
     ext_opt = os.path.join(args.build, "bin", "ext-opt")
-    lines = ["ext-bank-conflicts over examples/kernels (chip=%s: 32 banks x 4 B)" % args.chip,
+    lines = ["ext-gpu-bank-conflicts over examples/kernels (chip=%s: 32 banks x 4 B)" % args.chip,
              "%-10s %-12s %-22s %6s %10s %8s %9s" % ("example", "layout", "kernel", "n-way",
                                                     "wavefronts", "unknown", "shared B")]
     for example, variants in EXAMPLES.items():

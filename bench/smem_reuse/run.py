@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/smem_reuse: footprint of ext-reuse-shared-memory against the naive
+"""bench/smem_reuse: footprint of ext-gpu-reuse-shared-memory against the naive
 sum, best-fit decreasing and the clique lower bound, with the pass's time.
 
 Rows: every lit case under test/GPU/ReuseSharedMemory, every example
@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def run_pass(ext_opt, path, pre=()):
     """Runs the pass with its report; returns [(kernel, stats)] and seconds."""
     args = [ext_opt, path, "--split-input-file", *pre,
-            "--ext-reuse-shared-memory=report=true", "-o", os.devnull,
+            "--ext-gpu-reuse-shared-memory=report=true", "-o", os.devnull,
             "--mlir-timing", "--mlir-timing-display=list"]
     p = subprocess.run(args, capture_output=True, text=True)
     if p.returncode != 0:
@@ -35,7 +35,7 @@ def run_pass(ext_opt, path, pre=()):
     kernel = None
     nbuf = 0
     for line in p.stderr.splitlines():
-        m = re.match(r"ext-reuse-shared-memory: kernel @(\S+?)(:.*)?$", line)
+        m = re.match(r"ext-gpu-reuse-shared-memory: kernel @(\S+?)(:.*)?$", line)
         if m:
             kernel = m.group(1)
             nbuf = 0
@@ -52,7 +52,7 @@ def run_pass(ext_opt, path, pre=()):
                                       proved=m.group(6) == "proved optimal")))
     seconds = 0.0
     for line in p.stderr.splitlines():
-        m = re.search(r"([\d.]+)\s+\(\s*[\d.]+%\)\s+ExtReuseSharedMemory", line)
+        m = re.search(r"([\d.]+)\s+\(\s*[\d.]+%\)\s+ExtGPUReuseSharedMemory", line)
         if m:
             seconds += float(m.group(1))
     return rows, seconds

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/smem_reuse/tiles.py: the largest GEMM tile that fits each chip's
-shared memory, with and without ext-reuse-shared-memory, for 1 to 4
+shared memory, with and without ext-gpu-reuse-shared-memory, for 1 to 4
 pipeline stages.
 
 For f16 (f32 accumulation) and f32 GEMMs whose output is staged through
@@ -70,7 +70,7 @@ def kernel_text(t, bm, bn, bk, stages):
 def footprint(ext_opt, path):
     """(with reuse, without reuse) bytes from the pass's report."""
     p = subprocess.run([ext_opt, path, "--ext-schedule-to-gpu",
-                        "--ext-reuse-shared-memory=report=true", "-o", os.devnull],
+                        "--ext-gpu-reuse-shared-memory=report=true", "-o", os.devnull],
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"{path}: ext-opt failed:\n{p.stderr[-2000:]}")

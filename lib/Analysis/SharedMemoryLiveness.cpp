@@ -15,7 +15,7 @@
 //   they read). Then the buffer is live only from its first to its last
 //   access inside the body, and buffers used one after another in the body
 //   (a persistent loop's k-loop tiles and its epilogue's staging tile) may
-//   share bytes; ext-reuse-shared-memory puts a barrier on the back-edge.
+//   share bytes; ext-gpu-reuse-shared-memory puts a barrier on the back-edge.
 // * Divergence. Threads of a block may take different sides of an scf.if
 //   whose condition depends on the thread, at the same time. A buffer
 //   accessed under such an if is live over all of it, so buffers of the two

@@ -29,9 +29,9 @@ void ext::buildCpuPipeline(OpPassManager &pm,
                                /*rejectTileLevel=*/true, options.chip,
                                options.sms, options.weakenAsyncWait);
     if (options.reuseSharedMemory) {
-      ExtReuseSharedMemoryOptions reuse;
+      ExtGPUReuseSharedMemoryOptions reuse;
       reuse.dropHazardBarriers = options.dropHazardBarriers;
-      pm.addPass(createExtReuseSharedMemory(reuse));
+      pm.addPass(createExtGPUReuseSharedMemory(reuse));
     }
     // Kernels for an NVIDIA chip take shared memory above its static limit
     // as dynamic shared memory there; the emulator runs them the same way.

@@ -134,7 +134,7 @@ static void buildScheduleStage(OpPassManager &pm,
   ext::buildScheduleToGPUPipeline(pm, /*dropBarrier=*/-1,
                                   /*rejectTileLevel=*/false, options.chip);
   if (options.reuseSharedMemory)
-    pm.addPass(ext::createExtReuseSharedMemory());
+    pm.addPass(ext::createExtGPUReuseSharedMemory());
 }
 
 /// Outlining, target attachment and the device lowering.

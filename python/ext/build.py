@@ -303,7 +303,7 @@ class Kernel:
     @property
     def shared_memory_bytes(self) -> int:
         """The most shared memory one of the kernels uses, in bytes (after
-        ext-reuse-shared-memory packed its buffers).
+        ext-gpu-reuse-shared-memory packed its buffers).
 
             >>> s = ext.schedule(C, tile=(32, 32, 8), cache=[A, B])  # 64x64x64 f32
             >>> ext.build(s, target="nvvm").shared_memory_bytes

@@ -210,7 +210,7 @@ std::string RaceDetector::describeThread(uint32_t g) const {
 /// "shared memory, byte 4 of <buffer>" or "global memory, byte 8 of
 /// <buffer>"; the raw offset or address where no named buffer holds it.
 /// Shared bytes also name the views over them (more than one where
-/// ext-reuse-shared-memory gave one range to buffers live at other times).
+/// ext-gpu-reuse-shared-memory gave one range to buffers live at other times).
 std::string RaceDetector::describeByte(bool shared, int64_t where) const {
   std::ostringstream os;
   os << (shared ? "shared memory, " : "global memory, ");

@@ -1,6 +1,6 @@
 // ext-run --bank-conflicts counts, for every warp-wide workgroup access the
 // emulator executes, the wavefronts it takes; the static worst case of
-// ext-bank-conflicts must agree with the measured one at every access site
+// ext-gpu-bank-conflicts must agree with the measured one at every access site
 // of every example kernel.
 // RUN: %python %ext_src/bench/bank_conflicts/compare.py --ext-opt ext-opt --ext-run ext-run %ext_src/examples/kernels/gemm_f32.mlir %ext_src/examples/kernels/gemm_f16.mlir %ext_src/examples/kernels/gemv.mlir %ext_src/examples/kernels/softmax.mlir %ext_src/bench/bank_conflicts/transpose-run.mlir | FileCheck %s --check-prefix=AGREE
 // AGREE-NOT: DIFFER

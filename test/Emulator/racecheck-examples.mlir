@@ -1,5 +1,5 @@
 // Every generated kernel (each example under examples/kernels, with and
-// without ext-reuse-shared-memory) runs under the emulator's race detection
+// without ext-gpu-reuse-shared-memory) runs under the emulator's race detection
 // and has no race; the script globs the directory, so new examples are
 // covered. The debug options that drop a barrier give the expected reports.
 // RUN: bash %S/Inputs/racecheck-examples.sh ext-run %ext_src/examples/kernels | FileCheck %s

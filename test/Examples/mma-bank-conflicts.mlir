@@ -17,13 +17,13 @@
 // UNPADDED: data =
 // UNPADDED-NEXT: [0]
 
-// ext-bank-conflicts' static worst case agrees: it models each ldmatrix as
+// ext-gpu-bank-conflicts' static worst case agrees: it models each ldmatrix as
 // the lanes' 16-byte row loads (8 rows per phase). The padded example's 8
 // ldmatrix are all 1-way (count, n-way); unpadded, A's are 4-way and B's
 // 8-way.
-// RUN: ext-opt %ext_src/examples/kernels/gemm_f16_mma.mlir --ext-schedule-to-gpu --ext-bank-conflicts=summary=true -o /dev/null 2>&1 | grep "nvgpu.ldmatrix tile compute" | awk '{print $1}' | sort | uniq -c | FileCheck %s --check-prefix=STATIC
+// RUN: ext-opt %ext_src/examples/kernels/gemm_f16_mma.mlir --ext-schedule-to-gpu --ext-gpu-bank-conflicts=summary=true -o /dev/null 2>&1 | grep "nvgpu.ldmatrix tile compute" | awk '{print $1}' | sort | uniq -c | FileCheck %s --check-prefix=STATIC
 // STATIC: {{^ *}}8 1{{$}}
 // STATIC-NOT: {{.}}
-// RUN: ext-opt %t.unpadded.mlir --ext-schedule-to-gpu --ext-bank-conflicts=summary=true -o /dev/null 2>&1 | grep "nvgpu.ldmatrix tile compute" | awk '{print $1}' | sort | uniq -c | FileCheck %s --check-prefix=STATIC-UNPADDED
+// RUN: ext-opt %t.unpadded.mlir --ext-schedule-to-gpu --ext-gpu-bank-conflicts=summary=true -o /dev/null 2>&1 | grep "nvgpu.ldmatrix tile compute" | awk '{print $1}' | sort | uniq -c | FileCheck %s --check-prefix=STATIC-UNPADDED
 // STATIC-UNPADDED: {{^ *}}4 4{{$}}
 // STATIC-UNPADDED: {{^ *}}4 8{{$}}

@@ -1,14 +1,14 @@
 // The GEMM examples stage their output through shared memory; the k-loop's
-// A and B tiles are dead by the epilogue, so ext-reuse-shared-memory packs
+// A and B tiles are dead by the epilogue, so ext-gpu-reuse-shared-memory packs
 // them into the staging tile's bytes: the footprint is the larger of the
 // two, not the sum, and the report says so. In the Stream-K example the
 // k-loop and the epilogue sit in a persistent loop over work units, which
 // carries neither buffer's data (each k-step and each epilogue writes its
 // whole tile before a barrier and reads it after): they share too.
-// RUN: ext-opt %ext_src/examples/kernels/gemm_f32.mlir --ext-schedule-to-gpu --ext-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32
-// RUN: ext-opt %ext_src/examples/kernels/gemm_f16.mlir --ext-schedule-to-gpu --ext-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=F16
-// RUN: ext-opt %ext_src/examples/kernels/gemm_splitk.mlir --ext-schedule-to-gpu --ext-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLITK
-// RUN: ext-opt %ext_src/examples/kernels/gemm_streamk.mlir --ext-schedule-to-gpu --ext-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=STREAMK
+// RUN: ext-opt %ext_src/examples/kernels/gemm_f32.mlir --ext-schedule-to-gpu --ext-gpu-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32
+// RUN: ext-opt %ext_src/examples/kernels/gemm_f16.mlir --ext-schedule-to-gpu --ext-gpu-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=F16
+// RUN: ext-opt %ext_src/examples/kernels/gemm_splitk.mlir --ext-schedule-to-gpu --ext-gpu-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLITK
+// RUN: ext-opt %ext_src/examples/kernels/gemm_streamk.mlir --ext-schedule-to-gpu --ext-gpu-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=STREAMK
 
 // 3 stages of 128x8 and 8x128 f32 tiles (4 KB each), a 128x128 f32 staging
 // tile (64 KB).

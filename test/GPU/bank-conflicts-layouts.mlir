@@ -1,4 +1,4 @@
-// RUN: ext-opt %s --split-input-file --ext-alloc-shared-to-workgroup --ext-bank-conflicts --verify-diagnostics
+// RUN: ext-opt %s --split-input-file --ext-alloc-shared-to-workgroup --ext-gpu-bank-conflicts --verify-diagnostics
 // The column read of a 32x32 f32 tile through the layouts ext.alloc_shared
 // offers: none (32-way), storage_align factor 32 offset 1 (rows of 33
 // floats) and an XOR swizzle of the row into the column (no padding); the

@@ -1,4 +1,4 @@
-// RUN: ext-opt %s --split-input-file --ext-bank-conflicts --verify-diagnostics
+// RUN: ext-opt %s --split-input-file --ext-gpu-bank-conflicts --verify-diagnostics
 
 // A 32x32 f32 tile read down a column: every lane in bank 0.
 func.func @column_f32() {

@@ -12,7 +12,7 @@
 // MATMUL: func.func @matmul(
 // MATMUL: gpu.launch_func @matmul_kernel::@matmul_kernel blocks in ({{.*}}) threads in ({{.*}}) args(
 // MATMUL: gpu.module @matmul_kernel [#nvvm.target<chip = "sm_90">]
-// ext-reuse-shared-memory (on by default) packs the two tiles, live together
+// ext-gpu-reuse-shared-memory (on by default) packs the two tiles, live together
 // in the k loop, into one 2048-byte buffer; without it they stay apart.
 // MATMUL: llvm.mlir.global internal @__wg_matmul_kernel_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2048 x i8>
 // NOREUSE-DAG: llvm.mlir.global internal @__wg_matmul_kernel_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x f32>

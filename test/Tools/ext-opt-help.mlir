@@ -21,7 +21,7 @@
 // CHECK-DAG: --ext-gpu-stage-kernel-operands
 // CHECK-DAG: --ext-gpu-to-cpu-emulation
 // CHECK-DAG: --ext-kernel-to-gpu
-// CHECK-DAG: --ext-reuse-shared-memory
+// CHECK-DAG: --ext-gpu-reuse-shared-memory
 // CHECK-DAG: --ext-tile-ops-to-threads
 // CHECK-DAG: --list-passes
 // CHECK-DAG: --load-pass-plugin

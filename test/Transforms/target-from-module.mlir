@@ -2,9 +2,9 @@
 // none: here an RDNA chip (gfx1100: 32-lane waves, no MFMA, LDS banks ext
 // does not model), whose facts come from the one chip model.
 // RUN: ext-opt %s --split-input-file --ext-apply-schedule --verify-diagnostics
-// RUN: not ext-opt %s --split-input-file --ext-bank-conflicts 2>&1 | FileCheck %s --check-prefix=BANKS
+// RUN: not ext-opt %s --split-input-file --ext-gpu-bank-conflicts 2>&1 | FileCheck %s --check-prefix=BANKS
 
-// BANKS: ext-bank-conflicts: no bank model for chip 'gfx1100'
+// BANKS: ext-gpu-bank-conflicts: no bank model for chip 'gfx1100'
 module attributes {ext.target = #ext.target<chip = "gfx1100">} {
 func.func @auto_on_rdna(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
   // expected-error @+1 {{mma = auto: chip gfx1100 has no matrix instruction ext knows for 'f16' inputs}}

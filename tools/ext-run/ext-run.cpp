@@ -137,7 +137,7 @@ llvm::cl::opt<bool> reference(
     llvm::cl::init(false), llvm::cl::cat(cat));
 llvm::cl::opt<bool> reuseSharedMemory(
     "reuse-shared-memory",
-    llvm::cl::desc("pack kernels' workgroup buffers (ext-reuse-shared-memory)"),
+    llvm::cl::desc("pack kernels' workgroup buffers (ext-gpu-reuse-shared-memory)"),
     llvm::cl::init(true), llvm::cl::cat(cat));
 llvm::cl::opt<int> dropBarrier(
     "drop-barrier",

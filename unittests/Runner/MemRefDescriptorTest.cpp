@@ -139,8 +139,12 @@ TEST(MemRefDescriptor, LayoutsDecideHowABufferIsPassed) {
 }
 
 TEST(EmulatorOptions, OnlyGivenFieldsReachTheRuntime) {
+  // The chip model's lanes: CDNA 64, NVIDIA and RDNA 32; none for a name
+  // that is no chip (the runtime's default).
   EXPECT_EQ(EmulatorOptions::forChip("gfx942").warpSize, 64);
-  EXPECT_EQ(EmulatorOptions::forChip("sm_80").warpSize, std::nullopt);
+  EXPECT_EQ(EmulatorOptions::forChip("sm_80").warpSize, 32);
+  EXPECT_EQ(EmulatorOptions::forChip("gfx1100").warpSize, 32);
+  EXPECT_EQ(EmulatorOptions::forChip("").warpSize, std::nullopt);
   EXPECT_EQ(parseSchedule("round-robin"), Schedule::RoundRobin);
   EXPECT_EQ(parseSchedule("lockstep"), std::nullopt);
   EmulatorOptions options;

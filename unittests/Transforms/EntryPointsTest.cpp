@@ -2,7 +2,7 @@
 //
 // The per-op entry points of Transforms.h, called one after another on a
 // scheduled matmul, take it to plain gpu IR as ext-schedule-to-gpu and
-// ext-reuse-shared-memory do; ComputeLikeOpInterface answers for both
+// ext-gpu-reuse-shared-memory do; ComputeLikeOpInterface answers for both
 // compute ops.
 //
 //===----------------------------------------------------------------------===//

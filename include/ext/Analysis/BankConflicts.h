@@ -2,7 +2,7 @@
 //
 // How many wavefronts (bank-serialized passes) one warp-wide shared-memory
 // access takes, under a written-down model of the hardware. Pure C++ with no
-// MLIR dependency, so the static analysis (`ext-bank-conflicts`) and the CPU
+// MLIR dependency, so the static analysis (`ext-gpu-bank-conflicts`) and the CPU
 // emulator's dynamic count use the same rule.
 //
 // The model (NVIDIA since Maxwell; AMD CDNA LDS, gfx9):

@@ -3,7 +3,7 @@
 // For one GPU kernel (a gpu.launch body or a gpu.func), the workgroup
 // buffers, every alias of each, the interval of program points over which
 // each buffer's contents are live for the *block* (not just one thread), and
-// the interference between buffers. ext-reuse-shared-memory packs the
+// the interference between buffers. ext-gpu-reuse-shared-memory packs the
 // buffers from this.
 //
 //===----------------------------------------------------------------------===//

@@ -19,7 +19,7 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::init(false)};
   Option<bool> reuseSharedMemory{
       *this, "reuse-shared-memory",
-      llvm::cl::desc("Pack kernels' workgroup buffers (ext-reuse-shared-memory)"),
+      llvm::cl::desc("Pack kernels' workgroup buffers (ext-gpu-reuse-shared-memory)"),
       llvm::cl::init(true)};
   Option<int> dropBarrier{
       *this, "drop-barrier",
@@ -53,7 +53,7 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
 };
 
 /// ext-cpu-pipeline: scheduled ext.computes to gpu.launch kernels (as
-/// ext-schedule-to-gpu does, then ext-reuse-shared-memory), the rest to
+/// ext-schedule-to-gpu does, then ext-gpu-reuse-shared-memory), the rest to
 /// loops, kernels to calls into the CPU emulation runtime, everything to the
 /// LLVM dialect, ready for the ExecutionEngine or mlir-translate.
 void buildCpuPipeline(mlir::OpPassManager &pm,
@@ -113,7 +113,7 @@ struct GPUTarget {
   std::string abi = "500";
   /// Device code optimization level.
   unsigned optLevel = 2;
-  /// Pack each kernel's workgroup buffers (ext-reuse-shared-memory).
+  /// Pack each kernel's workgroup buffers (ext-gpu-reuse-shared-memory).
   bool reuseSharedMemory = true;
 
   bool isNvvm() const { return target == "nvvm"; }
@@ -150,7 +150,7 @@ struct GPUTargetOptions : mlir::PassPipelineOptions<Derived> {
   typename Base::template Option<bool> reuseSharedMemory{
       *this, "reuse-shared-memory",
       llvm::cl::desc("Pack each kernel's workgroup buffers into one "
-                     "allocation (ext-reuse-shared-memory)"),
+                     "allocation (ext-gpu-reuse-shared-memory)"),
       llvm::cl::init(true)};
 
   GPUTarget toTarget() const {

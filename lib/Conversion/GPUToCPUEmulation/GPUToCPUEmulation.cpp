@@ -377,8 +377,8 @@ LogicalResult Emulation::run() {
   return success();
 }
 
-struct GPUToCPUEmulationPass
-    : ext::impl::ExtGPUToCPUEmulationBase<GPUToCPUEmulationPass> {
+struct ExtGPUToCPUEmulationPass
+    : ext::impl::ExtGPUToCPUEmulationBase<ExtGPUToCPUEmulationPass> {
   using Base::Base;
   void runOnOperation() override {
     if (failed(Emulation(getOperation()).run()))

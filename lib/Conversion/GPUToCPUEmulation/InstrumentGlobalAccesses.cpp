@@ -28,8 +28,8 @@ using namespace ext::emu;
 
 namespace {
 
-struct InstrumentGlobalAccessesPass
-    : ext::impl::ExtInstrumentGlobalAccessesBase<InstrumentGlobalAccessesPass> {
+struct ExtInstrumentGlobalAccessesPass
+    : ext::impl::ExtInstrumentGlobalAccessesBase<ExtInstrumentGlobalAccessesPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -213,7 +213,7 @@ template <typename Op> struct LLVMAtomicHook : EmulationOpPattern<Op> {
 
 /// Each memref.view of workgroup memory tells the runtime which bytes it
 /// covers, so that a race report names the buffer the kernel meant (those
-/// ext-reuse-shared-memory packed into one allocation included).
+/// ext-gpu-reuse-shared-memory packed into one allocation included).
 struct WorkgroupViewNaming : EmulationOpPattern<memref::ViewOp> {
   using EmulationOpPattern::EmulationOpPattern;
   LogicalResult matchAndRewrite(memref::ViewOp view,

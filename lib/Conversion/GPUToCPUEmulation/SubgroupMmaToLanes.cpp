@@ -301,8 +301,8 @@ struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
   }
 };
 
-struct SubgroupMmaToLanesPass
-    : ext::impl::ExtSubgroupMmaToLanesBase<SubgroupMmaToLanesPass> {
+struct ExtSubgroupMmaToLanesPass
+    : ext::impl::ExtSubgroupMmaToLanesBase<ExtSubgroupMmaToLanesPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -1,6 +1,6 @@
-//===- BankAddress.h - internals of ext-bank-conflicts ----------*- C++ -*-===//
+//===- BankAddress.h - internals of ext-gpu-bank-conflicts ------*- C++ -*-===//
 //
-// What the files of ext-bank-conflicts share: BankAddressExpr.cpp (integer
+// What the files of ext-gpu-bank-conflicts share: BankAddressExpr.cpp (integer
 // expressions over thread ids and block-uniform symbols),
 // BankAddressAnalysis.cpp (a shared-memory access's byte address as such an
 // expression, from the IR) and BankConflicts.cpp (the worst case of each

@@ -1,6 +1,6 @@
 //===- BankAddressAnalysis.cpp - shared-memory addresses from the IR ------===//
 //
-// How ext-bank-conflicts sees an access: the memref it reads or writes as a
+// How ext-gpu-bank-conflicts sees an access: the memref it reads or writes as a
 // view of workgroup memory (base, offset, strides), and each index as an
 // address expression over the thread ids, loop counters (symbols with the
 // ranges integer range analysis gives them) and values every thread of the

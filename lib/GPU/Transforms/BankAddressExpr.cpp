@@ -1,6 +1,6 @@
-//===- BankAddressExpr.cpp - address expressions of ext-bank-conflicts ----===//
+//===- BankAddressExpr.cpp - address expressions of the bank analysis -----===//
 //
-// The small integer expressions ext-bank-conflicts builds a shared-memory
+// The small integer expressions ext-gpu-bank-conflicts builds a shared-memory
 // byte address from: thread ids, block-uniform symbols, constants, and sums,
 // products, floor divisions, remainders and bit operations of them, folded
 // as they are built; their value for one thread, their linear part, and the

@@ -33,7 +33,7 @@
 #include <numeric>
 
 namespace ext {
-#define GEN_PASS_DEF_EXTBANKCONFLICTS
+#define GEN_PASS_DEF_EXTGPUBANKCONFLICTS
 #include "ext/GPU/Transforms/Passes.h.inc"
 } // namespace ext
 
@@ -205,7 +205,7 @@ struct Row {
 
 /// Remarks (and the summary table) for one kernel.
 struct Reporter {
-  Reporter(const ext::ExtBankConflictsOptions &options,
+  Reporter(const ext::ExtGPUBankConflictsOptions &options,
            const ext::bank::BankModel &model)
       : chip(options.chip), summary(options.summary), model(model) {}
 
@@ -223,7 +223,7 @@ struct Reporter {
     solver.load<dataflow::SparseConstantPropagation>();
     solver.load<dataflow::IntegerRangeAnalysis>();
     if (failed(solver.initializeAndRun(kernel))) {
-      kernel->emitError("ext-bank-conflicts: integer range analysis failed");
+      kernel->emitError("ext-gpu-bank-conflicts: integer range analysis failed");
       return signalPassFailure();
     }
     std::vector<Row> rows;
@@ -382,7 +382,7 @@ struct Reporter {
     else if (auto fn = kernel->getParentOfType<FunctionOpInterface>())
       name = "gpu.launch in @" + fn.getName().str();
     llvm::raw_ostream &os = llvm::errs();
-    os << "ext-bank-conflicts: " << name << " (" << chip << ": "
+    os << "ext-gpu-bank-conflicts: " << name << " (" << chip << ": "
        << model.banks << " banks x " << model.bankBytes << " B, "
        << model.warpSize << " lanes)\n";
     os << llvm::formatv("  {0,7} {1,10} {2,9}  {3,-13} {4}\n", "n-way",
@@ -409,14 +409,14 @@ struct Reporter {
 } // namespace
 
 LogicalResult ext::reportBankConflicts(Operation *kernel,
-                                       const ExtBankConflictsOptions &options) {
+                                       const ExtGPUBankConflictsOptions &options) {
   std::optional<ext::ChipInfo> chip = ext::lookupChipInfo(options.chip);
   std::optional<ext::bank::BankModel> model;
   if (chip)
     model = ext::bank::BankModel::of(*chip);
   if (!model)
     return kernel->emitError()
-           << "ext-bank-conflicts: no bank model for chip '" << options.chip
+           << "ext-gpu-bank-conflicts: no bank model for chip '" << options.chip
            << "' (sm_NN for NVIDIA, gfx9NN for AMD CDNA other than gfx950)";
   std::array<int64_t, 3> dims{1, 1, 1};
   bool known = true;
@@ -438,7 +438,7 @@ LogicalResult ext::reportBankConflicts(Operation *kernel,
       for (int d = 0; d < 3; ++d)
         dims[d] = (*k)[d];
   } else {
-    return kernel->emitError("ext-bank-conflicts: expected a gpu.launch or a "
+    return kernel->emitError("ext-gpu-bank-conflicts: expected a gpu.launch or a "
                              "gpu.func");
   }
   Reporter reporter(options, *model);
@@ -448,23 +448,23 @@ LogicalResult ext::reportBankConflicts(Operation *kernel,
 
 namespace {
 
-struct ExtBankConflictsPass
-    : ext::impl::ExtBankConflictsBase<ExtBankConflictsPass> {
+struct ExtGPUBankConflictsPass
+    : ext::impl::ExtGPUBankConflictsBase<ExtGPUBankConflictsPass> {
   using Base::Base;
 
   void runOnOperation() override {
     FailureOr<ext::DeviceFacts> device = ext::resolveDevice(
-        getOperation(), "ext-bank-conflicts", chip, 0, ext::kDefaultChip);
+        getOperation(), "ext-gpu-bank-conflicts", chip, 0, ext::kDefaultChip);
     if (failed(device))
       return signalPassFailure();
     if (!ext::bank::BankModel::of(*device->chip)) {
       emitError(getOperation()->getLoc())
-          << "ext-bank-conflicts: no bank model for chip '"
+          << "ext-gpu-bank-conflicts: no bank model for chip '"
           << device->chip->name
           << "' (sm_NN for NVIDIA, gfx9NN for AMD CDNA other than gfx950)";
       return signalPassFailure();
     }
-    ext::ExtBankConflictsOptions options;
+    ext::ExtGPUBankConflictsOptions options;
     options.chip = device->chip->name;
     options.summary = summary;
     SmallVector<Operation *> kernels;

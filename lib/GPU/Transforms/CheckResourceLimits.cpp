@@ -209,7 +209,7 @@ private:
       Diagnostic &note = diag.attachNote(buffer.loc);
       note << kind << " buffer " << buffer.type << ": "
            << ext::formatBytes(buffer.bytes);
-      // ext-reuse-shared-memory packs tiles into one byte buffer: name them.
+      // ext-gpu-reuse-shared-memory packs tiles into one byte buffer: name them.
       SmallVector<Type> views;
       for (Operation *user : buffer.value.getUsers())
         if (auto view = dyn_cast<memref::ViewOp>(user))
@@ -230,8 +230,8 @@ std::optional<int64_t> constantOf(Value value) {
   return getConstantIntValue(value);
 }
 
-struct CheckResourceLimits
-    : ext::impl::ExtGPUCheckResourceLimitsBase<CheckResourceLimits> {
+struct ExtGPUCheckResourceLimitsPass
+    : ext::impl::ExtGPUCheckResourceLimitsBase<ExtGPUCheckResourceLimitsPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -107,8 +107,8 @@ LogicalResult ext::checkTargetSupport(Operation *root,
 
 namespace {
 
-struct CheckTargetSupport
-    : ext::impl::ExtGPUCheckTargetSupportBase<CheckTargetSupport> {
+struct ExtGPUCheckTargetSupportPass
+    : ext::impl::ExtGPUCheckTargetSupportBase<ExtGPUCheckTargetSupportPass> {
   using Base::Base;
 
   void runOnOperation() override {

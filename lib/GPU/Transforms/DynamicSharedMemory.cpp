@@ -98,8 +98,8 @@ void setDynamicBytes(Operation *launch, MutableOperandRange size,
   size.assign(arith::ConstantIntOp::create(host, launch->getLoc(), bytes, 32));
 }
 
-struct DynamicSharedMemory
-    : ext::impl::ExtGPUDynamicSharedMemoryBase<DynamicSharedMemory> {
+struct ExtGPUDynamicSharedMemoryPass
+    : ext::impl::ExtGPUDynamicSharedMemoryBase<ExtGPUDynamicSharedMemoryPass> {
   using Base::Base;
 
   void runOnOperation() override {

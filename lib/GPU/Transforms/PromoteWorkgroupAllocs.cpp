@@ -99,8 +99,8 @@ LogicalResult ext::promoteWorkgroupAllocs(gpu::GPUFuncOp func) {
 
 namespace {
 
-struct PromoteWorkgroupAllocsPass
-    : ext::impl::ExtGPUPromoteWorkgroupAllocsBase<PromoteWorkgroupAllocsPass> {
+struct ExtGPUPromoteWorkgroupAllocsPass
+    : ext::impl::ExtGPUPromoteWorkgroupAllocsBase<ExtGPUPromoteWorkgroupAllocsPass> {
   void runOnOperation() override {
     bool ok = true;
     getOperation().walk([&](gpu::GPUFuncOp func) {

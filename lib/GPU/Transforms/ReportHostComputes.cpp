@@ -17,8 +17,8 @@ namespace ext {
 using namespace mlir;
 
 namespace {
-struct ReportHostComputes
-    : ext::impl::ExtGPUReportHostComputesBase<ReportHostComputes> {
+struct ExtGPUReportHostComputesPass
+    : ext::impl::ExtGPUReportHostComputesBase<ExtGPUReportHostComputesPass> {
   void runOnOperation() override {
     getOperation()->walk([](ext::ComputeOp compute) {
       if (compute.getScheduleAttr())

@@ -15,7 +15,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 namespace ext {
-#define GEN_PASS_DEF_EXTREUSESHAREDMEMORY
+#define GEN_PASS_DEF_EXTGPUREUSESHAREDMEMORY
 #include "ext/GPU/Transforms/Passes.h.inc"
 } // namespace ext
 
@@ -48,9 +48,9 @@ Block *commonBlock(Operation *a, Operation *b) {
 }
 
 /// Packs the workgroup buffers of one kernel.
-struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
-  explicit SharedMemoryPacker(const ExtReuseSharedMemoryOptions &options)
-      : ExtReuseSharedMemoryOptions(options) {}
+struct SharedMemoryPacker : ExtGPUReuseSharedMemoryOptions {
+  explicit SharedMemoryPacker(const ExtGPUReuseSharedMemoryOptions &options)
+      : ExtGPUReuseSharedMemoryOptions(options) {}
 
   LogicalResult run(Operation *kernel) {
     SharedMemoryLiveness liveness(kernel, minAlignment);
@@ -61,7 +61,7 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
         Location loc = isa<BlockArgument>(b.root)
                            ? kernel->getLoc()
                            : b.root.getDefiningOp()->getLoc();
-        emitRemark(loc) << "ext-reuse-shared-memory: leaving " << b.type
+        emitRemark(loc) << "ext-gpu-reuse-shared-memory: leaving " << b.type
                         << " alone: its size is not static";
         continue;
       }
@@ -70,7 +70,7 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
     if (ids.size() < 2) {
       if (report) {
         uint64_t bytes = ids.empty() ? 0 : all[ids[0]].sizeBytes;
-        llvm::errs() << "ext-reuse-shared-memory: kernel @" << kernelName(kernel)
+        llvm::errs() << "ext-gpu-reuse-shared-memory: kernel @" << kernelName(kernel)
                      << ": " << ids.size()
                      << " static workgroup buffer(s), nothing to share\n"
                      << "  footprint " << bytes << " B with reuse, " << bytes
@@ -93,7 +93,7 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
     smem::PackingResult result = smem::packBuffers(problem, options);
     if (result.method == smem::PackingMethod::BestFitDecreasing)
       emitRemark(kernel->getLoc())
-          << "ext-reuse-shared-memory: " << ids.size()
+          << "ext-gpu-reuse-shared-memory: " << ids.size()
           << " buffers in an interference component larger than "
           << exactLimit << ": placed by best-fit decreasing, not proved optimal";
 
@@ -209,7 +209,7 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
   void printReport(Operation *kernel, ArrayRef<LiveSharedBuffer> all,
                    ArrayRef<unsigned> ids, const smem::PackingResult &r) {
     llvm::raw_ostream &os = llvm::errs();
-    os << "ext-reuse-shared-memory: kernel @" << kernelName(kernel) << "\n";
+    os << "ext-gpu-reuse-shared-memory: kernel @" << kernelName(kernel) << "\n";
     os << llvm::formatv("  {0,-4} {1,-44} {2,8} {3,6} {4,14} {5,8}\n", "#",
                         "buffer", "bytes", "align", "live", "offset");
     for (auto [slot, id] : llvm::enumerate(ids)) {
@@ -256,8 +256,8 @@ struct SharedMemoryPacker : ExtReuseSharedMemoryOptions {
   }
 };
 
-struct ExtReuseSharedMemoryPass
-    : ext::impl::ExtReuseSharedMemoryBase<ExtReuseSharedMemoryPass> {
+struct ExtGPUReuseSharedMemoryPass
+    : ext::impl::ExtGPUReuseSharedMemoryBase<ExtGPUReuseSharedMemoryPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -267,7 +267,7 @@ struct ExtReuseSharedMemoryPass
           (isa<gpu::GPUFuncOp>(op) && !cast<gpu::GPUFuncOp>(op).isExternal()))
         kernels.push_back(op);
     });
-    ExtReuseSharedMemoryOptions options{report, minAlignment, exactLimit,
+    ExtGPUReuseSharedMemoryOptions options{report, minAlignment, exactLimit,
                                         dropHazardBarriers};
     for (Operation *k : kernels)
       if (failed(reuseSharedMemory(k, options)))
@@ -278,11 +278,11 @@ struct ExtReuseSharedMemoryPass
 } // namespace
 
 LogicalResult ext::reuseSharedMemory(Operation *kernel,
-                                     const ExtReuseSharedMemoryOptions &options) {
+                                     const ExtGPUReuseSharedMemoryOptions &options) {
   if (!isa<gpu::LaunchOp, gpu::GPUFuncOp>(kernel) ||
       kernel->getRegion(0).empty())
     return kernel->emitOpError(
-        "is not a kernel: ext-reuse-shared-memory packs the workgroup buffers "
+        "is not a kernel: ext-gpu-reuse-shared-memory packs the workgroup buffers "
         "of a gpu.launch or of a gpu.func with a body");
   return SharedMemoryPacker(options).run(kernel);
 }

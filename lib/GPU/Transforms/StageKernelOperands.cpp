@@ -166,8 +166,8 @@ LogicalResult ext::stageKernelOperands(gpu::LaunchFuncOp launch,
 
 namespace {
 
-struct StageKernelOperandsPass
-    : ext::impl::ExtGPUStageKernelOperandsBase<StageKernelOperandsPass> {
+struct ExtGPUStageKernelOperandsPass
+    : ext::impl::ExtGPUStageKernelOperandsBase<ExtGPUStageKernelOperandsPass> {
   void runOnOperation() override {
     SymbolTableCollection symbols;
     bool ok = true;

@@ -1,5 +1,5 @@
-// RUN: ext-opt %s --split-input-file --ext-reuse-shared-memory | FileCheck %s
-// RUN: ext-opt %s --split-input-file --ext-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: ext-opt %s --split-input-file --ext-gpu-reuse-shared-memory | FileCheck %s
+// RUN: ext-opt %s --split-input-file --ext-gpu-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 
 
 // Two phases: A and B share offset 0, and the barrier already between A's

@@ -1,5 +1,5 @@
-// RUN: ext-opt %s --ext-reuse-shared-memory --verify-diagnostics | FileCheck %s
-// RUN: ext-opt %s --ext-reuse-shared-memory=drop-hazard-barriers=true | FileCheck %s --check-prefix=DROP
+// RUN: ext-opt %s --ext-gpu-reuse-shared-memory --verify-diagnostics | FileCheck %s
+// RUN: ext-opt %s --ext-gpu-reuse-shared-memory=drop-hazard-barriers=true | FileCheck %s --check-prefix=DROP
 
 // A workgroup buffer of dynamic size is left alone with a remark; the two
 // static ones are still packed (and share, with a barrier between them).
@@ -15,7 +15,7 @@ func.func @dynamic_left_alone(%n: index, %out: memref<64xf32>) {
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
              workgroup(%A : memref<64xf32, #gpu.address_space<workgroup>>, %B : memref<64xf32, #gpu.address_space<workgroup>>) {
     %f = arith.constant 1.0 : f32
-    // expected-remark @+1 {{ext-reuse-shared-memory: leaving 'memref<?xf32, #gpu.address_space<workgroup>>' alone: its size is not static}}
+    // expected-remark @+1 {{ext-gpu-reuse-shared-memory: leaving 'memref<?xf32, #gpu.address_space<workgroup>>' alone: its size is not static}}
     %D = memref.alloc(%n) : memref<?xf32, #gpu.address_space<workgroup>>
     memref.store %f, %D[%tx] : memref<?xf32, #gpu.address_space<workgroup>>
     memref.store %f, %A[%tx] : memref<64xf32, #gpu.address_space<workgroup>>

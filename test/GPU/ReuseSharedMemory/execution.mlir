@@ -1,5 +1,5 @@
 // Shared-memory reuse on the CPU emulator: A and B never live together, so
-// ext-reuse-shared-memory gives them the same bytes, and a barrier between A's
+// ext-gpu-reuse-shared-memory gives them the same bytes, and a barrier between A's
 // last reads and B's first writes (the kernel has none there). Numbers are the
 // same with the pass on and off; with that barrier dropped (a debugging
 // option) threads overwrite A with B while others still read A: wrong.
@@ -8,7 +8,7 @@
 // RUN: ext-run --emu-seed=3 %s | FileCheck %s --check-prefix=RIGHT
 // RUN: ext-run --drop-hazard-barriers %s | FileCheck %s --check-prefix=WRONG
 // The pass really did share the bytes (one 1024-byte buffer, not two).
-// RUN: ext-opt %s --ext-reuse-shared-memory | FileCheck %s --check-prefix=PACKED
+// RUN: ext-opt %s --ext-gpu-reuse-shared-memory | FileCheck %s --check-prefix=PACKED
 
 func.func private @printMemrefI32(memref<*xi32>) attributes { llvm.emit_c_interface }
 

@@ -18,9 +18,9 @@
 // RUN: ext-run --emu-seed=3 %s | FileCheck %s --check-prefix=RIGHT
 // RUN: ext-run --emu-seed=11 %s | FileCheck %s --check-prefix=RIGHT
 // RUN: ext-run --racecheck %s | FileCheck %s --check-prefix=RIGHT
-// RUN: ext-opt %s --ext-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: ext-opt %s --ext-gpu-reuse-shared-memory=report=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not ext-run --racecheck --drop-hazard-barriers %s 2>&1 | FileCheck %s --check-prefix=RACE
-// RUN: ext-opt %s --ext-reuse-shared-memory | FileCheck %s --check-prefix=PACKED
+// RUN: ext-opt %s --ext-gpu-reuse-shared-memory | FileCheck %s --check-prefix=PACKED
 
 // @uncarried's X and Y at the same offset of one 256-byte buffer, with a
 // barrier after the k-loop and one closing the outer loop's body.

@@ -127,7 +127,7 @@ def ExtGPUCheckTargetSupport
   ];
 }
 
-def ExtReuseSharedMemory : Pass<"ext-reuse-shared-memory"> {
+def ExtGPUReuseSharedMemory : Pass<"ext-gpu-reuse-shared-memory"> {
   let summary = "Pack a kernel's workgroup buffers into one allocation, reusing "
                 "bytes between buffers that are never live together";
   let description = [{
@@ -252,7 +252,7 @@ def ExtGPUCheckResourceLimits
     stack frame in local memory). `ext-gpu-pipeline` runs this pass with its
     `chip` before outlining, after shared buffers have been packed, so each
     kernel is checked once, at the `gpu.launch` (whose location is the
-    scheduled `ext.compute`'s), against the limits in `ext/GPU/ChipInfo.h`.
+    scheduled `ext.compute`'s), against the limits in `ext/Support/ChipInfo.h`.
 
     Kernels are `gpu.launch` regions and `gpu.func` kernels; launches of
     outlined kernels (`gpu.launch_func`) have their block size checked.
@@ -306,10 +306,10 @@ def ExtGPUReportHostComputes
 }
 
 //===----------------------------------------------------------------------===//
-// ext-bank-conflicts (issue 18)
+// ext-gpu-bank-conflicts (issue 18)
 //===----------------------------------------------------------------------===//
 
-def ExtBankConflicts : Pass<"ext-bank-conflicts", "::mlir::ModuleOp"> {
+def ExtGPUBankConflicts : Pass<"ext-gpu-bank-conflicts", "::mlir::ModuleOp"> {
   let summary = "Report the worst-case bank conflict of every shared-memory "
                 "access of a warp";
   let description = [{

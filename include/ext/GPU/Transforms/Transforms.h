@@ -17,7 +17,7 @@
 
 namespace ext {
 
-/// ext-reuse-shared-memory on one kernel (a gpu.launch or a gpu.func with a
+/// ext-gpu-reuse-shared-memory on one kernel (a gpu.launch or a gpu.func with a
 /// body): packs its static workgroup buffers into one i8 workgroup buffer,
 /// sharing bytes between buffers never live together, inserts the barriers
 /// that reuse needs, and records the footprint as `ext.shared_memory_bytes`.
@@ -25,7 +25,7 @@ namespace ext {
 /// drop-hazard-barriers).
 mlir::LogicalResult
 reuseSharedMemory(mlir::Operation *kernel,
-                  const ExtReuseSharedMemoryOptions &options = {});
+                  const ExtGPUReuseSharedMemoryOptions &options = {});
 
 /// ext-gpu-promote-workgroup-allocs on one function: its workgroup
 /// memref.alloc/alloca become workgroup attributions. Fails, with an error
@@ -44,14 +44,14 @@ stageKernelOperands(mlir::gpu::LaunchFuncOp launch,
 mlir::LogicalResult checkTargetSupport(mlir::Operation *root,
                                        const ChipInfo &chip);
 
-/// ext-bank-conflicts on one kernel (a gpu.launch or a kernel gpu.func):
+/// ext-gpu-bank-conflicts on one kernel (a gpu.launch or a kernel gpu.func):
 /// a remark at every workgroup-memory access with its worst-case bank
 /// conflict over a warp, and with `options.summary` a table on stderr.
 /// Changes nothing; fails, with an error, when `options.chip` has no bank
 /// model.
 mlir::LogicalResult
 reportBankConflicts(mlir::Operation *kernel,
-                    const ExtBankConflictsOptions &options = {});
+                    const ExtGPUBankConflictsOptions &options = {});
 
 } // namespace ext
 

@@ -292,7 +292,7 @@ def Ext_CacheAttr : Ext_Attr<"Cache", "cache"> {
     accumulator fragments into the shared tile by their layout, then the
     CTA stores the tile to the output in coalesced rows (`ext.store_tile`,
     vector-wide as the schedule's `vector` allows), skipping what lies
-    beyond a ragged edge. `ext-reuse-shared-memory` can give the staging
+    beyond a ragged edge. `ext-gpu-reuse-shared-memory` can give the staging
     tile the bytes of the main loop's tiles, which are dead by then.
 
     ```mlir
