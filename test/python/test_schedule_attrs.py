@@ -12,25 +12,10 @@ import pytest
 
 import ext
 from ext._ext import schedules
+from te_helpers import line_of, matmul_te
 
 HERE = os.path.abspath(__file__)
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-
-
-def line_of(marker):
-    with open(HERE) as f:
-        for n, line in enumerate(f, 1):
-            if marker in line and "line_of(" not in line:
-                return n
-    raise AssertionError(marker)
-
-
-def matmul_te(m, n, k, dtype="float32"):
-    A = ext.placeholder((m, k), dtype, name="A")
-    B = ext.placeholder((k, n), dtype, name="B")
-    r = ext.reduce_axis(k, "k")
-    C = ext.compute((m, n), lambda i, j: ext.sum(A[i, r] * B[r, j], axis=r), name="C")
-    return A, B, C
 
 
 def ints(shape):

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import ext
+from te_helpers import line_of, matmul_te
 
 RNG = np.random.default_rng(1)
 HERE = os.path.abspath(__file__)
@@ -20,20 +21,6 @@ HERE = os.path.abspath(__file__)
 
 def ints(shape, dtype=np.float32, lo=-4, hi=5):
     return RNG.integers(lo, hi, size=shape).astype(dtype)
-
-
-def matmul_te(m, n, k, dtype="float32", acc=None, b_transposed=False):
-    """C = A B, or A B^T with B given [n][k] when `b_transposed`."""
-    A = ext.placeholder((m, k), dtype, name="A")
-    B = ext.placeholder((n, k) if b_transposed else (k, n), dtype, name="B")
-    r = ext.reduce_axis(k, name="k")
-    b_at = (lambda j: B[j, r]) if b_transposed else (lambda j: B[r, j])
-    if acc is None:
-        C = ext.compute((m, n), lambda i, j: ext.sum(A[i, r] * b_at(j), axis=r), name="C")
-    else:
-        C = ext.compute((m, n), lambda i, j: ext.sum(A[i, r].astype(acc) * b_at(j).astype(acc),
-                                                     axis=r), name="C")
-    return A, B, C
 
 
 # --- numbers ------------------------------------------------------------------
@@ -464,13 +451,6 @@ def test_layouts_kernel_run(layout):
 
 
 # --- bad input (issue 20 "must show", issue 14 item 3) -----------------------
-
-def line_of(marker):
-    with open(HERE) as f:
-        for n, line in enumerate(f, 1):
-            if marker in line and "line_of(" not in line:
-                return n
-    raise AssertionError(marker)
 
 
 def test_reduce_axis_outside_reduction_names_the_line():

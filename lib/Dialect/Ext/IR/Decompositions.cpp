@@ -499,20 +499,23 @@ int64_t AutoAttr::getNumBlocks(int64_t, int64_t, const DeviceFacts &) const {
 
 bool AutoAttr::splitsReduction() const { return true; }
 
+/// Why `auto` cannot be lowered, completing its diagnostic.
+static InFlightDiagnostic refuseAuto(InFlightDiagnostic diag, AutoAttr a) {
+  return std::move(diag) << "decomposition " << a
+                         << " is chosen by ext-apply-schedule; an ext.kernel "
+                            "must name the decomposition it runs";
+}
+
 LogicalResult
 AutoAttr::verifyProblem(function_ref<InFlightDiagnostic()> emitError,
                         int64_t, int64_t, const DeviceFacts &) const {
-  return emitError() << "decomposition " << *this
-                     << " is chosen by ext-apply-schedule; an ext.kernel "
-                        "must name the decomposition it runs";
+  return refuseAuto(emitError(), *this);
 }
 
 LogicalResult AutoAttr::emitWorkUnits(OpBuilder &, Location loc, Value,
                                       int64_t, int64_t, const DeviceFacts &,
                                       TileWorkEmitter &) const {
-  return emitError(loc) << "decomposition " << *this
-                        << " is chosen by ext-apply-schedule; an ext.kernel "
-                           "must name the decomposition it runs";
+  return refuseAuto(emitError(loc), *this);
 }
 
 SmallVector<Attribute> AutoAttr::getAutoCandidates(int64_t, int64_t,

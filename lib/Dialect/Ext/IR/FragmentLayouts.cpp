@@ -224,11 +224,6 @@ bool MmaLayoutAttr::existsOn(const ChipInfo &chip) const {
   return isNvidia() ? chip.hasMmaSync : chip.hasMfma;
 }
 
-bool MmaLayoutAttr::existsOn(StringRef chip) const {
-  std::optional<ChipInfo> info = lookupChipInfo(chip);
-  return info && existsOn(*info);
-}
-
 LogicalResult MmaLayoutAttr::verifyDistribution(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
     ArrayRef<int64_t> threads) const {

@@ -434,11 +434,11 @@ struct MmaAccumulationModel
                                  Operation *operation) const {
     auto mma = cast<MmaLayoutAttr>(attr);
     auto op = cast<TileComputeOp>(operation);
-    StringRef chip = context.getChip();
-    if (!chip.empty() && !mma.existsOn(chip))
+    const std::optional<ChipInfo> &chip = context.getChip();
+    if (chip && !mma.existsOn(*chip))
       return op.emitOpError()
              << "has fragment layout " << mma << ", whose instruction does "
-             << "not exist on chip " << chip;
+             << "not exist on chip " << chip->name;
     MmaProblem problem;
     std::string why = matchProblem(op, mma, context, problem);
     if (!why.empty()) {

@@ -238,7 +238,9 @@ public:
     const FragmentInfo *info = state.lookupFragment(value);
     return info ? info->storage : Value();
   }
-  StringRef getChip() override { return state.getChip(); }
+  const std::optional<ChipInfo> &getChip() override {
+    return state.getChip();
+  }
   LogicalResult emitElementwise(TileComputeOp op) override {
     if (pointLoops) {
       pointLoops();

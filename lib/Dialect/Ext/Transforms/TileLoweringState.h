@@ -45,9 +45,9 @@ struct StagedStores {
 class LaunchState {
 public:
   LaunchState(mlir::gpu::LaunchOp launch, int &barrierCounter, int dropBarrier,
-              llvm::StringRef chip)
+              std::optional<ChipInfo> chip)
       : launch(launch), rw(launch.getContext()), barrierCounter(barrierCounter),
-        dropBarrier(dropBarrier), chip(chip), dominance(launch) {}
+        dropBarrier(dropBarrier), chip(std::move(chip)), dominance(launch) {}
 
   /// Reads the block size (constant and one-dimensional, or an error) and
   /// creates the thread id at the start of the launch body.
@@ -55,8 +55,8 @@ public:
 
   mlir::gpu::LaunchOp getLaunch() const { return launch; }
   mlir::IRRewriter &getRewriter() { return rw; }
-  /// The chip the kernel is lowered for; empty when unknown.
-  llvm::StringRef getChip() const { return chip; }
+  /// The chip the kernel is lowered for, when known.
+  const std::optional<ChipInfo> &getChip() const { return chip; }
   /// The thread's linear id in the block (`gpu.thread_id x`).
   mlir::Value getThreadId() const { return tid; }
   int64_t getBlockThreads() const { return blockThreads; }
@@ -118,7 +118,7 @@ private:
   mlir::IRRewriter rw;
   int &barrierCounter;
   int dropBarrier;
-  std::string chip;
+  std::optional<ChipInfo> chip;
   mlir::Value tid;
   int64_t blockThreads = 0;
   llvm::DenseMap<mlir::Value, FragmentInfo> fragments;

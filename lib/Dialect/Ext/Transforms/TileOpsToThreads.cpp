@@ -85,8 +85,10 @@ void ext::registerTileAccumulationModels(DialectRegistry &registry) {
   });
 }
 
-LogicalResult ext::lowerTileOpsToThreads(gpu::LaunchOp launch, int dropBarrier,
-                                         int *barrierCount, StringRef chip) {
+LogicalResult
+ext::lowerTileOpsToThreads(gpu::LaunchOp launch, int dropBarrier,
+                           int *barrierCount,
+                           const std::optional<ChipInfo> &chip) {
   // Register blocking emits math.fma and vector loads, tensor cores nvgpu
   // and amdgpu ops, through the layouts' strategies. Under the pass they
   // are its dependent dialects and extensions (already loaded); a C++
@@ -119,13 +121,12 @@ struct ExtTileOpsToThreadsPass
         resolveDevice(getOperation(), "ext-tile-ops-to-threads", chip);
     if (failed(device))
       return signalPassFailure();
-    std::string chipName = device->chip ? device->chip->name : "";
     SmallVector<gpu::LaunchOp> launches;
     getOperation()->walk([&](gpu::LaunchOp l) { launches.push_back(l); });
     int counter = 0;
     for (gpu::LaunchOp launch : launches)
-      if (failed(
-              lowerTileOpsToThreads(launch, dropBarrier, &counter, chipName)))
+      if (failed(lowerTileOpsToThreads(launch, dropBarrier, &counter,
+                                       device->chip)))
         return signalPassFailure();
     // Tile ops outside any launch have no threads to run on.
     WalkResult r = getOperation()->walk([](Operation *op) {

@@ -187,8 +187,6 @@ def Ext_MmaLayoutAttr : Ext_Attr<"MmaLayout", "mma", [
     ::llvm::StringRef inputTypesText() const;
     /// Whether `chip` has the instruction (ext/Support/ChipInfo.h).
     bool existsOn(const ::ext::ChipInfo &chip) const;
-    /// The same for a chip name (false for a name that is no chip).
-    bool existsOn(::llvm::StringRef chip) const;
     /// Whether the instruction is sm_90's warpgroup MMA (wgmma).
     bool isWarpgroup() const {
       return getShape() == ::ext::MmaShape::wgmma_k16;

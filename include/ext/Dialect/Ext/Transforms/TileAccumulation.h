@@ -31,8 +31,8 @@ public:
   /// The thread's registers of a fragment (a private buffer of the layout's
   /// local shape); null when `value` is not a fragment.
   virtual mlir::Value getFragmentStorage(mlir::Value value) = 0;
-  /// The chip the kernel is lowered for; empty when unknown.
-  virtual llvm::StringRef getChip() = 0;
+  /// The chip the kernel is lowered for, when known.
+  virtual const std::optional<ChipInfo> &getChip() = 0;
   /// The element-wise strategy (register blocking with fused
   /// multiply-adds), which every layout can take: a strategy falls back to
   /// it for bodies it has no instructions for.

@@ -72,10 +72,10 @@ lowerKernelToGPU(mlir::RewriterBase &rewriter, KernelOp kernel,
 /// from `*barrierCount` on (0 when null; it is advanced), and the one
 /// numbered `dropBarrier` is omitted (tests only; -1 keeps all). With
 /// `chip`, matrix instructions of #ext.mma layouts must exist on it.
-mlir::LogicalResult lowerTileOpsToThreads(mlir::gpu::LaunchOp launch,
-                                          int dropBarrier = -1,
-                                          int *barrierCount = nullptr,
-                                          llvm::StringRef chip = "");
+mlir::LogicalResult
+lowerTileOpsToThreads(mlir::gpu::LaunchOp launch, int dropBarrier = -1,
+                      int *barrierCount = nullptr,
+                      const std::optional<ChipInfo> &chip = std::nullopt);
 
 /// ext-alloc-shared-to-workgroup on `ops`: each becomes a workgroup
 /// attribution of its enclosing gpu.launch or gpu.func, padded per its
