@@ -23,14 +23,8 @@ namespace {
 
 Thread &current(const char *entry) {
   Thread *t = currentThread();
-  if (!t) {
-    std::fflush(stdout);
-    std::fprintf(stderr,
-                 "ext-emu: error: %s called outside a kernel launched by "
-                 "__ext_emu_launch\n",
-                 entry);
-    std::_Exit(1);
-  }
+  if (!t)
+    outsideLaunch(entry);
   return *t;
 }
 
@@ -147,6 +141,16 @@ std::string launch(const LaunchParams &params, const Config &config) {
            std::to_string(params.staticShared) + " static, " +
            std::to_string(params.dynamicShared) + " dynamic bytes)";
   return FiberScheduler(params, config).run();
+}
+
+void outsideLaunch(const char *entry) {
+  std::fflush(stdout);
+  std::fprintf(stderr,
+               "ext-emu: error: %s called outside a kernel launched by "
+               "__ext_emu_launch\n",
+               entry);
+  std::fflush(stderr);
+  std::abort();
 }
 
 std::string formatDim(const Dim3 &d) {

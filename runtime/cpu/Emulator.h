@@ -115,6 +115,13 @@ std::string launch(const LaunchParams &params, const Config &config);
 /// The number of context switches of the last launch on this OS thread.
 uint64_t lastLaunchSwitches();
 
+/// A kernel entry point (`entry`) called on a host thread outside any
+/// launch: there is no launch to fail and no caller that expects an error,
+/// so this reports and aborts. Compiled code never gets here
+/// (ext-cpu-pipeline refuses GPU ops outside kernels); only a C caller of
+/// the ABI that skips __ext_emu_launch does.
+[[noreturn]] void outsideLaunch(const char *entry);
+
 } // namespace ext::emu
 
 #endif // EXT_RUNTIME_CPU_EMULATOR_H

@@ -66,10 +66,15 @@ private:
 
 namespace {
 
-/// The allocator handle a fiber copies into its control block.
+/// The allocator handle a fiber copies into its control block; it notes
+/// the stack in the thread, so a thread abandoned mid-kernel gives it back.
 struct PoolAllocator {
   StackPool *pool;
-  bctx::stack_context allocate() { return pool->allocate(); }
+  Thread *thread;
+  bctx::stack_context allocate() {
+    thread->stack = pool->allocate();
+    return thread->stack;
+  }
   void deallocate(bctx::stack_context &sctx) noexcept {
     pool->deallocate(sctx);
   }
@@ -174,7 +179,7 @@ void FiberScheduler::admitBlocks() {
       t.lane = int32_t(i % c.warpSize);
       t.warp = int32_t(i / c.warpSize);
       Thread *tp = &t;
-      t.self = bctx::fiber(std::allocator_arg, PoolAllocator{&pool},
+      t.self = bctx::fiber(std::allocator_arg, PoolAllocator{&pool, tp},
                            [tp](bctx::fiber &&scheduler) {
                              tp->scheduler = std::move(scheduler);
                              tp->stackTop = static_cast<char *>(
@@ -304,13 +309,25 @@ std::string FiberScheduler::describeDeadlock() const {
 }
 
 void FiberScheduler::abandonSuspendedThreads() {
-  // Destroying a suspended fiber would unwind through kernel frames that
-  // have no unwind tables; leak them instead (the process is about to
-  // report and stop).
+  // Destroying a fiber suspended in a kernel would unwind through frames
+  // that have no unwind tables. Its handle is dropped without its
+  // destructor and its stack goes back to the pool: the host process goes
+  // on after a failed launch (Python raises), so nothing may leak per
+  // launch. A fiber that never started unwinds harmlessly.
+  union Dropped {
+    bctx::fiber handle;
+    Dropped() {}
+    ~Dropped() {}
+  };
   for (auto &b : resident)
-    for (int64_t i = 0; i < blockThreads; ++i)
-      if (b->threads[i].self)
-        new bctx::fiber(std::move(b->threads[i].self));
+    for (int64_t i = 0; i < blockThreads; ++i) {
+      Thread &t = b->threads[i];
+      if (!t.self || !t.stackTop)
+        continue;
+      Dropped dropped;
+      new (&dropped.handle) bctx::fiber(std::move(t.self));
+      pool.deallocate(t.stack);
+    }
   resident.clear();
 }
 
@@ -630,6 +647,15 @@ void FiberScheduler::assertFailed(Thread &t, const std::string &message,
                                   int32_t site) {
   fail(where(t) + ": assertion failed at " + this->site(site) + ": " + message);
   suspend(t);
+}
+
+void FiberScheduler::instructionFailed(Thread &t, int32_t site,
+                                       std::string message) {
+  fail(where(t) + ": " + this->site(site) + ": " + std::move(message));
+  message = std::string();
+  suspend(t);
+  // The launch has failed: the scheduler never resumes `t`.
+  __builtin_unreachable();
 }
 
 void FiberScheduler::onExit(Thread &t) {

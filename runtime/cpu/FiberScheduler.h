@@ -57,8 +57,11 @@ struct Thread {
   /// The thread's context while suspended, and the scheduler's while the
   /// thread runs.
   boost::context::fiber self, scheduler;
-  /// The top of its stack (racecheck: private memory is never shadowed).
+  /// The top of its stack (racecheck: private memory is never shadowed);
+  /// null until it starts.
   char *stackTop = nullptr;
+  /// Its stack, from the launch's pool.
+  boost::context::stack_context stack;
   /// gpu.printf calls it has made.
   int64_t printCount = 0;
   /// Its asynchronous copies in flight: issued since its last commit, and
@@ -149,6 +152,11 @@ public:
   void recordMatrixRead(Thread &t, int64_t addr, int64_t bytes, int32_t site);
   /// A failed `cf.assert` at `site`: fails the launch and suspends `t`.
   void assertFailed(Thread &t, const std::string &message, int32_t site);
+  /// An instruction used against its contract at `site` (a matrix
+  /// instruction on the wrong lane count, ...): fails the launch; `t` never
+  /// runs again.
+  [[noreturn]] void instructionFailed(Thread &t, int32_t site,
+                                      std::string message);
   void onExit(Thread &t);
 
 private:

@@ -13,25 +13,19 @@
 #include "FiberScheduler.h"
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
 namespace ext::emu {
 
-/// Reports `message` at the op of `site` and ends the process (a matrix
-/// instruction used against its contract has no result to give).
-[[noreturn]] inline void fail(int32_t site, const std::string &message) {
+/// Fails the launch: a matrix instruction used against its contract has no
+/// result to give. The launch's error names the op of `site`; the calling
+/// thread never runs again, and the host gets the error (Python raises).
+[[noreturn]] inline void fail(int32_t site, std::string message) {
   Thread *t = currentThread();
-  std::string where = "?";
-  if (t && site >= 0 && size_t(site) < t->launch->params().sites.size())
-    where = t->launch->params().sites[site];
-  std::fflush(stdout);
-  std::fprintf(stderr, "ext-emu: error: %s: %s\n", where.c_str(),
-               message.c_str());
-  std::fflush(stderr);
-  std::_Exit(1);
+  if (!t)
+    outsideLaunch("a matrix instruction");
+  t->launch->instructionFailed(*t, site, std::move(message));
 }
 
 inline float halfToFloat(uint16_t h) {

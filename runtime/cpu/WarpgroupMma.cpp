@@ -134,7 +134,7 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
                      int32_t n, int32_t flags, int64_t acc) {
   Thread *t = currentThread();
   if (!t)
-    fail(site, "wgmma outside a kernel");
+    outsideLaunch("__ext_emu_wgmma");
   if (!t->wgmmaFenced)
     fail(site, "wgmma.mma_async without a wgmma.fence since the thread's "
                "last wgmma.wait_group: its accumulator registers are not "
