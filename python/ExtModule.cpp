@@ -474,13 +474,15 @@ public:
       options.cudaChip = chip;
     } else if (target == "cpu") {
       // The chip the emulated kernels stand for sizes persistent grids, and
-      // an AMD chip's run on the emulator in 64-lane waves.
+      // an AMD chip's run on the emulator in 64-lane waves (below: the
+      // chip, else the module's #ext.target).
       options.cpu.chip = chip;
-      call.emulator = runner::EmulatorOptions::forChip(chip);
     } else {
       throw py::value_error("unknown run target '" + target +
                             "' (expected cpu or cuda)");
     }
+    if (options.target == runner::Target::Cpu)
+      call.emulator = runner::emulatorOptionsFor(*module, options);
     OwningOpRef<ModuleOp> lowered = module->clone();
     DiagnosticCollector diags(ctx->get());
     std::string error;

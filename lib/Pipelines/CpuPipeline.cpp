@@ -25,6 +25,11 @@ void ext::buildCpuPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   } else {
+    // A module that names no chip runs as ext's default chip, the one
+    // ext-gpu-pipeline compiles for: the same limits, SM count and lanes.
+    if (options.chip.empty())
+      pm.addPass(createExtSetTarget(
+          {std::string(kDefaultChip), /*sms=*/0, /*ifUnset=*/true}));
     buildScheduleToGPUPipeline(pm, options.dropBarrier,
                                /*rejectTileLevel=*/true, options.chip,
                                options.sms, options.weakenAsyncWait);
@@ -34,10 +39,10 @@ void ext::buildCpuPipeline(OpPassManager &pm,
       pm.addPass(createExtGPUReuseSharedMemory(reuse));
     }
     // Kernels for an NVIDIA chip take shared memory above its static limit
-    // as dynamic shared memory there; the emulator runs them the same way.
-    std::optional<ChipInfo> chip = lookupChipInfo(options.chip);
-    if (chip && chip->isNvidia())
-      pm.addPass(createExtGPUDynamicSharedMemory());
+    // as dynamic shared memory there; the emulator runs them the same way,
+    // and refuses what the chip could not run, as ext-gpu-pipeline does.
+    pm.addPass(createExtGPUDynamicSharedMemory());
+    pm.addPass(createExtGPUCheckResourceLimits());
   }
   // Kernels (gpu.launch) are outlined and turned into calls to the CPU
   // emulation runtime once loops and affine code are lowered, so what runs
@@ -47,6 +52,7 @@ void ext::buildCpuPipeline(OpPassManager &pm,
   buildHostToLLVMPipeline(pm, [racecheck](OpPassManager &kernels) {
     addCpuEmulationPasses(kernels, racecheck);
   });
+  pm.addPass(createExtClearTarget());
 }
 
 std::string ext::getCpuPipelineText(const CpuPipelineOptions &options) {

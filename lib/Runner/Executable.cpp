@@ -10,6 +10,7 @@
 #include "ext/Runner/Executable.h"
 
 #include "ext/Runner/RuntimeLibraries.h"
+#include "ext/Dialect/Ext/IR/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -70,6 +71,15 @@ LogicalResult ext::runner::lower(ModuleOp module,
   if (failed(pm.run(module)))
     return failure();
   return checkFullyLowered(module, options.target);
+}
+
+EmulatorOptions ext::runner::emulatorOptionsFor(ModuleOp module,
+                                               const CompileOptions &options) {
+  if (!options.cpu.chip.empty())
+    return EmulatorOptions::forChip(options.cpu.chip);
+  if (TargetAttr target = getTargetAttr(module))
+    return EmulatorOptions::forChip(target.getChip());
+  return {};
 }
 
 Executable::Executable(std::unique_ptr<ExecutionEngine> engine, Target target)

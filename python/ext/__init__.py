@@ -27,7 +27,9 @@ Levels:
   core from typed values (`ext._ext.schedules`); `schedule_fields()`,
   `mma_names()` and `decomposition_names()` list what it takes.
 * `build(...)` -> `Kernel` with `.mlir(stage)`, `.ptx`, `.hsaco`,
-  `.shared_memory_bytes`, `.workspace_bytes`, `.report()`, `.run(...)`.
+  `.shared_memory_bytes`, `.workspace_bytes`, `.report()`, `.run(...)`;
+  built kernels are cached (`clear_cache()`, `set_cache_limit(n)`,
+  `cache_info()`).
 * `Module`: parse, print and lower MLIR text (`Module.parse(text)`),
   `run_pipeline`, `run_cpu`.
 * Helpers: `matmul`, `gemv`, `row_reduce`.
@@ -37,7 +39,7 @@ linked to the same libMLIR.so as ext's tools.
 """
 
 from ._ext import Context, Module  # noqa: F401
-from .build import Kernel, build, lower  # noqa: F401
+from .build import Kernel, build, cache_info, clear_cache, lower, set_cache_limit  # noqa: F401
 from .dtypes import canonical as dtype  # noqa: F401
 from .helpers import Workload, gemv, matmul, row_reduce  # noqa: F401
 from .schedule import (  # noqa: F401
@@ -49,7 +51,8 @@ from .te import (  # noqa: F401
     min_value, placeholder, prod, reduce_axis, round, rsqrt, sigmoid, sin, sqrt, sum, tanh)
 
 __all__ = [
-    "Context", "Module", "load_plugin", "Kernel", "build", "lower", "dtype", "Workload", "matmul", "gemv",
+    "Context", "Module", "load_plugin", "Kernel", "build", "cache_info", "clear_cache",
+    "set_cache_limit", "lower", "dtype", "Workload", "matmul", "gemv",
     "row_reduce", "Schedule", "schedule", "decomposition_names", "decomposition_parameters",
     "mma_names", "schedule_fields",
     "CommReducer", "ComputeOp", "Expr", "IterVar", "Tensor", "abs", "cast", "ceil",

@@ -599,6 +599,10 @@ void FiberScheduler::asyncCopy(Thread &t, int64_t dst, int64_t src,
                        ", global address " + std::to_string(src));
     return;
   }
+  // The copy's shared-memory write is one lane of a warp-wide request, as
+  // a store's is (cp.async writes through the same banks).
+  if (banks && dstBytes > 0)
+    banks->record(t.block->linear, t.linear, site, dstOffset, dstBytes);
   t.openCopies.push_back({reinterpret_cast<char *>(dst),
                           reinterpret_cast<const char *>(src), dstBytes,
                           srcBytes, site});

@@ -5,6 +5,7 @@
 // RUN: ext-opt %s --ext-gpu-host-pipeline="target=rocdl chip=gfx942" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOST
 
 // CPU: builtin.module(
+// CPU-NEXT: ext-set-target{chip=sm_80 if-unset=true sms=0},
 // CPU-NEXT: ext-apply-schedule{{.*}},
 // CPU-NEXT: ext-kernel-to-gpu{{.*}},
 // CPU-NEXT: ext-tile-ops-to-threads{{.*}},
@@ -14,6 +15,8 @@
 // CPU-NEXT: cse,
 // CPU-NEXT: gpu-launch-sink-index-computations,
 // CPU-NEXT: ext-gpu-reuse-shared-memory{{.*}},
+// CPU-NEXT: ext-gpu-dynamic-shared-memory{{.*}},
+// CPU-NEXT: ext-gpu-check-resource-limits{{.*}},
 // CPU-NEXT: convert-linalg-to-loops,
 // CPU-NEXT: canonicalize{{.*}},
 // CPU-NEXT: lower-affine,
@@ -31,12 +34,13 @@
 // CPU-NEXT: convert-index-to-llvm{{.*}},
 // CPU-NEXT: convert-func-to-llvm{{.*}},
 // CPU-NEXT: convert-cf-to-llvm{{.*}},
-// CPU-NEXT: reconcile-unrealized-casts
+// CPU-NEXT: reconcile-unrealized-casts,
+// CPU-NEXT: ext-clear-target
 // CPU-NEXT: )
 
 // NVVM: builtin.module(
 // NVVM-NEXT: ext-gpu-report-host-computes,
-// NVVM-NEXT: ext-set-target{chip=sm_90 sms=0},
+// NVVM-NEXT: ext-set-target{chip=sm_90 if-unset=false sms=0},
 // NVVM-NEXT: ext-apply-schedule{chip= report=false sms=0 weaken-async-wait=false},
 // NVVM-NEXT: ext-kernel-to-gpu{{.*}},
 // NVVM-NEXT: ext-tile-ops-to-threads{{.*}},
@@ -69,7 +73,7 @@
 // NVVM-NEXT: )
 
 // HOST: builtin.module(
-// HOST-NEXT: ext-set-target{chip=gfx942 sms=0},
+// HOST-NEXT: ext-set-target{chip=gfx942 if-unset=false sms=0},
 // HOST-NEXT: ext-apply-schedule{{.*}},
 // HOST-NEXT: ext-kernel-to-gpu{{.*}},
 // HOST-NEXT: ext-tile-ops-to-threads{{.*}},

@@ -101,8 +101,10 @@ llvm::cl::opt<std::string>
          llvm::cl::desc("--target=cuda: sm_NN to compile kernels for "
                         "(default: the device's); --target=cpu: the GPU the "
                         "kernels stand for, whose SM count sizes Stream-K "
-                        "grids and #ext.auto, and whose warp size the "
-                        "emulator uses (64 lanes for gfxNNN)"),
+                        "grids and #ext.auto, whose limits the kernels are "
+                        "checked against, and whose warp size the emulator "
+                        "uses (64 lanes for gfxNNN); default: the module's "
+                        "#ext.target, else sm_80, as ext-opt's pipelines"),
          llvm::cl::init(""), llvm::cl::cat(cat));
 // These flags reach the emulation runtime as typed options for this run; the
 // EXT_EMU_* variables (for mlir-runner users) fill in what they leave unset.
@@ -243,11 +245,6 @@ int main(int argc, char **argv) {
       return fail("--bank-conflicts needs --target=cpu");
     emulator.bankConflicts = true;
   }
-  // A chip's kernels run on its warps or waves, as the chip model gives
-  // them (CDNA 64 lanes, RDNA and NVIDIA 32): gpu.subgroup_size, lane ids,
-  // warp collectives and amdgpu.mfma all see them.
-  if (target == Target::Cpu)
-    emulator.warpSize = ext::runner::EmulatorOptions::forChip(chip).warpSize;
 
   DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -335,6 +332,12 @@ int main(int argc, char **argv) {
       llvm::errs() << "ext-run: running on " << cuda->deviceName << " ("
                    << cuda->chip << ")\n";
   }
+  // A chip's kernels run on its warps or waves, as the chip model gives
+  // them (CDNA 64 lanes, RDNA and NVIDIA 32): gpu.subgroup_size, lane ids,
+  // warp collectives and amdgpu.mfma all see them. The chip is --chip or
+  // the module's own #ext.target.
+  if (target == Target::Cpu)
+    emulator.warpSize = runner::emulatorOptionsFor(*module, options).warpSize;
   std::string error;
   if (failed(runner::lower(*module, options, error))) {
     if (!error.empty())

@@ -50,6 +50,14 @@ struct CompileOptions {
 mlir::LogicalResult lower(mlir::ModuleOp module, const CompileOptions &options,
                           std::string &error);
 
+/// The emulator's settings for running `module` (before or after lower())
+/// with `options`: the lanes of the chip its kernels are for, --chip or the
+/// module's own #ext.target, so a module compiled for a 64-lane AMD chip
+/// runs on 64-lane waves whoever runs it. Without either, the default chip's
+/// 32 lanes are left to the runtime (EXT_EMU_WARP_SIZE may change them).
+EmulatorOptions emulatorOptionsFor(mlir::ModuleOp module,
+                                   const CompileOptions &options);
+
 /// How a call runs.
 struct CallOptions {
   /// Settings of the emulator for the launches of this call.

@@ -1,11 +1,11 @@
 // RUN: ext-opt %s --split-input-file --verify-diagnostics
 
-// expected-error @+1 {{split_k slices must be positive, got 0}}
+// expected-error @+1 {{split_k slices must be in [1, 2147483647] (the grid's x limit), got 0}}
 func.func @f() attributes {d = #ext.split_k<slices = 0>} { return }
 
 // -----
 
-// expected-error @+1 {{stream_k grid must be a positive CTA count (or 0 for the SM count), got -2}}
+// expected-error @+1 {{stream_k grid must be a CTA count in [1, 2147483647] (the grid's x limit), or 0 for the SM count, got -2}}
 func.func @f() attributes {d = #ext.stream_k<grid = -2>} { return }
 
 // -----
@@ -76,3 +76,28 @@ func.func @custom_without_reducer() {
   return
 }
 
+
+// -----
+
+// expected-error @+1 {{#ext.data_parallel takes no parameters}}
+func.func @f() attributes {d = #ext.data_parallel<1>} { return }
+
+// -----
+
+// expected-error @+1 {{#ext.data_parallel takes no parameters}}
+func.func @f() attributes {d = #ext.data_parallel<>} { return }
+
+// -----
+
+// expected-error @+1 {{#ext.cyclic takes no parameters}}
+func.func @f() attributes {d = #ext.cyclic<1>} { return }
+
+// -----
+
+// expected-error @+1 {{split_k slices must be in [1, 2147483647] (the grid's x limit), got 4294967297}}
+func.func @f() attributes {d = #ext.split_k<slices = 4294967297>} { return }
+
+// -----
+
+// expected-error @+1 {{stream_k grid must be a CTA count in [1, 2147483647] (the grid's x limit), or 0 for the SM count, got 99999999999}}
+func.func @f() attributes {d = #ext.stream_k<grid = 99999999999>} { return }

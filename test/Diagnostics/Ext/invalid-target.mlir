@@ -5,7 +5,7 @@ module attributes {ext.target = #ext.target<chip = "volta">} {}
 
 // -----
 
-// expected-error @+1 {{target sms must be positive (0: the chip's), got -1}}
+// expected-error @+1 {{target sms must be an SM count in [1, 2147483647] (0: the chip's), got -1}}
 module attributes {ext.target = #ext.target<chip = "sm_80", sms = -1>} {}
 
 // -----
@@ -19,3 +19,8 @@ module {
   // expected-error @+1 {{'ext.target' belongs on a builtin.module}}
   func.func @f() attributes {ext.target = #ext.target<chip = "sm_80">} { return }
 }
+
+// -----
+
+// expected-error @+1 {{target sms must be an SM count in [1, 2147483647] (0: the chip's), got 4294967296}}
+module attributes {ext.target = #ext.target<chip = "sm_80", sms = 4294967296>} {}

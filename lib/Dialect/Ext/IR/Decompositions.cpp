@@ -538,15 +538,18 @@ static LogicalResult verifySms(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t slices, SplitKMode) {
   if (slices < 1 || slices > std::numeric_limits<int32_t>::max())
-    return emitError() << "split_k slices must be positive, got " << slices;
+    return emitError() << "split_k slices must be in [1, 2147483647] (the "
+                          "grid's x limit), got "
+                       << slices;
   return success();
 }
 
 LogicalResult StreamKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t grid, int64_t sms) {
   if (grid < 0 || grid > std::numeric_limits<int32_t>::max())
-    return emitError() << "stream_k grid must be a positive CTA count (or 0 "
-                          "for the SM count), got "
+    return emitError() << "stream_k grid must be a CTA count in [1, "
+                          "2147483647] (the grid's x limit), or 0 for the SM "
+                          "count, got "
                        << grid;
   return verifySms(emitError, "stream_k", sms);
 }

@@ -80,6 +80,28 @@ std::optional<int64_t> SwizzleAttr::findEscape(int64_t n) const {
   return std::nullopt;
 }
 
+/// An attribute without parameters: refuses a body rather than dropping it.
+template <typename AttrT>
+static Attribute parseWithoutParameters(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalLess())) {
+    parser.emitError(loc) << "#ext." << AttrT::getMnemonic()
+                          << " takes no parameters";
+    return {};
+  }
+  return AttrT::get(parser.getContext());
+}
+
+Attribute CyclicLayoutAttr::parse(AsmParser &parser, Type) {
+  return parseWithoutParameters<CyclicLayoutAttr>(parser);
+}
+void CyclicLayoutAttr::print(AsmPrinter &) const {}
+
+Attribute DataParallelAttr::parse(AsmParser &parser, Type) {
+  return parseWithoutParameters<DataParallelAttr>(parser);
+}
+void DataParallelAttr::print(AsmPrinter &) const {}
+
 Attribute CacheAttr::parse(AsmParser &parser, Type) {
   int64_t operand = 0;
   SmallVector<StorageAlignAttr> align;

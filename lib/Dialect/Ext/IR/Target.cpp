@@ -3,6 +3,8 @@
 #include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace ext;
 
@@ -11,8 +13,9 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!lookupChipInfo(chip))
     return emitError() << "target chip '" << chip << "' "
                        << unknownChipMessage();
-  if (sms < 0)
-    return emitError() << "target sms must be positive (0: the chip's), got "
+  if (sms < 0 || sms > std::numeric_limits<int32_t>::max())
+    return emitError() << "target sms must be an SM count in [1, 2147483647] "
+                          "(0: the chip's), got "
                        << sms;
   return success();
 }

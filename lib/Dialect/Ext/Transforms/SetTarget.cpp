@@ -25,6 +25,8 @@ struct ExtSetTargetPass : ext::impl::ExtSetTargetBase<ExtSetTargetPass> {
     registry.insert<ExtDialect>();
   }
   void runOnOperation() override {
+    if (ifUnset && getTargetAttr(getOperation()))
+      return;
     if (failed(setTarget(getOperation(), chip, sms)))
       signalPassFailure();
   }

@@ -86,6 +86,8 @@ def Ext_CyclicLayoutAttr : Ext_Attr<"CyclicLayout", "cyclic", [
     #ext.cyclic
     ```
   }];
+  // Its own parser: the generated one would drop a body (`#ext.cyclic<1>`).
+  let hasCustomAssemblyFormat = 1;
 }
 
 def Ext_BlockedLayoutAttr : Ext_Attr<"BlockedLayout", "blocked", [
@@ -318,7 +320,14 @@ def Ext_DataParallelAttr : Ext_Attr<"DataParallel", "data_parallel", [
     each CTA runs the tile's whole reduce loop, then its epilogue. No
     partial tiles, no fixup. Its wave efficiency on S SMs is
     t / (S * ceil(t / S)) for t tiles.
+
+    ```mlir
+    #ext.data_parallel
+    ```
   }];
+  // Its own parser: the generated one would drop a body
+  // (`#ext.data_parallel<1>`).
+  let hasCustomAssemblyFormat = 1;
 }
 
 def Ext_SplitKMode : I32EnumAttr<"SplitKMode",

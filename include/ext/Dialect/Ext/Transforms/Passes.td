@@ -14,7 +14,9 @@ def ExtSetTarget : Pass<"ext-set-target", "::mlir::ModuleOp"> {
     banks, matrix and copy instructions; `ext/Support/ChipInfo.h`). The
     pipelines run it first with their `chip`. A module that already names
     the same chip is left as it is; one that names another is an error, so
-    a chip is never silently changed half-way through a pipeline.
+    a chip is never silently changed half-way through a pipeline. With
+    `if-unset`, a module that names a chip keeps it: that is how the
+    pipelines apply their default chip (sm_80) to a module without one.
 
     ```mlir
     // ext-opt --ext-set-target="chip=sm_90a"
@@ -26,8 +28,20 @@ def ExtSetTarget : Pass<"ext-set-target", "::mlir::ModuleOp"> {
            "The chip: sm_NN[a|f] (NVIDIA) or gfxNNN (AMD)">,
     Option<"sms", "sms", "int64_t", /*default=*/"0",
            "SM (or CU) count, when the product has fewer than the chip's "
-           "usual one (0: the chip's)">
+           "usual one (0: the chip's)">,
+    Option<"ifUnset", "if-unset", "bool", /*default=*/"false",
+           "Only set the target of a module that has none (a default chip)">
   ];
+}
+
+def ExtClearTarget : Pass<"ext-clear-target", "::mlir::ModuleOp"> {
+  let summary = "Remove the module's #ext.target once nothing reads it";
+  let description = [{
+    Drops `ext.target` from the module. ext-cpu-pipeline ends with it: the
+    kernels are lowered and the runner has read the lanes by then, and a
+    module without ext attributes is one upstream tools (mlir-translate,
+    mlir-runner) read without ext's dialect.
+  }];
 }
 
 def ExtComputeToLoops : Pass<"ext-compute-to-loops"> {
