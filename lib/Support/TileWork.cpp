@@ -9,6 +9,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -274,7 +275,9 @@ static double schedule(int64_t grid, int64_t sms,
   return last;
 }
 
-Prediction predict(const Plan &p, int64_t sms, const CostModel &cost) {
+/// The reference: every unit of every CTA.
+static Prediction predictExact(const Plan &p, int64_t sms,
+                               const CostModel &cost) {
   Prediction r;
   r.grid = p.grid;
   r.waves = divideCeil(p.grid, sms);
@@ -285,7 +288,8 @@ Prediction predict(const Plan &p, int64_t sms, const CostModel &cost) {
       p.grid, sms,
       [&](int64_t c, double t) {
         int64_t iters = 0;
-        for (const Unit &u : unitsOf(p, c)) {
+        SmallVector<Unit> units = unitsOf(p, c);
+        for (const Unit &u : units) {
           int64_t len = u.kEnd - u.kBegin;
           iters += len;
           t += double(len);
@@ -299,6 +303,7 @@ Prediction predict(const Plan &p, int64_t sms, const CostModel &cost) {
           }
         }
         r.maxItersPerCta = std::max(r.maxItersPerCta, iters);
+        r.maxUnitsPerCta = std::max<int64_t>(r.maxUnitsPerCta, units.size());
         return t;
       },
       0.0);
@@ -311,6 +316,264 @@ Prediction predict(const Plan &p, int64_t sms, const CostModel &cost) {
   r.makespan = end;
   r.utilization = double(p.tiles) * double(p.iters) / (double(sms) * end);
   return r;
+}
+
+namespace {
+
+/// The SMs of a launch as groups free at the same time: as many entries as
+/// distinct free times, however many SMs.
+class SmGroups {
+public:
+  SmGroups(int64_t sms, double start) : groups{{start, sms}} {}
+
+  /// Takes the earliest free SM for a CTA; returns when the CTA starts.
+  double start() {
+    Group &first = groups.front();
+    double t = first.free;
+    if (first.count > 1) {
+      --first.count;
+    } else {
+      std::pop_heap(groups.begin(), groups.end(), later);
+      groups.pop_back();
+    }
+    return t;
+  }
+
+  /// Frees the SM of a CTA that ends at `end`.
+  void finish(double end) {
+    groups.push_back({end, 1});
+    std::push_heap(groups.begin(), groups.end(), later);
+  }
+
+  /// Schedules `n` CTAs of duration `d`, each on the earliest free SM. The
+  /// CTAs start at the n smallest times f + k d (k >= 0) over the SMs' free
+  /// times f: with f = fmin + (a + phi) d (a an integer, 0 <= phi < 1), the
+  /// n-th lies at the level L of f + k d where a + k = L, found by bisection
+  /// on the number of starts below each level; the SMs of that level take
+  /// the remaining CTAs in order of phi. Equal SMs are interchangeable, so
+  /// ties do not change the result.
+  void runEqual(int64_t n, double d) {
+    if (n == 0 || d <= 0) // a CTA of no time leaves every SM as it was
+      return;
+    double fmin = groups.front().free;
+    SmallVector<int64_t> level(groups.size());
+    int64_t total = 0, maxLevel = 0;
+    for (auto [g, a] : llvm::zip_equal(groups, level)) {
+      // The earliest SMs alone start n CTAs below level n.
+      a = int64_t(std::min(std::floor((g.free - fmin) / d), double(n)));
+      total += g.count;
+      maxLevel = std::max(maxLevel, a);
+    }
+    // The starts below level `below`, at most n.
+    auto startsBelow = [&](int64_t below) {
+      uint64_t count = 0;
+      for (auto [g, a] : llvm::zip_equal(groups, level))
+        if (a < below)
+          count = std::min<uint64_t>(
+              n, SaturatingMultiplyAdd<uint64_t>(g.count, below - a, count));
+      return int64_t(count);
+    };
+    // Below level n / total - 1 fewer than n start; from maxLevel on every
+    // SM starts one CTA per level.
+    int64_t lo = std::max<int64_t>(0, n / total - 1);
+    int64_t hi = maxLevel < n - n / total ? n / total + maxLevel + 1 : n;
+    while (hi - lo > 1) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (startsBelow(mid) < n)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    int64_t rest = n - startsBelow(lo);
+    SmallVector<size_t> atLevel;
+    for (auto [i, a] : llvm::enumerate(level))
+      if (a <= lo)
+        atLevel.push_back(i);
+    auto phi = [&](size_t i) { return groups[i].free - double(level[i]) * d; };
+    llvm::sort(atLevel, [&](size_t x, size_t y) { return phi(x) < phi(y); });
+    for (size_t i : atLevel) {
+      if (rest == 0)
+        break;
+      int64_t take = std::min(rest, groups[i].count);
+      rest -= take;
+      int64_t k = lo - level[i] + 1;
+      if (take < groups[i].count) {
+        groups[i].count -= take;
+        groups.push_back({groups[i].free + double(k) * d, take});
+      } else {
+        level[i] -= 1; // one more CTA below
+      }
+    }
+    // The groups split off above follow those `level` covers: done.
+    for (auto [g, a] : llvm::zip(groups, level))
+      if (a < lo)
+        g.free += double(lo - a) * d;
+    // Merge SMs that now free up together.
+    llvm::sort(groups, [](const Group &x, const Group &y) {
+      return x.free < y.free;
+    });
+    SmallVector<Group> merged;
+    for (const Group &g : groups) {
+      if (!merged.empty() && merged.back().free == g.free)
+        merged.back().count += g.count;
+      else
+        merged.push_back(g);
+    }
+    groups.assign(merged.begin(), merged.end());
+    std::make_heap(groups.begin(), groups.end(), later);
+  }
+
+  /// When the last SM frees up.
+  double last() const {
+    double t = 0;
+    for (const Group &g : groups)
+      t = std::max(t, g.free);
+    return t;
+  }
+
+private:
+  struct Group {
+    double free;
+    int64_t count;
+  };
+  static bool later(const Group &x, const Group &y) { return x.free > y.free; }
+  std::vector<Group> groups; // a heap, earliest first
+};
+
+} // namespace
+
+/// Partials rank `rank` of a tile with `n` contributors combines in the tree
+/// (combinedBy): ranks rank + d for d = 1, 2, 4, ... below lowbit(rank) (the
+/// owner: any) and with rank + d <= n.
+static int64_t treeFanIn(int64_t rank, int64_t n) {
+  int64_t limit = rank == 0 ? n + 1 : rank & -rank, count = 0;
+  for (int64_t d = 1; d < limit && rank + d <= n; d *= 2)
+    ++count;
+  return count;
+}
+
+/// Time `t` after the tree combines of CTA `cta` at rank `rank` of `n`
+/// contributors, whose rank + d writes slot cta - d * stride.
+static double combineTree(double t, int64_t cta, int64_t rank, int64_t n,
+                          int64_t stride, ArrayRef<double> ready, double cost) {
+  int64_t limit = rank == 0 ? n + 1 : rank & -rank;
+  for (int64_t d = 1; d < limit && rank + d <= n; d *= 2)
+    t = std::max(t, ready[cta - d * stride]) + cost;
+  return t;
+}
+
+std::optional<Prediction> predictBounded(const Plan &p, int64_t sms,
+                                         const CostModel &cost) {
+  Prediction r;
+  r.grid = p.grid;
+  r.waves = divideCeil(p.grid, sms);
+  r.meanItersPerCta = double(p.tiles) * double(p.iters) / double(p.grid);
+  r.maxUnitsPerCta = 1;
+  double pc = cost.partialCost;
+  SmGroups sm(std::min(p.grid, sms), 0.0);
+  double end = 0;
+  switch (p.kind) {
+  case Kind::DataParallel:
+    r.maxItersPerCta = p.iters;
+    sm.runEqual(p.tiles, double(p.iters));
+    end = sm.last();
+    break;
+  case Kind::SplitKSerial:
+  case Kind::SplitKParallel: {
+    bool serial = p.kind == Kind::SplitKSerial;
+    int64_t n = p.slices - 1; // contributors of a tile (serial)
+    r.maxItersPerCta = divideCeil(p.iters, p.slices);
+    r.fixups = serial ? n * p.tiles : p.slices * p.tiles;
+    r.splitTiles = serial && n == 0 ? 0 : p.tiles;
+    auto length = [&](int64_t s) {
+      return (s + 1) * p.iters / p.slices - s * p.iters / p.slices;
+    };
+    if (!serial || p.tiles >= std::min(p.grid, sms)) {
+      // One run per slice; the waits do not bind (see predictBounded).
+      if (p.slices > kMaxEqualRuns)
+        return std::nullopt;
+      for (int64_t s = 0; s < p.slices; ++s) {
+        int64_t fixups = serial ? treeFanIn(n - s, n) + (s < n) : 1;
+        sm.runEqual(p.tiles, double(length(s)) + double(fixups) * pc);
+      }
+    } else {
+      if (p.grid > kMaxSimulatedCtas)
+        return std::nullopt;
+      std::vector<double> ready(p.numSlots(), 0.0);
+      for (int64_t c = 0; c < p.grid; ++c) {
+        int64_t s = c / p.tiles;
+        double t = sm.start() + double(length(s));
+        t = combineTree(t, c, n - s, n, p.tiles, ready, pc);
+        if (s < n)
+          ready[c] = t += pc;
+        sm.finish(t);
+      }
+    }
+    end = sm.last();
+    if (!serial) {
+      SmGroups reduction(std::min(p.tiles, sms), end);
+      reduction.runEqual(p.tiles, double(p.slices) * pc);
+      end = reduction.last();
+    }
+    break;
+  }
+  case Kind::StreamK:
+  case Kind::StreamKDP:
+  case Kind::StreamK2Tile: {
+    if (p.skGrid > kMaxSimulatedCtas)
+      return std::nullopt;
+    std::vector<double> ready(p.skGrid, 0.0);
+    int64_t lastSplit = -1;
+    for (int64_t c = 0; c < p.skGrid; ++c) {
+      int64_t begin = skBegin(p, c), stop = skBegin(p, c + 1);
+      int64_t first = begin / p.iters, last = (stop - 1) / p.iters;
+      r.maxItersPerCta = std::max(r.maxItersPerCta, stop - begin);
+      r.maxUnitsPerCta = std::max(r.maxUnitsPerCta, last - first + 1);
+      double t = sm.start();
+      // The unit of `tile` over [kBegin, kEnd), as unitsOf and combinedBy.
+      auto unit = [&](int64_t tile, int64_t kBegin, int64_t kEnd) {
+        t += double(kEnd - kBegin);
+        if (kBegin == 0 && kEnd == p.iters)
+          return;
+        int64_t owner = skCtaOf(p, tile * p.iters + p.iters - 1);
+        int64_t n = owner - skCtaOf(p, tile * p.iters);
+        t = combineTree(t, c, owner - c, n, 1, ready, pc);
+        if (kEnd == p.iters)
+          return;
+        ready[c] = t += pc;
+        ++r.fixups;
+        if (tile != lastSplit)
+          ++r.splitTiles;
+        lastSplit = tile;
+      };
+      // From the last iteration backward: the end of tile `last`, whole
+      // tiles, the start of tile `first`.
+      int64_t lastBegin = last * p.iters;
+      unit(last, std::max(begin, lastBegin) - lastBegin, stop - lastBegin);
+      if (last > first) {
+        t += double(last - first - 1) * double(p.iters);
+        unit(first, begin - first * p.iters, p.iters);
+      }
+      sm.finish(t);
+    }
+    if (p.grid > p.skGrid) {
+      r.maxItersPerCta = std::max(r.maxItersPerCta, p.iters);
+      sm.runEqual(p.grid - p.skGrid, double(p.iters));
+    }
+    end = sm.last();
+    break;
+  }
+  }
+  r.makespan = end;
+  r.utilization = double(p.tiles) * double(p.iters) / (double(sms) * end);
+  return r;
+}
+
+std::optional<Prediction> predict(const Plan &p, int64_t sms,
+                                  const CostModel &cost) {
+  if (p.grid <= kExactPredictionLimit && p.tiles <= kExactPredictionLimit)
+    return predictExact(p, sms, cost);
+  return predictBounded(p, sms, cost);
 }
 
 } // namespace ext::tilework

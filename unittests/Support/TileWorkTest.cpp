@@ -377,17 +377,110 @@ TEST(TileWork, CostModel) {
   // Data-parallel wave efficiency t / (S * ceil(t / S)).
   for (int64_t t : {1, 131, 132, 133, 264, 265, 1000}) {
     std::optional<Plan> p = makePlan(Kind::DataParallel, t, 10, 132, 0, nullptr);
-    Prediction pr = predict(*p, 132, cost);
-    EXPECT_DOUBLE_EQ(pr.utilization,
+    std::optional<Prediction> pr = predict(*p, 132, cost);
+    ASSERT_TRUE(pr);
+    EXPECT_DOUBLE_EQ(pr->utilization,
                      double(t) / (132.0 * llvm::divideCeil(t, 132)));
   }
   // One wave of 133 tiles on 132 SMs: ~50% data-parallel, Stream-K near 1.
   std::optional<Plan> dp = makePlan(Kind::DataParallel, 133, 64, 132, 0, nullptr);
   std::optional<Plan> sk = makePlan(Kind::StreamK, 133, 64, 132, 0, nullptr);
-  EXPECT_NEAR(predict(*dp, 132, cost).utilization, 133.0 / 264, 1e-9);
-  Prediction psk = predict(*sk, 132, cost);
-  EXPECT_GT(psk.utilization, 0.95);
-  EXPECT_EQ(psk.maxItersPerCta, llvm::divideCeil(133 * 64, 132));
+  EXPECT_NEAR(predict(*dp, 132, cost)->utilization, 133.0 / 264, 1e-9);
+  std::optional<Prediction> psk = predict(*sk, 132, cost);
+  EXPECT_GT(psk->utilization, 0.95);
+  EXPECT_EQ(psk->maxItersPerCta, llvm::divideCeil(133 * 64, 132));
+}
+
+/// Problems for the bounded model: the random ones, and many waves of tiles
+/// after a Stream-K region or split over slices on few SMs.
+std::vector<Problem> boundedProblems() {
+  std::vector<Problem> out = randomProblems(1500, 3);
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 500; ++i) {
+    int64_t sms = std::vector<int64_t>{1, 2, 3, 7, 16, 108, 132}[rng() % 7];
+    out.push_back({1 + int64_t(rng() % 8000), 1 + int64_t(rng() % 64), sms,
+                   int64_t(rng() % 3 == 0 ? 0 : 1 + rng() % 300)});
+  }
+  return out;
+}
+
+TEST(TileWork, BoundedPredictionAgreesWithTheSimulation) {
+  int compared = 0;
+  for (const Problem &pr : boundedProblems()) {
+    for (Kind kind : kAllKinds) {
+      int64_t param = pr.param;
+      if (kind == Kind::SplitKSerial || kind == Kind::SplitKParallel)
+        param = 1 + param % std::min<int64_t>(pr.iters, 16);
+      std::optional<Plan> p =
+          makePlan(kind, pr.tiles, pr.iters, pr.sms, param, nullptr);
+      ASSERT_TRUE(p);
+      if (p->grid > kExactPredictionLimit)
+        continue;
+      SCOPED_TRACE(describe(*p, pr.sms));
+      // Fixups dear and cheap: waits bind more when partials cost more.
+      for (double partialCost : {0.09375, 2.5}) {
+        CostModel cost;
+        cost.partialCost = partialCost;
+        std::optional<Prediction> exact = predict(*p, pr.sms, cost);
+        std::optional<Prediction> bounded = predictBounded(*p, pr.sms, cost);
+        ASSERT_TRUE(exact && bounded);
+        EXPECT_EQ(bounded->grid, exact->grid);
+        EXPECT_EQ(bounded->waves, exact->waves);
+        EXPECT_EQ(bounded->maxItersPerCta, exact->maxItersPerCta);
+        EXPECT_EQ(bounded->maxUnitsPerCta, exact->maxUnitsPerCta);
+        EXPECT_EQ(bounded->meanItersPerCta, exact->meanItersPerCta);
+        EXPECT_EQ(bounded->fixups, exact->fixups);
+        EXPECT_EQ(bounded->splitTiles, exact->splitTiles);
+        // Runs add d * k where the simulation adds d k times: rounding.
+        EXPECT_NEAR(bounded->makespan, exact->makespan,
+                    1e-9 * exact->makespan);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 20000);
+}
+
+TEST(TileWork, PredictsTwoToTheFortyTiles) {
+  CostModel cost = CostModel::forTileK(32);
+  int64_t tiles = int64_t(1) << 40, iters = 16, sms = 132;
+  for (Kind kind : kAllKinds) {
+    for (int64_t param : {0, 2, 16}) {
+      if ((kind == Kind::SplitKSerial || kind == Kind::SplitKParallel) !=
+          (param != 0))
+        continue;
+      std::optional<Plan> p = makePlan(kind, tiles, iters, sms, param, nullptr);
+      ASSERT_TRUE(p);
+      SCOPED_TRACE(describe(*p, sms));
+      std::optional<Prediction> r = predict(*p, sms, cost);
+      ASSERT_TRUE(r);
+      EXPECT_EQ(r->waves, llvm::divideCeil(p->grid, sms));
+      EXPECT_GT(r->utilization, 0.8);
+      EXPECT_LE(r->utilization, 1.0);
+      EXPECT_GE(r->makespan, double(tiles) * iters / sms);
+      if (kind == Kind::StreamK) {
+        EXPECT_EQ(r->maxItersPerCta, llvm::divideCeil(tiles * iters, sms));
+        EXPECT_EQ(r->maxUnitsPerCta, llvm::divideCeil(tiles, sms) + 1);
+      }
+    }
+  }
+  // SMs are grouped by free time: a CTA per SM costs nothing either.
+  std::optional<Plan> dp =
+      makePlan(Kind::DataParallel, tiles, iters, tiles, 0, nullptr);
+  std::optional<Prediction> r = predict(*dp, tiles, cost);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->makespan, double(iters));
+}
+
+TEST(TileWork, BoundedPredictionRefusesHugeStreamKGrids) {
+  CostModel cost = CostModel::forTileK(32);
+  std::optional<Plan> p = makePlan(Kind::StreamK, int64_t(1) << 30, 64, 132,
+                                   kMaxSimulatedCtas + 1, nullptr);
+  ASSERT_TRUE(p);
+  EXPECT_FALSE(predict(*p, 132, cost));
+  p = makePlan(Kind::StreamK, int64_t(1) << 30, 64, 132, kMaxSimulatedCtas,
+               nullptr);
+  EXPECT_TRUE(predict(*p, 132, cost));
 }
 
 } // namespace

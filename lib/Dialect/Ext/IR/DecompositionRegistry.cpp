@@ -162,6 +162,14 @@ ext::collectAutoCandidates(MLIRContext *ctx, int64_t numTiles,
                            int64_t itersPerTile, const DeviceFacts &device,
                            double partialCost) {
   SmallVector<AutoCandidate> out;
+  // Whether the candidate can run the problem at all (data-parallel cannot
+  // launch a CTA per tile of 2^40 tiles); its diagnostic is not the user's.
+  auto canTake = [&](TileDecompositionAttrInterface candidate) {
+    ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+    return succeeded(candidate.verifyProblem(
+        [&]() { return emitError(UnknownLoc::get(ctx)); }, numTiles,
+        itersPerTile, device));
+  };
   for (const DecompositionEntry &entry : getTileDecompositions()) {
     if (!dialectsLoaded(ctx, entry))
       continue;
@@ -172,7 +180,7 @@ ext::collectAutoCandidates(MLIRContext *ctx, int64_t numTiles,
     for (Attribute a :
          prototype.getAutoCandidates(numTiles, itersPerTile, device)) {
       auto candidate = dyn_cast<TileDecompositionAttrInterface>(a);
-      if (!candidate)
+      if (!candidate || !canTake(candidate))
         continue;
       std::optional<WorkPrediction> prediction =
           candidate.predictWork(numTiles, itersPerTile, device, partialCost);

@@ -85,17 +85,17 @@ std::optional<WorkPrediction> predictSpec(const Spec &spec, int64_t tiles,
     return std::nullopt;
   tw::CostModel cost;
   cost.partialCost = partialCost;
-  tw::Prediction p = tw::predict(*plan, sms, cost);
+  std::optional<tw::Prediction> p = tw::predict(*plan, sms, cost);
+  if (!p)
+    return std::nullopt;
   WorkPrediction w;
-  w.grid = p.grid;
-  w.waves = p.waves;
-  w.maxItersPerCta = p.maxItersPerCta;
-  w.fixups = p.fixups;
-  w.makespan = p.makespan;
-  w.utilization = p.utilization;
-  for (int64_t cta = 0; cta < plan->grid; ++cta)
-    w.maxUnitsPerCta =
-        std::max<int64_t>(w.maxUnitsPerCta, tw::unitsOf(*plan, cta).size());
+  w.grid = p->grid;
+  w.waves = p->waves;
+  w.maxUnitsPerCta = p->maxUnitsPerCta;
+  w.maxItersPerCta = p->maxItersPerCta;
+  w.fixups = p->fixups;
+  w.makespan = p->makespan;
+  w.utilization = p->utilization;
   return w;
 }
 

@@ -42,9 +42,10 @@ tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
     SmallVector<AutoCandidate> candidates =
         collectAutoCandidates(ctx, tiles, iters, facts, partialCost);
     if (candidates.empty())
-      return op.emitOpError() << "decomposition " << d << " found no "
-                              << "candidate for " << tiles << " tiles of "
-                              << iters << " iterations";
+      return op.emitOpError()
+             << "decomposition " << d << " found no candidate that can run "
+             << tiles << " tiles of " << iters << " iterations on "
+             << facts.numSMs << " SMs";
     unsigned best = pickAutoCandidate(candidates);
     resolved = candidates[best].decomposition;
     llvm::raw_string_ostream os(table);

@@ -86,7 +86,8 @@ struct AutoCandidate {
   std::string name;
 };
 
-/// Every registered decomposition's candidates for the problem that have a
+/// Every registered decomposition's candidates for the problem that take it
+/// (verifyProblem: a grid within the launch limit, ...) and have a
 /// prediction on `device` (whose SM count must be known), each fixup
 /// costing `partialCost` iterations; in registry order.
 llvm::SmallVector<AutoCandidate>

@@ -456,13 +456,14 @@ def Ext_AutoAttr : Ext_Attr<"Auto", "auto", [
   let summary = "the decomposition a cost model predicts fastest";
   let description = [{
     `ext-apply-schedule` replaces it with the candidate of the shortest
-    predicted time among every registered decomposition's candidates
-    (ext/Dialect/Ext/IR/DecompositionRegistry.h): data-parallel, split-K
-    (serial and parallel, 2, 4, 8 and 16 slices), `stream_k`,
-    `stream_k_dp`, `stream_k_2tile`, and those plugins register. The model
-    (ext/Support/TileWork.h) schedules each candidate's CTAs on the SMs in
-    launch order, counting main-loop iterations, waves, and the cost of
-    storing and combining partial tiles (from the tile's reduce step);
+    predicted time among every registered decomposition's candidates that
+    can run the problem (ext/Dialect/Ext/IR/DecompositionRegistry.h):
+    data-parallel, split-K (serial and parallel, 2, 4, 8 and 16 slices),
+    `stream_k`, `stream_k_dp`, `stream_k_2tile`, and those plugins
+    register. The model (ext/Support/TileWork.h) schedules each candidate's
+    CTAs on the SMs in launch order, counting main-loop iterations, waves,
+    and the cost of storing and combining partial tiles (from the tile's
+    reduce step), in time and memory independent of the tile count;
     `report=true` prints every candidate's predicted utilization. `sms`
     overrides the chip's SM count. An `ext.kernel` must name the chosen
     decomposition: `auto` itself does not lower.
