@@ -26,6 +26,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -281,14 +282,23 @@ struct Reporter {
       return v;
     }
     // Padding: the elements a padded layout allocates (the outermost
-    // extent times its stride, as ext-alloc-shared-to-workgroup allocates) minus
-    // those of the view.
-    int64_t alloc = 1, elems = 1;
+    // extent times its stride, as ext-alloc-shared-to-workgroup allocates)
+    // minus those of the view; none to report for a dynamic size (a view
+    // the fuzzer wrote) or a product past 64 bits.
+    std::optional<int64_t> alloc = 1, elems = 1;
     for (auto [s, st] : llvm::zip(view->sizes, view->strides)) {
-      alloc = std::max(alloc, s * st);
-      elems *= s;
+      if (ShapedType::isDynamic(s) || ShapedType::isDynamic(st))
+        alloc = std::nullopt;
+      if (!alloc || !elems)
+        break;
+      std::optional<int64_t> extent = llvm::checkedMul(s, st);
+      alloc = extent ? std::max(*alloc, *extent) : extent;
+      elems = llvm::checkedMul(*elems, s);
     }
-    v.paddingBytes = (alloc - elems) * view->elemBytes;
+    std::optional<int64_t> padding;
+    if (alloc && elems)
+      padding = llvm::checkedMul<int64_t>(*alloc - *elems, view->elemBytes);
+    v.paddingBytes = padding.value_or(0);
 
     unsigned bytes = view->elemBytes;
     SmallVector<Value> indices;

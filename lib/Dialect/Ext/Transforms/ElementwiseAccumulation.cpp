@@ -256,7 +256,11 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchState &state,
         }
         return;
       }
-      auto [points, locals] = pointsOf(key);
+      // Named, not structured, bindings: lambdas capture them (clang 14, the
+      // fuzz build's compiler, does not capture structured bindings).
+      auto pointsAndLocals = pointsOf(key);
+      SmallVector<Value> &points = pointsAndLocals.first;
+      SmallVector<Value> &locals = pointsAndLocals.second;
       auto update = [&] {
         SmallVector<Value> elems;
         for (unsigned i = 0; i < numInputs; ++i)

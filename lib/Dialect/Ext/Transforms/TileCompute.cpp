@@ -431,7 +431,10 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
     // consecutive points along the tile's innermost axis go as one vector
     // store: one instruction per 16 bytes, and no bank conflicts between
     // the lanes' scalar stores.
-    auto [storeAxis, storeWidth] =
+    // Named, not structured, bindings: the lambda below captures them.
+    unsigned storeAxis;
+    int64_t storeWidth;
+    std::tie(storeAxis, storeWidth) =
         sharedStoreVector(op, layout, spatial, spatialShape, spatialThreads,
                           localCounts, unrollPoints, isFullBound);
     spatialLoops([&](Value valid) {
