@@ -11,6 +11,7 @@ PACKAGES=(
   pybind11-dev python3-dev python3-numpy python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel
   libgtest-dev
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

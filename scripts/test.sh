@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every ext test: the lit suite (IR, diagnostics,
 # execution, tools) with the GoogleTest unit tests, then the Python tests,
-# then examples/plugin built against ext installed into a fresh prefix.
+# then examples/plugin built against ext installed into a fresh prefix, then
+# the sanitizer pass (scripts/sanitize.sh).
 # Ends with one summary line: "N passed, N failed".
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -73,6 +74,22 @@ else
   tail -40 "$plugin_log"
   echo "FAILED: installing ext or building examples/plugin against it (see $plugin_log)"
   failed=$((failed + 1))
+fi
+
+# The sanitizer pass (scripts/sanitize.sh): the tools built again with ASan
+# and UBSan in build-fuzz/ (clang-14, ccache), the fuzz corpus and the lit
+# tests that need only ext-opt and ext-translate replayed through them.
+san_log="$BUILD/sanitize.log"
+bash "$ROOT/scripts/sanitize.sh" 2>&1 | tee "$san_log"
+san_rc=${PIPESTATUS[0]}
+san_line=$(grep -E "^sanitize: [0-9]+ passed, [0-9]+ failed" "$san_log" | tail -1)
+if [ -n "$san_line" ]; then
+  passed=$((passed + $(echo "$san_line" | awk '{print $2}')))
+  failed=$((failed + $(echo "$san_line" | awk '{print $4}')))
+elif [ "$san_rc" -ne 0 ]; then
+  failed=$((failed + 1))
+elif grep -q "^sanitize: skipped" "$san_log"; then
+  skipped=$((skipped + 1))
 fi
 
 echo "total: $(( $(date +%s) - start )) s"

@@ -129,9 +129,9 @@ func.func @vector_unaligned(%v: vector<4xf32>) {
 // Column panels: a [16][128] tile as two [16][64] panels, one after the
 // other; the panel of column j starts at (j / 64) * 16 * 64 = 1024 (j / 64).
 // CHECK-LABEL: func.func @panels
-// CHECK-DAG: %[[C1024:.*]] = arith.constant 1024 : index
-// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
 // CHECK: %[[P:.*]] = arith.divui %{{.*}}, %[[C64]] : index
+// CHECK: %[[C1024:.*]] = arith.constant 1024 : index
 // CHECK: %[[START:.*]] = arith.muli %[[P]], %[[C1024]] : index
 // CHECK: %[[COL:.*]] = arith.remui %{{.*}}, %{{.*}} : index
 // CHECK: %[[IN:.*]] = arith.addi %[[COL]], %[[START]] : index

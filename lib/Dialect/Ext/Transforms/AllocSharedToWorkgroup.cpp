@@ -53,9 +53,11 @@ Value swizzledOffset(OpBuilder &b, Location loc, MemRefType type,
     // elements; within it, the tile is row-major with rows of P.
     Value j = idx.back();
     int64_t panelSize = type.getNumElements() / shape.back() * panel;
-    panelStart = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, j, constant(panel)),
-        constant(panelSize));
+    // One op per statement: the IR must not depend on the compiler's order
+    // of evaluating arguments.
+    Value panelIndex = arith::DivUIOp::create(b, loc, j, constant(panel));
+    panelStart =
+        arith::MulIOp::create(b, loc, panelIndex, constant(panelSize));
     idx.back() = arith::RemUIOp::create(b, loc, j, constant(panel));
     shape.back() = panel;
   }
@@ -185,8 +187,14 @@ LogicalResult lowerSwizzled(RewriterBase &rw, ArrayRef<AllocSharedOp> allocs) {
       if (access->run == 1)
         continue;
       int64_t known = int64_t(1) << 62;
-      for (auto [idx, stride] : llvm::zip(access->indices, strides))
-        known = std::gcd(known, tile_lowering::knownMultiple(idx) * stride);
+      for (auto [idx, stride] : llvm::zip(access->indices, strides)) {
+        // A dynamic or negative stride says nothing about alignment.
+        int64_t strideMultiple =
+            stride > 0 && !ShapedType::isDynamic(stride) ? stride : 1;
+        known = std::gcd(known, tile_lowering::multipleOfProduct(
+                                    tile_lowering::knownMultiple(idx),
+                                    strideMultiple));
+      }
       int64_t run = access->run;
       if (!llvm::isPowerOf2_64(run) ||
           run > (int64_t(1) << swizzle.getBase()) || known % run != 0)

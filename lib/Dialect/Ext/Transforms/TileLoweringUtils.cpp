@@ -13,6 +13,10 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -30,13 +34,26 @@ int64_t tile_lowering::elementBytes(Type t) {
   return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
 }
 
+int64_t tile_lowering::multipleOfProduct(int64_t x, int64_t y) {
+  constexpr int64_t any = int64_t(1) << 62;
+  if (std::optional<int64_t> p = llvm::checkedMul(x, y))
+    return std::min(*p, any);
+  return int64_t(1) << std::min(62, llvm::countr_zero(uint64_t(x)) +
+                                        llvm::countr_zero(uint64_t(y)));
+}
+
 int64_t tile_lowering::knownMultiple(Value v) {
-  if (std::optional<int64_t> c = getConstantIntValue(v))
-    return *c == 0 ? int64_t(1) << 62 : std::abs(*c);
+  constexpr int64_t any = int64_t(1) << 62;
+  if (std::optional<int64_t> c = getConstantIntValue(v)) {
+    // 0 is a multiple of anything; |INT64_MIN| does not fit, 2^62 divides it.
+    if (*c == 0 || *c == std::numeric_limits<int64_t>::min())
+      return any;
+    return std::abs(*c);
+  }
   Operation *def = v.getDefiningOp();
   if (auto mul = dyn_cast_or_null<arith::MulIOp>(def))
-    return std::min<int64_t>(int64_t(1) << 62, knownMultiple(mul.getLhs()) *
-                                                   knownMultiple(mul.getRhs()));
+    return multipleOfProduct(knownMultiple(mul.getLhs()),
+                             knownMultiple(mul.getRhs()));
   if (auto add = dyn_cast_or_null<arith::AddIOp>(def))
     return std::gcd(knownMultiple(add.getLhs()), knownMultiple(add.getRhs()));
   // x mod c = x - c * q: a multiple of what divides both x and c.

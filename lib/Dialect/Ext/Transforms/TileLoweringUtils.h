@@ -33,6 +33,12 @@ int64_t elementBytes(mlir::Type t);
 /// accesses aligned.
 int64_t knownMultiple(mlir::Value v);
 
+/// A number the product of two values is a multiple of, given numbers
+/// `x` and `y` (positive) each is a multiple of: x * y, or where that
+/// overflows, the powers of two of both (all a vector width asks about),
+/// at most 2^62, knownMultiple's "any".
+int64_t multipleOfProduct(int64_t x, int64_t y);
+
 /// Whether every stride but the innermost is a static multiple of `w`: rows
 /// then start `w`-aligned.
 bool outerStridesDivisible(llvm::ArrayRef<int64_t> strides, int64_t w);
