@@ -33,6 +33,16 @@ struct Problem {
   int64_t tiles, iters, sms, param;
 };
 
+/// The plan of `kind` for a problem: its param as split-K's slices (at most
+/// 16 and the iterations) or Stream-K's grid.
+std::optional<Plan> planFor(const Problem &pr, Kind kind,
+                            std::string *why = nullptr) {
+  int64_t param = pr.param;
+  if (kind == Kind::SplitKSerial || kind == Kind::SplitKParallel)
+    param = 1 + param % std::min<int64_t>(pr.iters, 16);
+  return makePlan(kind, pr.tiles, pr.iters, pr.sms, param, why);
+}
+
 std::string describe(const Plan &p, int64_t sms) {
   return ("kind " + std::to_string(int(p.kind)) + " tiles=" + std::to_string(p.tiles) +
           " iters=" + std::to_string(p.iters) + " grid=" +
@@ -254,12 +264,8 @@ TEST(TileWork, IndexMathCoversEveryIterationOnceWithOneOwner) {
   int checked = 0;
   for (const Problem &pr : randomProblems(1500, 1)) {
     for (Kind kind : kAllKinds) {
-      int64_t param = pr.param;
-      if (kind == Kind::SplitKSerial || kind == Kind::SplitKParallel)
-        param = 1 + param % std::min<int64_t>(pr.iters, 16);
       std::string why;
-      std::optional<Plan> p =
-          makePlan(kind, pr.tiles, pr.iters, pr.sms, param, &why);
+      std::optional<Plan> p = planFor(pr, kind, &why);
       ASSERT_TRUE(p) << "kind " << int(kind) << ": cannot " << why;
       if (!checkPlan(*p, pr.sms))
         return;
@@ -274,11 +280,7 @@ TEST(TileWork, NoWaitBlocksForeverUnderAnyResidentBound) {
   int runs = 0;
   for (const Problem &pr : randomProblems(250, 2)) {
     for (Kind kind : kAllKinds) {
-      int64_t param = pr.param;
-      if (kind == Kind::SplitKSerial || kind == Kind::SplitKParallel)
-        param = 1 + param % std::min<int64_t>(pr.iters, 16);
-      std::optional<Plan> p =
-          makePlan(kind, pr.tiles, pr.iters, pr.sms, param, nullptr);
+      std::optional<Plan> p = planFor(pr, kind);
       ASSERT_TRUE(p);
       if (p->grid > 3000)
         continue;
@@ -408,11 +410,7 @@ TEST(TileWork, BoundedPredictionAgreesWithTheSimulation) {
   int compared = 0;
   for (const Problem &pr : boundedProblems()) {
     for (Kind kind : kAllKinds) {
-      int64_t param = pr.param;
-      if (kind == Kind::SplitKSerial || kind == Kind::SplitKParallel)
-        param = 1 + param % std::min<int64_t>(pr.iters, 16);
-      std::optional<Plan> p =
-          makePlan(kind, pr.tiles, pr.iters, pr.sms, param, nullptr);
+      std::optional<Plan> p = planFor(pr, kind);
       ASSERT_TRUE(p);
       if (p->grid > kExactPredictionLimit)
         continue;
