@@ -4,8 +4,11 @@
 # and the ext-fuzz target (see fuzz/ext-fuzz.cpp, bench/fuzz/run.sh).
 # Needs Debian's clang-14 and libclang-rt-14-dev; without them it says so and
 # exits 0 (the default build never needs them). Extra arguments go to
-# `cmake --build` (e.g. -j 2).
+# `cmake --build` (e.g. -j 2). `build-fuzz.sh --probe` only checks the
+# compiler and its runtimes: exit 0 when the build can be made, 1 when not.
 set -euo pipefail
+probe_only=0
+if [ "${1:-}" = "--probe" ]; then probe_only=1; shift; fi
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${EXT_FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 LLVM_PREFIX=/usr/lib/llvm-22
@@ -14,7 +17,7 @@ CXX="${EXT_FUZZ_CXX:-clang++-14}"
 
 if ! command -v "$CC" >/dev/null 2>&1 || ! command -v "$CXX" >/dev/null 2>&1; then
   echo "build-fuzz: $CXX is not installed; skipping the fuzz build"
-  exit 0
+  exit $probe_only
 fi
 # The runtimes (libclang-rt-14-dev): link a trivial fuzz target.
 probe="$(mktemp -d)"
@@ -25,8 +28,9 @@ if ! "$CXX" -fsanitize=fuzzer,address,undefined "$probe/probe.cpp" -o "$probe/pr
      >"$probe/log" 2>&1; then
   echo "build-fuzz: $CXX cannot link libFuzzer with ASan and UBSan (libclang-rt-14-dev missing?); skipping the fuzz build"
   sed 's/^/  /' "$probe/log" | head -5
-  exit 0
+  exit $probe_only
 fi
+if [ $probe_only -eq 1 ]; then exit 0; fi
 
 if [ ! -f "$BUILD/build.ninja" ]; then
   launcher=()

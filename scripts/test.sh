@@ -15,7 +15,13 @@ echo "build: $(( $(date +%s) - start )) s"
 
 passed=0; failed=0
 log="$BUILD/lit.log"
-/usr/lib/llvm-22/bin/lit -sv "$BUILD/test" "$BUILD/test/Unit" 2>&1 | tee "$log"
+# When the sanitizer pass below can run, it replays the fuzz corpus through
+# ASan and UBSan builds; the suite then skips its unsanitized replay of it.
+lit_params=()
+if bash "$ROOT/scripts/build-fuzz.sh" --probe >/dev/null 2>&1; then
+  lit_params=(-Dsanitized_replay=1)
+fi
+/usr/lib/llvm-22/bin/lit -sv "${lit_params[@]}" "$BUILD/test" "$BUILD/test/Unit" 2>&1 | tee "$log"
 lit_rc=${PIPESTATUS[0]}
 # lit's summary: "  Passed: N (..)", "  Failed: N (..)", and the other
 # non-passing kinds; expected failures and unsupported tests are not failures.

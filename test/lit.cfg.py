@@ -30,6 +30,12 @@ tools = ["ext-opt", "ext-translate", "ext-run", "ext-fuzz-replay", "mlir-opt",
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# scripts/test.sh sets sanitized_replay when its sanitizer pass will replay the
+# fuzz corpus through ASan and UBSan builds (scripts/sanitize.sh), so the
+# suite need not replay it unsanitized too.
+if lit_config.params.get("sanitized_replay"):
+    config.available_features.add("sanitized-replay")
+
 # ptxas is optional: tests that assemble PTX say `REQUIRES: ptxas`.
 if config.ptxas:
     config.available_features.add("ptxas")
