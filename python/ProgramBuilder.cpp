@@ -554,6 +554,11 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
                        "' has an unknown dtype");
     SmallVector<int64_t> shape;
     for (py::handle s : py::reinterpret_borrow<py::list>(arg["shape"])) {
+      // None: a symbolic size (ext.var), a dynamic dimension.
+      if (s.is_none()) {
+        shape.push_back(ShapedType::kDynamic);
+        continue;
+      }
       int64_t extent = py::cast<int64_t>(s);
       if (extent <= 0)
         throw BuildError(describeLocation(loc) + ": tensor '" + name +
@@ -583,8 +588,9 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
     for (py::handle a : py::reinterpret_borrow<py::list>(c["axes"])) {
       auto t = py::reinterpret_borrow<py::tuple>(a);
       std::string kind = py::cast<std::string>(t[1]);
-      int64_t extent = py::cast<int64_t>(t[2]);
-      if (extent <= 0)
+      int64_t extent =
+          t[2].is_none() ? ShapedType::kDynamic : py::cast<int64_t>(t[2]);
+      if (extent <= 0 && !ShapedType::isDynamic(extent))
         throw BuildError(where + ": axis '" + py::cast<std::string>(t[0]) +
                          "' has extent " + std::to_string(extent) +
                          "; extents must be positive");

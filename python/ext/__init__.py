@@ -48,7 +48,8 @@ from .schedule import (  # noqa: F401
 from .te import (  # noqa: F401
     CommReducer, ComputeOp, Expr, IterVar, Tensor, abs, cast, ceil, comm_reducer, compute,
     const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, max, max_value, min,
-    min_value, placeholder, prod, reduce_axis, round, rsqrt, sigmoid, sin, sqrt, sum, tanh)
+    min_value, placeholder, prod, reduce_axis, round, rsqrt, sigmoid, sin, sqrt, sum, tanh,
+    Var, var)
 
 __all__ = [
     "Context", "Module", "load_plugin", "Kernel", "build", "cache_info", "clear_cache",
@@ -58,5 +59,6 @@ __all__ = [
     "CommReducer", "ComputeOp", "Expr", "IterVar", "Tensor", "abs", "cast", "ceil",
     "comm_reducer", "compute", "const", "cos", "erf", "exp", "exp2", "floor", "if_then_else",
     "log", "log2", "log10", "max", "max_value", "min", "min_value", "placeholder", "prod",
+    "Var", "var",
     "reduce_axis", "round", "rsqrt", "sigmoid", "sin", "sqrt", "sum", "tanh",
 ]

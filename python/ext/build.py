@@ -121,6 +121,42 @@ def _reducer_region(op):
     return {"nodes": nodes, "yields": [ids[id(c)] for c in combined]}, idents
 
 
+def _static_or_none(size):
+    """An int size, or None for a symbolic one (`ext.var`)."""
+    return None if isinstance(size, _te.Var) else size
+
+
+def _bind_sizes(arrays, tensors):
+    """The value of every symbolic size (ext.var) from the input arrays'
+    shapes; a size given two values is an error naming both inputs."""
+    sizes, where = {}, {}
+    for a, t in zip(arrays, tensors):
+        if not isinstance(a, np.ndarray) or a.ndim != len(t.shape):
+            continue  # _input_array says why
+        for d, s in enumerate(t.shape):
+            if not isinstance(s, _te.Var):
+                continue
+            n = int(a.shape[d])
+            if s.name in sizes and sizes[s.name] != n:
+                raise ValueError(f"size {s.name} is {sizes[s.name]} in {where[s.name]} but {n} "
+                                 f"in dimension {d} of input '{t.name}'")
+            sizes.setdefault(s.name, n)
+            where.setdefault(s.name, f"dimension {d} of input '{t.name}'")
+    return sizes
+
+
+def _concrete_shape(shape, sizes, tensor):
+    out = []
+    for s in shape:
+        if isinstance(s, _te.Var):
+            if s.name not in sizes:
+                raise ValueError(f"size {s.name} of '{tensor.name}' is given by no input: "
+                                 "a symbolic size must appear in an input's shape")
+            s = sizes[s.name]
+        out.append(s)
+    return tuple(out)
+
+
 def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
     """The program description ext's C++ core builds a module from, plus the
     argument tensors: (program, inputs, outputs, intermediates). `ext.build`
@@ -181,8 +217,9 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
         while label in names:
             label += "_"
         names.add(label)
-        program_args.append({"name": label, "shape": list(t.shape), "dtype": t.dtype,
-                             "loc": t.loc})
+        # A symbolic size (ext.var) is a dynamic dimension.
+        program_args.append({"name": label, "shape": [_static_or_none(d) for d in t.shape],
+                             "dtype": t.dtype, "loc": t.loc})
     program_computes = []
     for op in computes:
         axes = op.all_axes
@@ -209,7 +246,7 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
         s = schedules.get(id(op)) or op.schedule
         program_computes.append({
             "name": op.name, "loc": op.loc,
-            "axes": [(a.name, a.kind, a.extent) for a in axes],
+            "axes": [(a.name, a.kind, _static_or_none(a.extent)) for a in axes],
             "num_inputs": len(operands), "operands": program_operands,
             "input_names": [_access_text(t, trees, axes) for t, trees in operands],
             "body": {"nodes": nodes, "yields": [ids[id(v)] for v in op.values]},
@@ -430,10 +467,11 @@ class Kernel:
             names = ", ".join(t.name for t in self.inputs)
             raise ValueError(f"@{self.name} takes {len(self.inputs)} arrays ({names}), "
                              f"got {len(arrays)}")
+        sizes = _bind_sizes(arrays, self.inputs)
         passed = []
         for a, t in zip(arrays, self.inputs):
-            passed.append(_input_array(a, t))
-        results = [np.empty(t.shape, _dt.numpy_dtype(t.dtype))
+            passed.append(_input_array(a, t, sizes))
+        results = [np.empty(_concrete_shape(t.shape, sizes, t), _dt.numpy_dtype(t.dtype))
                    for t in self.outputs + self.intermediates]
         if target not in self._executables:
             if target not in ("cpu", "cuda"):
@@ -450,13 +488,16 @@ class Kernel:
         return outs[0] if len(outs) == 1 else tuple(outs)
 
 
-def _input_array(a, tensor):
+def _input_array(a, tensor, sizes):
     if not isinstance(a, np.ndarray):
         raise TypeError(f"input '{tensor.name}' must be a numpy array, got "
                         f"{type(a).__name__}")
-    if a.shape != tensor.shape:
+    if a.ndim != len(tensor.shape) or \
+            a.shape != _concrete_shape(tensor.shape, sizes, tensor):
         raise ValueError(f"input '{tensor.name}' has shape {a.shape}, the placeholder "
                          f"{tensor.shape}")
+    if any(n == 0 for n in a.shape):
+        raise ValueError(f"input '{tensor.name}' has shape {a.shape}: sizes must be positive")
     if tensor.dtype == "bf16":
         if a.dtype == np.uint16:
             return np.ascontiguousarray(a)

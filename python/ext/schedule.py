@@ -331,6 +331,12 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
                               f"ext; valid fields: {', '.join(schedule_fields())}")
     axes = op.all_axes
     names = [a.name for a in axes]
+    for a in axes:
+        if isinstance(a.extent, _te.Var):
+            raise _error(loc, f"axis '{a.name}' of compute '{op.name}' has the symbolic "
+                              f"extent {a.extent}: scheduled kernels take static extents for "
+                              "now; build the compute unscheduled (it runs at any size) or "
+                              "give the extent")
 
     tiles = _default_tile(axes)
     if tile is not None:

@@ -121,6 +121,51 @@ class Expr:
     def __ne__(self, o): return _compare("ne", self, o)
 
 
+class Var:
+    """A symbolic size (`ext.var("M")`): a dimension of placeholders and
+    computes that is known only when the kernel runs, so one build serves
+    every size. Vars with the same name are the same size.
+
+        >>> M = ext.var("M")
+        >>> A = ext.placeholder((M, 64), "float32", name="A")
+        >>> B = ext.compute((M, 64), lambda i, j: A[i, j] * 2.0, name="B")
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        if not isinstance(name, str) or not name.isidentifier():
+            raise _error(_where(), f"ext.var takes an identifier, got {name!r}")
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, Var) and other.name == self.name
+
+    def __hash__(self):
+        return hash(("ext.var", self.name))
+
+    def __repr__(self):
+        return self.name
+
+
+def var(name: str) -> Var:
+    """A symbolic size named `name` (see `Var`): usable wherever a shape or
+    an extent is (`ext.placeholder((M, K))`, `ext.compute((M, N), ...)`,
+    `ext.reduce_axis(K)`, `ext.matmul(M, N, K)`). Unscheduled computes run
+    at any size; ext.schedule needs static sizes for now.
+
+        >>> M = ext.var("M")
+        >>> kernel = ext.matmul(M, 64, 32).build()
+        >>> c1, c7 = kernel.run(a1, b), kernel.run(a7, b)   # M = 1, then 7
+    """
+    return Var(name)
+
+
+def _is_size(s) -> bool:
+    """A positive int or a Var."""
+    return isinstance(s, Var) or (isinstance(s, int) and not isinstance(s, bool) and s > 0)
+
+
 class IterVar(Expr):
     """An iteration axis: a spatial axis of a compute (one per output
     dimension, named after the lambda's parameters) or a reduce axis from
@@ -153,8 +198,9 @@ def reduce_axis(extent, name: Optional[str] = None) -> IterVar:
         if len(extent) != 2 or extent[0] != 0:
             raise _error(loc, f"reduce_axis takes an extent or a range (0, n), got {extent!r}")
         extent = extent[1]
-    if not isinstance(extent, int) or isinstance(extent, bool) or extent <= 0:
-        raise _error(loc, f"reduce_axis extent must be a positive integer, got {extent!r}")
+    if not _is_size(extent):
+        raise _error(loc, f"reduce_axis extent must be a positive integer or an ext.var, "
+                          f"got {extent!r}")
     return IterVar(name or f"r{next(_counter)}", extent, "reduce", loc)
 
 
@@ -391,8 +437,9 @@ def placeholder(shape, dtype="float32", name: Optional[str] = None) -> Tensor:
         shape = (shape,)
     shape = tuple(shape)
     for s in shape:
-        if isinstance(s, bool) or not isinstance(s, int) or s <= 0:
-            raise _error(loc, f"placeholder shape must be positive integers, got {shape}")
+        if not _is_size(s):
+            raise _error(loc, f"placeholder shape must be positive integers or ext.var sizes, "
+                              f"got {shape}")
     try:
         dtype = _dt.canonical(dtype)
     except ValueError as e:
@@ -574,8 +621,9 @@ def compute(shape, fcompute: Callable, name: str = "compute", dtype=None):
     if not shape:
         raise _error(loc, "compute needs at least one output dimension")
     for s in shape:
-        if isinstance(s, bool) or not isinstance(s, int) or s <= 0:
-            raise _error(loc, f"compute shape must be positive integers, got {shape}")
+        if not _is_size(s):
+            raise _error(loc, f"compute shape must be positive integers or ext.var sizes, "
+                              f"got {shape}")
     if not callable(fcompute):
         raise _error(loc, "compute takes a function of the axes (lambda i, j: ...)",
                      TypeError)
@@ -696,6 +744,15 @@ def _range(tree, extents):
     return (0, b[0] - 1) if a[0] < 0 or a[1] >= b[0] else a
 
 
+def _tree_axes(tree):
+    """The axis positions an affine tree uses."""
+    if tree[0] == "axis":
+        return [tree[1]]
+    if tree[0] == "const":
+        return []
+    return [a for t in tree[1:] if isinstance(t, tuple) for a in _tree_axes(t)]
+
+
 def _check_bounds(load, axes):
     tensor = load.attr
     positions = {id(a): d for d, a in enumerate(axes)}
@@ -706,6 +763,21 @@ def _check_bounds(load, axes):
             if isinstance(e, IterVar) and id(e) not in positions:
                 return  # reported by the caller's axis check
         tree = _affine(idx, positions, where)
+        size = tensor.shape[d]
+        symbolic = [axes[i].name for i in _tree_axes(tree) if isinstance(extents[i], Var)]
+        if symbolic or isinstance(size, Var):
+            # A symbolic size is bound by an axis indexing it alone: the
+            # same size on both sides, nothing else to check statically.
+            alone = tree[0] == "axis" and extents[tree[1]] == size
+            if alone:
+                continue
+            if tree[0] == "axis":
+                raise _error(load.loc, f"{where}: index #{d} is axis '{axes[tree[1]].name}' "
+                                       f"of extent {extents[tree[1]]}, but {tensor.name} has "
+                                       f"size {size} in dimension {d} (shapes do not match)")
+            raise _error(load.loc, f"{where}: index #{d} combines axes where a size is "
+                                   f"symbolic ({', '.join(symbolic) or size}); an axis of "
+                                   "symbolic extent may only index a dimension alone")
         lo, hi = _range(tree, extents)
         if lo < 0 or hi >= tensor.shape[d]:
             raise _error(load.loc, f"{where}: index #{d} ranges over [{lo}, {hi}] but "

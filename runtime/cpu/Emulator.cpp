@@ -244,6 +244,16 @@ void __ext_emu_launch(const char *kernel, const char *launchSite,
     launchFailed(error);
 }
 
+void __ext_emu_host_assert_fail(const char *message, int32_t guarded) {
+  std::string text = std::string("host check failed: ") +
+                     (message ? message : "(no message)");
+  if (!guarded || !keepErrors)
+    reportAndExit(text);
+  std::fflush(stdout);
+  if (keptError.empty())
+    keptError = text;
+}
+
 void __ext_emu_set_launch_options(const ExtEmuOptions *options) {
   hasOptions = options != nullptr;
   if (options)

@@ -191,3 +191,47 @@ func.func @nested_index(%X: memref<8xi1>, %Y: memref<8xi64>) {
   }
   return
 }
+
+// -----
+
+// A dynamic extent is the size of the first dynamic dimension that binds
+// it; every other dynamic dimension an axis indexes alone (a static axis
+// too) is checked against it: the loops run only if all agree, and each
+// check is asserted in the else branch, marked ext.guarded (the work it
+// protects is skipped, so a runtime may report it and go on).
+// CHECK-LABEL: func @matmul_dynamic
+// CHECK-SAME:    (%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x32xf32>, %[[C:.*]]: memref<?x?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK:         %[[M:.*]] = memref.dim %[[A]], %[[C0]]
+// CHECK:         %[[CM:.*]] = memref.dim %[[C]], %[[C0]]
+// CHECK:         %[[SAMEM:.*]] = arith.cmpi eq, %[[CM]], %[[M]]
+// CHECK:         %[[CN:.*]] = memref.dim %[[C]], %[[C1]]
+// CHECK:         %[[SAMEN:.*]] = arith.cmpi eq, %[[CN]], %[[C32]]
+// CHECK:         %[[K:.*]] = memref.dim %[[A]], %[[C1]]
+// CHECK:         %[[BK:.*]] = memref.dim %[[B]], %[[C0]]
+// CHECK:         %[[SAMEK:.*]] = arith.cmpi eq, %[[BK]], %[[K]]
+// CHECK:         %[[MN:.*]] = arith.andi %[[SAMEM]], %[[SAMEN]]
+// CHECK:         %[[ALL:.*]] = arith.andi %[[MN]], %[[SAMEK]]
+// CHECK:         scf.if %[[ALL]] {
+// CHECK:           scf.for %{{.*}} = %[[C0]] to %[[M]]
+// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[C32]]
+// CHECK:               scf.for %{{.*}} = %[[C0]] to %[[K]]
+// CHECK:         } else {
+// CHECK-NEXT:      cf.assert %[[SAMEM]], "ext.compute: dimension #0 of output #0 is not the extent of axis 'i' that indexes it" {ext.guarded}
+// CHECK-NEXT:      cf.assert %[[SAMEN]], "ext.compute: dimension #1 of output #0 is not the extent of axis 'j' that indexes it" {ext.guarded}
+// CHECK-NEXT:      cf.assert %[[SAMEK]], "ext.compute: dimension #0 of input #1 is not the extent of axis 'k' that indexes it" {ext.guarded}
+// CHECK-NEXT:    }
+func.func @matmul_dynamic(%A: memref<?x?xf32>, %B: memref<?x32xf32>, %C: memref<?x?xf32>) {
+  ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"j", spatial, 32>, #ext.axis<"k", reduce, ?>]
+      ins(%A, %B : memref<?x?xf32>, memref<?x32xf32>) outs(%C : memref<?x?xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>,
+            affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}

@@ -117,6 +117,11 @@ void __ext_emu_printf(const char *format, ...);
 /// A kernel's `cf.assert` that failed: the launch fails with `message`, the
 /// thread and the op at `site` (as a GPU's __assertfail stops the kernel).
 void __ext_emu_assert_fail(const char *message, int32_t site);
+/// A host `cf.assert` that failed. A `guarded` one (its work is skipped, see
+/// ext/Support/GuardedAssert.h) fails the call like a launch error where the
+/// host keeps errors (the first is kept); any other, or one without such a
+/// host, ends the process with its message.
+void __ext_emu_host_assert_fail(const char *message, int32_t guarded);
 
 int64_t __ext_emu_thread_id(int32_t dim);
 int64_t __ext_emu_block_id(int32_t dim);

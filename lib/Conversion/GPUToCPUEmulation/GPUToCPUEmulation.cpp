@@ -20,6 +20,7 @@
 #include "ext/Conversion/GPUToCPUEmulation/GPUToCPUEmulation.h"
 #include "ext/Conversion/Passes.h"
 #include "ext/Runtime/CpuEmulationABI.h"
+#include "ext/Support/GuardedAssert.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -137,6 +138,7 @@ private:
   LogicalResult lowerBody(func::FuncOp func, SiteTable &sites,
                           KernelInfo *kernel);
   LogicalResult lowerHost();
+  void lowerHostAsserts(bool hasGpu);
   void stripMemorySpaces();
 };
 
@@ -353,6 +355,30 @@ void Emulation::stripMemorySpaces() {
                                         /*replaceTypes=*/true);
 }
 
+void Emulation::lowerHostAsserts(bool hasGpu) {
+  SmallVector<cf::AssertOp> asserts;
+  for (auto func : emu.getModule().getOps<func::FuncOp>())
+    func.walk([&](cf::AssertOp op) {
+      if (hasGpu || op->hasAttr(kGuardedAssertAttrName))
+        asserts.push_back(op);
+    });
+  for (cf::AssertOp op : asserts) {
+    OpBuilder b(op);
+    Location l = op.getLoc();
+    Value failed = arith::XOrIOp::create(
+        b, l, op.getArg(), arith::ConstantIntOp::create(b, l, 1, 1));
+    Value guarded = arith::ConstantIntOp::create(
+        b, l, op->hasAttr(kGuardedAssertAttrName) ? 1 : 0, 32);
+    scf::IfOp::create(b, l, failed, [&](OpBuilder &tb, Location tl) {
+      emu.call(tb, tl, "__ext_emu_host_assert_fail", {},
+               {emu.stringPtr(tb, tl, "__ext_emu_assert_message", op.getMsg()),
+                guarded});
+      scf::YieldOp::create(tb, tl);
+    });
+    op.erase();
+  }
+}
+
 LogicalResult Emulation::run() {
   ModuleOp module = emu.getModule();
   bool hasGpu = false;
@@ -363,6 +389,11 @@ LogicalResult Emulation::run() {
     }
     return WalkResult::advance();
   });
+  // Host asserts report through the runtime: a guarded one (ext.guarded) to
+  // the caller, any other with its message before the process ends (the
+  // CPU's abort loses buffered output). Without kernels only guarded ones,
+  // so a module that needs no runtime still does not.
+  lowerHostAsserts(hasGpu);
   if (!hasGpu)
     return success();
 

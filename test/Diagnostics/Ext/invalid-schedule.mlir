@@ -31,12 +31,14 @@ func.func @threads_rank(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref
 
 // -----
 
-func.func @tile_too_big(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
-  // expected-error @+1 {{schedule: tile size 128 of axis 'i' exceeds its extent 64}}
+// A tile larger than its axis is masked (test/Integration/tile-larger-than-axis.mlir),
+// but a reduce axis on threads is reduced by a tree over exactly its extent.
+func.func @thread_reduce_tile_too_big(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: reduce axis 'k' runs on 4 threads, so one tile must cover it (tile 64 of extent 32)}}
   ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
       ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
-      combiner(sum) attributes {schedule = #ext.schedule<tile = [128, 32, 8], blocks = ["i", "j"], threads = [8, 8, 1]>} {
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [128, 32, 64], blocks = ["j"], threads = [8, 8, 4]>} {
   ^bb0(%a: f32, %b: f32):
     %p = arith.mulf %a, %b : f32
     ext.yield %p : f32

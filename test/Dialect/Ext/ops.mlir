@@ -207,3 +207,22 @@ func.func @min_pool(%X: memref<9xf32>, %Y: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Dynamic extents: `i` is bound to A's and C's dynamic dimension #0, `k` to
+// A's dynamic dimension #1 and B's #0.
+// CHECK-LABEL: func @matmul_dynamic
+// CHECK: ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"j", spatial, 32>, #ext.axis<"k", reduce, ?>]
+func.func @matmul_dynamic(%A: memref<?x?xf32>, %B: memref<?x32xf32>, %C: memref<?x32xf32>) {
+  ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"j", spatial, 32>, #ext.axis<"k", reduce, ?>]
+      ins(%A, %B : memref<?x?xf32>, memref<?x32xf32>) outs(%C : memref<?x32xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>,
+            affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}

@@ -435,8 +435,9 @@ LogicalResult AxisAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                StringRef name, AxisKind kind, int64_t extent) {
   if (name.empty())
     return emitError() << "axis name must not be empty";
-  if (extent < 1)
+  if (extent < 1 && !ShapedType::isDynamic(extent))
     return emitError() << "axis '" << name << "' has extent " << extent
-                       << "; extents must be positive";
+                       << "; extents must be positive (or ? for a size known "
+                          "at run time)";
   return success();
 }

@@ -14,6 +14,7 @@
 #include "ext/Support/AffineRange.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -114,7 +115,12 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
     return emitOpError() << "expects one indexing map per operand ("
                          << operands.size() << "), got " << maps.size();
 
+  // Dynamic axes never reach a compound access (checked below): 1 keeps the
+  // range arithmetic well-defined for the others.
   SmallVector<int64_t> extents = getExtents();
+  for (int64_t &e : extents)
+    if (ShapedType::isDynamic(e))
+      e = 1;
   for (auto [i, map] : llvm::enumerate(maps)) {
     auto type = cast<MemRefType>(operands[i].getType());
     if (map.getNumSymbols() != 0)
@@ -184,6 +190,44 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
                              << axis.getName()
                              << "'; every spatial axis must index every output";
   }
+
+  // Dynamic extents: an axis of extent `?` takes its size from the dynamic
+  // operand dimensions it indexes alone, so it needs one, and a static
+  // dimension would make it static. It cannot appear in a compound access,
+  // whose range the verifier could not bound.
+  llvm::SmallBitVector bound(axes.size());
+  for (auto [i, map] : llvm::enumerate(maps)) {
+    auto type = cast<MemRefType>(operands[i].getType());
+    for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        AxisAttr axis = axes[dim.getPosition()];
+        if (!axis.isDynamic())
+          continue;
+        if (!type.isDynamicDim(r))
+          return emitOpError()
+                 << "axis '" << axis.getName() << "' has a dynamic extent "
+                 << "but indexes " << describeOperand(op, i) << " dimension #"
+                 << r << " of static size " << type.getDimSize(r)
+                 << "; make the dimension dynamic (?) or give the axis that "
+                    "extent";
+        bound.set(dim.getPosition());
+        continue;
+      }
+      for (auto [a, axis] : llvm::enumerate(axes))
+        if (axis.isDynamic() && expr.isFunctionOfDim(a))
+          return emitOpError()
+                 << "access '" << str(expr) << "' of " << describeOperand(op, i)
+                 << " uses axis '" << axis.getName()
+                 << "' of dynamic extent; a dynamic axis may only index a "
+                    "dimension alone";
+    }
+  }
+  for (auto [a, axis] : llvm::enumerate(axes))
+    if (axis.isDynamic() && !bound.test(a))
+      return emitOpError() << "axis '" << axis.getName()
+                           << "' has a dynamic extent but indexes no dynamic "
+                              "operand dimension alone, so nothing gives its "
+                              "size";
 
   // Shapes: a single-axis access must span the operand's dimension exactly;
   // a compound access (convolution's oh + kh) must stay inside it.
@@ -423,6 +467,13 @@ int64_t TileComputeOp::getNumThreads() {
 }
 
 LogicalResult TileComputeOp::verify() {
+  // A tile's axes are its tile sizes; the masked points of a partial tile
+  // are its `bounds`.
+  for (AxisAttr axis : getAxisList())
+    if (axis.isDynamic())
+      return emitOpError() << "axis '" << axis.getName()
+                           << "' has a dynamic extent; a tile compute's axes "
+                              "are the static tile sizes";
   if (failed(verifyComputeLike(*this)))
     return failure();
   unsigned numAxes = getAxes().size();
@@ -472,3 +523,14 @@ LogicalResult TileComputeOp::verifyRegions() {
 
 #define GET_OP_CLASSES
 #include "ext/Dialect/Ext/IR/ExtOps.cpp.inc"
+
+SmallVector<OperandDim> ext::getAxisDimensions(ComputeLikeOpInterface op,
+                                               unsigned a) {
+  SmallVector<OperandDim> dims;
+  for (auto [i, map] : llvm::enumerate(op.getMaps()))
+    for (auto [r, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr); dim && dim.getPosition() == a)
+        dims.push_back({unsigned(i), unsigned(r)});
+  return dims;
+}
+

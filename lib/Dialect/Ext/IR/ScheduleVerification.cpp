@@ -92,11 +92,17 @@ LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
       schedule.getDecompositionOrDefault();
   int64_t numThreads = 1;
   unsigned threadReduceAxes = 0, splitReduceAxes = 0;
+  // Tiles, threads and the grid are planned from static extents today.
+  for (AxisAttr axis : axes)
+    if (axis.isDynamic())
+      return err() << "axis '" << axis.getName()
+                   << "' has a dynamic extent; ext-apply-schedule plans "
+                      "kernels for static extents only (run the compute "
+                      "unscheduled, or give the extent)";
   for (auto [a, axis] : llvm::enumerate(axes)) {
+    // A tile may be larger than its axis: the points past the extent are
+    // masked like a ragged edge tile's (zero-filled copies, guarded stores).
     int64_t tile = schedule.getTile()[a], threads = schedule.getThreads()[a];
-    if (tile > axis.getExtent())
-      return err() << "tile size " << tile << " of axis '" << axis.getName()
-                   << "' exceeds its extent " << axis.getExtent();
     // Saturates: thread counts come from the input.
     numThreads = llvm::checkedMul(numThreads, threads).value_or(INT64_MAX);
     if (axis.isSpatial()) {
@@ -125,7 +131,9 @@ LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
                      << " threads; a tree reduction needs a power "
                         "of two";
     }
-    if (tile < axis.getExtent())
+    // Iterated: a reduce axis whose tile is not its extent (a larger tile is
+    // one zero-filled step).
+    if (tile != axis.getExtent())
       ++splitReduceAxes;
   }
   if (threadReduceAxes > 1)

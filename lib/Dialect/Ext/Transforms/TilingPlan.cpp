@@ -39,7 +39,8 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
     }
     if (plan.threads[a] > 1)
       threadReduce = true;
-    if (plan.tile[a] < plan.extents[a])
+    // A tile larger than the axis is one ragged (zero-filled) k-step.
+    if (plan.tile[a] != plan.extents[a])
       plan.kAxis = a;
   }
   for (StringAttr name : schedule.getBlocks()) {

@@ -26,6 +26,27 @@ def Ext_CombinerKind : I32EnumAttr<"CombinerKind",
   let cppNamespace = "::ext";
 }
 
+// An axis extent: a positive integer, or `?` (ShapedType::kDynamic).
+def Ext_ExtentParameter : AttrParameter<"int64_t",
+    "a positive extent, or ? for one known at run time"> {
+  let parser = [{
+    [&]() -> ::mlir::FailureOr<int64_t> {
+      if (succeeded($_parser.parseOptionalQuestion()))
+        return ::mlir::ShapedType::kDynamic;
+      int64_t value;
+      if ($_parser.parseInteger(value))
+        return ::mlir::failure();
+      return value;
+    }()
+  }];
+  let printer = [{
+    if (::mlir::ShapedType::isDynamic($_self))
+      $_printer << "?";
+    else
+      $_printer << $_self;
+  }];
+}
+
 def Ext_AxisAttr : Ext_Attr<"Axis", "axis"> {
   let summary = "a named iteration axis: spatial or reduce, with its extent";
   let description = [{
@@ -34,20 +55,30 @@ def Ext_AxisAttr : Ext_Attr<"Axis", "axis"> {
     with the compute's combiner and does not appear in any output access.
     The axis iterates over `[0, extent)`.
 
+    The extent may be `?`: a symbolic size, known when the compute runs. It
+    is bound to the dynamic operand dimensions the axis indexes alone
+    (`memref<?x512xf32>` indexed `(i, k)` binds `i` to dimension #0); the
+    compute's verifier requires at least one such dimension, and every
+    dimension the axis indexes alone must be dynamic. Where several bind it,
+    the lowering checks at run time that they agree.
+
     ```mlir
     #ext.axis<"k", reduce, 512>
+    #ext.axis<"i", spatial, ?>
     ```
   }];
   let parameters = (ins
     StringRefParameter<"axis name, unique within a compute">:$name,
     EnumParameter<Ext_AxisKind>:$kind,
-    "int64_t":$extent
+    Ext_ExtentParameter:$extent
   );
   let assemblyFormat = "`<` $name `,` $kind `,` $extent `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isReduce() const { return getKind() == ::ext::AxisKind::reduce; }
     bool isSpatial() const { return getKind() == ::ext::AxisKind::spatial; }
+    /// Whether the extent is `?` (known at run time).
+    bool isDynamic() const { return ::mlir::ShapedType::isDynamic(getExtent()); }
   }];
 }
 
@@ -482,9 +513,13 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
   let description = [{
     How `ext-apply-schedule` turns an `ext.compute` into an `ext.kernel`:
 
-    * `tile`: the tile size of every axis, in axis order. A spatial axis
-      tiled below its extent must be bound to blocks; the tile of the reduce
-      axis split into iterations is its step per iteration.
+    * `tile`: the tile size of every axis, in axis order. A tile may be
+      larger than its axis (a 64-row tile for M = 1): the points past the
+      extent are masked like a ragged edge tile's (zero-filled copies,
+      guarded stores). A spatial axis tiled below its extent must be bound
+      to blocks; a reduce axis whose tile is not its extent is split into
+      iterations, the tile being its step per iteration (a larger tile is
+      one zero-filled step).
     * `blocks`: the axes whose tiles index the grid. A reduce axis may be
       bound to blocks only with a decomposition that splits the reduction.
     * `threads`: threads per block along every axis, in axis order (their

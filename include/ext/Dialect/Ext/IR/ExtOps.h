@@ -27,6 +27,15 @@ struct ProductBody {
 };
 /// The product structure of `op`'s body, if it has one (see ProductBody).
 std::optional<ProductBody> matchProductBody(ComputeLikeOpInterface op);
+
+/// An operand dimension: operand number (inputs first) and dimension.
+struct OperandDim {
+  unsigned operand, dim;
+};
+/// The operand dimensions that axis `a` of `op` indexes alone (an access
+/// result that is exactly the axis): what binds a dynamic extent.
+llvm::SmallVector<OperandDim> getAxisDimensions(ComputeLikeOpInterface op,
+                                                unsigned a);
 } // namespace ext
 
 #endif // EXT_DIALECT_EXT_IR_EXTOPS_H

@@ -57,6 +57,12 @@ def ExtComputeToLoops : Pass<"ext-compute-to-loops"> {
     After the reduce loops the accumulators are stored through the output
     maps. A compute without reduce axes stores the body's values directly.
 
+    A dynamic extent (`?`) is the size (`memref.dim`) of a dynamic operand
+    dimension the axis indexes alone. Every other operand dimension an axis
+    indexes alone is checked against it before the loops (`cf.assert`), so
+    operands whose sizes disagree stop the program instead of being read
+    out of bounds.
+
     This is the definition every other lowering of `ext.compute` is checked
     against.
 
@@ -73,6 +79,7 @@ def ExtComputeToLoops : Pass<"ext-compute-to-loops"> {
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect"
   ];

@@ -1,0 +1,84 @@
+// RUN: ext-opt %s --split-input-file --verify-diagnostics
+// Dynamic extents (`?`) must be bound to dynamic operand dimensions that the
+// axis indexes alone; a schedule needs static extents (for now).
+
+func.func @unbound(%A: memref<?x8xf32>, %Y: memref<?xf32>) {
+  // expected-error @+1 {{axis 'k' has a dynamic extent but indexes no dynamic operand dimension alone, so nothing gives its size}}
+  ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"k", reduce, ?>]
+      ins(%A : memref<?x8xf32>) outs(%Y : memref<?xf32>)
+      maps [affine_map<(i, k) -> (i, 0)>, affine_map<(i, k) -> (i)>]
+      combiner(sum) {
+  ^bb0(%a: f32):
+    ext.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @static_dimension(%A: memref<16x8xf32>, %Y: memref<16xf32>) {
+  // expected-error @+1 {{axis 'i' has a dynamic extent but indexes input #0 dimension #0 of static size 16; make the dimension dynamic (?) or give the axis that extent}}
+  ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"k", reduce, 8>]
+      ins(%A : memref<16x8xf32>) outs(%Y : memref<16xf32>)
+      maps [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>]
+      combiner(sum) {
+  ^bb0(%a: f32):
+    ext.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @compound(%X: memref<?xf32>, %Y: memref<?xf32>) {
+  // expected-error @+1 {{access 'd0 + d1' of input #0 uses axis 'o' of dynamic extent; a dynamic axis may only index a dimension alone}}
+  ext.compute [#ext.axis<"o", spatial, ?>, #ext.axis<"w", reduce, 3>]
+      ins(%X : memref<?xf32>) outs(%Y : memref<?xf32>)
+      maps [affine_map<(o, w) -> (o + w)>, affine_map<(o, w) -> (o)>]
+      combiner(sum) {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @negative_extent(%Y: memref<4xf32>) {
+  // expected-error @+1 {{axis 'i' has extent -1; extents must be positive (or ? for a size known at run time)}}
+  ext.compute [#ext.axis<"i", spatial, -1>] outs(%Y : memref<4xf32>)
+      maps [affine_map<(i) -> (i)>] {
+  ^bb0:
+    %c = arith.constant 0.0 : f32
+    ext.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scheduled(%A: memref<?x64xf32>, %B: memref<64x64xf32>, %C: memref<?x64xf32>) {
+  // expected-error @+1 {{schedule: axis 'i' has a dynamic extent; ext-apply-schedule plans kernels for static extents only (run the compute unscheduled, or give the extent)}}
+  ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 64>]
+      ins(%A, %B : memref<?x64xf32>, memref<64x64xf32>) outs(%C : memref<?x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 16], blocks = ["i", "j"], threads = [8, 8, 1]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @tile_compute(%A: memref<?xf32>, %Y: memref<?xf32>) {
+  // expected-error @+1 {{'ext.tile_compute' op axis 'i' has a dynamic extent; a tile compute's axes are the static tile sizes}}
+  ext.tile_compute [#ext.axis<"i", spatial, ?>] threads [1]
+      ins(%A : memref<?xf32>) outs(%Y : memref<?xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] {
+  ^bb0(%a: f32):
+    ext.yield %a : f32
+  }
+  return
+}

@@ -1,0 +1,90 @@
+"""Symbolic sizes (ext.var): one build serves every size of an unscheduled
+compute; sizes come from the input arrays, disagreements are errors, and a
+schedule asks for static extents (for now) with a clear message."""
+
+import numpy as np
+import pytest
+
+import ext
+
+RNG = np.random.default_rng(7)
+
+
+def test_one_build_serves_every_m():
+    M = ext.var("M")
+    kernel = ext.matmul(M, 24, 16).build()
+    assert "memref<?x16xf32>" in kernel.mlir()
+    for m in (1, 2, 7, 15, 16, 17, 33):
+        a = RNG.integers(-3, 4, (m, 16)).astype(np.float32)
+        b = RNG.integers(-3, 4, (16, 24)).astype(np.float32)
+        np.testing.assert_array_equal(kernel.run(a, b), a @ b)
+
+
+def test_several_symbolic_sizes_and_intermediates():
+    M, N = ext.var("M"), ext.var("N")
+    X = ext.placeholder((M, N), "float32", name="X")
+    k = ext.reduce_axis(N, name="k")
+    row_max = ext.compute((M,), lambda i: ext.max(X[i, k], axis=k), name="row_max")
+    Y = ext.compute((M, N), lambda i, j: ext.exp(X[i, j] - row_max[i]), name="Y")
+    kernel = ext.build(Y)
+    for m, n in ((1, 1), (3, 5), (8, 2)):
+        x = RNG.standard_normal((m, n)).astype(np.float32)
+        np.testing.assert_allclose(kernel.run(x), np.exp(x - x.max(axis=1, keepdims=True)),
+                                   rtol=1e-6)
+
+
+def test_same_name_is_the_same_size():
+    A = ext.placeholder((ext.var("M"), 4), "float32", name="A")
+    B = ext.placeholder((ext.var("M"), 4), "float32", name="B")
+    C = ext.compute((ext.var("M"), 4), lambda i, j: A[i, j] + B[i, j], name="C")
+    kernel = ext.build(C)
+    a, b = np.ones((3, 4), np.float32), np.full((3, 4), 2.0, np.float32)
+    np.testing.assert_array_equal(kernel.run(a, b), a + b)
+    with pytest.raises(ValueError, match=r"size M is 3 in dimension 0 of input 'A' but 5 in "
+                                         r"dimension 0 of input 'B'"):
+        kernel.run(a, np.ones((5, 4), np.float32))
+
+
+def test_static_dimensions_are_still_checked():
+    kernel = ext.matmul(ext.var("M"), 8, 4).build()
+    with pytest.raises(ValueError, match=r"input 'A' has shape \(2, 5\), the placeholder "
+                                         r"\(M, 4\)"):
+        kernel.run(np.ones((2, 5), np.float32), np.ones((4, 8), np.float32))
+    with pytest.raises(ValueError, match="sizes must be positive"):
+        kernel.run(np.ones((0, 4), np.float32), np.ones((4, 8), np.float32))
+
+
+def test_a_size_no_input_gives():
+    M = ext.var("M")
+    X = ext.placeholder((4,), "float32", name="X")
+    Y = ext.compute((M,), lambda i: X[0] * 2.0, name="Y")
+    with pytest.raises(ValueError, match="size M of 'Y' is given by no input"):
+        ext.build(Y).run(np.ones(4, np.float32))
+
+
+def test_symbolic_axis_in_a_compound_index_is_refused():
+    N = ext.var("N")
+    X = ext.placeholder((N,), "float32", name="X")
+    w = ext.reduce_axis(3, name="w")
+    with pytest.raises(ValueError, match="an axis of symbolic extent may only index a "
+                                         "dimension alone"):
+        ext.compute((N,), lambda o: ext.sum(X[o + w], axis=w), name="Y")
+
+
+def test_mismatched_sizes_in_the_compute_are_refused():
+    M = ext.var("M")
+    X = ext.placeholder((M,), "float32", name="X")
+    with pytest.raises(ValueError, match=r"index #0 is axis 'i' of extent 8, but X has size M "
+                                         r"in dimension 0"):
+        ext.compute((8,), lambda i: X[i] + 1.0, name="Y")
+
+
+def test_a_schedule_needs_static_extents():
+    with pytest.raises(ValueError, match="axis 'i' of compute 'C' has the symbolic extent M: "
+                                         "scheduled kernels take static extents for now"):
+        ext.matmul(ext.var("M"), 64, 64, tile=(32, 32, 16))
+
+
+def test_var_names_are_identifiers():
+    with pytest.raises(ValueError, match="ext.var takes an identifier"):
+        ext.var("not a name")
