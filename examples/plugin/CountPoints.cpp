@@ -26,8 +26,12 @@ struct CountPoints
   void runOnOperation() override {
     getOperation()->walk([](ext::ComputeOp op) {
       int64_t points = 1;
-      for (int64_t e : op.getExtents())
-        points *= e;
+      for (ext::AxisAttr axis : op.getAxisList()) {
+        // A `?` extent is known only at run time: no static count.
+        if (axis.isDynamic())
+          return;
+        points *= axis.getExtent();
+      }
       op->setAttr("ext_example.points",
                   mlir::IntegerAttr::get(
                       mlir::IntegerType::get(op.getContext(), 64), points));

@@ -10,7 +10,7 @@ def ExtExampleCountPoints : Pass<"ext-example-count-points"> {
   let description = [{
     A pass shipped as a plugin that uses ext's C++ API (`ext::ComputeOp`):
     it sets `ext_example.points` on every `ext.compute` to the product of its
-    axis extents.
+    axis extents (on those whose extents are all static).
   }];
 }
 

@@ -270,7 +270,8 @@ def _default_tile(axes):
     for a in axes:
         if a.kind == "spatial":
             size = (128 if len(spatial) == 1 else 16) if a.name in inner else 1
-            tile[a.name] = _te._pymin(a.extent, size)
+            # A symbolic extent (ext.var) may be any size: the full tile.
+            tile[a.name] = size if isinstance(a.extent, _te.Var) else _te._pymin(a.extent, size)
         elif not split_reduce:
             tile[a.name] = _te._pymin(a.extent, 16)
             split_reduce = True
@@ -332,11 +333,11 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     axes = op.all_axes
     names = [a.name for a in axes]
     for a in axes:
-        if isinstance(a.extent, _te.Var):
-            raise _error(loc, f"axis '{a.name}' of compute '{op.name}' has the symbolic "
-                              f"extent {a.extent}: scheduled kernels take static extents for "
-                              "now; build the compute unscheduled (it runs at any size) or "
-                              "give the extent")
+        if isinstance(a.extent, _te.Var) and a.kind == "reduce":
+            raise _error(loc, f"reduce axis '{a.name}' of compute '{op.name}' has the symbolic "
+                              f"extent {a.extent}: scheduled kernels take symbolic extents on "
+                              "spatial axes only for now; build the compute unscheduled (it "
+                              "runs at any size) or give the extent")
 
     tiles = _default_tile(axes)
     if tile is not None:
@@ -377,7 +378,8 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
                               f"got {t!r}")
 
     if blocks is None:
-        blocks = [a.name for a in axes if a.kind == "spatial" and tiles[a.name] < a.extent]
+        blocks = [a.name for a in axes if a.kind == "spatial" and
+                  (isinstance(a.extent, _te.Var) or tiles[a.name] < a.extent)]
     else:
         blocks = [b.name if isinstance(b, _te.IterVar) else b for b in blocks]
         for b in blocks:

@@ -152,10 +152,12 @@ def var(name: str) -> Var:
     """A symbolic size named `name` (see `Var`): usable wherever a shape or
     an extent is (`ext.placeholder((M, K))`, `ext.compute((M, N), ...)`,
     `ext.reduce_axis(K)`, `ext.matmul(M, N, K)`). Unscheduled computes run
-    at any size; ext.schedule needs static sizes for now.
+    at any size; a schedule takes symbolic sizes on spatial axes (bound to
+    blocks, data-parallel: the grid is computed when the kernel runs), not
+    yet on reduce axes.
 
         >>> M = ext.var("M")
-        >>> kernel = ext.matmul(M, 64, 32).build()
+        >>> kernel = ext.matmul(M, 64, 32, tile=(32, 32, 16)).build()
         >>> c1, c7 = kernel.run(a1, b), kernel.run(a7, b)   # M = 1, then 7
     """
     return Var(name)

@@ -6,6 +6,18 @@
 //
 // RUN: ext-run %s | FileCheck %s
 // RUN: not ext-run --entry=mismatch %s 2>&1 | FileCheck %s --check-prefix=MISMATCH
+//
+// ext-run sizes dynamic arguments from their .npy files (--inputs), and
+// refuses to guess the size of one without a file.
+// RUN: %python -c "import numpy as np; np.save('%t.a.npy', np.arange(6, dtype=np.float32).reshape(3, 2)); np.save('%t.b.npy', np.ones((2, 2), np.float32)); np.save('%t.b3.npy', np.ones((3, 2), np.float32)); np.save('%t.c.npy', np.zeros((3, 2), np.float32))"
+// RUN: ext-run --entry=matmul --inputs=%t.a.npy,%t.b.npy,%t.c.npy --print-outputs %s | FileCheck %s --check-prefix=NPY
+// RUN: not ext-run --entry=matmul --inputs=%t.a.npy,%t.b3.npy,%t.c.npy %s 2>&1 | FileCheck %s --check-prefix=NPY-MISMATCH
+// RUN: not ext-run --entry=matmul --inputs=%t.a.npy,%t.b.npy %s 2>&1 | FileCheck %s --check-prefix=NO-FILE
+// NPY: %arg2 = memref<3x2xf32> {{\[}}[1, 1],
+// NPY-NEXT: [5, 5],
+// NPY-NEXT: [9, 9]]
+// NPY-MISMATCH: ext-emu: error: host check failed: ext.compute: dimension #0 of input #1 is not the extent of axis 'k' that indexes it
+// NO-FILE: error: argument 2 of @matmul is 'memref<?x2xf32>', of dynamic shape: give it with --inputs (a .npy file of any size in its dynamic dimensions)
 
 func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }
 

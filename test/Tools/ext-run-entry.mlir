@@ -38,7 +38,7 @@
 // RUN: not ext-run --entry=count --inputs=%t/iota/arg0.npy %S/Inputs/entry-kernels.mlir 2>&1 | FileCheck %s --check-prefix=DTYPE
 // DTYPE: error: argument 0 ('memref<3xi32>'): '{{.*}}arg0.npy' holds dtype <f4; the argument needs <i4
 // RUN: not ext-run --entry=scalar --random-inputs=1 %S/Inputs/entry-kernels.mlir 2>&1 | FileCheck %s --check-prefix=SCALAR
-// SCALAR: error: argument 0 of @scalar is 'f32'; ext-run fills statically shaped memrefs
+// SCALAR: error: argument 0 of @scalar is 'f32'; ext-run fills memrefs with the identity layout
 // RUN: not ext-run --entry=iota --random-inputs=x %S/Inputs/entry-kernels.mlir 2>&1 | FileCheck %s --check-prefix=SEED
 // SEED: ext-run: error: --random-inputs must be a non-negative integer seed
 // RUN: not ext-run --entry=iota --target=cuda %S/Inputs/entry-kernels.mlir 2>&1 | FileCheck %s --check-prefix=CUDA

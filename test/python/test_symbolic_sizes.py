@@ -1,6 +1,8 @@
-"""Symbolic sizes (ext.var): one build serves every size of an unscheduled
-compute; sizes come from the input arrays, disagreements are errors, and a
-schedule asks for static extents (for now) with a clear message."""
+"""Symbolic sizes (ext.var): one build serves every size, unscheduled (host
+loops) or scheduled (a GPU kernel whose grid is computed when it runs); sizes
+come from the input arrays, disagreements are errors, and what is not
+supported yet (symbolic reduce axes, decompositions other than
+data-parallel) is refused with a message."""
 
 import numpy as np
 import pytest
@@ -79,10 +81,44 @@ def test_mismatched_sizes_in_the_compute_are_refused():
         ext.compute((8,), lambda i: X[i] + 1.0, name="Y")
 
 
-def test_a_schedule_needs_static_extents():
-    with pytest.raises(ValueError, match="axis 'i' of compute 'C' has the symbolic extent M: "
-                                         "scheduled kernels take static extents for now"):
-        ext.matmul(ext.var("M"), 64, 64, tile=(32, 32, 16))
+MS = (1, 2, 7, 15, 16, 17, 33, 100, 257)
+
+
+@pytest.mark.parametrize("tile", [(32, 32, 16), (64, 64, 16)])
+def test_one_scheduled_kernel_serves_every_m(tile):
+    """A GPU kernel built once (one PTX entry) runs every M on the emulator;
+    the grid, ceil(M / BM) x ceil(N / BN), is computed when it runs."""
+    kernel = ext.matmul(ext.var("M"), 130, 97, tile=tile).build()
+    assert "memref<?x97xf32>" in kernel.mlir()
+    b = RNG.integers(-3, 4, (97, 130)).astype(np.float32)
+    for m in MS:
+        a = RNG.integers(-3, 4, (m, 97)).astype(np.float32)
+        np.testing.assert_array_equal(kernel.run(a, b), a @ b, err_msg=f"M = {m}")
+    ptx = ext.matmul(ext.var("M"), 130, 97, tile=tile).build("nvvm", chip="sm_80").ptx
+    assert ptx.count(".entry") == 1
+
+
+def test_one_tensor_core_kernel_serves_every_m():
+    w = ext.matmul(ext.var("M"), 130, 96, dtype="float16", tile=(64, 64, 32), mma="m16n8k16",
+                   threads=[4, 32, 1], warps=[2, 2], cache=[0, 1], stages=3, vector=8)
+    kernel = w.build()
+    b = RNG.integers(-3, 4, (96, 130)).astype(np.float16)
+    for m in (1, 7, 16, 17, 100):
+        a = RNG.integers(-3, 4, (m, 96)).astype(np.float16)
+        ref = a.astype(np.float32) @ b.astype(np.float32)
+        np.testing.assert_array_equal(kernel.run(a, b), ref, err_msg=f"M = {m}")
+
+
+def test_schedules_of_symbolic_sizes_that_wait():
+    with pytest.raises(ValueError, match="reduce axis 'k' of compute 'C' has the symbolic "
+                                         "extent K: scheduled kernels take symbolic extents "
+                                         "on spatial axes only for now"):
+        ext.matmul(64, 64, ext.var("K"), tile=(32, 32, 16))
+    with pytest.raises(ValueError, match=r"axis 'i' has a dynamic extent; decomposition "
+                                         r"#ext.stream_k<grid = 4> plans its grid from static "
+                                         r"extents"):
+        ext.matmul(ext.var("M"), 64, 64, tile=(32, 32, 16), decomposition="stream_k",
+                   grid=4).build()
 
 
 def test_var_names_are_identifiers():

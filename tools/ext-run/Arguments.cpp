@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -222,13 +223,30 @@ LogicalResult loadNpy(StringRef path, MemRefArgument &arg, Location loc,
       return fail("has an unreadable shape " + *shapeText);
     shape.push_back(size);
   }
-  if (ArrayRef<int64_t>(shape) != arg.type.getShape()) {
+  // A dynamic dimension takes the file's size: the argument becomes the
+  // static type of what the file holds.
+  bool fits = shape.size() == size_t(arg.type.getRank());
+  for (size_t d = 0; fits && d < shape.size(); ++d)
+    fits = shape[d] >= 0 && (arg.type.isDynamicDim(d)
+                                 ? shape[d] > 0
+                                 : shape[d] == arg.type.getDimSize(d));
+  if (!fits) {
     std::string s;
     llvm::raw_string_ostream os(s);
     os << "has shape (";
     llvm::interleaveComma(shape, os);
     os << ")";
     return fail(s);
+  }
+  if (!arg.type.hasStaticShape()) {
+    std::optional<int64_t> elements = 1;
+    for (int64_t size : shape)
+      if (elements)
+        elements = llvm::checkedMul(*elements, size);
+    if (!elements || *elements > (int64_t(1) << 40) / arg.elementBytes)
+      return fail("is larger than ext-run fills (2^40 bytes)");
+    arg.type = MemRefType::get(shape, arg.type.getElementType());
+    arg.data.assign(size_t(*elements) * arg.elementBytes, 0);
   }
   if (payload.size() != arg.data.size())
     return fail("holds " + Twine(payload.size()) + " bytes of data, not " +
@@ -316,26 +334,35 @@ ext::makeArguments(func::FuncOp entry, const ArgumentOptions &options) {
     Location loc = entry.getArgument(index).getLoc();
     auto memref = dyn_cast<MemRefType>(input);
     unsigned bytes = memref ? storedBytes(memref.getElementType()) : 0;
-    if (!memref || !memref.hasStaticShape() ||
-        !memref.getLayout().isIdentity() || memref.getMemorySpace() || !bytes)
+    if (!memref || !memref.getLayout().isIdentity() ||
+        memref.getMemorySpace() || !bytes)
       return emitError(loc)
              << "argument " << index << " of @" << entry.getName() << " is "
              << input
-             << "; ext-run fills statically shaped memrefs with the identity "
-                "layout of f16, bf16, f32, f64, index or i1/i8/i16/i32/i64";
+             << "; ext-run fills memrefs with the identity layout of f16, "
+                "bf16, f32, f64, index or i1/i8/i16/i32/i64";
+    bool fromFile = index < options.inputFiles.size();
+    if (!memref.hasStaticShape() && !fromFile)
+      return emitError(loc)
+             << "argument " << index << " of @" << entry.getName() << " is "
+             << input
+             << ", of dynamic shape: give it with --inputs (a .npy file of "
+                "any size in its dynamic dimensions)";
     MemRefArgument &arg = args[index];
     arg.type = memref;
     arg.elementBytes = bytes;
-    arg.data.assign(size_t(memref.getNumElements()) * bytes, 0);
-    if (index < options.inputFiles.size()) {
+    if (memref.hasStaticShape())
+      arg.data.assign(size_t(memref.getNumElements()) * bytes, 0);
+    if (fromFile) {
       if (failed(loadNpy(options.inputFiles[index], arg, loc, index)))
         return failure();
     } else if (options.randomSeed) {
       fillRandom(arg, rng);
     }
     arg.initial = arg.data;
+    // The file's sizes where the declared type has `?`.
     arg.descriptor = runner::MemRefDescriptor::getContiguous(
-        arg.data.data(), memref.getShape());
+        arg.data.data(), arg.type.getShape());
   }
   return args;
 }

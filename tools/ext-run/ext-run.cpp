@@ -63,7 +63,8 @@ llvm::cl::opt<std::string> entryPoint(
 llvm::cl::list<std::string> inputFiles(
     "inputs",
     llvm::cl::desc("--entry: .npy files for the first memref arguments, in "
-                   "order (dtype and shape must match)"),
+                   "order (dtype and static sizes must match; a dynamic "
+                   "memref takes the file's sizes, and needs a file)"),
     llvm::cl::value_desc("a.npy,b.npy"), llvm::cl::CommaSeparated,
     llvm::cl::cat(cat));
 llvm::cl::opt<std::string> randomInputs(

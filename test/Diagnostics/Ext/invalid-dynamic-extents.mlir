@@ -1,6 +1,7 @@
 // RUN: ext-opt %s --split-input-file --verify-diagnostics
 // Dynamic extents (`?`) must be bound to dynamic operand dimensions that the
-// axis indexes alone; a schedule needs static extents (for now).
+// axis indexes alone; a schedule takes them on blocked spatial axes under
+// #ext.data_parallel (for now).
 
 func.func @unbound(%A: memref<?x8xf32>, %Y: memref<?xf32>) {
   // expected-error @+1 {{axis 'k' has a dynamic extent but indexes no dynamic operand dimension alone, so nothing gives its size}}
@@ -57,15 +58,59 @@ func.func @negative_extent(%Y: memref<4xf32>) {
 
 // -----
 
-func.func @scheduled(%A: memref<?x64xf32>, %B: memref<64x64xf32>, %C: memref<?x64xf32>) {
-  // expected-error @+1 {{schedule: axis 'i' has a dynamic extent; ext-apply-schedule plans kernels for static extents only (run the compute unscheduled, or give the extent)}}
-  ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 64>]
-      ins(%A, %B : memref<?x64xf32>, memref<64x64xf32>) outs(%C : memref<?x64xf32>)
+func.func @scheduled_dynamic_k(%A: memref<64x?xf32>, %B: memref<?x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: reduce axis 'k' has a dynamic extent; scheduled kernels take dynamic extents on spatial axes only for now}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, ?>]
+      ins(%A, %B : memref<64x?xf32>, memref<?x64xf32>) outs(%C : memref<64x64xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
       combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 16], blocks = ["i", "j"], threads = [8, 8, 1]>} {
   ^bb0(%a: f32, %b: f32):
     %p = arith.mulf %a, %b : f32
     ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scheduled_unblocked(%A: memref<?x64xf32>, %B: memref<64x64xf32>, %C: memref<?x64xf32>) {
+  // expected-error @+1 {{schedule: axis 'i' has a dynamic extent, so its tiles must index the grid: bind it to blocks}}
+  ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 64>]
+      ins(%A, %B : memref<?x64xf32>, memref<64x64xf32>) outs(%C : memref<?x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 16], blocks = ["j"], threads = [8, 8, 1]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scheduled_stream_k(%A: memref<?x64xf32>, %B: memref<64x64xf32>, %C: memref<?x64xf32>) {
+  // expected-error @+1 {{schedule: axis 'i' has a dynamic extent; decomposition #ext.stream_k<grid = 4> plans its grid from static extents (use #ext.data_parallel for now)}}
+  ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 64>]
+      ins(%A, %B : memref<?x64xf32>, memref<64x64xf32>) outs(%C : memref<?x64xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 16], blocks = ["i", "j"], threads = [8, 8, 1], decomposition = #ext.stream_k<grid = 4>>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_dynamic_stream_k(%m: index) {
+  // expected-error @+1 {{'ext.kernel' op has tile counts known at run time; its decomposition must be #ext.data_parallel, not #ext.stream_k<grid = 4>}}
+  ext.kernel tiles [%m, 2] iters 1 threads 32 decomposition #ext.stream_k<grid = 4> {
+  ^bb0(%i: index, %j: index, %kb: index, %ke: index):
+    ext.kernel_yield
+  } epilogue {
+  ^bb0(%i: index, %j: index):
+    ext.kernel_yield
   }
   return
 }

@@ -23,14 +23,23 @@ using namespace ext;
 
 int64_t KernelOp::getNumTiles() {
   int64_t n = 1;
-  for (int64_t t : getTiles())
+  for (int64_t t : getTiles()) {
+    if (ShapedType::isDynamic(t))
+      return ShapedType::kDynamic;
     n *= t;
+  }
   return n;
 }
 
 LogicalResult KernelOp::verify() {
-  if (llvm::any_of(getTiles(), [](int64_t t) { return t < 1; }))
+  if (llvm::any_of(getTiles(), [](int64_t t) {
+        return t < 1 && !ShapedType::isDynamic(t);
+      }))
     return emitOpError("tile counts must be positive");
+  if (failed(verifyListOfOperandsOrIntegers(*this, "tile count",
+                                            getTiles().size(), getTiles(),
+                                            getDynamicTiles())))
+    return failure();
   if (getIters() < 1)
     return emitOpError("needs at least one reduce iteration per tile");
   if (getThreads() < 1 || getThreads() > 1024)
@@ -38,6 +47,15 @@ LogicalResult KernelOp::verify() {
                          << " threads per block; a block holds 1 to 1024";
   if (getSwizzle() < 1)
     return emitOpError("swizzle must be positive");
+  // A grid known at run time: one CTA per tile is the plan that needs no
+  // planning (the other decompositions size grids and workspaces).
+  if (hasDynamicTiles()) {
+    if (!isa<DataParallelAttr>(getDecomposition()))
+      return emitOpError() << "has tile counts known at run time; its "
+                              "decomposition must be #ext.data_parallel, not "
+                           << getDecomposition();
+    return success();
+  }
   return getDecomposition().verifyProblem([&]() { return emitOpError(); },
                                           getNumTiles(), getIters(),
                                           DeviceFacts());

@@ -92,13 +92,27 @@ LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
       schedule.getDecompositionOrDefault();
   int64_t numThreads = 1;
   unsigned threadReduceAxes = 0, splitReduceAxes = 0;
-  // Tiles, threads and the grid are planned from static extents today.
-  for (AxisAttr axis : axes)
-    if (axis.isDynamic())
+  // A dynamic extent: a spatial axis bound to blocks, whose tile count the
+  // host computes at launch; one CTA per tile, as decompositions that split
+  // the reduction plan their grids and workspaces at compile time today.
+  for (auto [a, axis] : llvm::enumerate(axes)) {
+    if (!axis.isDynamic())
+      continue;
+    if (axis.isReduce())
+      return err() << "reduce axis '" << axis.getName()
+                   << "' has a dynamic extent; scheduled kernels take "
+                      "dynamic extents on spatial axes only for now";
+    if (!blocked.test(a))
       return err() << "axis '" << axis.getName()
-                   << "' has a dynamic extent; ext-apply-schedule plans "
-                      "kernels for static extents only (run the compute "
-                      "unscheduled, or give the extent)";
+                   << "' has a dynamic extent, so its tiles must index the "
+                      "grid: bind it to blocks";
+    if (!isa<DataParallelAttr>(decomposition))
+      return err() << "axis '" << axis.getName()
+                   << "' has a dynamic extent; decomposition "
+                   << decomposition
+                   << " plans its grid from static extents (use "
+                      "#ext.data_parallel for now)";
+  }
   for (auto [a, axis] : llvm::enumerate(axes)) {
     // A tile may be larger than its axis: the points past the extent are
     // masked like a ragged edge tile's (zero-filled copies, guarded stores).

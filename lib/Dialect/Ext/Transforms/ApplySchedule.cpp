@@ -116,20 +116,38 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
       fragTypes.push_back(MemRefType::get(
           spatialTile, cast<MemRefType>(out.getType()).getElementType()));
 
+  // A tile count over a dynamic extent is computed here, on the host; the
+  // grid is then data-parallel (the schedule verifier allows no other).
+  rw.setInsertionPoint(op);
+  SmallVector<Value> dynamicTiles;
+  bool dynamicGrid = false;
   int64_t numTiles = 1;
-  for (int64_t t : plan.tileCounts)
-    numTiles = llvm::checkedMul(numTiles, t).value_or(INT64_MAX);
+  for (auto [d, t] : llvm::enumerate(plan.tileCounts)) {
+    if (!ShapedType::isDynamic(t)) {
+      numTiles = llvm::checkedMul(numTiles, t).value_or(INT64_MAX);
+      continue;
+    }
+    unsigned a = plan.blockedAxes[d];
+    dynamicGrid = true;
+    dynamicTiles.push_back(arith::CeilDivUIOp::create(
+        rw, loc, extentValue(rw, loc, plan, a),
+        constIndex(rw, loc, plan.tile[a])));
+  }
   FailureOr<TileDecompositionAttrInterface> decomposition =
-      resolveDecomposition(op, schedule.getDecompositionOrDefault(), numTiles,
-                           plan.iters,
-                           plan.kAxis ? plan.tile[*plan.kAxis] : 1, options);
+      dynamicGrid
+          ? FailureOr<TileDecompositionAttrInterface>(
+                TileDecompositionAttrInterface(DataParallelAttr::get(ctx)))
+          : resolveDecomposition(op, schedule.getDecompositionOrDefault(),
+                                 numTiles, plan.iters,
+                                 plan.kAxis ? plan.tile[*plan.kAxis] : 1,
+                                 options);
   if (failed(decomposition))
     return failure();
   // A split tile's partial accumulators combine with the compute's combiner.
   bool hasCombiner = plan.useFragments && op.getCombiner();
-  rw.setInsertionPoint(op);
   auto kernel = KernelOp::create(
-      rw, loc, rw.getDenseI64ArrayAttr(plan.tileCounts), plan.iters,
+      rw, loc, dynamicTiles, rw.getDenseI64ArrayAttr(plan.tileCounts),
+      plan.iters,
       schedule.getNumThreads(), *decomposition, schedule.getRaster(),
       schedule.getSwizzle(),
       hasCombiner ? op.getCombinerAttr() : CombinerKindAttr(),

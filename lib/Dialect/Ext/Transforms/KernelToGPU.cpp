@@ -11,6 +11,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -25,41 +26,62 @@ using namespace ext;
 
 namespace {
 
+/// A tile count (or a product of them): a constant, or a value where the
+/// grid is known only at run time. Constants fold, so a static grid's IR
+/// has one constant per count or product.
+Value indexValue(OpBuilder &b, Location loc, OpFoldResult x) {
+  if (auto attr = dyn_cast<Attribute>(x))
+    return constIndex(b, loc, cast<IntegerAttr>(attr).getInt());
+  return cast<Value>(x);
+}
+OpFoldResult mulFolded(OpBuilder &b, Location loc, OpFoldResult x,
+                       OpFoldResult y) {
+  std::optional<int64_t> cx = getConstantIntValue(x),
+                         cy = getConstantIntValue(y);
+  if (cx && cy)
+    return b.getIndexAttr(*cx * *cy);
+  return arith::MulIOp::create(b, loc, indexValue(b, loc, x),
+                               indexValue(b, loc, y))
+      .getResult();
+}
+
 /// Tile coordinates of linear tile index `tile`. Leading tile dimensions
 /// (batches) are outermost; the last two are walked in `raster` order in
 /// groups of `swizzle` rows (row raster) or columns (col raster), so that
 /// consecutive CTAs share input panels in L2.
 SmallVector<Value> delinearizeTile(OpBuilder &b, Location loc, Value tile,
-                                   ArrayRef<int64_t> tiles, RasterOrder raster,
-                                   int64_t swizzle) {
+                                   ArrayRef<OpFoldResult> tiles,
+                                   RasterOrder raster, int64_t swizzle) {
   unsigned rank = tiles.size();
   SmallVector<Value> coords(rank);
   if (rank == 1) {
     coords[0] = tile;
     return coords;
   }
-  int64_t m = tiles[rank - 2], n = tiles[rank - 1];
-  Value plane = constIndex(b, loc, m * n);
+  OpFoldResult m = tiles[rank - 2], n = tiles[rank - 1];
+  Value plane = indexValue(b, loc, mulFolded(b, loc, m, n));
   Value rest = arith::RemUIOp::create(b, loc, tile, plane);
   Value outer = arith::DivUIOp::create(b, loc, tile, plane);
   for (int d = rank - 3; d >= 0; --d) {
-    Value size = constIndex(b, loc, tiles[d]);
+    Value size = indexValue(b, loc, tiles[d]);
     coords[d] = arith::RemUIOp::create(b, loc, outer, size);
     outer = arith::DivUIOp::create(b, loc, outer, size);
   }
   // Grouped order over an (major x minor) grid: `swizzle` majors at a time,
   // minor-fastest inside a group.
   bool rowMajor = raster == RasterOrder::row;
-  int64_t major = rowMajor ? m : n, minor = rowMajor ? n : m;
+  OpFoldResult major = rowMajor ? m : n, minor = rowMajor ? n : m;
   Value majorIdx, minorIdx;
   if (swizzle <= 1) {
-    majorIdx = arith::DivUIOp::create(b, loc, rest, constIndex(b, loc, minor));
-    minorIdx = arith::RemUIOp::create(b, loc, rest, constIndex(b, loc, minor));
+    majorIdx = arith::DivUIOp::create(b, loc, rest, indexValue(b, loc, minor));
+    minorIdx = arith::RemUIOp::create(b, loc, rest, indexValue(b, loc, minor));
   } else {
-    Value groupSpan = constIndex(b, loc, swizzle * minor);
+    Value groupSpan = indexValue(
+        b, loc, mulFolded(b, loc, b.getIndexAttr(swizzle), minor));
     Value group = arith::DivUIOp::create(b, loc, rest, groupSpan);
     Value first = arith::MulIOp::create(b, loc, group, constIndex(b, loc, swizzle));
-    Value left = arith::SubIOp::create(b, loc, constIndex(b, loc, major), first);
+    Value left =
+        arith::SubIOp::create(b, loc, indexValue(b, loc, major), first);
     Value groupSize =
         arith::MinUIOp::create(b, loc, left, constIndex(b, loc, swizzle));
     Value inGroup = arith::RemUIOp::create(b, loc, rest, groupSpan);
@@ -70,6 +92,17 @@ SmallVector<Value> delinearizeTile(OpBuilder &b, Location loc, Value tile,
   coords[rank - 2] = rowMajor ? majorIdx : minorIdx;
   coords[rank - 1] = rowMajor ? minorIdx : majorIdx;
   return coords;
+}
+
+/// The kernel's tile counts: constants, and the values of the dynamic ones.
+SmallVector<OpFoldResult> tileCounts(OpBuilder &b, KernelOp kernel) {
+  SmallVector<OpFoldResult> counts;
+  unsigned next = 0;
+  for (int64_t t : kernel.getTiles())
+    counts.push_back(ShapedType::isDynamic(t)
+                         ? OpFoldResult(kernel.getDynamicTiles()[next++])
+                         : OpFoldResult(b.getIndexAttr(t)));
+  return counts;
 }
 
 /// Where the fixup's data lives in the workspace: one i32 flag per slot,
@@ -141,8 +174,8 @@ public:
 
 private:
   SmallVector<Value> coordsOf(OpBuilder &b, Location loc, Value tile) {
-    return delinearizeTile(b, loc, tile, kernel.getTiles(), kernel.getRaster(),
-                           kernel.getSwizzle());
+    return delinearizeTile(b, loc, tile, tileCounts(b, kernel),
+                           kernel.getRaster(), kernel.getSwizzle());
   }
 
   FailureOr<SmallVector<Value>> inlineRegion(OpBuilder &b, Region &region,
@@ -380,8 +413,10 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
   TileDecompositionAttrInterface decomposition = kernel.getDecomposition();
   const DeviceFacts &device = options.device;
   int64_t numTiles = kernel.getNumTiles(), iters = kernel.getIters();
-  if (failed(decomposition.verifyProblem([&]() { return kernel.emitOpError(); },
-                                         numTiles, iters, device)))
+  bool dynamicGrid = kernel.hasDynamicTiles();
+  if (!dynamicGrid &&
+      failed(decomposition.verifyProblem(
+          [&]() { return kernel.emitOpError(); }, numTiles, iters, device)))
     return failure();
   int64_t numPartials = 0, reductionBlocks = 0;
   KernelEmitter emitter(kernel, options.dropFixupWait, options.dropFixupFence);
@@ -389,11 +424,10 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
   Value one = constIndex(rw, loc, 1);
   Value block = constIndex(rw, loc, kernel.getThreads());
 
-  auto emitLaunch = [&](int64_t grid, Value workspace,
-                        const WorkspaceLayout *layout,
-                        function_ref<LogicalResult(OpBuilder &, Value)> body)
+  auto emitLaunchOver = [&](Value gridV, Value workspace,
+                            const WorkspaceLayout *layout,
+                            function_ref<LogicalResult(OpBuilder &, Value)> body)
       -> FailureOr<gpu::LaunchOp> {
-    Value gridV = constIndex(rw, loc, grid);
     auto launch =
         gpu::LaunchOp::create(rw, loc, gridV, one, one, block, one, one);
     OpBuilder::InsertionGuard g(rw);
@@ -409,6 +443,33 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
     gpu::TerminatorOp::create(rw, loc);
     return launch;
   };
+  auto emitLaunch = [&](int64_t grid, Value workspace,
+                        const WorkspaceLayout *layout,
+                        function_ref<LogicalResult(OpBuilder &, Value)> body) {
+    return emitLaunchOver(constIndex(rw, loc, grid), workspace, layout, body);
+  };
+
+  // A grid known at run time (the verifier allows only data-parallel): one
+  // CTA per tile, the tile count computed on the host.
+  if (dynamicGrid) {
+    OpFoldResult grid = rw.getIndexAttr(1);
+    for (OpFoldResult count : tileCounts(rw, kernel))
+      grid = mulFolded(rw, loc, grid, count);
+    FailureOr<gpu::LaunchOp> launch = emitLaunchOver(
+        indexValue(rw, loc, grid), Value(), nullptr,
+        [&](OpBuilder &b, Value blockId) {
+          FailureOr<SmallVector<Value>> frags = emitter.emitMainloop(
+              b, loc, blockId, constIndex(b, loc, 0),
+              constIndex(b, loc, iters));
+          if (failed(frags))
+            return failure();
+          return emitter.emitEpilogue(b, loc, blockId, *frags);
+        });
+    if (failed(launch))
+      return kernel.emitOpError("could not emit its work units");
+    rw.eraseOp(kernel);
+    return launch;
+  }
 
   // 0 when the decomposition cannot size its grid (no SM count).
   int64_t numBlocks = decomposition.getNumBlocks(numTiles, iters, device);

@@ -30,6 +30,22 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
   plan.tile = llvm::to_vector(schedule.getTile());
   plan.threads = llvm::to_vector(schedule.getThreads());
   unsigned numAxes = plan.axes.size();
+  // A dynamic extent reads the first dynamic dimension that binds it (the
+  // schedule verifier allows them on blocked spatial axes only).
+  plan.dynamicSources.assign(numAxes, Value());
+  plan.dynamicDims.assign(numAxes, 0);
+  SmallVector<Value> operands = llvm::to_vector(op.getInputs());
+  llvm::append_range(operands, op.getOutputs());
+  for (unsigned a = 0; a < numAxes; ++a) {
+    if (!plan.axes[a].isDynamic())
+      continue;
+    for (OperandDim d : getAxisDimensions(op, a))
+      if (cast<MemRefType>(operands[d.operand].getType()).isDynamicDim(d.dim)) {
+        plan.dynamicSources[a] = operands[d.operand];
+        plan.dynamicDims[a] = d.dim;
+        break;
+      }
+  }
 
   bool threadReduce = false;
   for (unsigned a = 0; a < numAxes; ++a) {
@@ -51,7 +67,10 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
              << "' to blocks; ext-apply-schedule splits reductions through "
                 "the decomposition, not the grid";
     plan.blockedAxes.push_back(a);
-    plan.tileCounts.push_back(llvm::divideCeil(plan.extents[a], plan.tile[a]));
+    plan.tileCounts.push_back(
+        plan.axes[a].isDynamic()
+            ? ShapedType::kDynamic
+            : llvm::divideCeil(plan.extents[a], plan.tile[a]));
   }
   if (plan.tileCounts.empty())
     plan.tileCounts.push_back(1);
@@ -168,16 +187,25 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
 namespace {
 
 /// min(tile, extent - offset), folded to `tile` when the axis divides evenly.
-Value validExtent(OpBuilder &b, Location loc, int64_t tile, int64_t extent,
-                  Value offset) {
-  if (extent % tile == 0)
+Value validExtent(OpBuilder &b, Location loc, const TilingPlan &plan,
+                  unsigned a, Value offset) {
+  int64_t tile = plan.tile[a], extent = plan.extents[a];
+  if (!ShapedType::isDynamic(extent) && extent % tile == 0)
     return constIndex(b, loc, tile);
   Value rest =
-      arith::SubIOp::create(b, loc, constIndex(b, loc, extent), offset);
+      arith::SubIOp::create(b, loc, extentValue(b, loc, plan, a), offset);
   return arith::MinSIOp::create(b, loc, constIndex(b, loc, tile), rest);
 }
 
 } // namespace
+
+Value tiling::extentValue(OpBuilder &b, Location loc, const TilingPlan &plan,
+                          unsigned a) {
+  if (!ShapedType::isDynamic(plan.extents[a]))
+    return constIndex(b, loc, plan.extents[a]);
+  return memref::DimOp::create(b, loc, plan.dynamicSources[a],
+                               plan.dynamicDims[a]);
+}
 
 TileFrame tiling::buildFrame(OpBuilder &b, Location loc, const TilingPlan &plan,
                              ValueRange coords) {
@@ -189,10 +217,9 @@ TileFrame tiling::buildFrame(OpBuilder &b, Location loc, const TilingPlan &plan,
     f.offsets[a] = arith::MulIOp::create(b, loc, coords[d],
                                          constIndex(b, loc, plan.tile[a]));
   for (unsigned a = 0; a < numAxes; ++a)
-    f.bounds.push_back(
-        plan.axes[a].isSpatial()
-            ? validExtent(b, loc, plan.tile[a], plan.extents[a], f.offsets[a])
-            : constIndex(b, loc, plan.extents[a]));
+    f.bounds.push_back(plan.axes[a].isSpatial()
+                           ? validExtent(b, loc, plan, a, f.offsets[a])
+                           : constIndex(b, loc, plan.extents[a]));
   return f;
 }
 

@@ -43,9 +43,14 @@ struct InputWindow {
 /// Everything ext-apply-schedule derives from a compute and its schedule.
 struct TilingPlan {
   llvm::SmallVector<AxisAttr> axes;
+  /// ShapedType::kDynamic for an extent of `?`, whose size is that of
+  /// `dynamicSources[a]` (a memref operand) in dimension `dynamicDims[a]`.
   llvm::SmallVector<int64_t> extents, tile, threads;
+  llvm::SmallVector<mlir::Value> dynamicSources;
+  llvm::SmallVector<unsigned> dynamicDims;
   llvm::SmallVector<unsigned>
       blockedAxes; // spatial axes indexing the tile grid
+  /// Per blocked axis; ShapedType::kDynamic over a dynamic extent.
   llvm::SmallVector<int64_t> tileCounts;
   std::optional<unsigned> kAxis; // the reduce axis split into iterations
   int64_t iters = 1;
@@ -67,6 +72,10 @@ struct TileFrame {
 
 TileFrame buildFrame(mlir::OpBuilder &b, mlir::Location loc,
                      const TilingPlan &plan, mlir::ValueRange coords);
+
+/// Axis `a`'s extent as an index value (memref.dim for a dynamic one).
+mlir::Value extentValue(mlir::OpBuilder &b, mlir::Location loc,
+                        const TilingPlan &plan, unsigned a);
 
 /// constant + sum(coeff_a * offset_a): where a window starts in its input.
 mlir::Value windowOrigin(mlir::OpBuilder &b, mlir::Location loc,

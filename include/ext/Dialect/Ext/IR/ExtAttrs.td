@@ -60,7 +60,10 @@ def Ext_AxisAttr : Ext_Attr<"Axis", "axis"> {
     (`memref<?x512xf32>` indexed `(i, k)` binds `i` to dimension #0); the
     compute's verifier requires at least one such dimension, and every
     dimension the axis indexes alone must be dynamic. Where several bind it,
-    the lowering checks at run time that they agree.
+    the lowering checks at run time that they agree. A schedule takes a
+    dynamic extent on a spatial axis bound to blocks, under
+    `#ext.data_parallel`: the host computes the axis' tile count when the
+    kernel runs (`ext.kernel tiles [%n, 5]`), and the last tile is masked.
 
     ```mlir
     #ext.axis<"k", reduce, 512>

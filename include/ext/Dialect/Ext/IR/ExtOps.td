@@ -158,9 +158,15 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
     tile combine; a decomposition that splits the reduction needs it. Tiles are linearized in `raster` order, in groups of
     `swizzle` rows or columns. `threads` is the CTA size.
 
+    A tile count may be an SSA value (`tiles [%m, 3]`): the grid of a
+    compute whose blocked axis has a dynamic extent, computed on the host
+    before the kernel. Such a kernel runs under `#ext.data_parallel` (one
+    CTA per tile) for now.
+
     `ext-kernel-to-gpu` turns it into a `gpu.launch`.
   }];
   let arguments = (ins
+    Variadic<Index>:$dynamic_tiles,
     DenseI64ArrayAttr:$tiles,
     I64Attr:$iters,
     I64Attr:$threads,
@@ -173,7 +179,8 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
   let regions = (region SizedRegion<1>:$body, SizedRegion<1>:$epilogue,
                  AnyRegion:$reducer);
   let assemblyFormat = [{
-    `tiles` $tiles `iters` $iters `threads` $threads
+    `tiles` custom<DynamicIndexList>($dynamic_tiles, $tiles)
+    `iters` $iters `threads` $threads
     `decomposition` $decomposition
     (`raster` $raster^)? (`swizzle` $swizzle^)?
     (`combiner` `(` $combiner^ `)`)? (`identity` $identity^)?
@@ -183,8 +190,10 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
+    /// The number of tiles, or ShapedType::kDynamic if a count is a value.
     int64_t getNumTiles();
     unsigned getNumTileDims() { return getTiles().size(); }
+    bool hasDynamicTiles() { return !getDynamicTiles().empty(); }
   }];
 }
 
