@@ -8,8 +8,9 @@
 # default build/fuzz/corpus: scripts/build.sh --target ext-fuzz-corpus) with
 # fuzz/ext.dict, in libFuzzer's fork mode: a crash, timeout, leak or out-of-memory input is written to the
 # run's artifacts/ and the run goes on, so the count of findings is the count
-# of distinct inputs there. Everything lands in $EXT_FUZZ_RUN_DIR (default
-# build-fuzz/fuzz-runs/<date>): fuzz.log, corpus/ (the grown corpus),
+# of distinct inputs there (slow-unit-* files, inputs slower than 10 s that
+# finish inside the 30 s timeout, are counted apart). Everything lands in
+# $EXT_FUZZ_RUN_DIR (default build-fuzz/fuzz-runs/<date>): fuzz.log, corpus/ (the grown corpus),
 # artifacts/, and summary.md, the table printed at the end.
 # Turn a finding into a regression test: minimize it
 #   build-fuzz/bin/ext-fuzz -minimize_crash=1 -runs=2000 ARTIFACT
@@ -51,7 +52,10 @@ field() { echo "$last" | sed -nE "s#.* $1:? ([^ ]+).*#\1#p"; }
 execs=$(echo "$last" | sed -nE 's/^#([0-9]+):.*/\1/p')
 cov=$(field cov); ft=$(field ft); corp=$(field corp); eps=$(field "exec/s")
 otc=$(field "oom/timeout/crash")
-findings=$(find "$RUN/artifacts" -type f | wc -l)
+# libFuzzer also writes slow-unit-* for an input slower than 10 s that still
+# finishes inside -timeout: a speed observation, listed apart from findings.
+findings=$(find "$RUN/artifacts" -type f ! -name 'slow-unit-*' | wc -l)
+slow=$(find "$RUN/artifacts" -type f -name 'slow-unit-*' | wc -l)
 
 {
   echo "| metric | value |"
@@ -61,10 +65,11 @@ findings=$(find "$RUN/artifacts" -type f | wc -l)
   echo "| coverage (libFuzzer cov / ft) | ${cov:-?} edges / ${ft:-?} features |"
   echo "| corpus | ${seeds} seeds -> ${corp:-?} inputs |"
   echo "| findings (artifacts) | ${findings} (oom/timeout/crash: ${otc:-0/0/0}) |"
+  echo "| slow inputs (over 10 s, under the 30 s timeout) | ${slow} |"
   echo "| libFuzzer exit | ${rc} |"
-  if [ "$findings" -gt 0 ]; then
+  if [ "$findings" -gt 0 ] || [ "$slow" -gt 0 ]; then
     echo
-    echo "findings:"
+    echo "artifacts:"
     find "$RUN/artifacts" -type f | sort | sed 's/^/- /'
   fi
 } | tee "$RUN/summary.md"
