@@ -7,11 +7,20 @@
 // RUN: ext-opt --ext-apply-schedule %s | FileCheck %s --check-prefix=KERNEL
 // RUN: ext-opt --ext-apply-schedule --ext-kernel-to-gpu %s | FileCheck %s --check-prefix=LAUNCH
 // RUN: ext-run %s | FileCheck %s
+// The kernel runs only if A's and C's row counts agree; otherwise the call
+// fails with the check's message.
+// RUN: %python -c "import numpy as np; np.save('%t.a.npy', np.ones((5, 97), np.float32)); np.save('%t.b.npy', np.ones((97, 130), np.float32)); np.save('%t.c.npy', np.zeros((4, 130), np.float32))"
+// RUN: not ext-run --entry=gemm --inputs=%t.a.npy,%t.b.npy,%t.c.npy %s 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// MISMATCH: ext-emu: error: host check failed: ext.compute: dimension #0 of output #0 is not the extent of axis 'i' that indexes it
 
 // KERNEL-LABEL: func.func @gemm
+// KERNEL: %[[SAME:.*]] = arith.cmpi eq
+// KERNEL: scf.if %[[SAME]] {
 // KERNEL: %[[M:.*]] = memref.dim %arg0, %c0
 // KERNEL: %[[ROWS:.*]] = arith.ceildivui %[[M]], %c32
 // KERNEL: ext.kernel tiles [%[[ROWS]], 5] iters 7 threads 256 decomposition #ext.data_parallel
+// KERNEL: } else {
+// KERNEL: cf.assert %[[SAME]], "ext.compute: dimension #0 of output #0 is not the extent of axis 'i' that indexes it" {ext.guarded}
 // LAUNCH-LABEL: func.func @gemm
 // LAUNCH: %[[ROWS:.*]] = arith.ceildivui
 // LAUNCH: %[[GRID:.*]] = arith.muli %{{.*}}, %[[ROWS]]

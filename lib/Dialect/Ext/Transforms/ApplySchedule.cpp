@@ -19,6 +19,7 @@
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -117,8 +118,16 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
           spatialTile, cast<MemRefType>(out.getType()).getElementType()));
 
   // A tile count over a dynamic extent is computed here, on the host; the
-  // grid is then data-parallel (the schedule verifier allows no other).
+  // grid is then data-parallel (the schedule verifier allows no other). The
+  // kernel runs only if the operands' sizes agree (as ext-compute-to-loops
+  // checks them): the extent is read from one operand, the others are
+  // indexed by it.
   rw.setInsertionPoint(op);
+  if (llvm::any_of(plan.axes, [](AxisAttr a) { return a.isDynamic(); })) {
+    SmallVector<SizeCheck> checks;
+    buildCheckedExtents(rw, loc, op, checks);
+    guardWithSizeChecks(rw, loc, checks);
+  }
   SmallVector<Value> dynamicTiles;
   bool dynamicGrid = false;
   int64_t numTiles = 1;

@@ -5,11 +5,9 @@
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
-#include "ext/Support/GuardedAssert.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -44,73 +42,6 @@ SmallVector<Value> buildAccessIndices(OpBuilder &b, Location loc,
 
 } // namespace
 
-/// A check of an operand's size: the condition and what its failure means.
-struct SizeCheck {
-  Value holds;
-  std::string message;
-};
-
-/// The extent of every axis, and the checks that each dynamic operand
-/// dimension an axis indexes alone has that size (the verifier checked the
-/// static ones): operands that disagree would be read out of bounds.
-static SmallVector<Value> buildExtents(RewriterBase &rewriter, Location loc,
-                                       ComputeOp op,
-                                       SmallVectorImpl<SizeCheck> &checks) {
-  SmallVector<Value> operands = llvm::to_vector(op.getInputs());
-  llvm::append_range(operands, op.getOutputs());
-  unsigned numInputs = op.getInputs().size();
-  SmallVector<Value> extents;
-  for (auto [a, axis] : llvm::enumerate(op.getAxisList())) {
-    // A dynamic extent is the first dynamic dimension that binds it.
-    Value extent = axis.isDynamic()
-                       ? Value()
-                       : arith::ConstantIndexOp::create(rewriter, loc,
-                                                        axis.getExtent());
-    for (OperandDim d : getAxisDimensions(op, a)) {
-      Value operand = operands[d.operand];
-      if (!cast<MemRefType>(operand.getType()).isDynamicDim(d.dim))
-        continue;
-      Value size = memref::DimOp::create(rewriter, loc, operand, d.dim);
-      if (!extent) {
-        extent = size;
-        continue;
-      }
-      Value same = arith::CmpIOp::create(rewriter, loc,
-                                         arith::CmpIPredicate::eq, size, extent);
-      std::string what =
-          d.operand < numInputs
-              ? "input #" + std::to_string(d.operand)
-              : "output #" + std::to_string(d.operand - numInputs);
-      checks.push_back({same, "ext.compute: dimension #" +
-                                  std::to_string(d.dim) + " of " + what +
-                                  " is not the extent of axis '" +
-                                  axis.getName().str() + "' that indexes it"});
-    }
-    extents.push_back(extent);
-  }
-  return extents;
-}
-
-/// With size checks, the loops go into `scf.if` (all hold); the else branch
-/// asserts each. Its asserts are marked `ext.guarded`: the work they protect
-/// is skipped, so a runtime may report them and go on (the CPU emulation
-/// raises them to the caller) instead of ending the process.
-static void guardWithChecks(RewriterBase &rewriter, Location loc,
-                            ArrayRef<SizeCheck> checks) {
-  if (checks.empty())
-    return;
-  Value all = checks.front().holds;
-  for (const SizeCheck &c : checks.drop_front())
-    all = arith::AndIOp::create(rewriter, loc, all, c.holds);
-  auto ifOp = scf::IfOp::create(rewriter, loc, all, /*withElseRegion=*/true);
-  rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-  for (const SizeCheck &c : checks) {
-    auto assertOp = cf::AssertOp::create(rewriter, loc, c.holds, c.message);
-    assertOp->setAttr(kGuardedAssertAttrName, rewriter.getUnitAttr());
-  }
-  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-}
-
 LogicalResult ext::lowerComputeToLoops(RewriterBase &rewriter, ComputeOp op) {
   OpBuilder::InsertionGuard atOp(rewriter);
   rewriter.setInsertionPoint(op);
@@ -122,8 +53,8 @@ LogicalResult ext::lowerComputeToLoops(RewriterBase &rewriter, ComputeOp op) {
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   SmallVector<SizeCheck> checks;
-  SmallVector<Value> extents = buildExtents(rewriter, loc, op, checks);
-  guardWithChecks(rewriter, loc, checks);
+  SmallVector<Value> extents = buildCheckedExtents(rewriter, loc, op, checks);
+  guardWithSizeChecks(rewriter, loc, checks);
 
   // Spatial loops, outermost, in axis order.
   OpBuilder::InsertionGuard guard(rewriter);

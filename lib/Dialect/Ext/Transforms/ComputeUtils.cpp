@@ -3,8 +3,12 @@
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Support/GuardedAssert.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -48,6 +52,60 @@ SmallVector<Value> combineAccumulators(RewriterBase &b, Location loc,
   for (auto [acc, v] : llvm::zip(accs, values))
     combined.push_back(buildCombine(b, loc, kind, acc, v));
   return combined;
+}
+
+SmallVector<Value> buildCheckedExtents(RewriterBase &rewriter, Location loc,
+                                       ComputeOp op,
+                                       SmallVectorImpl<SizeCheck> &checks) {
+  SmallVector<Value> operands = llvm::to_vector(op.getInputs());
+  llvm::append_range(operands, op.getOutputs());
+  unsigned numInputs = op.getInputs().size();
+  SmallVector<Value> extents;
+  for (auto [a, axis] : llvm::enumerate(op.getAxisList())) {
+    // A dynamic extent is the first dynamic dimension that binds it.
+    Value extent = axis.isDynamic()
+                       ? Value()
+                       : arith::ConstantIndexOp::create(rewriter, loc,
+                                                        axis.getExtent());
+    for (OperandDim d : getAxisDimensions(op, a)) {
+      Value operand = operands[d.operand];
+      if (!cast<MemRefType>(operand.getType()).isDynamicDim(d.dim))
+        continue;
+      Value size = memref::DimOp::create(rewriter, loc, operand, d.dim);
+      if (!extent) {
+        extent = size;
+        continue;
+      }
+      Value same = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::eq, size, extent);
+      std::string what =
+          d.operand < numInputs
+              ? "input #" + std::to_string(d.operand)
+              : "output #" + std::to_string(d.operand - numInputs);
+      checks.push_back({same, "ext.compute: dimension #" +
+                                  std::to_string(d.dim) + " of " + what +
+                                  " is not the extent of axis '" +
+                                  axis.getName().str() + "' that indexes it"});
+    }
+    extents.push_back(extent);
+  }
+  return extents;
+}
+
+void guardWithSizeChecks(RewriterBase &rewriter, Location loc,
+                         ArrayRef<SizeCheck> checks) {
+  if (checks.empty())
+    return;
+  Value all = checks.front().holds;
+  for (const SizeCheck &c : checks.drop_front())
+    all = arith::AndIOp::create(rewriter, loc, all, c.holds);
+  auto ifOp = scf::IfOp::create(rewriter, loc, all, /*withElseRegion=*/true);
+  rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+  for (const SizeCheck &c : checks) {
+    auto assertOp = cf::AssertOp::create(rewriter, loc, c.holds, c.message);
+    assertOp->setAttr(kGuardedAssertAttrName, rewriter.getUnitAttr());
+  }
+  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
 }
 
 } // namespace ext

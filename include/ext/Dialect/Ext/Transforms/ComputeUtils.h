@@ -1,7 +1,8 @@
 //===- ComputeUtils.h - shared pieces of compute lowerings ------*- C++ -*-===//
 //
-// Inlining an ext.compute / ext.tile_compute body or reducer, and combining
-// accumulators, for every lowering of a compute (loops, threads, fixups).
+// Inlining an ext.compute / ext.tile_compute body or reducer, combining
+// accumulators, and the run-time checks of operand sizes, for every lowering
+// of a compute (loops, threads, fixups, kernels).
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,7 @@
 #define EXT_DIALECT_EXT_TRANSFORMS_COMPUTEUTILS_H
 
 #include "ext/Dialect/Ext/IR/ExtAttrs.h"
+#include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Support/IndexConstant.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -29,6 +31,29 @@ llvm::SmallVector<mlir::Value>
 combineAccumulators(mlir::RewriterBase &b, mlir::Location loc,
                     CombinerKind kind, mlir::Region &reducer,
                     mlir::ValueRange accs, mlir::ValueRange values);
+
+/// A run-time check of an operand's size: the condition and what its
+/// failure means.
+struct SizeCheck {
+  mlir::Value holds;
+  std::string message;
+};
+
+/// The extent of every axis of `op` as an index value (for `?`, the size of
+/// the first dynamic dimension that binds it), and into `checks` that every
+/// other dynamic operand dimension an axis indexes alone has that size (the
+/// verifier checked the static ones): operands that disagree would be read
+/// or written out of bounds.
+llvm::SmallVector<mlir::Value>
+buildCheckedExtents(mlir::RewriterBase &rewriter, mlir::Location loc,
+                    ComputeOp op, llvm::SmallVectorImpl<SizeCheck> &checks);
+
+/// With checks, opens `scf.if` (all hold) and leaves the insertion point in
+/// its then block; the else block asserts each check, marked `ext.guarded`
+/// (ext/Support/GuardedAssert.h): the work is skipped, so a runtime may
+/// report the failure to the caller and go on.
+void guardWithSizeChecks(mlir::RewriterBase &rewriter, mlir::Location loc,
+                         llvm::ArrayRef<SizeCheck> checks);
 
 } // namespace ext
 

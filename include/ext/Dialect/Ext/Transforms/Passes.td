@@ -142,6 +142,7 @@ def ExtApplySchedule : Pass<"ext-apply-schedule"> {
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::gpu::GPUDialect"
