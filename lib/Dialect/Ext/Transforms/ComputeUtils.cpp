@@ -54,6 +54,21 @@ SmallVector<Value> combineAccumulators(RewriterBase &b, Location loc,
   return combined;
 }
 
+std::optional<std::pair<Value, unsigned>> getExtentSource(ComputeOp op,
+                                                          unsigned a) {
+  if (!op.getAxis(a).isDynamic())
+    return std::nullopt;
+  unsigned numInputs = op.getInputs().size();
+  for (OperandDim d : getAxisDimensions(op, a)) {
+    Value operand = d.operand < numInputs
+                        ? op.getInputs()[d.operand]
+                        : op.getOutputs()[d.operand - numInputs];
+    if (cast<MemRefType>(operand.getType()).isDynamicDim(d.dim))
+      return std::make_pair(operand, d.dim);
+  }
+  return std::nullopt;
+}
+
 SmallVector<Value> buildCheckedExtents(RewriterBase &rewriter, Location loc,
                                        ComputeOp op,
                                        SmallVectorImpl<SizeCheck> &checks) {

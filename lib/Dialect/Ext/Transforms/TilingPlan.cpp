@@ -11,6 +11,7 @@
 
 #include "TilingPlan.h"
 
+#include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Support/IndexConstant.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
@@ -32,20 +33,8 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
   unsigned numAxes = plan.axes.size();
   // A dynamic extent reads the first dynamic dimension that binds it (the
   // schedule verifier allows them on blocked spatial axes only).
-  plan.dynamicSources.assign(numAxes, Value());
-  plan.dynamicDims.assign(numAxes, 0);
-  SmallVector<Value> operands = llvm::to_vector(op.getInputs());
-  llvm::append_range(operands, op.getOutputs());
-  for (unsigned a = 0; a < numAxes; ++a) {
-    if (!plan.axes[a].isDynamic())
-      continue;
-    for (OperandDim d : getAxisDimensions(op, a))
-      if (cast<MemRefType>(operands[d.operand].getType()).isDynamicDim(d.dim)) {
-        plan.dynamicSources[a] = operands[d.operand];
-        plan.dynamicDims[a] = d.dim;
-        break;
-      }
-  }
+  for (unsigned a = 0; a < numAxes; ++a)
+    plan.extentSources.push_back(getExtentSource(op, a));
 
   bool threadReduce = false;
   for (unsigned a = 0; a < numAxes; ++a) {
@@ -203,8 +192,8 @@ Value tiling::extentValue(OpBuilder &b, Location loc, const TilingPlan &plan,
                           unsigned a) {
   if (!ShapedType::isDynamic(plan.extents[a]))
     return constIndex(b, loc, plan.extents[a]);
-  return memref::DimOp::create(b, loc, plan.dynamicSources[a],
-                               plan.dynamicDims[a]);
+  return memref::DimOp::create(b, loc, plan.extentSources[a]->first,
+                               plan.extentSources[a]->second);
 }
 
 TileFrame tiling::buildFrame(OpBuilder &b, Location loc, const TilingPlan &plan,

@@ -43,11 +43,11 @@ struct InputWindow {
 /// Everything ext-apply-schedule derives from a compute and its schedule.
 struct TilingPlan {
   llvm::SmallVector<AxisAttr> axes;
-  /// ShapedType::kDynamic for an extent of `?`, whose size is that of
-  /// `dynamicSources[a]` (a memref operand) in dimension `dynamicDims[a]`.
+  /// ShapedType::kDynamic for an extent of `?`, whose size is that of the
+  /// operand and dimension in `extentSources[a]` (getExtentSource).
   llvm::SmallVector<int64_t> extents, tile, threads;
-  llvm::SmallVector<mlir::Value> dynamicSources;
-  llvm::SmallVector<unsigned> dynamicDims;
+  llvm::SmallVector<std::optional<std::pair<mlir::Value, unsigned>>>
+      extentSources;
   llvm::SmallVector<unsigned>
       blockedAxes; // spatial axes indexing the tile grid
   /// Per blocked axis; ShapedType::kDynamic over a dynamic extent.

@@ -39,6 +39,12 @@ struct SizeCheck {
   std::string message;
 };
 
+/// The operand (inputs, then outputs) and dimension a dynamic extent is read
+/// from: the first dynamic operand dimension that axis `a` indexes alone (the
+/// verifier guarantees one for an extent of `?`); none for a static axis.
+std::optional<std::pair<mlir::Value, unsigned>>
+getExtentSource(ComputeOp op, unsigned a);
+
 /// The extent of every axis of `op` as an index value (for `?`, the size of
 /// the first dynamic dimension that binds it), and into `checks` that every
 /// other dynamic operand dimension an axis indexes alone has that size (the
