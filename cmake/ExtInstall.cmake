@@ -19,7 +19,8 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/ext
 
 get_property(EXT_EXPORTED_LIBRARIES GLOBAL PROPERTY EXT_EXPORTED_LIBRARIES)
 set(EXT_INSTALLED_TOOLS ext-opt ext-translate ext-run)
-set(EXT_RUNTIME_LIBRARIES ExtCpuEmulationRuntime ext_cuda_runtime)
+set(EXT_RUNTIME_LIBRARIES ExtCpuEmulationRuntime ext_cuda_runtime
+  ext_launch_planner)
 # Installed binaries find ext's libraries next to them and MLIR's where the
 # installed MLIR is (Debian's /usr/lib/llvm-22/lib is not on the loader path).
 foreach(target ${EXT_EXPORTED_LIBRARIES} ${EXT_INSTALLED_TOOLS})

@@ -18,6 +18,7 @@
 #include "ext/Runner/RuntimeLibraries.h"
 #include "ext/Support/ParserHazards.h"
 #include "ext/Support/Plugins.h"
+#include "ext/Support/TileWork.h"
 #include "ext/Target/GPU/Serialize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -521,8 +522,79 @@ private:
 
 } // namespace
 
+namespace {
+
+namespace tw = ext::tilework;
+
+/// The cost model's decomposition kinds by name (`split_k` with a mode).
+tw::Kind kindOf(const std::string &name) {
+  if (std::optional<tw::Kind> kind = tw::kindNamed(name))
+    return *kind;
+  throw py::value_error("unknown decomposition '" + name +
+                        "' (data_parallel, split_k, split_k_parallel, "
+                        "stream_k, stream_k_dp, stream_k_2tile)");
+}
+
+py::dict predictionDict(const tw::Prediction &p) {
+  py::dict d;
+  d["makespan"] = p.makespan;
+  d["utilization"] = p.utilization;
+  d["grid"] = p.grid;
+  d["waves"] = p.waves;
+  d["max_iters_per_cta"] = p.maxItersPerCta;
+  d["fixups"] = p.fixups;
+  return d;
+}
+
+tw::CostModel costOf(int64_t tileK) {
+  if (tileK < 1)
+    throw py::value_error("tile_k must be positive");
+  return tw::CostModel::forTileK(tileK);
+}
+
+/// What ext's cost model (ext/Support/TileWork.h) predicts for one
+/// decomposition of a problem; what `auto` weighs.
+py::dict predictWork(const std::string &name, int64_t tiles, int64_t iters,
+                     int64_t sms, int64_t param, int64_t tileK) {
+  std::string why;
+  std::optional<tw::Plan> plan =
+      tw::makePlan(kindOf(name), tiles, iters, sms, param, &why);
+  if (!plan)
+    throw py::value_error("decomposition " + name + " cannot " + why);
+  std::optional<tw::Prediction> p = tw::predict(*plan, sms, costOf(tileK));
+  if (!p)
+    throw py::value_error("the cost model cannot predict this plan");
+  return predictionDict(*p);
+}
+
+/// `#ext.auto`'s choice at launch (the launch planner's function).
+py::tuple chooseAtLaunch(int64_t tiles, int64_t iters, int64_t sms,
+                         int64_t tileK) {
+  tw::Prediction p;
+  int64_t i = tw::chooseAtLaunch(tiles, iters, sms, costOf(tileK), &p);
+  if (i < 0)
+    throw py::value_error("no candidate can run the problem");
+  return py::make_tuple(tw::kindName(tw::kLaunchCandidates[i]).str(),
+                        predictionDict(p));
+}
+
+} // namespace
+
 PYBIND11_MODULE(_ext, m) {
   m.doc() = "ext: TVM-style scheduling for MLIR (C++ core)";
+  m.def("predict_work", &predictWork, py::arg("decomposition"),
+        py::arg("tiles"), py::arg("iters"), py::arg("sms"),
+        py::arg("param") = 0, py::arg("tile_k") = 16,
+        "The cost model's prediction (makespan in main-loop iterations, "
+        "utilization, grid, waves, max_iters_per_cta, fixups) for\n"
+        "`tiles` tiles of `iters` iterations on `sms` SMs; `param` is "
+        "split-K's slices or Stream-K's grid (0: sms), `tile_k` the\n"
+        "reduce tile (a fixup costs 3 / tile_k iterations).\n\n"
+        "    >>> ext.predict_work(\"stream_k\", 32, 64, 132)[\"utilization\"]");
+  m.def("choose_at_launch", &chooseAtLaunch, py::arg("tiles"),
+        py::arg("iters"), py::arg("sms"), py::arg("tile_k") = 16,
+        "What `#ext.auto` chooses at launch over a tile count known only "
+        "then: (name, prediction), the same function the host code calls.");
   ext::python::bindSchedules(m);
   m.def("load_plugin", &loadPlugin, py::arg("path"),
         "Load a dialect and/or pass plugin built against this ext: its passes\n"

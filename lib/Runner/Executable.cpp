@@ -108,6 +108,7 @@ Executable::create(ModuleOp lowered, const CompileOptions &options) {
                                                             : cuda.loadError);
     libs.push_back(getCudaRuntimePath());
   }
+  libs.push_back(getLaunchPlannerPath());
   libs.append(options.sharedLibs.begin(), options.sharedLibs.end());
   llvm::SmallVector<llvm::StringRef> libRefs(libs.begin(), libs.end());
   // ExecutionEngineOptions holds a function_ref: keep the callable alive.

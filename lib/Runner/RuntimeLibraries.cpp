@@ -27,6 +27,10 @@ std::string ext::runner::getCudaRuntimePath() {
   return ext::findNextToExtLibraries(EXT_CUDA_RUNTIME_LIB);
 }
 
+std::string ext::runner::getLaunchPlannerPath() {
+  return ext::findNextToExtLibraries(EXT_LAUNCH_PLANNER_LIB);
+}
+
 /// Looks `name` up in `library` as a function pointer of type `T`.
 template <typename T>
 static void lookup(void *library, const char *name, T &function) {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <vector>
 
@@ -18,6 +19,28 @@ using namespace llvm;
 
 namespace ext::tilework {
 
+
+static constexpr std::pair<Kind, const char *> kKindNames[] = {
+    {Kind::DataParallel, "data_parallel"},
+    {Kind::SplitKSerial, "split_k"},
+    {Kind::SplitKParallel, "split_k_parallel"},
+    {Kind::StreamK, "stream_k"},
+    {Kind::StreamKDP, "stream_k_dp"},
+    {Kind::StreamK2Tile, "stream_k_2tile"}};
+
+StringRef kindName(Kind kind) {
+  for (auto [k, name] : kKindNames)
+    if (k == kind)
+      return name;
+  return "";
+}
+
+std::optional<Kind> kindNamed(StringRef name) {
+  for (auto [k, n] : kKindNames)
+    if (name == n)
+      return k;
+  return std::nullopt;
+}
 
 int64_t Plan::numSlots() const {
   switch (kind) {
@@ -574,6 +597,30 @@ std::optional<Prediction> predict(const Plan &p, int64_t sms,
   if (p.grid <= kExactPredictionLimit && p.tiles <= kExactPredictionLimit)
     return predictExact(p, sms, cost);
   return predictBounded(p, sms, cost);
+}
+
+int64_t chooseAtLaunch(int64_t tiles, int64_t iters, int64_t sms,
+                       const CostModel &cost, Prediction *prediction) {
+  int64_t best = -1;
+  Prediction bestPrediction;
+  for (int64_t i = 0; i < kNumLaunchCandidates; ++i) {
+    Kind kind = kLaunchCandidates[i];
+    std::optional<Plan> plan =
+        makePlan(kind, tiles, iters, sms, /*param=*/0, nullptr);
+    if (!plan || plan->grid > std::numeric_limits<int32_t>::max())
+      continue;
+    std::optional<Prediction> p = predict(*plan, sms, cost);
+    if (!p)
+      continue;
+    // The tie rule of ext::pickAutoCandidate.
+    if (best < 0 || p->makespan < bestPrediction.makespan * (1 - 1e-9)) {
+      best = i;
+      bestPrediction = *p;
+    }
+  }
+  if (best >= 0 && prediction)
+    *prediction = bestPrediction;
+  return best;
 }
 
 } // namespace ext::tilework

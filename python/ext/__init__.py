@@ -33,12 +33,15 @@ Levels:
 * `Module`: parse, print and lower MLIR text (`Module.parse(text)`),
   `run_pipeline`, `run_cpu`.
 * Helpers: `matmul`, `gemv`, `row_reduce`.
+* Cost model: `predict_work(decomposition, tiles, iters, sms)` (what
+  `auto` weighs) and `choose_at_launch(tiles, iters, sms)` (what `auto`
+  picks when the tile count is known only at launch).
 
 The C++ core (`ext._ext`) is ext's own pybind11 module over ext's C++ API,
 linked to the same libMLIR.so as ext's tools.
 """
 
-from ._ext import Context, Module  # noqa: F401
+from ._ext import Context, Module, choose_at_launch, predict_work  # noqa: F401
 from .build import Kernel, build, cache_info, clear_cache, lower, set_cache_limit  # noqa: F401
 from .dtypes import canonical as dtype  # noqa: F401
 from .helpers import Workload, gemv, matmul, row_reduce  # noqa: F401

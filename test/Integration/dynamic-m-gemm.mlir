@@ -23,7 +23,7 @@
 // KERNEL: cf.assert %[[SAME]], "ext.compute: dimension #0 of output #0 is not the extent of axis 'i' that indexes it" {ext.guarded}
 // LAUNCH-LABEL: func.func @gemm
 // LAUNCH: %[[ROWS:.*]] = arith.ceildivui
-// LAUNCH: %[[GRID:.*]] = arith.muli %{{.*}}, %[[ROWS]]
+// LAUNCH: %[[GRID:.*]] = arith.muli %[[ROWS]], %c5
 // LAUNCH: gpu.launch blocks({{.*}}) in ({{.*}} = %{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads
 
 // CHECK-COUNT-4: [0]

@@ -1,8 +1,8 @@
 """Symbolic sizes (ext.var): one build serves every size, unscheduled (host
-loops) or scheduled (a GPU kernel whose grid is computed when it runs); sizes
-come from the input arrays, disagreements are errors, and what is not
-supported yet (symbolic reduce axes, decompositions other than
-data-parallel) is refused with a message."""
+loops) or scheduled (a GPU kernel whose grid, decomposition plan and
+workspace are computed when it runs); sizes come from the input arrays,
+disagreements are errors, and what is not supported yet (symbolic reduce
+axes) is refused with a message."""
 
 import numpy as np
 import pytest
@@ -114,11 +114,59 @@ def test_schedules_of_symbolic_sizes_that_wait():
                                          "extent K: scheduled kernels take symbolic extents "
                                          "on spatial axes only for now"):
         ext.matmul(64, 64, ext.var("K"), tile=(32, 32, 16))
-    with pytest.raises(ValueError, match=r"axis 'i' has a dynamic extent; decomposition "
-                                         r"#ext.stream_k<grid = 4> plans its grid from static "
-                                         r"extents"):
-        ext.matmul(ext.var("M"), 64, 64, tile=(32, 32, 16), decomposition="stream_k",
-                   grid=4).build()
+
+
+# Every decomposition over a symbolic M, planned at launch. Small SM counts
+# and grids so that the small problems still split tiles, fill full waves
+# and leave partial ones.
+DECOMPOSITIONS = {
+    "data_parallel": dict(decomposition="data_parallel"),
+    "split_k serial": dict(decomposition="split_k", split_k=3),
+    "split_k parallel": dict(decomposition="split_k", split_k=2, split_k_mode="parallel"),
+    "stream_k": dict(decomposition="stream_k", grid=5),
+    "stream_k_dp": dict(decomposition="stream_k_dp", sms=3),
+    "stream_k_2tile": dict(decomposition="stream_k_2tile", sms=3),
+    "auto": dict(decomposition="auto", sms=4),
+}
+
+
+def entries(workload):
+    return workload.build("nvvm", chip="sm_80").ptx.count(".entry")
+
+
+@pytest.mark.parametrize("name", sorted(DECOMPOSITIONS))
+def test_every_decomposition_plans_every_m_at_launch(name):
+    """One build per decomposition serves every M: the host computes the
+    grid, the Stream-K region and the workspace from M when it runs."""
+    w = ext.matmul(ext.var("M"), 40, 64, tile=(16, 16, 8), **DECOMPOSITIONS[name])
+    kernel = w.build()
+    b = RNG.integers(-3, 4, (64, 40)).astype(np.float32)
+    for m in MS:
+        a = RNG.integers(-3, 4, (m, 64)).astype(np.float32)
+        np.testing.assert_array_equal(kernel.run(a, b), a @ b, err_msg=f"M = {m}")
+    # One kernel entry (and the reduction launch's for parallel split-K).
+    assert entries(w) == (2 if name == "split_k parallel" else 1)
+
+
+@pytest.mark.parametrize("name", sorted(DECOMPOSITIONS))
+def test_every_decomposition_plans_every_m_on_tensor_cores(name):
+    w = ext.matmul(ext.var("M"), 130, 96, dtype="float16", tile=(64, 64, 32), mma="m16n8k16",
+                   threads=[4, 32, 1], warps=[2, 2], cache=[0, 1], **DECOMPOSITIONS[name])
+    kernel = w.build()
+    b = RNG.integers(-3, 4, (96, 130)).astype(np.float16)
+    for m in MS:
+        a = RNG.integers(-3, 4, (m, 96)).astype(np.float16)
+        ref = a.astype(np.float32) @ b.astype(np.float32)
+        np.testing.assert_array_equal(kernel.run(a, b), ref, err_msg=f"M = {m}")
+    assert entries(w) == (2 if name == "split_k parallel" else 1)
+
+
+def test_a_decomposition_no_size_can_run_is_refused_at_build():
+    with pytest.raises(RuntimeError, match=r"'ext.compute' op decomposition "
+                                           r"#ext.split_k<slices = 3> cannot split 2 "
+                                           r"iterations into 3 slices"):
+        ext.matmul(ext.var("M"), 64, 32, tile=(32, 32, 16), decomposition="split_k",
+                   split_k=3).build()
 
 
 def test_var_names_are_identifiers():

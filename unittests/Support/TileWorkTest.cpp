@@ -482,3 +482,39 @@ TEST(TileWork, BoundedPredictionRefusesHugeStreamKGrids) {
 }
 
 } // namespace
+
+TEST(TileWork, ChoiceAtLaunchIsTheBestLaunchCandidate) {
+  CostModel cost = CostModel::forTileK(32);
+  std::set<Kind> chosen;
+  for (int64_t sms : {4, 108, 132})
+    for (int64_t tiles = 1; tiles <= 600; tiles += 7)
+      for (int64_t iters : {1, 8, 64}) {
+        Prediction p;
+        int64_t i = chooseAtLaunch(tiles, iters, sms, cost, &p);
+        ASSERT_GE(i, 0);
+        chosen.insert(kLaunchCandidates[i]);
+        // No candidate is predicted faster, and none before it as fast.
+        for (int64_t j = 0; j < kNumLaunchCandidates; ++j) {
+          std::optional<Plan> plan =
+              makePlan(kLaunchCandidates[j], tiles, iters, sms, 0, nullptr);
+          ASSERT_TRUE(plan);
+          std::optional<Prediction> q = predict(*plan, sms, cost);
+          ASSERT_TRUE(q);
+          EXPECT_GE(q->makespan, p.makespan * (1 - 1e-9))
+              << tiles << " tiles, " << iters << " iterations, " << sms;
+          if (j < i)
+            EXPECT_GE(q->makespan * (1 - 1e-9), p.makespan);
+        }
+      }
+  // The choice depends on the problem: full waves need no Stream-K.
+  EXPECT_TRUE(chosen.count(Kind::DataParallel));
+  EXPECT_TRUE(chosen.count(Kind::StreamK));
+  EXPECT_EQ(kLaunchCandidates[chooseAtLaunch(264, 8, 132, cost)],
+            Kind::DataParallel);
+}
+
+TEST(TileWork, KindNames) {
+  for (Kind kind : kAllKinds)
+    EXPECT_EQ(kindNamed(kindName(kind)), kind);
+  EXPECT_EQ(kindNamed("split_k_2"), std::nullopt);
+}

@@ -26,6 +26,9 @@ llvm::SmallVector<std::string> getRunnerUtilsLibraries();
 /// The paths of ext's CPU emulation and CUDA runtime libraries.
 std::string getEmulatorRuntimePath();
 std::string getCudaRuntimePath();
+/// The launch planner (ext/Runtime/LaunchPlannerABI.h) that host code of
+/// kernels planned at launch calls; every run loads it.
+std::string getLaunchPlannerPath();
 
 /// The CPU emulation runtime's host-side entry points.
 struct EmulatorRuntime {

@@ -61,6 +61,11 @@ enum class Kind {
   StreamK2Tile,
 };
 
+/// The decomposition's name as its attribute's mnemonic (`split_k` for
+/// serial split-K, `split_k_parallel` for parallel), and back.
+llvm::StringRef kindName(Kind kind);
+std::optional<Kind> kindNamed(llvm::StringRef name);
+
 /// A decomposition resolved for one problem. Split-K: CTA c is slice
 /// c / tiles of tile c % tiles. The Stream-K family: CTAs [0, skGrid) share
 /// the iterations of tiles [0, skTiles) evenly; CTA skGrid + j computes tile
@@ -187,6 +192,30 @@ constexpr int64_t kMaxSimulatedCtas = int64_t(1) << 20;
 constexpr int64_t kMaxEqualRuns = int64_t(1) << 12;
 std::optional<Prediction> predictBounded(const Plan &plan, int64_t sms,
                                          const CostModel &cost);
+
+//===----------------------------------------------------------------------===//
+// Planning at launch
+//===----------------------------------------------------------------------===//
+
+/// What `#ext.auto` weighs when the tile count is known only at launch, in
+/// tie-breaking order: the decompositions whose work units are one program
+/// over a plan's few numbers (the Stream-K region's tiles and grid, then one
+/// CTA per remaining tile), so that one kernel runs whichever is chosen.
+/// Data-parallel is the plan without a region; `stream_k` runs on `sms`
+/// CTAs. Split-K's slices would need a second program in the kernel; on the
+/// decode shapes of bench/decode it is never predicted better than the best
+/// of these.
+constexpr Kind kLaunchCandidates[] = {Kind::DataParallel, Kind::StreamK,
+                                      Kind::StreamKDP, Kind::StreamK2Tile};
+constexpr int64_t kNumLaunchCandidates = 4;
+
+/// The index in kLaunchCandidates of the candidate with the shortest
+/// predicted makespan for `tiles` tiles of `iters` iterations on `sms` SMs
+/// (ties to the earlier, as ext-apply-schedule's `auto`), or -1 if none can
+/// run the problem. `prediction`, if given, receives the winner's.
+int64_t chooseAtLaunch(int64_t tiles, int64_t iters, int64_t sms,
+                       const CostModel &cost,
+                       Prediction *prediction = nullptr);
 
 } // namespace ext::tilework
 

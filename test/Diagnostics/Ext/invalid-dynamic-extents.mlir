@@ -1,7 +1,8 @@
-// RUN: ext-opt %s --split-input-file --verify-diagnostics
+// RUN: ext-opt %s --split-input-file --verify-diagnostics --ext-apply-schedule -o /dev/null
 // Dynamic extents (`?`) must be bound to dynamic operand dimensions that the
-// axis indexes alone; a schedule takes them on blocked spatial axes under
-// #ext.data_parallel (for now).
+// axis indexes alone; a schedule takes them on blocked spatial axes, under a
+// decomposition that plans at launch (every built-in one; a plugin's that
+// does not is refused in examples/plugin/test/serpentine-invalid.mlir).
 
 func.func @unbound(%A: memref<?x8xf32>, %Y: memref<?xf32>) {
   // expected-error @+1 {{axis 'k' has a dynamic extent but indexes no dynamic operand dimension alone, so nothing gives its size}}
@@ -88,12 +89,13 @@ func.func @scheduled_unblocked(%A: memref<?x64xf32>, %B: memref<64x64xf32>, %C: 
 
 // -----
 
-func.func @scheduled_stream_k(%A: memref<?x64xf32>, %B: memref<64x64xf32>, %C: memref<?x64xf32>) {
-  // expected-error @+1 {{schedule: axis 'i' has a dynamic extent; decomposition #ext.stream_k<grid = 4> plans its grid from static extents (use #ext.data_parallel for now)}}
+func.func @scheduled_split_k(%A: memref<?x64xf32>, %B: memref<64x64xf32>, %C: memref<?x64xf32>) {
+  // No tile count can split 4 iterations into 5 slices: refused at the compute.
+  // expected-error @+1 {{'ext.compute' op decomposition #ext.split_k<slices = 5> cannot split 4 iterations into 5 slices (each slice needs at least one)}}
   ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 64>]
       ins(%A, %B : memref<?x64xf32>, memref<64x64xf32>) outs(%C : memref<?x64xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
-      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 16], blocks = ["i", "j"], threads = [8, 8, 1], decomposition = #ext.stream_k<grid = 4>>} {
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 16], blocks = ["i", "j"], threads = [8, 8, 1], decomposition = #ext.split_k<slices = 5>>} {
   ^bb0(%a: f32, %b: f32):
     %p = arith.mulf %a, %b : f32
     ext.yield %p : f32
@@ -103,9 +105,9 @@ func.func @scheduled_stream_k(%A: memref<?x64xf32>, %B: memref<64x64xf32>, %C: m
 
 // -----
 
-func.func @kernel_dynamic_stream_k(%m: index) {
-  // expected-error @+1 {{'ext.kernel' op has tile counts known at run time; its decomposition must be #ext.data_parallel, not #ext.stream_k<grid = 4>}}
-  ext.kernel tiles [%m, 2] iters 1 threads 32 decomposition #ext.stream_k<grid = 4> {
+func.func @kernel_negative_fixup_cost(%m: index) {
+  // expected-error @+1 {{'ext.kernel' op fixup_cost must be a non-negative cost}}
+  ext.kernel tiles [%m, 2] iters 1 threads 32 decomposition #ext.stream_k<grid = 4> attributes {fixup_cost = -1.0 : f64} {
   ^bb0(%i: index, %j: index, %kb: index, %ke: index):
     ext.kernel_yield
   } epilogue {

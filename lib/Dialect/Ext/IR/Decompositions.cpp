@@ -8,10 +8,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "ext/Dialect/Ext/IR/ExtAttrs.h"
+#include "ext/Runtime/LaunchPlannerABI.h"
 #include "ext/Support/TileWork.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace ext;
@@ -130,11 +135,50 @@ Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// An index, as a constant where it is one.
+Value val(OpBuilder &b, Location loc, OpFoldResult v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return cst(b, loc, *c);
+  return cast<Value>(v);
+}
+
+/// A plan's numbers as the emitters read them: attributes where the plan
+/// was made at compile time, host values where it is made at launch.
+/// `slices` is always static.
+struct PlanValues {
+  tw::Kind kind = tw::Kind::DataParallel;
+  OpFoldResult tiles, iters, grid, skTiles, skGrid;
+  int64_t slices = 1;
+};
+
+PlanValues staticValues(Builder &b, const tw::Plan &p) {
+  PlanValues v;
+  v.kind = p.kind;
+  v.tiles = b.getIndexAttr(p.tiles);
+  v.iters = b.getIndexAttr(p.iters);
+  v.grid = b.getIndexAttr(p.grid);
+  v.skTiles = b.getIndexAttr(p.skTiles);
+  v.skGrid = b.getIndexAttr(p.skGrid);
+  v.slices = p.slices;
+  return v;
+}
+
+/// The iterations of the Stream-K region, folded where both are known.
+OpFoldResult skItersOf(OpBuilder &b, Location loc, const PlanValues &p) {
+  std::optional<int64_t> t = getConstantIntValue(p.skTiles),
+                         i = getConstantIntValue(p.iters);
+  if (t && i)
+    return b.getIndexAttr(*t * *i);
+  return arith::MulIOp::create(b, loc, val(b, loc, p.skTiles),
+                               val(b, loc, p.iters))
+      .getResult();
+}
+
 /// A tile's whole reduce range, then its epilogue.
-LogicalResult emitWhole(OpBuilder &b, Location loc, Value tile, int64_t iters,
-                        TileWorkEmitter &emitter) {
+LogicalResult emitWhole(OpBuilder &b, Location loc, Value tile,
+                        OpFoldResult iters, TileWorkEmitter &emitter) {
   FailureOr<SmallVector<Value>> frags =
-      emitter.emitMainloop(b, loc, tile, cst(b, loc, 0), cst(b, loc, iters));
+      emitter.emitMainloop(b, loc, tile, cst(b, loc, 0), val(b, loc, iters));
   if (failed(frags))
     return failure();
   return emitter.emitEpilogue(b, loc, tile, *frags);
@@ -160,7 +204,7 @@ LogicalResult emitContribute(OpBuilder &b, Location loc, Value slot,
 /// its flag.
 LogicalResult emitTreeFixup(OpBuilder &b, Location loc, Value tile,
                             ValueRange frags, Value rank, Value n,
-                            int64_t stride, Value cta,
+                            OpFoldResult stride, Value cta,
                             TileWorkEmitter &emitter) {
   using Pred = arith::CmpIPredicate;
   Type index = b.getIndexType();
@@ -184,8 +228,8 @@ LogicalResult emitTreeFixup(OpBuilder &b, Location loc, Value tile,
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Value d = args[0];
         Value offset = d;
-        if (stride != 1)
-          offset = arith::MulIOp::create(nb, l, d, cst(nb, l, stride));
+        if (!isConstantIntValue(stride, 1))
+          offset = arith::MulIOp::create(nb, l, d, val(nb, l, stride));
         Value slot = arith::SubIOp::create(nb, l, cta, offset);
         emitter.emitWait(nb, l, slot);
         if (failed(emitter.emitCombinePartial(nb, l, slot, frags)))
@@ -215,10 +259,11 @@ LogicalResult emitTreeFixup(OpBuilder &b, Location loc, Value tile,
 /// iterations, one unit per tile, from its last iteration backward
 /// (tw::unitsOf).
 LogicalResult emitStreamKRegion(OpBuilder &b, Location loc, Value cta,
-                                const tw::Plan &p, TileWorkEmitter &emitter) {
+                                const PlanValues &p,
+                                TileWorkEmitter &emitter) {
   Type index = b.getIndexType();
-  Value n = cst(b, loc, p.skIters()), g = cst(b, loc, p.skGrid);
-  Value iters = cst(b, loc, p.iters), one = cst(b, loc, 1);
+  Value n = val(b, loc, skItersOf(b, loc, p)), g = val(b, loc, p.skGrid);
+  Value iters = val(b, loc, p.iters), one = cst(b, loc, 1);
   Value begin =
       arith::DivUIOp::create(b, loc, arith::MulIOp::create(b, loc, cta, n), g);
   Value next = arith::AddIOp::create(b, loc, cta, one);
@@ -262,7 +307,8 @@ LogicalResult emitStreamKRegion(OpBuilder &b, Location loc, Value cta,
         Value owner = ctaOf(arith::AddIOp::create(nb, l, tileBegin, iters));
         Value rank = arith::SubIOp::create(nb, l, owner, cta);
         Value count = arith::SubIOp::create(nb, l, owner, first);
-        if (failed(emitTreeFixup(nb, l, tile, *frags, rank, count, 1, cta,
+        if (failed(emitTreeFixup(nb, l, tile, *frags, rank, count,
+                                 nb.getIndexAttr(1), cta,
                                  emitter)))
           result = failure();
         scf::YieldOp::create(nb, l, ValueRange{s});
@@ -270,19 +316,19 @@ LogicalResult emitStreamKRegion(OpBuilder &b, Location loc, Value cta,
   return result;
 }
 
-LogicalResult emitPlan(OpBuilder &b, Location loc, Value cta, const tw::Plan &p,
-                       TileWorkEmitter &emitter) {
+LogicalResult emitPlan(OpBuilder &b, Location loc, Value cta,
+                       const PlanValues &p, TileWorkEmitter &emitter) {
   switch (p.kind) {
   case tw::Kind::DataParallel:
     return emitWhole(b, loc, cta, p.iters, emitter);
   case tw::Kind::SplitKSerial:
   case tw::Kind::SplitKParallel: {
-    Value tiles = cst(b, loc, p.tiles);
+    Value tiles = val(b, loc, p.tiles);
     Value slice = arith::DivUIOp::create(b, loc, cta, tiles);
     Value tile = arith::RemUIOp::create(b, loc, cta, tiles);
     auto bound = [&](Value s) {
       return arith::DivUIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, s, cst(b, loc, p.iters)),
+          b, loc, arith::MulIOp::create(b, loc, s, val(b, loc, p.iters)),
           cst(b, loc, p.slices));
     };
     Value kBegin = bound(slice);
@@ -307,14 +353,16 @@ LogicalResult emitPlan(OpBuilder &b, Location loc, Value cta, const tw::Plan &p,
   case tw::Kind::StreamK2Tile:
     break;
   }
-  if (p.skTiles == 0)
+  // Known at compile time: no region, or no CTA outside it.
+  std::optional<int64_t> skTiles = getConstantIntValue(p.skTiles);
+  if (skTiles == 0)
     return emitWhole(b, loc, cta, p.iters, emitter);
-  if (p.grid == p.skGrid)
+  if (isEqualConstantIntOrValue(p.grid, p.skGrid))
     return emitStreamKRegion(b, loc, cta, p, emitter);
   // Stream-K CTAs first (they are the ones that wait), then one CTA per
   // remaining tile.
   Value inSk = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, cta,
-                                     cst(b, loc, p.skGrid));
+                                     val(b, loc, p.skGrid));
   LogicalResult result = success();
   scf::IfOp::create(
       b, loc, inSk,
@@ -323,8 +371,17 @@ LogicalResult emitPlan(OpBuilder &b, Location loc, Value cta, const tw::Plan &p,
         scf::YieldOp::create(tb, tl);
       },
       [&](OpBuilder &eb, Location el) {
-        Value tile = arith::AddIOp::create(eb, el, cta,
-                                           cst(eb, el, p.skTiles - p.skGrid));
+        // cta - skGrid + skTiles; at launch in that order, which stays
+        // non-negative (skGrid may exceed skTiles).
+        Value tile;
+        std::optional<int64_t> skGrid = getConstantIntValue(p.skGrid);
+        if (skTiles && skGrid)
+          tile = arith::AddIOp::create(eb, el, cta,
+                                       cst(eb, el, *skTiles - *skGrid));
+        else
+          tile = arith::AddIOp::create(
+              eb, el, arith::SubIOp::create(eb, el, cta, val(eb, el, p.skGrid)),
+              val(eb, el, p.skTiles));
         if (failed(emitWhole(eb, el, tile, p.iters, emitter)))
           result = failure();
         scf::YieldOp::create(eb, el);
@@ -335,7 +392,7 @@ LogicalResult emitPlan(OpBuilder &b, Location loc, Value cta, const tw::Plan &p,
 /// Parallel split-K's reduction launch: CTA t combines slices 0..S-1 of tile
 /// t into fresh accumulators (an empty main loop leaves the identity).
 LogicalResult emitReduction(OpBuilder &b, Location loc, Value tile,
-                            const tw::Plan &p, TileWorkEmitter &emitter) {
+                            const PlanValues &p, TileWorkEmitter &emitter) {
   Value zero = cst(b, loc, 0);
   FailureOr<SmallVector<Value>> frags =
       emitter.emitMainloop(b, loc, tile, zero, zero);
@@ -347,7 +404,7 @@ LogicalResult emitReduction(OpBuilder &b, Location loc, Value tile,
       b, loc, zero, cst(b, loc, p.slices), cst(b, loc, 1), ValueRange{},
       [&](OpBuilder &nb, Location l, Value s, ValueRange) {
         Value slot = arith::AddIOp::create(
-            nb, l, arith::MulIOp::create(nb, l, s, cst(nb, l, p.tiles)), tile);
+            nb, l, arith::MulIOp::create(nb, l, s, val(nb, l, p.tiles)), tile);
         if (failed(emitter.emitCombinePartial(nb, l, slot, *frags)))
           result = failure();
         scf::YieldOp::create(nb, l);
@@ -355,6 +412,221 @@ LogicalResult emitReduction(OpBuilder &b, Location loc, Value tile,
   if (failed(result))
     return failure();
   return emitter.emitEpilogue(b, loc, tile, *frags);
+}
+
+//===----------------------------------------------------------------------===//
+// Plans made at launch: the closed forms of tw::makePlan as host code
+// (CUTLASS's host-side params, in IR), over a tile count known only then.
+//===----------------------------------------------------------------------===//
+
+/// The launch checks tiles < 2^31 and the grid's x limit (KernelToGPU), so
+/// every product the plan's index math forms is below 2^31 * iters * ctas,
+/// ctas bounding the Stream-K region's grid: refuses kernels where that
+/// could overflow, and specs no tile count can run (split-K's slices beyond
+/// the iterations).
+LogicalResult verifyAtLaunch(const Spec &spec, Attribute attr, Location loc,
+                             int64_t iters, int64_t sms) {
+  std::string why;
+  if (!tw::makePlan(spec.kind, 1, iters, sms, spec.param, &why))
+    return emitError(loc) << "decomposition " << attr << " cannot " << why;
+  int64_t ctas = std::max<int64_t>({spec.param, sms, 1});
+  std::optional<int64_t> bound =
+      llvm::checkedMul(int64_t(std::numeric_limits<int32_t>::max()), iters);
+  if (bound)
+    bound = llvm::checkedMul(*bound, ctas);
+  if (!bound)
+    return emitError(loc) << "decomposition " << attr << " cannot plan "
+                          << iters << " iterations per tile at launch "
+                          << "without overflowing its 64-bit index math";
+  return success();
+}
+
+Value minUI(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MinUIOp::create(b, loc, x, y);
+}
+
+/// The Stream-K family's numbers at launch (tw::makePlan's).
+struct StreamKNumbers {
+  Value grid, skTiles, skGrid;
+};
+
+StreamKNumbers streamKAtLaunch(OpBuilder &b, Location loc, tw::Kind kind,
+                               Value tiles, int64_t iters, int64_t sms,
+                               int64_t grid) {
+  using Pred = arith::CmpIPredicate;
+  Value itersV = cst(b, loc, iters), smsV = cst(b, loc, sms);
+  auto region = [&](Value skTiles, Value ctas) {
+    return minUI(b, loc, ctas, arith::MulIOp::create(b, loc, skTiles, itersV));
+  };
+  switch (kind) {
+  case tw::Kind::DataParallel: {
+    Value zero = cst(b, loc, 0);
+    return {tiles, zero, zero};
+  }
+  case tw::Kind::StreamK: {
+    Value skGrid = region(tiles, cst(b, loc, grid ? grid : sms));
+    return {skGrid, tiles, skGrid};
+  }
+  case tw::Kind::StreamKDP:
+  case tw::Kind::StreamK2Tile: {
+    Value zero = cst(b, loc, 0);
+    Value full = arith::DivUIOp::create(b, loc, tiles, smsV);
+    Value rest = arith::RemUIOp::create(b, loc, tiles, smsV);
+    Value shared = rest;
+    if (kind == tw::Kind::StreamK2Tile)
+      shared = arith::SelectOp::create(
+          b, loc, arith::CmpIOp::create(b, loc, Pred::eq, full, zero), rest,
+          arith::AddIOp::create(b, loc, smsV, rest));
+    Value skTiles = arith::SelectOp::create(
+        b, loc, arith::CmpIOp::create(b, loc, Pred::ne, rest, zero), shared,
+        zero);
+    Value skGrid = region(skTiles, smsV);
+    Value total = arith::AddIOp::create(
+        b, loc, skGrid, arith::SubIOp::create(b, loc, tiles, skTiles));
+    return {total, skTiles, skGrid};
+  }
+  case tw::Kind::SplitKSerial:
+  case tw::Kind::SplitKParallel:
+    break;
+  }
+  llvm_unreachable("not a Stream-K kind");
+}
+
+/// The plan of `spec` for `tiles` tiles, as host code.
+FailureOr<LaunchPlan> planAtLaunch(OpBuilder &b, Location loc,
+                                   const Spec &spec, Attribute attr,
+                                   Value tiles, int64_t iters,
+                                   const DeviceFacts &device) {
+  if (failed(requireSms(spec, attr, device, loc)))
+    return failure();
+  int64_t sms = withSms(device, spec.sms).numSMs;
+  if (failed(verifyAtLaunch(spec, attr, loc, iters, sms)))
+    return failure();
+  LaunchPlan plan;
+  plan.itersPerTile = iters;
+  plan.params.push_back(tiles);
+  switch (spec.kind) {
+  case tw::Kind::DataParallel:
+    plan.grid = tiles;
+    return plan;
+  case tw::Kind::SplitKSerial:
+  case tw::Kind::SplitKParallel: {
+    int64_t slices = spec.param;
+    plan.grid = arith::MulIOp::create(b, loc, tiles, cst(b, loc, slices));
+    bool parallel = spec.kind == tw::Kind::SplitKParallel;
+    if (parallel) {
+      plan.numPartials = plan.grid;
+      plan.reductionGrid = tiles;
+    } else if (slices > 1) {
+      plan.numPartials =
+          arith::MulIOp::create(b, loc, tiles, cst(b, loc, slices - 1));
+    }
+    return plan;
+  }
+  case tw::Kind::StreamK:
+  case tw::Kind::StreamKDP:
+  case tw::Kind::StreamK2Tile: {
+    StreamKNumbers n =
+        streamKAtLaunch(b, loc, spec.kind, tiles, iters, sms, spec.param);
+    plan.grid = n.grid;
+    plan.numPartials = n.skGrid;
+    llvm::append_range(plan.params, ArrayRef<Value>{n.grid, n.skTiles,
+                                                    n.skGrid});
+    return plan;
+  }
+  }
+  return failure();
+}
+
+/// The numbers a launch-time plan's work units read.
+PlanValues launchValues(tw::Kind kind, int64_t slices, const LaunchPlan &plan,
+                        Builder &b) {
+  PlanValues v;
+  v.kind = kind;
+  v.tiles = plan.params[0];
+  v.iters = b.getIndexAttr(plan.itersPerTile);
+  v.slices = slices;
+  v.grid = plan.grid;
+  if (plan.params.size() == 4) {
+    v.grid = plan.params[1];
+    v.skTiles = plan.params[2];
+    v.skGrid = plan.params[3];
+  } else {
+    v.skTiles = v.skGrid = b.getIndexAttr(0);
+  }
+  return v;
+}
+
+/// `#ext.auto` at launch: asks ext's launch planner for the best of
+/// tw::kLaunchCandidates, then selects that candidate's numbers.
+FailureOr<LaunchPlan> autoAtLaunch(OpBuilder &b, Location loc, AutoAttr attr,
+                                   Value tiles, int64_t iters,
+                                   const DeviceFacts &device,
+                                   double partialCost) {
+  int64_t sms = attr.getSms() ? attr.getSms() : device.numSMs;
+  if (sms <= 0)
+    return emitError(loc) << "decomposition " << attr
+                          << " needs the SM count: give `sms = N` or the chip "
+                             "(ext-apply-schedule{chip=...})";
+  Spec streamK{tw::Kind::StreamK, 0, sms};
+  if (failed(verifyAtLaunch(streamK, attr, loc, iters, sms)))
+    return failure();
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  if (!module)
+    return emitError(loc) << "decomposition " << attr
+                          << " at launch needs an enclosing module";
+  Type i64 = b.getI64Type();
+  auto fnType = b.getFunctionType({i64, i64, i64, b.getF64Type()}, {i64});
+  auto fn = module.lookupSymbol<func::FuncOp>(EXT_CHOOSE_DECOMPOSITION_NAME);
+  if (!fn) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(module.getBody());
+    fn = func::FuncOp::create(b, loc, EXT_CHOOSE_DECOMPOSITION_NAME, fnType);
+    fn.setPrivate();
+  } else if (fn.getFunctionType() != fnType) {
+    return emitError(loc) << "'" << EXT_CHOOSE_DECOMPOSITION_NAME
+                          << "' is declared with another type";
+  }
+  auto asI64 = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc, i64, v).getResult();
+  };
+  Value cost = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(partialCost));
+  Value choice =
+      func::CallOp::create(
+          b, loc, fn,
+          ValueRange{asI64(tiles), arith::ConstantIntOp::create(b, loc, iters, 64),
+                     arith::ConstantIntOp::create(b, loc, sms, 64), cost})
+          .getResult(0);
+  LaunchPlan plan;
+  plan.itersPerTile = iters;
+  plan.checks.push_back(
+      {arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, choice,
+                             arith::ConstantIntOp::create(b, loc, 0, 64)),
+       "decomposition #ext.auto found no candidate that can run the launch's "
+       "tile count"});
+  // Candidate i's numbers, selected by the planner's answer.
+  StreamKNumbers chosen;
+  for (int64_t i = 0; i < tw::kNumLaunchCandidates; ++i) {
+    StreamKNumbers n = streamKAtLaunch(b, loc, tw::kLaunchCandidates[i], tiles,
+                                       iters, sms, /*grid=*/0);
+    if (i == 0) {
+      chosen = n;
+      continue;
+    }
+    Value is = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, choice,
+        arith::ConstantIntOp::create(b, loc, i, 64));
+    auto pick = [&](Value x, Value y) {
+      return arith::SelectOp::create(b, loc, is, x, y).getResult();
+    };
+    chosen = {pick(n.grid, chosen.grid), pick(n.skTiles, chosen.skTiles),
+              pick(n.skGrid, chosen.skGrid)};
+  }
+  plan.grid = chosen.grid;
+  plan.numPartials = chosen.skGrid;
+  plan.params = {tiles, chosen.grid, chosen.skTiles, chosen.skGrid};
+  return plan;
 }
 
 } // namespace
@@ -383,7 +655,24 @@ LogicalResult DataParallelAttr::emitWorkUnits(OpBuilder &b, Location loc,
                                               int64_t itersPerTile,
                                               const DeviceFacts &,
                                               TileWorkEmitter &emitter) const {
-  return emitWhole(b, loc, blockId, itersPerTile, emitter);
+  return emitWhole(b, loc, blockId, b.getIndexAttr(itersPerTile), emitter);
+}
+
+bool DataParallelAttr::plansAtLaunch() const { return true; }
+
+FailureOr<LaunchPlan>
+DataParallelAttr::emitLaunchPlan(OpBuilder &b, Location loc, Value numTiles,
+                                 int64_t iters, const DeviceFacts &device,
+                                 double) const {
+  return planAtLaunch(b, loc, {tw::Kind::DataParallel}, *this, numTiles,
+                      iters, device);
+}
+
+LogicalResult DataParallelAttr::emitLaunchWorkUnits(
+    OpBuilder &b, Location loc, Value blockId, const LaunchPlan &plan,
+    TileWorkEmitter &emitter) const {
+  return emitWhole(b, loc, blockId, b.getIndexAttr(plan.itersPerTile),
+                   emitter);
 }
 
 //===----------------------------------------------------------------------===//
@@ -434,7 +723,8 @@ static Spec specOf(StreamK2TileAttr a) {
     if (failed(requireSms(SPEC, *this, device, loc)))                          \
       return failure();                                                        \
     std::optional<tw::Plan> p = planOf(SPEC, numTiles, iters, device);         \
-    return p ? emitPlan(b, loc, blockId, *p, emitter) : failure();             \
+    return p ? emitPlan(b, loc, blockId, staticValues(b, *p), emitter)         \
+             : failure();                                                      \
   }
 
 #define EXT_REDUCTION_LAUNCH(ATTR, SPEC)                                       \
@@ -448,11 +738,40 @@ static Spec specOf(StreamK2TileAttr a) {
       int64_t iters, const DeviceFacts &device, TileWorkEmitter &emitter)      \
       const {                                                                  \
     std::optional<tw::Plan> p = planOf(SPEC, numTiles, iters, device);         \
-    return p ? emitReduction(b, loc, blockId, *p, emitter) : failure();        \
+    return p ? emitReduction(b, loc, blockId, staticValues(b, *p), emitter)   \
+             : failure();                                                     \
+  }
+
+#define EXT_PLAN_AT_LAUNCH(ATTR, SPEC)                                         \
+  bool ATTR::plansAtLaunch() const { return true; }                            \
+  FailureOr<LaunchPlan> ATTR::emitLaunchPlan(                                  \
+      OpBuilder &b, Location loc, Value numTiles, int64_t iters,               \
+      const DeviceFacts &device, double) const {                               \
+    return planAtLaunch(b, loc, SPEC, *this, numTiles, iters, device);         \
+  }                                                                            \
+  LogicalResult ATTR::emitLaunchWorkUnits(OpBuilder &b, Location loc,          \
+                                          Value blockId,                       \
+                                          const LaunchPlan &plan,              \
+                                          TileWorkEmitter &emitter) const {    \
+    Spec spec = SPEC;                                                          \
+    return emitPlan(b, loc, blockId,                                           \
+                    launchValues(spec.kind, spec.param, plan, b), emitter);    \
   }
 
 EXT_PLAN_DECOMPOSITION(SplitKAttr, specOf(*this))
 EXT_REDUCTION_LAUNCH(SplitKAttr, specOf(*this))
+EXT_PLAN_AT_LAUNCH(SplitKAttr, specOf(*this))
+EXT_PLAN_AT_LAUNCH(StreamKAttr, specOf(*this))
+EXT_PLAN_AT_LAUNCH(StreamKDPAttr, specOf(*this))
+EXT_PLAN_AT_LAUNCH(StreamK2TileAttr, specOf(*this))
+
+LogicalResult SplitKAttr::emitLaunchReductionUnits(
+    OpBuilder &b, Location loc, Value blockId, const LaunchPlan &plan,
+    TileWorkEmitter &emitter) const {
+  Spec spec = specOf(*this);
+  return emitReduction(b, loc, blockId,
+                       launchValues(spec.kind, spec.param, plan, b), emitter);
+}
 EXT_PLAN_DECOMPOSITION(StreamKAttr, specOf(*this))
 EXT_PLAN_DECOMPOSITION(StreamKDPAttr, specOf(*this))
 EXT_PLAN_DECOMPOSITION(StreamK2TileAttr, specOf(*this))
@@ -521,6 +840,24 @@ LogicalResult AutoAttr::emitWorkUnits(OpBuilder &, Location loc, Value,
 SmallVector<Attribute> AutoAttr::getAutoCandidates(int64_t, int64_t,
                                                    const DeviceFacts &) const {
   return {};
+}
+
+bool AutoAttr::plansAtLaunch() const { return true; }
+
+FailureOr<LaunchPlan> AutoAttr::emitLaunchPlan(OpBuilder &b, Location loc,
+                                               Value numTiles, int64_t iters,
+                                               const DeviceFacts &device,
+                                               double partialCost) const {
+  return autoAtLaunch(b, loc, *this, numTiles, iters, device, partialCost);
+}
+
+LogicalResult AutoAttr::emitLaunchWorkUnits(OpBuilder &b, Location loc,
+                                            Value blockId,
+                                            const LaunchPlan &plan,
+                                            TileWorkEmitter &emitter) const {
+  // Every candidate is a Stream-K region and then whole tiles.
+  return emitPlan(b, loc, blockId,
+                  launchValues(tw::Kind::StreamKDP, 1, plan, b), emitter);
 }
 
 //===----------------------------------------------------------------------===//

@@ -47,13 +47,15 @@ LogicalResult KernelOp::verify() {
                          << " threads per block; a block holds 1 to 1024";
   if (getSwizzle() < 1)
     return emitOpError("swizzle must be positive");
-  // A grid known at run time: one CTA per tile is the plan that needs no
-  // planning (the other decompositions size grids and workspaces).
+  if (getFixupCost() && !(getFixupCost()->convertToDouble() >= 0))
+    return emitOpError("fixup_cost must be a non-negative cost");
+  // A grid known at run time: the decomposition plans it at launch.
   if (hasDynamicTiles()) {
-    if (!isa<DataParallelAttr>(getDecomposition()))
-      return emitOpError() << "has tile counts known at run time; its "
-                              "decomposition must be #ext.data_parallel, not "
-                           << getDecomposition();
+    if (!getDecomposition().plansAtLaunch())
+      return emitOpError() << "has tile counts known at run time, but "
+                              "decomposition "
+                           << getDecomposition()
+                           << " plans its grid only from static counts";
     return success();
   }
   return getDecomposition().verifyProblem([&]() { return emitOpError(); },

@@ -93,8 +93,7 @@ LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
   int64_t numThreads = 1;
   unsigned threadReduceAxes = 0, splitReduceAxes = 0;
   // A dynamic extent: a spatial axis bound to blocks, whose tile count the
-  // host computes at launch; one CTA per tile, as decompositions that split
-  // the reduction plan their grids and workspaces at compile time today.
+  // host computes at launch, and a decomposition that plans from it there.
   for (auto [a, axis] : llvm::enumerate(axes)) {
     if (!axis.isDynamic())
       continue;
@@ -106,12 +105,11 @@ LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
       return err() << "axis '" << axis.getName()
                    << "' has a dynamic extent, so its tiles must index the "
                       "grid: bind it to blocks";
-    if (!isa<DataParallelAttr>(decomposition))
+    if (!decomposition.plansAtLaunch())
       return err() << "axis '" << axis.getName()
                    << "' has a dynamic extent; decomposition "
                    << decomposition
-                   << " plans its grid from static extents (use "
-                      "#ext.data_parallel for now)";
+                   << " plans its grid only from static extents";
   }
   for (auto [a, axis] : llvm::enumerate(axes)) {
     // A tile may be larger than its axis: the points past the extent are

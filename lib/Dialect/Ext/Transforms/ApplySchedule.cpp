@@ -17,6 +17,7 @@
 #include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/Support/TileWork.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -118,8 +119,8 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
           spatialTile, cast<MemRefType>(out.getType()).getElementType()));
 
   // A tile count over a dynamic extent is computed here, on the host; the
-  // grid is then data-parallel (the schedule verifier allows no other). The
-  // kernel runs only if the operands' sizes agree (as ext-compute-to-loops
+  // decomposition plans the grid from it at launch. The kernel runs only if
+  // the operands' sizes agree (as ext-compute-to-loops
   // checks them): the extent is read from one operand, the others are
   // indexed by it.
   rw.setInsertionPoint(op);
@@ -142,14 +143,13 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
         rw, loc, extentValue(rw, loc, plan, a),
         constIndex(rw, loc, plan.tile[a])));
   }
+  int64_t tileK = plan.kAxis ? plan.tile[*plan.kAxis] : 1;
   FailureOr<TileDecompositionAttrInterface> decomposition =
       dynamicGrid
-          ? FailureOr<TileDecompositionAttrInterface>(
-                TileDecompositionAttrInterface(DataParallelAttr::get(ctx)))
+          ? resolveLaunchDecomposition(op, schedule.getDecompositionOrDefault(),
+                                       plan.iters, tileK, options)
           : resolveDecomposition(op, schedule.getDecompositionOrDefault(),
-                                 numTiles, plan.iters,
-                                 plan.kAxis ? plan.tile[*plan.kAxis] : 1,
-                                 options);
+                                 numTiles, plan.iters, tileK, options);
   if (failed(decomposition))
     return failure();
   // A split tile's partial accumulators combine with the compute's combiner.
@@ -160,7 +160,12 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
       schedule.getNumThreads(), *decomposition, schedule.getRaster(),
       schedule.getSwizzle(),
       hasCombiner ? op.getCombinerAttr() : CombinerKindAttr(),
-      hasCombiner ? op.getIdentityAttr() : ArrayAttr());
+      hasCombiner ? op.getIdentityAttr() : ArrayAttr(),
+      // What a fixup costs the cost model, for plans made at launch.
+      dynamicGrid && (*decomposition).splitsReduction()
+          ? rw.getF64FloatAttr(
+                tilework::CostModel::forTileK(tileK).partialCost)
+          : FloatAttr());
   if (hasCombiner && !op.getReducer().empty()) {
     IRMapping mapping;
     op.getReducer().cloneInto(&kernel.getReducer(), mapping);

@@ -5,6 +5,7 @@
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
+#include "ext/Support/TileWork.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -40,6 +41,10 @@ OpFoldResult mulFolded(OpBuilder &b, Location loc, OpFoldResult x,
                          cy = getConstantIntValue(y);
   if (cx && cy)
     return b.getIndexAttr(*cx * *cy);
+  if (cx == 1)
+    return y;
+  if (cy == 1)
+    return x;
   return arith::MulIOp::create(b, loc, indexValue(b, loc, x),
                                indexValue(b, loc, y))
       .getResult();
@@ -107,15 +112,55 @@ SmallVector<OpFoldResult> tileCounts(OpBuilder &b, KernelOp kernel) {
 
 /// Where the fixup's data lives in the workspace: one i32 flag per slot,
 /// then per fragment `slots` partial tiles, each part 16-byte aligned.
+/// Sizes are attributes, or host values where the plan is made at launch.
 struct WorkspaceLayout {
-  int64_t slots = 0;
-  int64_t bytes = 0;
-  SmallVector<int64_t> fragmentOffsets; // bytes, one per fragment
+  OpFoldResult slots;
+  OpFoldResult bytes;
+  SmallVector<OpFoldResult> fragmentOffsets; // bytes, one per fragment
 };
 
-FailureOr<WorkspaceLayout> layoutWorkspace(KernelOp kernel, int64_t slots) {
+/// The element bytes of each fragment's partial tile.
+SmallVector<int64_t> partialTileBytes(KernelOp kernel) {
+  SmallVector<int64_t> out;
+  auto yield = cast<KernelYieldOp>(kernel.getBody().front().getTerminator());
+  for (Value frag : yield.getFragments()) {
+    auto type = cast<MemRefType>(frag.getType());
+    out.push_back(type.getNumElements() *
+                  int64_t(llvm::divideCeil(type.getElementTypeBitWidth(), 8)));
+  }
+  return out;
+}
+
+/// The layout for `slots` known only at launch, as host code. The launch
+/// checks slots < 2^31, and a partial tile is at most a block's registers,
+/// so no product overflows.
+WorkspaceLayout layoutWorkspaceAtLaunch(OpBuilder &b, Location loc,
+                                        KernelOp kernel, Value slots) {
+  auto align = [&](Value v) {
+    Value sixteen = constIndex(b, loc, 16);
+    return arith::MulIOp::create(
+               b, loc, arith::CeilDivUIOp::create(b, loc, v, sixteen), sixteen)
+        .getResult();
+  };
   WorkspaceLayout layout;
   layout.slots = slots;
+  Value bytes = arith::MulIOp::create(b, loc, slots, constIndex(b, loc, 4));
+  for (int64_t tileBytes : partialTileBytes(kernel)) {
+    Value offset = align(bytes);
+    layout.fragmentOffsets.push_back(offset);
+    bytes = arith::AddIOp::create(
+        b, loc, offset,
+        arith::MulIOp::create(b, loc, slots, constIndex(b, loc, tileBytes)));
+  }
+  layout.bytes = align(
+      arith::MaxUIOp::create(b, loc, bytes, constIndex(b, loc, 16)));
+  return layout;
+}
+
+FailureOr<WorkspaceLayout> layoutWorkspace(KernelOp kernel, int64_t slots) {
+  Builder b(kernel.getContext());
+  WorkspaceLayout layout;
+  layout.slots = b.getIndexAttr(slots);
   auto align = [](int64_t v) { return int64_t(llvm::alignTo(v, 16)); };
   std::optional<int64_t> bytes = llvm::checkedMul(slots, int64_t(4));
   auto yield = cast<KernelYieldOp>(kernel.getBody().front().getTerminator());
@@ -128,12 +173,12 @@ FailureOr<WorkspaceLayout> layoutWorkspace(KernelOp kernel, int64_t slots) {
       part = llvm::checkedMul(*part, int64_t(llvm::divideCeil(bits, 8)));
     if (!bytes || !part)
       return failure();
-    layout.fragmentOffsets.push_back(align(*bytes));
+    layout.fragmentOffsets.push_back(b.getIndexAttr(align(*bytes)));
     bytes = llvm::checkedAdd(align(*bytes), *part);
   }
   if (!bytes || *bytes > (int64_t(1) << 40))
     return failure();
-  layout.bytes = align(std::max<int64_t>(*bytes, 16));
+  layout.bytes = b.getIndexAttr(align(std::max<int64_t>(*bytes, 16)));
   return layout;
 }
 
@@ -213,17 +258,23 @@ private:
 void KernelEmitter::setWorkspace(OpBuilder &b, Location loc, Value workspace,
                                  const WorkspaceLayout &layout) {
   MLIRContext *ctx = b.getContext();
-  auto view = [&](int64_t offset, ArrayRef<int64_t> shape, Type elem) {
+  std::optional<int64_t> slots = getConstantIntValue(layout.slots);
+  int64_t slotDim = slots ? *slots : ShapedType::kDynamic;
+  // A slot count known at launch is the views' one dynamic size.
+  SmallVector<Value> sizes;
+  if (!slots)
+    sizes.push_back(cast<Value>(layout.slots));
+  auto view = [&](OpFoldResult offset, ArrayRef<int64_t> shape, Type elem) {
     return memref::ViewOp::create(b, loc, MemRefType::get(shape, elem),
-                                  workspace, constIndex(b, loc, offset),
-                                  ValueRange{});
+                                  workspace, indexValue(b, loc, offset),
+                                  sizes);
   };
-  flags = view(0, {layout.slots}, IntegerType::get(ctx, 32));
+  flags = view(b.getIndexAttr(0), {slotDim}, IntegerType::get(ctx, 32));
   partials.clear();
   auto yield = cast<KernelYieldOp>(kernel.getBody().front().getTerminator());
   for (auto [i, frag] : llvm::enumerate(yield.getFragments())) {
     auto type = cast<MemRefType>(frag.getType());
-    SmallVector<int64_t> shape = {layout.slots};
+    SmallVector<int64_t> shape = {slotDim};
     llvm::append_range(shape, type.getShape());
     partials.push_back(
         view(layout.fragmentOffsets[i], shape, type.getElementType()));
@@ -418,7 +469,6 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
       failed(decomposition.verifyProblem(
           [&]() { return kernel.emitOpError(); }, numTiles, iters, device)))
     return failure();
-  int64_t numPartials = 0, reductionBlocks = 0;
   KernelEmitter emitter(kernel, options.dropFixupWait, options.dropFixupFence);
   rw.setInsertionPoint(kernel);
   Value one = constIndex(rw, loc, 1);
@@ -434,8 +484,8 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
     rw.setInsertionPointToStart(&launch.getBody().front());
     if (workspace) {
       emitter.setWorkspace(rw, loc, workspace, *layout);
-      launch->setAttr("ext.workspace_bytes",
-                      rw.getI64IntegerAttr(layout->bytes));
+      if (std::optional<int64_t> bytes = getConstantIntValue(layout->bytes))
+        launch->setAttr("ext.workspace_bytes", rw.getI64IntegerAttr(*bytes));
     }
     Value blockId = gpu::BlockIdOp::create(rw, loc, gpu::Dimension::x);
     if (failed(body(rw, blockId)))
@@ -443,74 +493,109 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
     gpu::TerminatorOp::create(rw, loc);
     return launch;
   };
-  auto emitLaunch = [&](int64_t grid, Value workspace,
-                        const WorkspaceLayout *layout,
-                        function_ref<LogicalResult(OpBuilder &, Value)> body) {
-    return emitLaunchOver(constIndex(rw, loc, grid), workspace, layout, body);
-  };
 
-  // A grid known at run time (the verifier allows only data-parallel): one
-  // CTA per tile, the tile count computed on the host.
+  // The plan: made here from static tile counts, or by host code at launch
+  // from the counts the host computed (a blocked axis of dynamic extent).
+  Value grid, reductionGrid;
+  OpFoldResult slots;
+  std::optional<LaunchPlan> launchPlan;
   if (dynamicGrid) {
-    OpFoldResult grid = rw.getIndexAttr(1);
+    OpFoldResult tiles = rw.getIndexAttr(1);
     for (OpFoldResult count : tileCounts(rw, kernel))
-      grid = mulFolded(rw, loc, grid, count);
-    FailureOr<gpu::LaunchOp> launch = emitLaunchOver(
-        indexValue(rw, loc, grid), Value(), nullptr,
-        [&](OpBuilder &b, Value blockId) {
-          FailureOr<SmallVector<Value>> frags = emitter.emitMainloop(
-              b, loc, blockId, constIndex(b, loc, 0),
-              constIndex(b, loc, iters));
-          if (failed(frags))
-            return failure();
-          return emitter.emitEpilogue(b, loc, blockId, *frags);
-        });
-    if (failed(launch))
-      return kernel.emitOpError("could not emit its work units");
-    rw.eraseOp(kernel);
-    return launch;
+      tiles = mulFolded(rw, loc, tiles, count);
+    Value tilesV = indexValue(rw, loc, tiles);
+    double cost = kernel.getFixupCost()
+                      ? kernel.getFixupCost()->convertToDouble()
+                      : tilework::CostModel().partialCost;
+    FailureOr<LaunchPlan> plan =
+        decomposition.emitLaunchPlan(rw, loc, tilesV, iters, device, cost);
+    if (failed(plan))
+      return failure();
+    launchPlan = std::move(*plan);
+    // The plan's index math stays in 64 bits for tile counts below 2^31
+    // (the decomposition checked the rest when it planned), and a launch
+    // takes at most 2^31 - 1 CTAs.
+    Value limit =
+        constIndex(rw, loc, std::numeric_limits<int32_t>::max());
+    auto atMostLimit = [&](Value v) {
+      return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ule, v,
+                                   limit)
+          .getResult();
+    };
+    SmallVector<SizeCheck> checks;
+    std::string what;
+    llvm::raw_string_ostream(what) << "ext.kernel with decomposition "
+                                   << decomposition << ": ";
+    checks.push_back({atMostLimit(tilesV),
+                      what + "more than 2^31 - 1 tiles at launch"});
+    checks.push_back({atMostLimit(launchPlan->grid),
+                      what + "more than 2^31 - 1 CTAs at launch"});
+    for (auto &[holds, message] : launchPlan->checks)
+      checks.push_back({holds, message});
+    guardWithSizeChecks(rw, loc, checks);
+    grid = launchPlan->grid;
+    reductionGrid = launchPlan->reductionGrid;
+    if (launchPlan->numPartials)
+      slots = launchPlan->numPartials;
+  } else {
+    // 0 when the decomposition cannot size its grid (no SM count).
+    int64_t numBlocks = decomposition.getNumBlocks(numTiles, iters, device);
+    if (numBlocks == 0)
+      return kernel.emitOpError()
+             << "decomposition " << decomposition
+             << " needs the SM count: give it `sms = N`, or the chip to "
+                "ext-apply-schedule or ext-kernel-to-gpu";
+    if (numBlocks < 1 || numBlocks > std::numeric_limits<int32_t>::max())
+      return kernel.emitOpError() << "decomposition " << decomposition
+                                  << " asks for " << numBlocks << " CTAs";
+    grid = constIndex(rw, loc, numBlocks);
+    if (int64_t n = decomposition.getNumPartials(numTiles, iters, device))
+      slots = rw.getIndexAttr(n);
+    if (int64_t n =
+            decomposition.getNumReductionBlocks(numTiles, iters, device))
+      reductionGrid = constIndex(rw, loc, n);
   }
-
-  // 0 when the decomposition cannot size its grid (no SM count).
-  int64_t numBlocks = decomposition.getNumBlocks(numTiles, iters, device);
-  if (numBlocks == 0)
-    return kernel.emitOpError()
-           << "decomposition " << decomposition
-           << " needs the SM count: give it `sms = N`, or the chip to "
-              "ext-apply-schedule or ext-kernel-to-gpu";
-  if (numBlocks < 1 || numBlocks > std::numeric_limits<int32_t>::max())
-    return kernel.emitOpError() << "decomposition " << decomposition
-                                << " asks for " << numBlocks << " CTAs";
-  numPartials = decomposition.getNumPartials(numTiles, iters, device);
-  reductionBlocks =
-      decomposition.getNumReductionBlocks(numTiles, iters, device);
 
   Value workspace;
   std::optional<WorkspaceLayout> layout;
-  if (numPartials > 0) {
-    FailureOr<WorkspaceLayout> l = layoutWorkspace(kernel, numPartials);
-    if (failed(l))
-      return kernel.emitOpError() << "decomposition " << decomposition
-                                  << " needs a workspace of " << numPartials
-                                  << " partial tiles, beyond 2^40 bytes";
-    layout = *l;
+  if (slots) {
+    if (std::optional<int64_t> n = getConstantIntValue(slots)) {
+      FailureOr<WorkspaceLayout> l = layoutWorkspace(kernel, *n);
+      if (failed(l))
+        return kernel.emitOpError() << "decomposition " << decomposition
+                                    << " needs a workspace of " << *n
+                                    << " partial tiles, beyond 2^40 bytes";
+      layout = *l;
+    } else {
+      layout = layoutWorkspaceAtLaunch(rw, loc, kernel, cast<Value>(slots));
+    }
     // Device memory, allocated and zeroed on one stream that the host then
     // waits for: the asynchronous forms, which gpu-to-llvm lowers to the
     // runtime's calls (the synchronous ones it leaves alone) and the CPU
     // emulation runs in order.
-    auto type = MemRefType::get({layout->bytes}, rw.getI8Type());
+    std::optional<int64_t> bytes = getConstantIntValue(layout->bytes);
+    SmallVector<Value> byteSize, wordSize;
+    if (!bytes) {
+      byteSize.push_back(cast<Value>(layout->bytes));
+      wordSize.push_back(arith::DivUIOp::create(rw, loc, byteSize[0],
+                                                constIndex(rw, loc, 4)));
+    }
+    auto type = MemRefType::get({bytes ? *bytes : ShapedType::kDynamic},
+                                rw.getI8Type());
     Type tokenType = gpu::AsyncTokenType::get(rw.getContext());
     Value start = gpu::WaitOp::create(rw, loc, tokenType, ValueRange{})
                       .getAsyncToken();
     auto alloc = gpu::AllocOp::create(rw, loc, type, tokenType,
-                                      ValueRange{start}, ValueRange{},
+                                      ValueRange{start}, byteSize,
                                       ValueRange{});
     workspace = alloc.getMemref();
     // Flags start at zero (and partials, which every reader overwrites
     // first, too): a memset of i32 words, which every runtime supports.
     Value words = memref::ViewOp::create(
-        rw, loc, MemRefType::get({layout->bytes / 4}, rw.getI32Type()),
-        workspace, constIndex(rw, loc, 0), ValueRange{});
+        rw, loc,
+        MemRefType::get({bytes ? *bytes / 4 : ShapedType::kDynamic},
+                        rw.getI32Type()),
+        workspace, constIndex(rw, loc, 0), wordSize);
     Value zeroed =
         gpu::MemsetOp::create(rw, loc, tokenType,
                               ValueRange{alloc.getAsyncToken()}, words,
@@ -519,19 +604,25 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
     gpu::WaitOp::create(rw, loc, Type(), ValueRange{zeroed});
   }
 
-  FailureOr<gpu::LaunchOp> main = emitLaunch(
-      numBlocks, workspace, layout ? &*layout : nullptr,
+  FailureOr<gpu::LaunchOp> main = emitLaunchOver(
+      grid, workspace, layout ? &*layout : nullptr,
       [&](OpBuilder &b, Value blockId) {
+        if (launchPlan)
+          return decomposition.emitLaunchWorkUnits(b, loc, blockId,
+                                                   *launchPlan, emitter);
         return decomposition.emitWorkUnits(b, loc, blockId, numTiles, iters,
                                            device, emitter);
       });
   if (failed(main))
     return kernel.emitOpError() << "decomposition " << decomposition
                                 << " could not emit its work units";
-  if (reductionBlocks > 0) {
-    FailureOr<gpu::LaunchOp> reduction = emitLaunch(
-        reductionBlocks, workspace, layout ? &*layout : nullptr,
+  if (reductionGrid) {
+    FailureOr<gpu::LaunchOp> reduction = emitLaunchOver(
+        reductionGrid, workspace, layout ? &*layout : nullptr,
         [&](OpBuilder &b, Value blockId) {
+          if (launchPlan)
+            return decomposition.emitLaunchReductionUnits(
+                b, loc, blockId, *launchPlan, emitter);
           return decomposition.emitReductionUnits(b, loc, blockId, numTiles,
                                                   iters, device, emitter);
         });

@@ -20,6 +20,60 @@ using namespace mlir;
 using namespace ext;
 using namespace ext::tiling;
 
+/// The Stream-K family keeps the SM count it was planned for.
+static TileDecompositionAttrInterface
+withPlannedSms(TileDecompositionAttrInterface d, int64_t sms) {
+  MLIRContext *ctx = d.getContext();
+  if (auto a = dyn_cast<StreamKAttr>(d); a && !a.getSms())
+    return StreamKAttr::get(ctx, a.getGrid(), sms);
+  if (auto a = dyn_cast<StreamKDPAttr>(d); a && !a.getSms())
+    return StreamKDPAttr::get(ctx, sms);
+  if (auto a = dyn_cast<StreamK2TileAttr>(d); a && !a.getSms())
+    return StreamK2TileAttr::get(ctx, sms);
+  return d;
+}
+
+FailureOr<TileDecompositionAttrInterface>
+tiling::resolveLaunchDecomposition(ComputeOp op,
+                                   TileDecompositionAttrInterface d,
+                                   int64_t iters, int64_t tileK,
+                                   const ApplyScheduleOptions &options) {
+  int64_t sms = options.device.numSMs;
+  TileDecompositionAttrInterface resolved = d;
+  if (auto a = dyn_cast<AutoAttr>(d)) {
+    if (a.getSms())
+      sms = a.getSms();
+    if (sms == 0)
+      return op.emitOpError()
+             << "decomposition " << d
+             << " needs the SM count: give `sms = N` or the chip (the "
+                "module's #ext.target, or ext-apply-schedule{chip=...})";
+    resolved = AutoAttr::get(op.getContext(), sms);
+  } else {
+    resolved = withPlannedSms(d, sms);
+    // What no tile count can change (split-K's slices against the
+    // iterations) is refused here, at the compute.
+    if (failed(resolved.verifyProblem([&]() { return op.emitOpError(); },
+                                      /*numTiles=*/1, iters, options.device)))
+      return failure();
+  }
+  if (options.report) {
+    InFlightDiagnostic remark = op.emitRemark();
+    remark << "decomposition " << resolved << " planned at launch for the "
+           << "tile count known then, " << iters << " iterations per tile";
+    if (sms)
+      remark << ", on " << sms << " SMs";
+    if (isa<AutoAttr>(resolved))
+      remark << "; chosen at launch among data_parallel, stream_k, "
+                "stream_k_dp and stream_k_2tile with a fixup costing "
+             << llvm::formatv("{0:f4}",
+                              tilework::CostModel::forTileK(tileK).partialCost)
+                    .str()
+             << " iterations";
+  }
+  return resolved;
+}
+
 FailureOr<TileDecompositionAttrInterface>
 tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
                              int64_t tiles, int64_t iters, int64_t tileK,
@@ -56,13 +110,7 @@ tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
          << ", max iterations per CTA " << c.prediction.maxItersPerCta
          << ", fixups " << c.prediction.fixups;
   }
-  // The Stream-K family keeps the SM count it was planned for.
-  if (auto a = dyn_cast<StreamKAttr>(resolved); a && !a.getSms())
-    resolved = StreamKAttr::get(ctx, a.getGrid(), facts.numSMs);
-  else if (auto a = dyn_cast<StreamKDPAttr>(resolved); a && !a.getSms())
-    resolved = StreamKDPAttr::get(ctx, facts.numSMs);
-  else if (auto a = dyn_cast<StreamK2TileAttr>(resolved); a && !a.getSms())
-    resolved = StreamK2TileAttr::get(ctx, facts.numSMs);
+  resolved = withPlannedSms(resolved, facts.numSMs);
   if (failed(resolved.verifyProblem([&]() { return op.emitOpError(); }, tiles,
                                     iters, device)))
     return failure();

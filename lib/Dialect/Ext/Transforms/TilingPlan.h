@@ -102,6 +102,14 @@ resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
                      int64_t tiles, int64_t iters, int64_t tileK,
                      const ApplyScheduleOptions &options);
 
+/// The same for a tile count known only at launch: the decomposition plans
+/// there (`auto` chooses there, with the cost of a fixup from `tileK`), so
+/// only the SM count is filled in; `report` says what is left to the launch.
+mlir::FailureOr<TileDecompositionAttrInterface>
+resolveLaunchDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
+                           int64_t iters, int64_t tileK,
+                           const ApplyScheduleOptions &options);
+
 /// The fragment layout of a schedule: its `layout`, or for an `mma` schedule
 /// the instruction's accumulator layout over the warps, the instruction
 /// chosen for the chip and the inputs' type when it is `auto`.

@@ -347,7 +347,8 @@ def Ext_CacheAttr : Ext_Attr<"Cache", "cache"> {
 
 def Ext_DataParallelAttr : Ext_Attr<"DataParallel", "data_parallel", [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
-        ["predictWork"]>]> {
+        ["predictWork", "plansAtLaunch", "emitLaunchPlan",
+         "emitLaunchWorkUnits"]>]> {
   let summary = "one CTA per output tile, all of its reduce iterations";
   let description = [{
     The classic decomposition: the grid has one CTA per output tile, and
@@ -376,7 +377,9 @@ def Ext_SplitKMode : I32EnumAttr<"SplitKMode",
 def Ext_SplitKAttr : Ext_Attr<"SplitK", "split_k", [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
         ["verifyProblem", "getNumPartials", "getNumReductionBlocks",
-         "emitReductionUnits", "predictWork", "getAutoCandidates"]>]> {
+         "emitReductionUnits", "predictWork", "getAutoCandidates",
+         "plansAtLaunch", "emitLaunchPlan", "emitLaunchWorkUnits",
+         "emitLaunchReductionUnits"]>]> {
   let summary = "each tile's reduce iterations split into `slices` CTAs";
   let description = [{
     The grid has `slices` CTAs per tile: CTA `c` runs slice `c / tiles` of
@@ -412,7 +415,8 @@ class Ext_StreamKFamilyAttr<string name, string mnemonic, string sum>
     : Ext_Attr<name, mnemonic, [
         DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
             ["verifyProblem", "getNumPartials", "predictWork",
-             "getAutoCandidates"]>]> {
+             "getAutoCandidates", "plansAtLaunch", "emitLaunchPlan",
+             "emitLaunchWorkUnits"]>]> {
   let summary = sum;
   let genVerifyDecl = 1;
   let assemblyFormat = "(`<` struct(params)^ `>`)?";
@@ -486,7 +490,8 @@ def Ext_StreamK2TileAttr : Ext_StreamKFamilyAttr<"StreamK2Tile",
 
 def Ext_AutoAttr : Ext_Attr<"Auto", "auto", [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
-        ["verifyProblem", "getAutoCandidates"]>]> {
+        ["verifyProblem", "getAutoCandidates", "plansAtLaunch",
+         "emitLaunchPlan", "emitLaunchWorkUnits"]>]> {
   let summary = "the decomposition a cost model predicts fastest";
   let description = [{
     `ext-apply-schedule` replaces it with the candidate of the shortest
@@ -499,8 +504,18 @@ def Ext_AutoAttr : Ext_Attr<"Auto", "auto", [
     and the cost of storing and combining partial tiles (from the tile's
     reduce step), in time and memory independent of the tile count;
     `report=true` prints every candidate's predicted utilization. `sms`
-    overrides the chip's SM count. An `ext.kernel` must name the chosen
-    decomposition: `auto` itself does not lower.
+    overrides the chip's SM count. An `ext.kernel` over a static tile
+    count must name the chosen decomposition: there `auto` itself does not
+    lower.
+
+    Over a tile count known only at launch (a blocked axis of dynamic
+    extent), the choice is made at launch with the same model: the host
+    code asks ext's launch planner (`__ext_choose_decomposition`,
+    ext/Runtime/LaunchPlannerABI.h) for the best of data-parallel,
+    `stream_k` on the SM count, `stream_k_dp` and `stream_k_2tile`, which
+    share one kernel (each is a Stream-K region of some tiles on some CTAs,
+    then one CTA per remaining tile), and computes that plan's numbers;
+    split-K, whose slices would need a second kernel body, is left out.
 
     ```mlir
     #ext.auto

@@ -10,6 +10,7 @@
 #include "mlir/IR/Diagnostics.h"
 
 #include <optional>
+#include <string>
 
 namespace ext {
 
@@ -67,6 +68,21 @@ mlir::LogicalResult
 verifyGridLimits(mlir::Attribute attr,
                  llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
                  int64_t numBlocks, int64_t numReductionBlocks);
+
+/// A decomposition's plan for a tile count known only at launch: host
+/// values the lowering sizes the launches and the workspace with, and the
+/// numbers the work units read (inside the launch they are kernel
+/// arguments).
+struct LaunchPlan {
+  mlir::Value grid;          // CTAs of the main launch
+  mlir::Value numPartials;   // workspace slots (one flag each); null: none
+  mlir::Value reductionGrid; // CTAs of the reduction launch; null: none
+  int64_t itersPerTile = 0;
+  llvm::SmallVector<mlir::Value> params; // the decomposition's own numbers
+  /// Conditions (i1 host values) the plan holds only under, with what to
+  /// say when one fails: the lowering checks them before the launch.
+  llvm::SmallVector<std::pair<mlir::Value, std::string>> checks;
+};
 
 /// What a tile decomposition needs from the lowering of an ext.kernel to
 /// build its work units. Tiles are named by their linear index in

@@ -117,6 +117,48 @@ def TileDecompositionAttrInterface
             device.numSMs);
       }]>,
     InterfaceMethod<[{
+        True if the decomposition can plan a tile count known only at
+        launch (a blocked axis of dynamic extent): `emitLaunchPlan` computes
+        the plan on the host, `emitLaunchWorkUnits` maps block ids to units
+        from its numbers. By default, no: the schedule verifier refuses it
+        on a dynamic extent.
+      }], "bool", "plansAtLaunch", (ins),
+      /*methodBody=*/"", /*defaultImplementation=*/"return false;">,
+    InterfaceMethod<[{
+        Emits, at the builder's insertion point on the host before the
+        launch, the code that plans `numTiles` (an index value) tiles of
+        `itersPerTile` iterations on `device`: the grid, the workspace's
+        partial tiles, the reduction launch's grid and the numbers the work
+        units read (`ext::LaunchPlan`). A fixup costs `partialCost`
+        iterations (for a decomposition that chooses at launch). Reports at
+        `loc` and fails if it cannot.
+      }], "::mlir::FailureOr<::ext::LaunchPlan>", "emitLaunchPlan",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::Value":$numTiles, "int64_t":$itersPerTile,
+           "const ::ext::DeviceFacts &":$device, "double":$partialCost),
+      /*methodBody=*/"", /*defaultImplementation=*/[{
+        return ::mlir::emitError(loc)
+               << "decomposition " << $_attr
+               << " cannot plan a tile count known only at launch";
+      }]>,
+    InterfaceMethod<[{
+        `emitWorkUnits` for a plan made at launch: maps `blockId` to its
+        units from `plan`'s numbers (host values, which become kernel
+        arguments).
+      }], "::mlir::LogicalResult", "emitLaunchWorkUnits",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::Value":$blockId, "const ::ext::LaunchPlan &":$plan,
+           "::ext::TileWorkEmitter &":$emitter),
+      /*methodBody=*/"", /*defaultImplementation=*/"return ::mlir::failure();">,
+    InterfaceMethod<[{
+        `emitReductionUnits` for a plan made at launch (when its
+        `reductionGrid` is set).
+      }], "::mlir::LogicalResult", "emitLaunchReductionUnits",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
+           "::mlir::Value":$blockId, "const ::ext::LaunchPlan &":$plan,
+           "::ext::TileWorkEmitter &":$emitter),
+      /*methodBody=*/"", /*defaultImplementation=*/"return ::mlir::failure();">,
+    InterfaceMethod<[{
         The concrete decompositions of this kind that `auto` weighs for the
         problem (each predicted with `predictWork`), simplest first: ties
         go to the earlier candidate. By default the attribute itself.

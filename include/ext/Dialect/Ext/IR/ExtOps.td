@@ -160,8 +160,11 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
 
     A tile count may be an SSA value (`tiles [%m, 3]`): the grid of a
     compute whose blocked axis has a dynamic extent, computed on the host
-    before the kernel. Such a kernel runs under `#ext.data_parallel` (one
-    CTA per tile) for now.
+    before the kernel. Its decomposition must plan at launch
+    (`plansAtLaunch`: data-parallel, split-K, the Stream-K family, and
+    `auto`, which chooses at launch); `fixup_cost`, set by
+    `ext-apply-schedule` from the reduce tile, is what the cost model
+    charges for a fixup there, in main-loop iterations.
 
     `ext-kernel-to-gpu` turns it into a `gpu.launch`.
   }];
@@ -174,7 +177,8 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
     DefaultValuedAttr<Ext_RasterOrder, "::ext::RasterOrder::row">:$raster,
     DefaultValuedAttr<I64Attr, "1">:$swizzle,
     OptionalAttr<Ext_CombinerKind>:$combiner,
-    OptionalAttr<TypedArrayAttrBase<TypedAttrInterface, "typed identities">>:$identity
+    OptionalAttr<TypedArrayAttrBase<TypedAttrInterface, "typed identities">>:$identity,
+    OptionalAttr<F64Attr>:$fixup_cost
   );
   let regions = (region SizedRegion<1>:$body, SizedRegion<1>:$epilogue,
                  AnyRegion:$reducer);

@@ -175,6 +175,16 @@ def ExtKernelToGPU : Pass<"ext-kernel-to-gpu"> {
     kernel's combiner. Parallel split-K adds a second launch that combines
     the partials and runs the epilogue.
 
+    A kernel whose tile counts are values (a blocked axis of dynamic
+    extent) is planned at launch: the decomposition emits host code that
+    computes the grid, the workspace's slots and the numbers its work units
+    read from the tile count (`emitLaunchPlan`; `#ext.auto` also calls the
+    launch planner, `__ext_choose_decomposition`), the workspace is sized
+    from them, and the work units read them as kernel arguments
+    (`emitLaunchWorkUnits`). The launches run only if the tile count and
+    the grid are below 2^31 (and the plan's own conditions hold): otherwise
+    an `ext.guarded` assert reports it.
+
     `drop-fixup-wait` (a debugging aid for tests) omits the owner's wait,
     `drop-fixup-fence` the contributor's release fence, to show that the
     race detector reports them.
