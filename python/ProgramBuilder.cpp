@@ -594,10 +594,17 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
         throw BuildError(where + ": axis '" + py::cast<std::string>(t[0]) +
                          "' has extent " + std::to_string(extent) +
                          "; extents must be positive");
+      // A symbolic size's divisibility fact (ext.var(..., multiple_of=m)).
+      int64_t multipleOf = t.size() > 3 ? py::cast<int64_t>(t[3]) : 1;
+      if (multipleOf < 1 ||
+          (!ShapedType::isDynamic(extent) && extent % multipleOf != 0))
+        throw BuildError(where + ": axis '" + py::cast<std::string>(t[0]) +
+                         "' cannot be a multiple of " +
+                         std::to_string(multipleOf));
       axes.push_back(ext::AxisAttr::get(
           ctx, py::cast<std::string>(t[0]),
           kind == "reduce" ? ext::AxisKind::reduce : ext::AxisKind::spatial,
-          extent));
+          extent, multipleOf));
     }
 
     size_t numInputs = py::cast<size_t>(c["num_inputs"]);

@@ -112,7 +112,8 @@ def program(n, k, ms, decomposition_fields, reps, check, sms):
                    **decomposition_fields)
     module = w.mlir()
     start = module.index("func.func @kernel")
-    text = module[start:module.rindex("}")].rstrip().replace("@kernel", "@gemm", 1)
+    aliases = "".join(line + "\n" for line in module.splitlines() if line.startswith("#"))
+    text = aliases + module[start:module.rindex("}")].rstrip().replace("@kernel", "@gemm", 1)
     mmax = max(ms)
     a, b, c = f"memref<{mmax}x{k}xf16>", f"memref<{k}x{n}xf16>", f"memref<{mmax}x{n}xf32>"
     da, dc = f"memref<?x{k}xf16>", f"memref<?x{n}xf32>"
@@ -165,12 +166,12 @@ func.func @main() {{
   // M = {m}: rows [0, {m}) of the buffers, as the kernel's memref<?x...>.
   %a{m}s = memref.subview %dA[0, 0] [{m}, {k}] [1, 1] : {a} to memref<{m}x{k}xf16, strided<[{k}, 1]>>
   %a{m} = memref.cast %a{m}s : memref<{m}x{k}xf16, strided<[{k}, 1]>> to {da}
-  %c{m}s = memref.subview %dC[0, 0] [{m}, {n}] [1, 1] : {c} to memref<{m}x{n}xf32, strided<[{n}, 1]>>
-  %c{m} = memref.cast %c{m}s : memref<{m}x{n}xf32, strided<[{n}, 1]>> to {dc}
-  call @gemm(%a{m}, %dB, %c{m}) : ({da}, {b}, {dc}) -> ()
+  %cv{m}s = memref.subview %dC[0, 0] [{m}, {n}] [1, 1] : {c} to memref<{m}x{n}xf32, strided<[{n}, 1]>>
+  %cv{m} = memref.cast %cv{m}s : memref<{m}x{n}xf32, strided<[{n}, 1]>> to {dc}
+  call @gemm(%a{m}, %dB, %cv{m}) : ({da}, {b}, {dc}) -> ()
   %s0_{m} = call @rtclock() : () -> f64
   scf.for %r = %c0 to %reps step %c1 {{
-    call @gemm(%a{m}, %dB, %c{m}) : ({da}, {b}, {dc}) -> ()
+    func.call @gemm(%a{m}, %dB, %cv{m}) : ({da}, {b}, {dc}) -> ()
   }}
   %s1_{m} = call @rtclock() : () -> f64
   %dt{m} = arith.subf %s1_{m}, %s0_{m} : f64

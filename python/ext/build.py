@@ -1,5 +1,6 @@
 """`ext.build`: computes and schedules -> a kernel to inspect and run."""
 
+import math
 import threading
 from collections import OrderedDict
 from typing import Dict, List, Optional, Sequence
@@ -137,6 +138,10 @@ def _bind_sizes(arrays, tensors):
             if not isinstance(s, _te.Var):
                 continue
             n = int(a.shape[d])
+            if n % s.multiple_of != 0:
+                raise ValueError(f"size {s.name} is {n} in dimension {d} of input '{t.name}', "
+                                 f"not a multiple of {s.multiple_of} as "
+                                 f"ext.var({s.name!r}, multiple_of={s.multiple_of}) states")
             if s.name in sizes and sizes[s.name] != n:
                 raise ValueError(f"size {s.name} is {sizes[s.name]} in {where[s.name]} but {n} "
                                  f"in dimension {d} of input '{t.name}'")
@@ -220,6 +225,12 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
         # A symbolic size (ext.var) is a dynamic dimension.
         program_args.append({"name": label, "shape": [_static_or_none(d) for d in t.shape],
                              "dtype": t.dtype, "loc": t.loc})
+    # Divisibility facts belong to a size's name: every place it is stated.
+    facts = {}
+    for d in [d for t in arguments for d in t.shape] + \
+            [a.extent for op in computes for a in op.all_axes]:
+        if isinstance(d, _te.Var):
+            facts[d.name] = math.lcm(facts.get(d.name, 1), d.multiple_of)
     program_computes = []
     for op in computes:
         axes = op.all_axes
@@ -246,7 +257,9 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
         s = schedules.get(id(op)) or op.schedule
         program_computes.append({
             "name": op.name, "loc": op.loc,
-            "axes": [(a.name, a.kind, _static_or_none(a.extent)) for a in axes],
+            "axes": [(a.name, a.kind, _static_or_none(a.extent),
+                      facts[a.extent.name] if isinstance(a.extent, _te.Var) else 1)
+                     for a in axes],
             "num_inputs": len(operands), "operands": program_operands,
             "input_names": [_access_text(t, trees, axes) for t, trees in operands],
             "body": {"nodes": nodes, "yields": [ids[id(v)] for v in op.values]},

@@ -131,14 +131,19 @@ class Var:
         >>> B = ext.compute((M, 64), lambda i, j: A[i, j] * 2.0, name="B")
     """
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "multiple_of")
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, multiple_of: int = 1):
         if not isinstance(name, str) or not name.isidentifier():
             raise _error(_where(), f"ext.var takes an identifier, got {name!r}")
+        if not isinstance(multiple_of, int) or isinstance(multiple_of, bool) or multiple_of < 1:
+            raise _error(_where(), f"ext.var({name!r}): multiple_of must be a positive int, "
+                                   f"got {multiple_of!r}")
         self.name = name
+        self.multiple_of = multiple_of
 
     def __eq__(self, other):
+        # The same name is the same size; its divisibility facts add up.
         return isinstance(other, Var) and other.name == self.name
 
     def __hash__(self):
@@ -148,19 +153,25 @@ class Var:
         return self.name
 
 
-def var(name: str) -> Var:
+def var(name: str, multiple_of: int = 1) -> Var:
     """A symbolic size named `name` (see `Var`): usable wherever a shape or
     an extent is (`ext.placeholder((M, K))`, `ext.compute((M, N), ...)`,
     `ext.reduce_axis(K)`, `ext.matmul(M, N, K)`). Unscheduled computes run
-    at any size; a schedule takes symbolic sizes on spatial axes (bound to
-    blocks, data-parallel: the grid is computed when the kernel runs), not
-    yet on reduce axes.
+    at any size; a schedule takes symbolic sizes on spatial axes bound to
+    blocks, under any decomposition (the grid, the split-K or Stream-K plan
+    and `auto`'s choice are made when the kernel runs), not yet on reduce
+    axes.
+
+    `multiple_of=m` states that the size is a multiple of m: a tile that
+    divides m needs no mask on that axis (a guard-free kernel), and a size
+    that is not one is refused when the kernel runs, with a message.
 
         >>> M = ext.var("M")
         >>> kernel = ext.matmul(M, 64, 32, tile=(32, 32, 16)).build()
         >>> c1, c7 = kernel.run(a1, b), kernel.run(a7, b)   # M = 1, then 7
+        >>> M16 = ext.var("M", multiple_of=16)
     """
-    return Var(name)
+    return Var(name, multiple_of)
 
 
 def _is_size(s) -> bool:

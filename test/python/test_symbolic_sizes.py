@@ -172,3 +172,44 @@ def test_a_decomposition_no_size_can_run_is_refused_at_build():
 def test_var_names_are_identifiers():
     with pytest.raises(ValueError, match="ext.var takes an identifier"):
         ext.var("not a name")
+
+
+def test_a_stated_multiple_is_guard_free_and_checked():
+    """ext.var("M", multiple_of=16) with 16-row tiles: the row bound of the
+    tile folds (no min(16, M - offset) in the kernel), and a size that is
+    not a multiple is refused before anything runs."""
+    b = RNG.integers(-3, 4, (64, 128)).astype(np.float32)
+    kernel = ext.matmul(ext.var("M", multiple_of=16), 128, 64, tile=(16, 32, 16)).build()
+    assert "multiple_of = 16" in kernel.mlir()
+    for m in (16, 48):
+        a = RNG.integers(-3, 4, (m, 64)).astype(np.float32)
+        np.testing.assert_array_equal(kernel.run(a, b), a @ b, err_msg=f"M = {m}")
+    with pytest.raises(ValueError, match=r"size M is 33 in dimension 0 of input 'A', not a "
+                                         r"multiple of 16 as ext.var\('M', multiple_of=16\) "
+                                         r"states"):
+        kernel.run(np.ones((33, 64), np.float32), b)
+    plain = ext.matmul(ext.var("M"), 128, 64, tile=(16, 32, 16)).build()
+    gpu = "ext-tile-ops-to-threads"
+    assert kernel.mlir(gpu).count("arith.minsi") < plain.mlir(gpu).count("arith.minsi")
+
+
+def test_a_fact_stated_on_the_compute_is_checked_at_launch():
+    """The fact belongs to the name: stated on the compute's size only, the
+    kernel's own check refuses M = 20 when it runs."""
+    M = ext.var("M")
+    A = ext.placeholder((M, 32), "float32", name="A")
+    B = ext.placeholder((32, 64), "float32", name="B")
+    k = ext.reduce_axis(32, name="k")
+    C = ext.compute((ext.var("M", multiple_of=8), 64),
+                    lambda i, j: ext.sum(A[i, k] * B[k, j], axis=k), name="C")
+    kernel = ext.build(ext.schedule(C, tile=(8, 32, 16)))
+    a, b = np.ones((16, 32), np.float32), np.ones((32, 64), np.float32)
+    np.testing.assert_array_equal(kernel.run(a, b), a @ b)
+    with pytest.raises(RuntimeError, match=r"the extent of axis 'i' is not a multiple of 8, "
+                                           r"as its #ext.axis states"):
+        kernel.run(np.ones((20, 32), np.float32), b)
+
+
+def test_multiple_of_must_be_a_positive_int():
+    with pytest.raises(ValueError, match=r"ext.var\('M'\): multiple_of must be a positive int"):
+        ext.var("M", multiple_of=0)

@@ -129,3 +129,29 @@ func.func @tile_compute(%A: memref<?xf32>, %Y: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @multiple_of_zero(%A: memref<?xf32>) {
+  // expected-error @+1 {{axis 'i': multiple_of must be positive, got 0}}
+  ext.compute [#ext.axis<"i", spatial, ?, multiple_of = 0>] outs(%A : memref<?xf32>)
+      maps [affine_map<(i) -> (i)>] {
+  ^bb0:
+    %c = arith.constant 1.0 : f32
+    ext.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @static_extent_not_a_multiple(%A: memref<10xf32>) {
+  // expected-error @+1 {{axis 'i' has extent 10, not a multiple of 4 as its multiple_of states}}
+  ext.compute [#ext.axis<"i", spatial, 10, multiple_of = 4>] outs(%A : memref<10xf32>)
+      maps [affine_map<(i) -> (i)>] {
+  ^bb0:
+    %c = arith.constant 1.0 : f32
+    ext.yield %c : f32
+  }
+  return
+}

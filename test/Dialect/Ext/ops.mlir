@@ -211,11 +211,12 @@ func.func @min_pool(%X: memref<9xf32>, %Y: memref<4xf32>) {
 // -----
 
 // Dynamic extents: `i` is bound to A's and C's dynamic dimension #0, `k` to
-// A's dynamic dimension #1 and B's #0.
+// A's dynamic dimension #1 and B's #0; `i` is stated a multiple of 16, `j`
+// (static) of 8, and multiple_of = 1 is the default, not printed.
 // CHECK-LABEL: func @matmul_dynamic
-// CHECK: ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"j", spatial, 32>, #ext.axis<"k", reduce, ?>]
+// CHECK: ext.compute [#ext.axis<"i", spatial, ?, multiple_of = 16>, #ext.axis<"j", spatial, 32, multiple_of = 8>, #ext.axis<"k", reduce, ?>]
 func.func @matmul_dynamic(%A: memref<?x?xf32>, %B: memref<?x32xf32>, %C: memref<?x32xf32>) {
-  ext.compute [#ext.axis<"i", spatial, ?>, #ext.axis<"j", spatial, 32>, #ext.axis<"k", reduce, ?>]
+  ext.compute [#ext.axis<"i", spatial, ?, multiple_of = 16>, #ext.axis<"j", spatial, 32, multiple_of = 8>, #ext.axis<"k", reduce, ?, multiple_of = 1>]
       ins(%A, %B : memref<?x?xf32>, memref<?x32xf32>) outs(%C : memref<?x32xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>,
             affine_map<(i, j, k) -> (i, j)>]

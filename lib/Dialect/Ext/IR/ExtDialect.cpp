@@ -432,12 +432,20 @@ int64_t ScheduleAttr::getNumThreads() const {
 }
 
 LogicalResult AxisAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               StringRef name, AxisKind kind, int64_t extent) {
+                               StringRef name, AxisKind kind, int64_t extent,
+                               int64_t multipleOf) {
   if (name.empty())
     return emitError() << "axis name must not be empty";
   if (extent < 1 && !ShapedType::isDynamic(extent))
     return emitError() << "axis '" << name << "' has extent " << extent
                        << "; extents must be positive (or ? for a size known "
                           "at run time)";
+  if (multipleOf < 1)
+    return emitError() << "axis '" << name << "': multiple_of must be "
+                       << "positive, got " << multipleOf;
+  if (!ShapedType::isDynamic(extent) && extent % multipleOf != 0)
+    return emitError() << "axis '" << name << "' has extent " << extent
+                       << ", not a multiple of " << multipleOf
+                       << " as its multiple_of states";
   return success();
 }

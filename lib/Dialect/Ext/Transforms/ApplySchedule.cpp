@@ -126,7 +126,7 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   rw.setInsertionPoint(op);
   if (llvm::any_of(plan.axes, [](AxisAttr a) { return a.isDynamic(); })) {
     SmallVector<SizeCheck> checks;
-    buildCheckedExtents(rw, loc, op, checks);
+    buildCheckedExtents(rw, loc, op, checks, /*materializeStatic=*/false);
     guardWithSizeChecks(rw, loc, checks);
   }
   SmallVector<Value> dynamicTiles;

@@ -71,21 +71,29 @@ std::optional<std::pair<Value, unsigned>> getExtentSource(ComputeOp op,
 
 SmallVector<Value> buildCheckedExtents(RewriterBase &rewriter, Location loc,
                                        ComputeOp op,
-                                       SmallVectorImpl<SizeCheck> &checks) {
+                                       SmallVectorImpl<SizeCheck> &checks,
+                                       bool materializeStatic) {
   SmallVector<Value> operands = llvm::to_vector(op.getInputs());
   llvm::append_range(operands, op.getOutputs());
   unsigned numInputs = op.getInputs().size();
   SmallVector<Value> extents;
   for (auto [a, axis] : llvm::enumerate(op.getAxisList())) {
     // A dynamic extent is the first dynamic dimension that binds it.
-    Value extent = axis.isDynamic()
-                       ? Value()
-                       : arith::ConstantIndexOp::create(rewriter, loc,
-                                                        axis.getExtent());
+    Value extent;
+    auto staticExtent = [&]() {
+      if (!extent)
+        extent = arith::ConstantIndexOp::create(rewriter, loc,
+                                                axis.getExtent());
+      return extent;
+    };
+    if (!axis.isDynamic() && materializeStatic)
+      staticExtent();
     for (OperandDim d : getAxisDimensions(op, a)) {
       Value operand = operands[d.operand];
       if (!cast<MemRefType>(operand.getType()).isDynamicDim(d.dim))
         continue;
+      if (!axis.isDynamic())
+        staticExtent();
       Value size = memref::DimOp::create(rewriter, loc, operand, d.dim);
       if (!extent) {
         extent = size;
@@ -101,6 +109,20 @@ SmallVector<Value> buildCheckedExtents(RewriterBase &rewriter, Location loc,
                                   std::to_string(d.dim) + " of " + what +
                                   " is not the extent of axis '" +
                                   axis.getName().str() + "' that indexes it"});
+    }
+    // The stated divisibility the lowering may have specialized on.
+    if (axis.isDynamic() && axis.getMultipleOf() > 1) {
+      Value rest = arith::RemUIOp::create(
+          rewriter, loc, extent,
+          arith::ConstantIndexOp::create(rewriter, loc, axis.getMultipleOf()));
+      Value divides = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, rest,
+          arith::ConstantIndexOp::create(rewriter, loc, 0));
+      checks.push_back({divides, "ext.compute: the extent of axis '" +
+                                     axis.getName().str() +
+                                     "' is not a multiple of " +
+                                     std::to_string(axis.getMultipleOf()) +
+                                     ", as its #ext.axis states"});
     }
     extents.push_back(extent);
   }

@@ -214,9 +214,13 @@ LogicalResult tile_lowering::lowerCopy(LaunchState &state, CopyOp op) {
   }
   int64_t numVectors = dstType.getNumElements() / width;
   int64_t slots = llvm::divideCeil(numVectors, blockThreads);
-  // With a static source the fill is branch-free: an out-of-bounds vector
-  // reads a clamped (valid) address and selects zero instead.
-  bool branchFree = srcType.hasStaticShape() && srcType.getNumElements() > 0;
+  // The fill is branch-free: an out-of-bounds vector reads a clamped (valid)
+  // address and selects zero instead. Index 0 is valid when no size is 0: a
+  // dynamic size is a compute's dynamic extent, and a kernel runs a CTA
+  // only for a tile count ceil(extent / tile) >= 1.
+  bool branchFree = srcType.getRank() == 0 ||
+                    llvm::none_of(srcType.getShape(),
+                                  [](int64_t d) { return d == 0; });
   Type valueType = width > 1 ? Type(VectorType::get({width}, elem)) : elem;
   Value zeroIdx = constIndex(rw, loc, 0);
 

@@ -103,8 +103,12 @@ int64_t tile_lowering::rowVectorWidth(MemRefType tile, MemRefType global,
     narrower(1) << "the tile's innermost dimension is not contiguous";
     return 1;
   }
-  if (!global.getLayout().isIdentity() || !global.hasStaticShape()) {
-    narrower(1) << "the " << globalName << " is not a static, row-major memref";
+  // Rows of a row-major memref start at multiples of its row length: only
+  // the innermost size must be static (a dynamic M keeps vector copies).
+  if (!global.getLayout().isIdentity() ||
+      ShapedType::isDynamic(global.getShape().back())) {
+    narrower(1) << "the " << globalName
+                << " is not a row-major memref with static rows";
     return 1;
   }
   int64_t rowLen = global.getShape().back();

@@ -175,11 +175,15 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
 
 namespace {
 
-/// min(tile, extent - offset), folded to `tile` when the axis divides evenly.
+/// min(tile, extent - offset), folded to `tile` when the axis divides evenly
+/// (a static extent, or a dynamic one whose stated multiple the tile
+/// divides: checked when the compute runs).
 Value validExtent(OpBuilder &b, Location loc, const TilingPlan &plan,
                   unsigned a, Value offset) {
   int64_t tile = plan.tile[a], extent = plan.extents[a];
-  if (!ShapedType::isDynamic(extent) && extent % tile == 0)
+  int64_t known =
+      ShapedType::isDynamic(extent) ? plan.axes[a].getMultipleOf() : extent;
+  if (known % tile == 0)
     return constIndex(b, loc, tile);
   Value rest =
       arith::SubIOp::create(b, loc, extentValue(b, loc, plan, a), offset);

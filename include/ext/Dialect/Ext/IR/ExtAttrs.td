@@ -61,21 +61,38 @@ def Ext_AxisAttr : Ext_Attr<"Axis", "axis"> {
     compute's verifier requires at least one such dimension, and every
     dimension the axis indexes alone must be dynamic. Where several bind it,
     the lowering checks at run time that they agree. A schedule takes a
-    dynamic extent on a spatial axis bound to blocks, under
-    `#ext.data_parallel`: the host computes the axis' tile count when the
-    kernel runs (`ext.kernel tiles [%n, 5]`), and the last tile is masked.
+    dynamic extent on a spatial axis bound to blocks: the host computes the
+    axis' tile count when the kernel runs (`ext.kernel tiles [%n, 5]`), the
+    decomposition plans the grid from it, and the last tile is masked.
+
+    `multiple_of = m` states that the extent is a multiple of `m`: a static
+    extent must be one; for `?` it is a fact the lowering checks when the
+    compute runs (a size that breaks it is refused with a message, never
+    run), and a schedule whose tile on the axis divides `m` needs no mask
+    on it (Triton's divisibility specialization, stated instead of
+    inferred).
 
     ```mlir
     #ext.axis<"k", reduce, 512>
     #ext.axis<"i", spatial, ?>
+    #ext.axis<"i", spatial, ?, multiple_of = 16>
     ```
   }];
   let parameters = (ins
     StringRefParameter<"axis name, unique within a compute">:$name,
     EnumParameter<Ext_AxisKind>:$kind,
-    Ext_ExtentParameter:$extent
+    Ext_ExtentParameter:$extent,
+    DefaultValuedParameter<"int64_t", "1",
+        "a number the extent is a multiple of">:$multiple_of
   );
-  let assemblyFormat = "`<` $name `,` $kind `,` $extent `>`";
+  let builders = [
+    AttrBuilder<(ins "::llvm::StringRef":$name, "::ext::AxisKind":$kind,
+                     "int64_t":$extent), [{
+      return $_get($_ctxt, name, kind, extent, 1);
+    }]>
+  ];
+  let assemblyFormat =
+      "`<` $name `,` $kind `,` $extent (`,` `multiple_of` `=` $multiple_of^)? `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isReduce() const { return getKind() == ::ext::AxisKind::reduce; }

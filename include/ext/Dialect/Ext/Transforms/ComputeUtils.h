@@ -49,10 +49,13 @@ getExtentSource(ComputeOp op, unsigned a);
 /// the first dynamic dimension that binds it), and into `checks` that every
 /// other dynamic operand dimension an axis indexes alone has that size (the
 /// verifier checked the static ones): operands that disagree would be read
-/// or written out of bounds.
+/// or written out of bounds; and that a dynamic extent is a multiple of its
+/// axis' `multiple_of`. Without `materializeStatic`, a static extent no check
+/// needs is left null (a caller that wants the checks only).
 llvm::SmallVector<mlir::Value>
 buildCheckedExtents(mlir::RewriterBase &rewriter, mlir::Location loc,
-                    ComputeOp op, llvm::SmallVectorImpl<SizeCheck> &checks);
+                    ComputeOp op, llvm::SmallVectorImpl<SizeCheck> &checks,
+                    bool materializeStatic = true);
 
 /// With checks, opens `scf.if` (all hold) and leaves the insertion point in
 /// its then block; the else block asserts each check, marked `ext.guarded`
