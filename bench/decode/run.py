@@ -32,7 +32,14 @@ schedule is one decode tile (16 x 128 x 64 on mma.sync m16n8k16, 4 warps,
    iterations), one program per decomposition calling its one compiled
    kernel at M = 1, 7, 16, 33, 100 on gpu.alloc'ed buffers, checked
    against the host reference (integer data: exact).
-4. GPU (--gpu, where one is present): the same programs at N = K = 4096 and
+4. Static mix (where ptxas and ../shared/tools/sass are present): the
+   data-parallel and stream_k kernels at a static M = 256, over a symbolic
+   M, and over a symbolic M with multiple_of = 16, compiled by ptxas for
+   sm_80: registers, spills, and the k-step's SASS mix (HMMA, LDSM, LDGSTS,
+   integer/address instructions, local stores). Masking must stay at the
+   edges: the symbolic kernels' HMMA, LDSM and LDGSTS per k-step are the
+   static kernel's (checked).
+5. GPU (--gpu, where one is present): the same programs at N = K = 4096 and
    every M of the table, timed (--reps launches between two clock reads)
    with `ext-run --target=cuda`, against cuBLAS's GemmEx (bench/gpu's
    wrappers).
@@ -213,6 +220,55 @@ func.func @main() {{
     return "".join(body)
 
 
+def sass_section(failures):
+    """The k-step SASS mix of static and symbolic kernels (ptxas, sm_80)."""
+    ptxas = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")
+    mix = os.path.join(ROOT, "..", "shared", "tools", "sass", "sass_mix.py")
+    if not (os.path.exists(ptxas) and os.path.exists(mix)):
+        return [f"\n## Static mix: not measured (needs {ptxas} and {mix})\n"]
+    import json
+    import re
+    out = ["\n## Static mix: k-step SASS per CTA (ptxas, sm_80; sass_mix.py)\n",
+           "| kernel | M | registers | stack | HMMA | LDSM | LDGSTS | int/addr | STL |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    sizes = [("256", 256), ("symbolic", ext.var("M")),
+             ("symbolic, multiple_of 16", ext.var("M", multiple_of=16))]
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, fields in (("data_parallel", dict(decomposition="data_parallel")),
+                              ("stream_k", dict(decomposition="stream_k", sms=132))):
+            base = None
+            for size_label, m in sizes:
+                ptx = ext.matmul(m, N, K, dtype="float16", **SCHEDULE, **fields).build(
+                    "nvvm", chip="sm_80").ptx
+                path = os.path.join(tmp, "k.ptx")
+                with open(path, "w") as f:
+                    f.write(ptx)
+                p = subprocess.run([ptxas, "-arch=sm_80", "-v", path, "-o", path + ".cubin"],
+                                   capture_output=True, text=True)
+                regs = re.search(r"Used (\d+) registers", p.stderr)
+                stack = re.search(r"(\d+) bytes stack frame", p.stderr)
+                q = subprocess.run([sys.executable, mix, path + ".cubin"],
+                                   capture_output=True, text=True)
+                line = q.stdout.strip().splitlines()[-1] if q.stdout.strip() else ""
+                try:
+                    kstep = next(iter(json.loads(line[line.index("{"):]).values()))["kstep"]
+                except (ValueError, KeyError, StopIteration):
+                    out.append(f"| {label} | {size_label} | ptxas/sass_mix failed | | | | | | |")
+                    continue
+                row = {k: kstep[k] for k in ("HMMA", "LDSM", "LDGSTS", "int/addr", "STL")}
+                out.append(f"| {label} | {size_label} | {regs.group(1) if regs else '?'} | "
+                           f"{stack.group(1) if stack else '?'} | {row['HMMA']} | {row['LDSM']} | "
+                           f"{row['LDGSTS']} | {row['int/addr']} | {row['STL']} |")
+                if base is None:
+                    base = row
+                elif any(row[k] != base[k] for k in ("HMMA", "LDSM", "LDGSTS")):
+                    failures.append(f"{label}, M {size_label}: k-step HMMA/LDSM/LDGSTS "
+                                    f"{row['HMMA']}/{row['LDSM']}/{row['LDGSTS']} differ from the "
+                                    f"static kernel's {base['HMMA']}/{base['LDSM']}/{base['LDGSTS']}")
+    print("\n".join(out), flush=True)
+    return out
+
+
 def run_program(build, text, target, sms):
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(text)
@@ -316,7 +372,10 @@ def main():
                 out.append(f"| {label} | " + " | ".join(cells) + " |")
             print(out[-1], flush=True)
 
-    # 4. GPU.
+    # 4. Static mix.
+    out += sass_section(failures)
+
+    # 5. GPU.
     if args.gpu:
         sys.path.insert(0, os.path.join(ROOT, "bench", "gpu"))
         import run as gpu_run  # bench/gpu/run.py
