@@ -32,6 +32,15 @@ if ! "$CXX" -fsanitize=fuzzer,address,undefined "$probe/probe.cpp" -o "$probe/pr
 fi
 if [ $probe_only -eq 1 ]; then exit 0; fi
 
+# A unity build (8 sources per compile): the instrumented tools compile
+# ext's MLIR-heavy sources a second time, and parsing MLIR's headers once
+# per batch instead of once per file takes this build from 15-20 minutes
+# to about 5 on 2 cores. A build-fuzz/ configured before is reconfigured.
+unity=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8)
+if [ -f "$BUILD/CMakeCache.txt" ] &&
+   ! grep -q "^CMAKE_UNITY_BUILD:BOOL=ON" "$BUILD/CMakeCache.txt"; then
+  cmake "${unity[@]}" "$BUILD" >/dev/null
+fi
 if [ ! -f "$BUILD/build.ninja" ]; then
   launcher=()
   if command -v ccache >/dev/null 2>&1; then
@@ -42,7 +51,7 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_FLAGS_RELEASE=-O1 -DCMAKE_CXX_FLAGS_RELEASE=-O1 \
-    -DEXT_ENABLE_FUZZER=ON \
+    -DEXT_ENABLE_FUZZER=ON "${unity[@]}" \
     -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
     -DLLVM_DIR="$LLVM_PREFIX/lib/cmake/llvm" \
     -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \

@@ -282,7 +282,7 @@ CostModel CostModel::forTileK(int64_t tileK) {
 /// List scheduling of `durations` (a callback per CTA given its start time,
 /// returning its end) on `sms` SMs in CTA order; returns the last end.
 static double schedule(int64_t grid, int64_t sms,
-                       function_ref<double(int64_t, double)> run,
+                       llvm::function_ref<double(int64_t, double)> run,
                        double start) {
   std::priority_queue<double, std::vector<double>, std::greater<double>> free;
   for (int64_t i = 0; i < std::min(grid, sms); ++i)

@@ -45,3 +45,14 @@
 // RUN: env EXT_CUDA_DRIVER=%fake_cuda ext-run --target=cuda %t.parallel.mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=PARALLEL
 // PARALLEL: ext-run: kernel gemm_splitk_kernel grid (36, 1, 1)
 // PARALLEL: ext-run: kernel gemm_splitk_kernel grid (12, 1, 1)
+
+// Kernels over a dynamic M on the CUDA host path: the host plans every
+// launch from M (auto through the launch planner, which the CUDA run loads
+// too; split-K's 2 slices per tile), at M = 1 (2 tiles) and M = 100 (14).
+// RUN: env EXT_CUDA_DRIVER=%fake_cuda EXT_REPORT_LAUNCH_PLANS=1 ext-run --target=cuda %S/Inputs/dynamic-m-launch.mlir 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: ext: #ext.auto at launch: stream_k for 2 tiles of 4 iterations on 4 SMs
+// DYNAMIC: ext: #ext.auto at launch: stream_k for 14 tiles of 4 iterations on 4 SMs
+// DYNAMIC: kernel gemm_auto_kernel grid (4, 1, 1)
+// DYNAMIC: kernel gemm_split_k_kernel grid (4, 1, 1)
+// DYNAMIC: kernel gemm_auto_kernel grid (4, 1, 1)
+// DYNAMIC: kernel gemm_split_k_kernel grid (28, 1, 1)

@@ -22,7 +22,7 @@ using namespace mlir;
 namespace {
 
 /// Dynamic shared memory's base is 16-byte aligned; so is every buffer in it.
-constexpr uint64_t kAlign = 16;
+constexpr uint64_t kBufferAlign = 16;
 
 /// Bytes of a workgroup attribution a memref.view can stand for (static,
 /// row-major); std::nullopt for any other.
@@ -55,7 +55,7 @@ std::optional<uint64_t> moveToDynamic(Operation *kernel,
   // Beyond the per-block limit nothing helps: the resource check reports it
   // with the buffers still named.
   if (staticBytes <= chip.staticSharedBytesPerBlock ||
-      llvm::alignTo(offset, kAlign) + staticBytes + kAlign * buffers.size() >
+      llvm::alignTo(offset, kBufferAlign) + staticBytes + kBufferAlign * buffers.size() >
           chip.maxSharedBytesPerBlock)
     return std::nullopt;
   OpBuilder b(kernel->getContext());
@@ -69,7 +69,7 @@ std::optional<uint64_t> moveToDynamic(Operation *kernel,
   SmallVector<unsigned> erased;
   for (auto [i, entry] : llvm::enumerate(buffers)) {
     auto [arg, bytes] = entry;
-    offset = llvm::alignTo(offset, kAlign);
+    offset = llvm::alignTo(offset, kBufferAlign);
     Value at = arith::ConstantIndexOp::create(b, loc, offset);
     Value view = memref::ViewOp::create(b, arg.getLoc(), arg.getType(), base,
                                         at, ValueRange{});

@@ -25,7 +25,7 @@ using namespace mlir;
 
 namespace {
 
-constexpr llvm::StringLiteral kAlign = "llvm.align";
+constexpr llvm::StringLiteral kAlignAttrName = "llvm.align";
 constexpr int64_t kSharedAlignment = 16;
 
 bool isWorkgroupMemRef(MemRefType type) {
@@ -91,9 +91,9 @@ LogicalResult ext::promoteWorkgroupAllocs(gpu::GPUFuncOp func) {
   // 16-byte vector accesses (ld.shared.v4, ds_read_b128) need their buffer
   // aligned to 16; the lowering aligns a global only as asked.
   for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i)
-    if (!func.getWorkgroupAttributionAttr(i, kAlign))
+    if (!func.getWorkgroupAttributionAttr(i, kAlignAttrName))
       func.setWorkgroupAttributionAttr(
-          i, kAlign, rewriter.getI64IntegerAttr(kSharedAlignment));
+          i, kAlignAttrName, rewriter.getI64IntegerAttr(kSharedAlignment));
   return success(ok);
 }
 

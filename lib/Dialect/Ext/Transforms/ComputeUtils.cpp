@@ -80,10 +80,10 @@ SmallVector<Value> buildCheckedExtents(RewriterBase &rewriter, Location loc,
   for (auto [a, axis] : llvm::enumerate(op.getAxisList())) {
     // A dynamic extent is the first dynamic dimension that binds it.
     Value extent;
-    auto staticExtent = [&]() {
+    // (A copy: a lambda may not capture a structured binding in C++17.)
+    auto staticExtent = [&, staticSize = axis.getExtent()]() {
       if (!extent)
-        extent = arith::ConstantIndexOp::create(rewriter, loc,
-                                                axis.getExtent());
+        extent = arith::ConstantIndexOp::create(rewriter, loc, staticSize);
       return extent;
     };
     if (!axis.isDynamic() && materializeStatic)
