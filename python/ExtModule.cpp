@@ -183,12 +183,14 @@ public:
       return;
     if (argument == "ext-kernel-to-gpu") {
       // The global workspace each launch's decomposition asked for (the
-      // host code allocates and zeroes it).
+      // host code allocates and zeroes it); -1 if one is sized at launch.
       workspace = 0;
       root->walk([&](gpu::LaunchOp launch) {
         if (auto bytes =
                 launch->getAttrOfType<IntegerAttr>("ext.workspace_bytes"))
-          workspace = std::max(workspace, bytes.getInt());
+          workspace = workspace < 0 || bytes.getInt() < 0
+                          ? -1
+                          : std::max(workspace, bytes.getInt());
       });
     }
     if (argument == "ext-gpu-reuse-shared-memory") {
@@ -222,7 +224,7 @@ private:
   llvm::StringMap<unsigned> seen;
 
 public:
-  /// The largest workspace of one launch, in bytes.
+  /// The largest workspace of one launch, in bytes (-1: sized at launch).
   int64_t workspace = 0;
 };
 

@@ -92,8 +92,9 @@ def main():
     # report (its footprint line says why when the bytes are the largest
     # buffer's rather than the sum)
     lowered = run([opt, args.kernel, "--ext-schedule-to-gpu"]).stdout
-    for ws in re.findall(r"ext\.workspace_bytes = (\d+)", lowered):
-        print(f"workspace     {ws} B of global memory for partial tiles and flags (zeroed per launch)")
+    for ws in re.findall(r"ext\.workspace_bytes = (-?\d+)", lowered):
+        size = "sized at launch from the problem" if ws == "-1" else f"{ws} B"
+        print(f"workspace     {size} of global memory for partial tiles and flags (zeroed per launch)")
     rep = subprocess.run([opt, args.kernel, "--ext-schedule-to-gpu",
                           "--ext-gpu-reuse-shared-memory=report=true", "-o", os.devnull],
                          capture_output=True, text=True).stderr

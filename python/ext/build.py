@@ -390,7 +390,8 @@ class Kernel:
 
     @property
     def binaries(self) -> Dict[str, bytes]:
-        """PTX text or HSACO bytes per gpu.module.
+        """The binary of each gpu.module, as bytes: PTX (ASCII text: `.ptx`
+        decodes it) for target="nvvm", an HSACO code object for "rocdl".
 
             >>> for name, data in kernel.binaries.items(): print(name, len(data))
         """
@@ -433,16 +434,18 @@ class Kernel:
         return _te._pymax(self._shared.values(), default=0)
 
     @property
-    def workspace_bytes(self) -> int:
+    def workspace_bytes(self) -> Optional[int]:
         """Global workspace (bytes) the tile decomposition keeps its partial
         tiles and flags in: 0 for data-parallel; Stream-K and split-K ask
-        for one (the generated host code allocates and zeroes it).
+        for one (the generated host code allocates and zeroes it). None
+        where the host sizes it when the kernel runs (a symbolic size: the
+        plan depends on it).
 
             >>> s = ext.schedule(C, tile=(32, 32, 8), decomposition=("stream_k", {"grid": 5}))
             >>> ext.build(s, target="nvvm").workspace_bytes > 0
             True
         """
-        return self._workspace
+        return None if self._workspace < 0 else self._workspace
 
     def report(self) -> str:
         """A summary: target, arguments, shared memory per kernel, stages.
@@ -457,7 +460,8 @@ class Kernel:
                 lines.append(f"  {role:12} {t.name}: {'x'.join(map(str, t.shape))} {t.dtype}")
         for kernel, size in self._shared.items():
             lines.append(f"  shared memory {kernel}: {size} bytes")
-        lines.append(f"  workspace: {self.workspace_bytes} bytes")
+        ws = self.workspace_bytes
+        lines.append("  workspace: sized at launch" if ws is None else f"  workspace: {ws} bytes")
         for name, data in self._binaries.items():
             lines.append(f"  binary {name}: {len(data)} bytes")
         lines.append(f"  {len(self._stages)} stages: see .stages and .mlir(stage)")

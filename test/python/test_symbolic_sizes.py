@@ -146,6 +146,10 @@ def test_every_decomposition_plans_every_m_at_launch(name):
         np.testing.assert_array_equal(kernel.run(a, b), a @ b, err_msg=f"M = {m}")
     # One kernel entry (and the reduction launch's for parallel split-K).
     assert entries(w) == (2 if name == "split_k parallel" else 1)
+    # The workspace's size is the host's business at launch.
+    assert kernel.workspace_bytes == (0 if name == "data_parallel" else None)
+    if name != "data_parallel":
+        assert "workspace: sized at launch" in kernel.report()
 
 
 @pytest.mark.parametrize("name", sorted(DECOMPOSITIONS))

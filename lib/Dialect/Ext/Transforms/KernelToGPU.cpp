@@ -484,8 +484,10 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
     rw.setInsertionPointToStart(&launch.getBody().front());
     if (workspace) {
       emitter.setWorkspace(rw, loc, workspace, *layout);
-      if (std::optional<int64_t> bytes = getConstantIntValue(layout->bytes))
-        launch->setAttr("ext.workspace_bytes", rw.getI64IntegerAttr(*bytes));
+      // Its size, or -1 where the host computes it at launch.
+      std::optional<int64_t> bytes = getConstantIntValue(layout->bytes);
+      launch->setAttr("ext.workspace_bytes",
+                      rw.getI64IntegerAttr(bytes ? *bytes : -1));
     }
     Value blockId = gpu::BlockIdOp::create(rw, loc, gpu::Dimension::x);
     if (failed(body(rw, blockId)))
