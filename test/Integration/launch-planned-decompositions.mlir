@@ -7,9 +7,14 @@
 // reference: integer data, so every error is exactly 0.
 //
 // RUN: ext-opt --ext-apply-schedule %s | FileCheck %s --check-prefix=KERNEL
+// RUN: ext-opt --ext-apply-schedule=report=true %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: ext-opt --ext-apply-schedule --ext-kernel-to-gpu %s | FileCheck %s --check-prefix=LAUNCH
 // RUN: env EXT_REPORT_LAUNCH_PLANS=1 ext-run %s 2> %t.plans | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PLAN --input-file=%t.plans
+
+// What ext-apply-schedule leaves to the launch, and with what.
+// REPORT: remark: decomposition #ext.split_k<slices = 3> planned at launch for the tile count known then, 7 iterations per tile
+// REPORT: remark: decomposition #ext.auto<sms = 4> planned at launch for the tile count known then, 7 iterations per tile, on 4 SMs; chosen at launch among data_parallel, stream_k, stream_k_dp and stream_k_2tile with a fixup costing 0.1875 iterations
 
 // KERNEL-LABEL: func.func @gemm_split_k
 // KERNEL: ext.kernel tiles [%{{.*}}, 5] iters 7 threads 256 decomposition #ext.split_k<slices = 3>
