@@ -1,5 +1,7 @@
 """Softmax as a chain of computes in one function: a row max, exponentials,
-a row sum and a division; the two reductions run as scheduled kernels."""
+a row sum and a division. Each compute is scheduled and runs as a kernel of
+its own: four launches, with the intermediates in global memory (ext does
+not fuse computes yet)."""
 import numpy as np
 
 import ext
@@ -12,7 +14,9 @@ e = ext.compute((M, N), lambda i, j: ext.exp(X[i, j] - row_max[i]), name="e")
 row_sum = ext.compute((M,), lambda i: ext.sum(e[i, k2], axis=k2), name="row_sum")
 softmax = ext.compute((M, N), lambda i, j: e[i, j] / row_sum[i], name="softmax")
 
-# A row per thread group: the reduce axis on 32 threads (a tree reduction).
+# The reductions: 8 rows per block, one row per thread (threads = (8, 1): 8
+# on the row axis, 1 on the reduce axis, which each thread walks alone). The
+# elementwise computes take the default schedule.
 kernel = ext.build([ext.schedule(row_max, tile=(8, N), threads=(8, 1)),
                     ext.schedule(e), ext.schedule(row_sum, tile=(8, N), threads=(8, 1)),
                     ext.schedule(softmax)])
