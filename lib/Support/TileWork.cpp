@@ -612,8 +612,7 @@ int64_t chooseAtLaunch(int64_t tiles, int64_t iters, int64_t sms,
     std::optional<Prediction> p = predict(*plan, sms, cost);
     if (!p)
       continue;
-    // The tie rule of ext::pickAutoCandidate.
-    if (best < 0 || p->makespan < bestPrediction.makespan * (1 - 1e-9)) {
+    if (best < 0 || predictedFaster(p->makespan, bestPrediction.makespan)) {
       best = i;
       bestPrediction = *p;
     }

@@ -193,6 +193,13 @@ constexpr int64_t kMaxEqualRuns = int64_t(1) << 12;
 std::optional<Prediction> predictBounded(const Plan &plan, int64_t sms,
                                          const CostModel &cost);
 
+/// Whether a makespan is predicted shorter than `best`'s: by more than
+/// rounding, so that ties go to the earlier (simpler) candidate. `auto`'s
+/// rule at compile time and at launch.
+inline bool predictedFaster(double makespan, double best) {
+  return makespan < best * (1 - 1e-9);
+}
+
 //===----------------------------------------------------------------------===//
 // Planning at launch
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,7 @@
 //===- DecompositionRegistry.cpp - every tile decomposition ext knows -----===//
 
 #include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
+#include "ext/Support/TileWork.h"
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -201,8 +202,8 @@ ext::collectAutoCandidates(MLIRContext *ctx, int64_t numTiles,
 unsigned ext::pickAutoCandidate(ArrayRef<AutoCandidate> candidates) {
   unsigned best = 0;
   for (unsigned i = 1; i < candidates.size(); ++i)
-    if (candidates[i].prediction.makespan <
-        candidates[best].prediction.makespan * (1 - 1e-9))
+    if (tilework::predictedFaster(candidates[i].prediction.makespan,
+                                  candidates[best].prediction.makespan))
       best = i;
   return best;
 }

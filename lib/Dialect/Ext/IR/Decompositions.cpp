@@ -12,6 +12,7 @@
 #include "ext/Support/TileWork.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -137,9 +138,7 @@ Value cst(OpBuilder &b, Location loc, int64_t v) {
 
 /// An index, as a constant where it is one.
 Value val(OpBuilder &b, Location loc, OpFoldResult v) {
-  if (std::optional<int64_t> c = getConstantIntValue(v))
-    return cst(b, loc, *c);
-  return cast<Value>(v);
+  return getValueOrCreateConstantIndexOp(b, loc, v);
 }
 
 /// A plan's numbers as the emitters read them: attributes where the plan
@@ -563,12 +562,11 @@ FailureOr<LaunchPlan> autoAtLaunch(OpBuilder &b, Location loc, AutoAttr attr,
                                    Value tiles, int64_t iters,
                                    const DeviceFacts &device,
                                    double partialCost) {
-  int64_t sms = attr.getSms() ? attr.getSms() : device.numSMs;
-  if (sms <= 0)
-    return emitError(loc) << "decomposition " << attr
-                          << " needs the SM count: give `sms = N` or the chip "
-                             "(ext-apply-schedule{chip=...})";
-  Spec streamK{tw::Kind::StreamK, 0, sms};
+  // Its candidates run Stream-K regions on the SM count.
+  Spec streamK{tw::Kind::StreamK, 0, attr.getSms()};
+  if (failed(requireSms(streamK, attr, device, loc)))
+    return failure();
+  int64_t sms = withSms(device, attr.getSms()).numSMs;
   if (failed(verifyAtLaunch(streamK, attr, loc, iters, sms)))
     return failure();
   auto module =

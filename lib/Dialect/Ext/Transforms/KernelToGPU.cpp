@@ -8,6 +8,7 @@
 #include "ext/Support/TileWork.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -31,9 +32,7 @@ namespace {
 /// grid is known only at run time. Constants fold, so a static grid's IR
 /// has one constant per count or product.
 Value indexValue(OpBuilder &b, Location loc, OpFoldResult x) {
-  if (auto attr = dyn_cast<Attribute>(x))
-    return constIndex(b, loc, cast<IntegerAttr>(attr).getInt());
-  return cast<Value>(x);
+  return getValueOrCreateConstantIndexOp(b, loc, x);
 }
 OpFoldResult mulFolded(OpBuilder &b, Location loc, OpFoldResult x,
                        OpFoldResult y) {
@@ -163,14 +162,8 @@ FailureOr<WorkspaceLayout> layoutWorkspace(KernelOp kernel, int64_t slots) {
   layout.slots = b.getIndexAttr(slots);
   auto align = [](int64_t v) { return int64_t(llvm::alignTo(v, 16)); };
   std::optional<int64_t> bytes = llvm::checkedMul(slots, int64_t(4));
-  auto yield = cast<KernelYieldOp>(kernel.getBody().front().getTerminator());
-  for (Value frag : yield.getFragments()) {
-    auto type = cast<MemRefType>(frag.getType());
-    unsigned bits = type.getElementTypeBitWidth();
-    std::optional<int64_t> part =
-        llvm::checkedMul(slots, type.getNumElements());
-    if (part)
-      part = llvm::checkedMul(*part, int64_t(llvm::divideCeil(bits, 8)));
+  for (int64_t tileBytes : partialTileBytes(kernel)) {
+    std::optional<int64_t> part = llvm::checkedMul(slots, tileBytes);
     if (!bytes || !part)
       return failure();
     layout.fragmentOffsets.push_back(b.getIndexAttr(align(*bytes)));

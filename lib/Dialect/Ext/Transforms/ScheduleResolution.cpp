@@ -20,6 +20,18 @@ using namespace mlir;
 using namespace ext;
 using namespace ext::tiling;
 
+/// The SM count `auto` weighs its candidates on: its own, else the chip's.
+static FailureOr<int64_t> smsOfAuto(ComputeOp op, AutoAttr a,
+                                    const DeviceFacts &device) {
+  int64_t sms = a.getSms() ? a.getSms() : device.numSMs;
+  if (sms == 0)
+    return op.emitOpError()
+           << "decomposition " << a
+           << " needs the SM count: give `sms = N` or the chip (the "
+              "module's #ext.target, or ext-apply-schedule{chip=...})";
+  return sms;
+}
+
 /// The Stream-K family keeps the SM count it was planned for.
 static TileDecompositionAttrInterface
 withPlannedSms(TileDecompositionAttrInterface d, int64_t sms) {
@@ -41,13 +53,10 @@ tiling::resolveLaunchDecomposition(ComputeOp op,
   int64_t sms = options.device.numSMs;
   TileDecompositionAttrInterface resolved = d;
   if (auto a = dyn_cast<AutoAttr>(d)) {
-    if (a.getSms())
-      sms = a.getSms();
-    if (sms == 0)
-      return op.emitOpError()
-             << "decomposition " << d
-             << " needs the SM count: give `sms = N` or the chip (the "
-                "module's #ext.target, or ext-apply-schedule{chip=...})";
+    FailureOr<int64_t> autoSms = smsOfAuto(op, a, options.device);
+    if (failed(autoSms))
+      return failure();
+    sms = *autoSms;
     resolved = AutoAttr::get(op.getContext(), sms);
   } else {
     resolved = withPlannedSms(d, sms);
@@ -86,13 +95,10 @@ tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
   TileDecompositionAttrInterface resolved = d;
   std::string table;
   if (auto a = dyn_cast<AutoAttr>(d)) {
-    if (a.getSms())
-      facts.numSMs = a.getSms();
-    if (facts.numSMs == 0)
-      return op.emitOpError()
-             << "decomposition " << d
-             << " needs the SM count: give `sms = N` or the chip (the "
-                "module's #ext.target, or ext-apply-schedule{chip=...})";
+    FailureOr<int64_t> autoSms = smsOfAuto(op, a, device);
+    if (failed(autoSms))
+      return failure();
+    facts.numSMs = *autoSms;
     SmallVector<AutoCandidate> candidates =
         collectAutoCandidates(ctx, tiles, iters, facts, partialCost);
     if (candidates.empty())
