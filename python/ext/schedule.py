@@ -272,8 +272,9 @@ def _default_tile(axes):
             size = (128 if len(spatial) == 1 else 16) if a.name in inner else 1
             # A symbolic extent (ext.var) may be any size: the full tile.
             tile[a.name] = size if isinstance(a.extent, _te.Var) else _te._pymin(a.extent, size)
-        elif not split_reduce:
-            tile[a.name] = _te._pymin(a.extent, 16)
+        elif not split_reduce or isinstance(a.extent, _te.Var):
+            # A symbolic reduce extent is stepped through, 16 at a time.
+            tile[a.name] = 16 if isinstance(a.extent, _te.Var) else _te._pymin(a.extent, 16)
             split_reduce = True
         else:
             tile[a.name] = a.extent
@@ -332,13 +333,6 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
                               f"ext; valid fields: {', '.join(schedule_fields())}")
     axes = op.all_axes
     names = [a.name for a in axes]
-    for a in axes:
-        if isinstance(a.extent, _te.Var) and a.kind == "reduce":
-            raise _error(loc, f"reduce axis '{a.name}' of compute '{op.name}' has the symbolic "
-                              f"extent {a.extent}: scheduled kernels take symbolic extents on "
-                              "spatial axes only for now; build the compute unscheduled (it "
-                              "runs at any size) or give the extent")
-
     tiles = _default_tile(axes)
     if tile is not None:
         tiles.update(_per_axis("tile", tile, axes, loc))

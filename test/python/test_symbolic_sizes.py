@@ -1,8 +1,8 @@
 """Symbolic sizes (ext.var): one build serves every size, unscheduled (host
 loops) or scheduled (a GPU kernel whose grid, decomposition plan and
 workspace are computed when it runs); sizes come from the input arrays,
-disagreements are errors, and what is not supported yet (symbolic reduce
-axes) is refused with a message."""
+disagreements are errors, and a size a schedule cannot run (split-K with
+fewer k-steps than slices) is refused with a message when it runs."""
 
 import numpy as np
 import pytest
@@ -109,13 +109,6 @@ def test_one_tensor_core_kernel_serves_every_m():
         np.testing.assert_array_equal(kernel.run(a, b), ref, err_msg=f"M = {m}")
 
 
-def test_schedules_of_symbolic_sizes_that_wait():
-    with pytest.raises(ValueError, match="reduce axis 'k' of compute 'C' has the symbolic "
-                                         "extent K: scheduled kernels take symbolic extents "
-                                         "on spatial axes only for now"):
-        ext.matmul(64, 64, ext.var("K"), tile=(32, 32, 16))
-
-
 # Every decomposition over a symbolic M, planned at launch. Small SM counts
 # and grids so that the small problems still split tiles, fill full waves
 # and leave partial ones.
@@ -163,6 +156,84 @@ def test_every_decomposition_plans_every_m_on_tensor_cores(name):
         ref = a.astype(np.float32) @ b.astype(np.float32)
         np.testing.assert_array_equal(kernel.run(a, b), ref, err_msg=f"M = {m}")
     assert entries(w) == (2 if name == "split_k parallel" else 1)
+
+
+KS = (1, 2, 15, 16, 17, 33, 97)
+
+
+def test_one_scheduled_kernel_serves_every_k():
+    """A symbolic reduce extent: the host counts the k-steps, the kernel's
+    k-loop runs to that count and masks the ragged last step."""
+    w = ext.matmul(64, 40, ext.var("K"), tile=(32, 32, 16))
+    kernel = w.build()
+    assert "memref<64x?xf32>" in kernel.mlir()
+    for k in KS:
+        a = RNG.integers(-3, 4, (64, k)).astype(np.float32)
+        b = RNG.integers(-3, 4, (k, 40)).astype(np.float32)
+        np.testing.assert_array_equal(kernel.run(a, b), a @ b, err_msg=f"K = {k}")
+    assert entries(w) == 1
+
+
+def least_k(name, tile_k):
+    """The least K a decomposition runs: split-K needs a k-step per slice."""
+    fields = DECOMPOSITIONS[name]
+    return (fields.get("split_k", 1) - 1) * tile_k + 1
+
+
+@pytest.mark.parametrize("name", sorted(DECOMPOSITIONS))
+def test_every_decomposition_plans_every_m_and_k_at_launch(name):
+    """Symbolic M and K together: the grid, the k-steps, the Stream-K region
+    and the workspace all come from the arrays when the kernel runs; split-K
+    with fewer k-steps than slices is refused then, with a message."""
+    w = ext.matmul(ext.var("M"), 40, ext.var("K"), tile=(16, 16, 8), **DECOMPOSITIONS[name])
+    kernel = w.build()
+    least = least_k(name, 8)
+    for m, k in ((1, 1), (7, 8), (16, 9), (17, 33), (100, 64), (33, 97)):
+        a = RNG.integers(-3, 4, (m, k)).astype(np.float32)
+        b = RNG.integers(-3, 4, (k, 40)).astype(np.float32)
+        if k < least:
+            with pytest.raises(RuntimeError, match=r"fewer than \d reduce iterations per tile "
+                                                   r"at launch \(each slice needs one\)"):
+                kernel.run(a, b)
+            continue
+        np.testing.assert_array_equal(kernel.run(a, b), a @ b, err_msg=f"M = {m}, K = {k}")
+    assert entries(w) == (2 if name == "split_k parallel" else 1)
+
+
+@pytest.mark.parametrize("name", sorted(DECOMPOSITIONS))
+def test_every_decomposition_plans_every_k_on_tensor_cores(name):
+    """f16 on mma.sync over a symbolic K: the zero-filled copies make a
+    ragged last step a full one, so the fragments need no k mask."""
+    w = ext.matmul(ext.var("M"), 130, ext.var("K"), dtype="float16", tile=(64, 64, 32),
+                   mma="m16n8k16", threads=[4, 32, 1], warps=[2, 2], cache=[0, 1], stages=3,
+                   **DECOMPOSITIONS[name])
+    kernel = w.build()
+    least = least_k(name, 32)
+    for m, k in ((1, 1), (7, 40), (17, 96), (100, 100)):
+        if k < least:
+            continue
+        a = RNG.integers(-3, 4, (m, k)).astype(np.float16)
+        b = RNG.integers(-3, 4, (k, 130)).astype(np.float16)
+        ref = a.astype(np.float32) @ b.astype(np.float32)
+        np.testing.assert_array_equal(kernel.run(a, b), ref, err_msg=f"M = {m}, K = {k}")
+
+
+def test_a_multiple_of_k_keeps_vector_copies():
+    """A's rows are K long: without a fact their length is unknown and the
+    copies move one element at a time; multiple_of = 8 gives back the
+    16-byte cp.async of the static kernel (same count) and is checked."""
+    def ptx(k):
+        return ext.matmul(ext.var("M"), 128, k, dtype="float16", tile=(64, 64, 32),
+                          mma="m16n8k16", threads=[4, 32, 1], warps=[2, 2], cache=[0, 1],
+                          stages=3, vector=8).build("nvvm", chip="sm_80").ptx
+    wide = "cp.async.cg.shared.global"
+    static, plain, fact = ptx(96), ptx(ext.var("K")), ptx(ext.var("K", multiple_of=8))
+    assert fact.count(wide) == static.count(wide) > 0
+    assert plain.count(wide) < static.count(wide)
+    kernel = ext.matmul(4, 16, ext.var("K", multiple_of=8), tile=(4, 16, 8)).build()
+    with pytest.raises(ValueError, match=r"size K is 12 in dimension 1 of input 'A', not a "
+                                         r"multiple of 8"):
+        kernel.run(np.ones((4, 12), np.float32), np.ones((12, 16), np.float32))
 
 
 def test_a_decomposition_no_size_can_run_is_refused_at_build():

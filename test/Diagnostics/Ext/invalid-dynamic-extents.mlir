@@ -1,6 +1,7 @@
 // RUN: ext-opt %s --split-input-file --verify-diagnostics --ext-apply-schedule -o /dev/null
 // Dynamic extents (`?`) must be bound to dynamic operand dimensions that the
-// axis indexes alone; a schedule takes them on blocked spatial axes, under a
+// axis indexes alone; a schedule takes them on blocked spatial axes and on
+// the reduce axis its k-loop steps through (not one on threads), under a
 // decomposition that plans at launch (every built-in one; a plugin's that
 // does not is refused in examples/plugin/test/serpentine-invalid.mlir).
 
@@ -59,15 +60,29 @@ func.func @negative_extent(%Y: memref<4xf32>) {
 
 // -----
 
-func.func @scheduled_dynamic_k(%A: memref<64x?xf32>, %B: memref<?x64xf32>, %C: memref<64x64xf32>) {
-  // expected-error @+1 {{schedule: reduce axis 'k' has a dynamic extent; scheduled kernels take dynamic extents on spatial axes only for now}}
+func.func @scheduled_dynamic_k_on_threads(%A: memref<64x?xf32>, %B: memref<?x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @+1 {{schedule: reduce axis 'k' has a dynamic extent, so the k-loop steps through it: it cannot run on 4 threads (a thread-bound reduction covers its axis in one tile)}}
   ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, ?>]
       ins(%A, %B : memref<64x?xf32>, memref<?x64xf32>) outs(%C : memref<64x64xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
-      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 16], blocks = ["i", "j"], threads = [8, 8, 1]>} {
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 32, 16], blocks = ["i", "j"], threads = [8, 8, 4]>} {
   ^bb0(%a: f32, %b: f32):
     %p = arith.mulf %a, %b : f32
     ext.yield %p : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scheduled_two_dynamic_reduce_axes(%A: memref<64x?x?xf32>, %C: memref<64xf32>) {
+  // expected-error @+1 {{schedule: tiles 2 reduce axes below their extents; only one reduce axis can be iterated over}}
+  ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"k", reduce, ?>, #ext.axis<"l", reduce, ?>]
+      ins(%A : memref<64x?x?xf32>) outs(%C : memref<64xf32>)
+      maps [affine_map<(i, k, l) -> (i, k, l)>, affine_map<(i, k, l) -> (i)>]
+      combiner(sum) attributes {schedule = #ext.schedule<tile = [32, 16, 16], blocks = ["i"], threads = [32, 1, 1]>} {
+  ^bb0(%a: f32):
+    ext.yield %a : f32
   }
   return
 }
@@ -114,6 +129,21 @@ func.func @kernel_negative_fixup_cost(%m: index) {
   ^bb0(%i: index, %j: index):
     ext.kernel_yield
   }
+  return
+}
+
+// -----
+
+func.func @kernel_dynamic_iters_attribute(%k: index) {
+  // expected-error @+1 {{'ext.kernel' op iters must be a value exactly when its attribute is dynamic}}
+  "ext.kernel"(%k) <{tiles = array<i64: 2>, iters = 3 : i64, threads = 32 : i64, decomposition = #ext.data_parallel, operandSegmentSizes = array<i32: 0, 1>}> ({
+  ^bb0(%i: index, %kb: index, %ke: index):
+    ext.kernel_yield
+  }, {
+  ^bb0(%i: index):
+    ext.kernel_yield
+  }, {
+  }) : (index) -> ()
   return
 }
 

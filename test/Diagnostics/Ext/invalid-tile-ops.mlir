@@ -248,3 +248,21 @@ func.func @store_tile_vector(%C: memref<32x32xf32>, %s: memref<16x8xf32, #gpu.ad
   ext.store_tile %s to %C[%c0, %c0] {vector = 3 : i64} : memref<16x8xf32, #gpu.address_space<workgroup>> to memref<32x32xf32>
   return
 }
+
+// -----
+
+func.func @copy_row_multiple_zero(%A: memref<32x?xf32>, %s: memref<16x8xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ext.copy' op row_multiple must be positive}}
+  ext.copy %A[%c0, %c0] to %s {row_multiple = 0 : i64} : memref<32x?xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_row_multiple_wrong(%A: memref<32x30xf32>, %s: memref<16x8xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ext.copy' op row_multiple 4 does not divide the source's rows of 30}}
+  ext.copy %A[%c0, %c0] to %s {row_multiple = 4 : i64} : memref<32x30xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
+  return
+}

@@ -109,3 +109,24 @@ func.func @blocked_layout(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
   }
   return
 }
+
+// -----
+
+// The k-steps of a reduce axis of dynamic extent, counted on the host; a
+// copy from a source whose rows are a stated multiple of 4 long.
+// CHECK-LABEL: func @dynamic_iters
+// CHECK: ext.kernel tiles [2] iters %{{.*}} threads 32 decomposition #ext.stream_k<grid = 3> combiner(sum) {
+// CHECK: ext.copy %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}} {row_multiple = 4 : i64, vector = 4 : i64} : memref<32x?xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
+func.func @dynamic_iters(%A: memref<32x?xf32>, %k: index) {
+  ext.kernel tiles [2] iters %k threads 32 decomposition #ext.stream_k<grid = 3> combiner(sum) {
+  ^bb0(%ti: index, %kb: index, %ke: index):
+    %s = ext.alloc_shared : memref<16x8xf32, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    ext.copy %A[%c0, %c0] to %s {vector = 4 : i64, row_multiple = 4 : i64} : memref<32x?xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
+    ext.kernel_yield
+  } epilogue {
+  ^bb0(%ti: index):
+    ext.kernel_yield
+  }
+  return
+}

@@ -422,21 +422,52 @@ LogicalResult emitReduction(OpBuilder &b, Location loc, Value tile,
 /// every product the plan's index math forms is below 2^31 * iters * ctas,
 /// ctas bounding the Stream-K region's grid: refuses kernels where that
 /// could overflow, and specs no tile count can run (split-K's slices beyond
-/// the iterations).
-LogicalResult verifyAtLaunch(const Spec &spec, Attribute attr, Location loc,
-                             int64_t iters, int64_t sms) {
+/// the iterations). An iteration count known only at launch is checked
+/// there: `plan.checks` gets what must hold.
+LogicalResult verifyAtLaunch(OpBuilder &b, const Spec &spec, Attribute attr,
+                             Location loc, OpFoldResult iters, int64_t sms,
+                             LaunchPlan &plan) {
+  std::optional<int64_t> staticIters = getConstantIntValue(iters);
+  bool split = spec.kind == tw::Kind::SplitKSerial ||
+               spec.kind == tw::Kind::SplitKParallel;
+  // The least count the spec can run, where the count is known only later.
+  int64_t least = split ? std::max<int64_t>(spec.param, 1) : 1;
   std::string why;
-  if (!tw::makePlan(spec.kind, 1, iters, sms, spec.param, &why))
+  if (!tw::makePlan(spec.kind, 1, staticIters.value_or(least), sms,
+                    spec.param, &why))
     return emitError(loc) << "decomposition " << attr << " cannot " << why;
   int64_t ctas = std::max<int64_t>({spec.param, sms, 1});
-  std::optional<int64_t> bound =
-      llvm::checkedMul(int64_t(std::numeric_limits<int32_t>::max()), iters);
-  if (bound)
-    bound = llvm::checkedMul(*bound, ctas);
-  if (!bound)
-    return emitError(loc) << "decomposition " << attr << " cannot plan "
-                          << iters << " iterations per tile at launch "
-                          << "without overflowing its 64-bit index math";
+  int64_t bound = std::numeric_limits<int64_t>::max() /
+                  int64_t(std::numeric_limits<int32_t>::max()) / ctas;
+  if (staticIters) {
+    if (*staticIters > bound)
+      return emitError(loc) << "decomposition " << attr << " cannot plan "
+                            << *staticIters
+                            << " iterations per tile at launch "
+                            << "without overflowing its 64-bit index math";
+    return success();
+  }
+  std::string what;
+  llvm::raw_string_ostream(what) << "decomposition " << attr << ": ";
+  using Pred = arith::CmpIPredicate;
+  Value n = cast<Value>(iters);
+  auto atLeast = [&](int64_t k) {
+    return arith::CmpIOp::create(b, loc, Pred::sge, n, cst(b, loc, k))
+        .getResult();
+  };
+  plan.checks.push_back(
+      {atLeast(1), what + "no reduce iteration at launch (a reduce extent "
+                          "of 0)"});
+  if (least > 1)
+    plan.checks.push_back(
+        {atLeast(least), what + "fewer than " + std::to_string(least) +
+                             " reduce iterations per tile at launch (each "
+                             "slice needs one)"});
+  plan.checks.push_back(
+      {arith::CmpIOp::create(b, loc, Pred::sle, n, cst(b, loc, bound)),
+       what + "more than " + std::to_string(bound) +
+           " reduce iterations per tile at launch (its 64-bit index math "
+           "would overflow)"});
   return success();
 }
 
@@ -450,10 +481,10 @@ struct StreamKNumbers {
 };
 
 StreamKNumbers streamKAtLaunch(OpBuilder &b, Location loc, tw::Kind kind,
-                               Value tiles, int64_t iters, int64_t sms,
+                               Value tiles, OpFoldResult iters, int64_t sms,
                                int64_t grid) {
   using Pred = arith::CmpIPredicate;
-  Value itersV = cst(b, loc, iters), smsV = cst(b, loc, sms);
+  Value itersV = val(b, loc, iters), smsV = cst(b, loc, sms);
   auto region = [&](Value skTiles, Value ctas) {
     return minUI(b, loc, ctas, arith::MulIOp::create(b, loc, skTiles, itersV));
   };
@@ -494,14 +525,14 @@ StreamKNumbers streamKAtLaunch(OpBuilder &b, Location loc, tw::Kind kind,
 /// The plan of `spec` for `tiles` tiles, as host code.
 FailureOr<LaunchPlan> planAtLaunch(OpBuilder &b, Location loc,
                                    const Spec &spec, Attribute attr,
-                                   Value tiles, int64_t iters,
+                                   Value tiles, OpFoldResult iters,
                                    const DeviceFacts &device) {
   if (failed(requireSms(spec, attr, device, loc)))
     return failure();
   int64_t sms = withSms(device, spec.sms).numSMs;
-  if (failed(verifyAtLaunch(spec, attr, loc, iters, sms)))
-    return failure();
   LaunchPlan plan;
+  if (failed(verifyAtLaunch(b, spec, attr, loc, iters, sms, plan)))
+    return failure();
   plan.itersPerTile = iters;
   plan.params.push_back(tiles);
   switch (spec.kind) {
@@ -543,7 +574,7 @@ PlanValues launchValues(tw::Kind kind, int64_t slices, const LaunchPlan &plan,
   PlanValues v;
   v.kind = kind;
   v.tiles = plan.params[0];
-  v.iters = b.getIndexAttr(plan.itersPerTile);
+  v.iters = plan.itersPerTile;
   v.slices = slices;
   v.grid = plan.grid;
   if (plan.params.size() == 4) {
@@ -559,7 +590,7 @@ PlanValues launchValues(tw::Kind kind, int64_t slices, const LaunchPlan &plan,
 /// `#ext.auto` at launch: asks ext's launch planner for the best of
 /// tw::kLaunchCandidates, then selects that candidate's numbers.
 FailureOr<LaunchPlan> autoAtLaunch(OpBuilder &b, Location loc, AutoAttr attr,
-                                   Value tiles, int64_t iters,
+                                   Value tiles, OpFoldResult iters,
                                    const DeviceFacts &device,
                                    double partialCost) {
   // Its candidates run Stream-K regions on the SM count.
@@ -567,7 +598,8 @@ FailureOr<LaunchPlan> autoAtLaunch(OpBuilder &b, Location loc, AutoAttr attr,
   if (failed(requireSms(streamK, attr, device, loc)))
     return failure();
   int64_t sms = withSms(device, attr.getSms()).numSMs;
-  if (failed(verifyAtLaunch(streamK, attr, loc, iters, sms)))
+  LaunchPlan plan;
+  if (failed(verifyAtLaunch(b, streamK, attr, loc, iters, sms, plan)))
     return failure();
   auto module =
       b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
@@ -590,13 +622,16 @@ FailureOr<LaunchPlan> autoAtLaunch(OpBuilder &b, Location loc, AutoAttr attr,
     return arith::IndexCastOp::create(b, loc, i64, v).getResult();
   };
   Value cost = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(partialCost));
+  std::optional<int64_t> staticIters = getConstantIntValue(iters);
+  Value itersI64 =
+      staticIters ? arith::ConstantIntOp::create(b, loc, *staticIters, 64)
+                  : asI64(cast<Value>(iters));
   Value choice =
       func::CallOp::create(
           b, loc, fn,
-          ValueRange{asI64(tiles), arith::ConstantIntOp::create(b, loc, iters, 64),
+          ValueRange{asI64(tiles), itersI64,
                      arith::ConstantIntOp::create(b, loc, sms, 64), cost})
           .getResult(0);
-  LaunchPlan plan;
   plan.itersPerTile = iters;
   plan.checks.push_back(
       {arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, choice,
@@ -660,7 +695,7 @@ bool DataParallelAttr::plansAtLaunch() const { return true; }
 
 FailureOr<LaunchPlan>
 DataParallelAttr::emitLaunchPlan(OpBuilder &b, Location loc, Value numTiles,
-                                 int64_t iters, const DeviceFacts &device,
+                                 OpFoldResult iters, const DeviceFacts &device,
                                  double) const {
   return planAtLaunch(b, loc, {tw::Kind::DataParallel}, *this, numTiles,
                       iters, device);
@@ -669,8 +704,7 @@ DataParallelAttr::emitLaunchPlan(OpBuilder &b, Location loc, Value numTiles,
 LogicalResult DataParallelAttr::emitLaunchWorkUnits(
     OpBuilder &b, Location loc, Value blockId, const LaunchPlan &plan,
     TileWorkEmitter &emitter) const {
-  return emitWhole(b, loc, blockId, b.getIndexAttr(plan.itersPerTile),
-                   emitter);
+  return emitWhole(b, loc, blockId, plan.itersPerTile, emitter);
 }
 
 //===----------------------------------------------------------------------===//
@@ -743,7 +777,7 @@ static Spec specOf(StreamK2TileAttr a) {
 #define EXT_PLAN_AT_LAUNCH(ATTR, SPEC)                                         \
   bool ATTR::plansAtLaunch() const { return true; }                            \
   FailureOr<LaunchPlan> ATTR::emitLaunchPlan(                                  \
-      OpBuilder &b, Location loc, Value numTiles, int64_t iters,               \
+      OpBuilder &b, Location loc, Value numTiles, OpFoldResult iters,          \
       const DeviceFacts &device, double) const {                               \
     return planAtLaunch(b, loc, SPEC, *this, numTiles, iters, device);         \
   }                                                                            \
@@ -843,7 +877,8 @@ SmallVector<Attribute> AutoAttr::getAutoCandidates(int64_t, int64_t,
 bool AutoAttr::plansAtLaunch() const { return true; }
 
 FailureOr<LaunchPlan> AutoAttr::emitLaunchPlan(OpBuilder &b, Location loc,
-                                               Value numTiles, int64_t iters,
+                                               Value numTiles,
+                                               OpFoldResult iters,
                                                const DeviceFacts &device,
                                                double partialCost) const {
   return autoAtLaunch(b, loc, *this, numTiles, iters, device, partialCost);

@@ -521,6 +521,39 @@ LogicalResult TileComputeOp::verifyRegions() {
   return verifyComputeLikeRegions(*this);
 }
 
+// Custom directives of the ops' assembly formats.
+
+/// `iters` as an integer or an SSA value (ShapedType::kDynamic in the
+/// attribute then), as tile counts are in `tiles`.
+static ParseResult
+parseDynamicIndex(OpAsmParser &parser,
+                  std::optional<OpAsmParser::UnresolvedOperand> &value,
+                  IntegerAttr &attr) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult isValue = parser.parseOptionalOperand(operand);
+  Builder b(parser.getContext());
+  if (isValue.has_value()) {
+    if (failed(*isValue))
+      return failure();
+    value = operand;
+    attr = b.getI64IntegerAttr(ShapedType::kDynamic);
+    return success();
+  }
+  int64_t n;
+  if (parser.parseInteger(n))
+    return failure();
+  attr = b.getI64IntegerAttr(n);
+  return success();
+}
+
+static void printDynamicIndex(OpAsmPrinter &p, Operation *, Value value,
+                              IntegerAttr attr) {
+  if (value)
+    p << value;
+  else
+    p << attr.getInt();
+}
+
 #define GET_OP_CLASSES
 #include "ext/Dialect/Ext/IR/ExtOps.cpp.inc"
 

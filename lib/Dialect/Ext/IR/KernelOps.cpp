@@ -31,6 +31,12 @@ int64_t KernelOp::getNumTiles() {
   return n;
 }
 
+OpFoldResult KernelOp::getMixedIters() {
+  if (Value v = getDynamicIters())
+    return v;
+  return IntegerAttr::get(IndexType::get(getContext()), getIters());
+}
+
 LogicalResult KernelOp::verify() {
   if (llvm::any_of(getTiles(), [](int64_t t) {
         return t < 1 && !ShapedType::isDynamic(t);
@@ -40,7 +46,10 @@ LogicalResult KernelOp::verify() {
                                             getTiles().size(), getTiles(),
                                             getDynamicTiles())))
     return failure();
-  if (getIters() < 1)
+  if (hasDynamicIters() != ShapedType::isDynamic(getIters()))
+    return emitOpError("iters must be a value exactly when its attribute is "
+                       "dynamic");
+  if (!hasDynamicIters() && getIters() < 1)
     return emitOpError("needs at least one reduce iteration per tile");
   if (getThreads() < 1 || getThreads() > 1024)
     return emitOpError() << "has " << getThreads()
@@ -49,11 +58,14 @@ LogicalResult KernelOp::verify() {
     return emitOpError("swizzle must be positive");
   if (getFixupCost() && !(getFixupCost()->convertToDouble() >= 0))
     return emitOpError("fixup_cost must be a non-negative cost");
-  // A grid known at run time: the decomposition plans it at launch.
-  if (hasDynamicTiles()) {
+  // A grid or reduce range known at run time: the decomposition plans it
+  // at launch.
+  if (plansAtLaunch()) {
     if (!getDecomposition().plansAtLaunch())
-      return emitOpError() << "has tile counts known at run time, but "
-                              "decomposition "
+      return emitOpError() << "has "
+                           << (hasDynamicTiles() ? "tile counts"
+                                                 : "an iteration count")
+                           << " known at run time, but decomposition "
                            << getDecomposition()
                            << " plans its grid only from static counts";
     return success();
@@ -96,7 +108,8 @@ LogicalResult KernelOp::verifyRegions() {
   if (!getCombiner()) {
     if (getIdentity() || !getReducer().empty())
       return emitOpError("has an identity or a reducer but no combiner");
-    if (numFrags != 0 && getIters() > 1 && getDecomposition().splitsReduction())
+    if (numFrags != 0 && getIters() != 1 &&
+        getDecomposition().splitsReduction())
       return emitOpError() << "splits its reduction with " << getDecomposition()
                            << " but has no combiner for the partial tiles";
     return success();
@@ -284,6 +297,13 @@ LogicalResult CopyOp::verify() {
     return emitOpError("target must have a static shape");
   if (getVector() < 1 || !llvm::isPowerOf2_64(getVector()))
     return emitOpError("vector width must be a power of two");
+  if (getRowMultiple() < 1)
+    return emitOpError("row_multiple must be positive");
+  if (src.getRank() > 0 && !ShapedType::isDynamic(src.getShape().back()) &&
+      src.getShape().back() % getRowMultiple() != 0)
+    return emitOpError() << "row_multiple " << getRowMultiple()
+                         << " does not divide the source's rows of "
+                         << src.getShape().back();
   if (getStaged() &&
       !isa_and_nonnull<gpu::AddressSpaceAttr>(dst.getMemorySpace()))
     return emitOpError("stages its copy into ")

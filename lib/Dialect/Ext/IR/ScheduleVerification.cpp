@@ -93,15 +93,20 @@ LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
   int64_t numThreads = 1;
   unsigned threadReduceAxes = 0, splitReduceAxes = 0;
   // A dynamic extent: a spatial axis bound to blocks, whose tile count the
-  // host computes at launch, and a decomposition that plans from it there.
+  // host computes at launch, or the reduce axis the k-loop steps through,
+  // whose step count it computes; and a decomposition that plans from them
+  // there.
   for (auto [a, axis] : llvm::enumerate(axes)) {
     if (!axis.isDynamic())
       continue;
-    if (axis.isReduce())
+    if (axis.isReduce() && schedule.getThreads()[a] > 1)
       return err() << "reduce axis '" << axis.getName()
-                   << "' has a dynamic extent; scheduled kernels take "
-                      "dynamic extents on spatial axes only for now";
-    if (!blocked.test(a))
+                   << "' has a dynamic extent, so the k-loop steps through "
+                      "it: it cannot run on "
+                   << schedule.getThreads()[a]
+                   << " threads (a thread-bound reduction covers its axis "
+                      "in one tile)";
+    if (axis.isSpatial() && !blocked.test(a))
       return err() << "axis '" << axis.getName()
                    << "' has a dynamic extent, so its tiles must index the "
                       "grid: bind it to blocks";

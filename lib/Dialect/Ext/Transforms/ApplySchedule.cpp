@@ -144,10 +144,15 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
         constIndex(rw, loc, plan.tile[a])));
   }
   int64_t tileK = plan.kAxis ? plan.tile[*plan.kAxis] : 1;
+  // The k-steps of a reduce axis of dynamic extent are counted here too.
+  OpFoldResult iters = itersValue(rw, loc, plan);
+  bool atLaunch = dynamicGrid || ShapedType::isDynamic(plan.iters);
   FailureOr<TileDecompositionAttrInterface> decomposition =
-      dynamicGrid
-          ? resolveLaunchDecomposition(op, schedule.getDecompositionOrDefault(),
-                                       plan.iters, tileK, options)
+      atLaunch
+          ? resolveLaunchDecomposition(
+                op, schedule.getDecompositionOrDefault(),
+                dynamicGrid ? ShapedType::kDynamic : numTiles, plan.iters,
+                tileK, options)
           : resolveDecomposition(op, schedule.getDecompositionOrDefault(),
                                  numTiles, plan.iters, tileK, options);
   if (failed(decomposition))
@@ -156,13 +161,13 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   bool hasCombiner = plan.useFragments && op.getCombiner();
   auto kernel = KernelOp::create(
       rw, loc, dynamicTiles, rw.getDenseI64ArrayAttr(plan.tileCounts),
-      plan.iters,
+      dyn_cast<Value>(iters), plan.iters,
       schedule.getNumThreads(), *decomposition, schedule.getRaster(),
       schedule.getSwizzle(),
       hasCombiner ? op.getCombinerAttr() : CombinerKindAttr(),
       hasCombiner ? op.getIdentityAttr() : ArrayAttr(),
       // What a fixup costs the cost model, for plans made at launch.
-      dynamicGrid && (*decomposition).splitsReduction()
+      atLaunch && (*decomposition).splitsReduction()
           ? rw.getF64FloatAttr(
                 tilework::CostModel::forTileK(tileK).partialCost)
           : FloatAttr());
@@ -233,7 +238,8 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
             rw,
             phaseLoc(loc, "copy of input " + Twine(i) + " into shared memory"),
             input, origins, sharedBufs[i], /*active=*/Value(),
-            schedule.getVector(), CopyStagingAttr());
+            schedule.getVector(), CopyStagingAttr(),
+            plan.windows[i].rowMultiple);
         operands.push_back(sharedBufs[i]);
       } else {
         operands.push_back(
@@ -332,9 +338,14 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
         emitIteration(kOffset, constIndex(rw, loc, tileK));
       }
       if (steps.peeled)
-        emitPeeledStep(rw, loc, plan, kEnd, [&](Value) {
-          emitIteration(constIndex(rw, loc, (plan.iters - 1) * tileK),
-                        constIndex(rw, loc, steps.rest));
+        emitPeeledStep(rw, loc, steps, kEnd, [&](Value last) {
+          std::optional<int64_t> l = getConstantIntValue(last);
+          Value offset =
+              l ? constIndex(rw, loc, *l * tileK)
+                : arith::MulIOp::create(rw, loc, last,
+                                        constIndex(rw, loc, tileK))
+                      .getResult();
+          emitIteration(offset, steps.rest);
         });
     } else {
       emitIteration(Value(), Value());

@@ -85,19 +85,38 @@ KSteps tiling::planKSteps(RewriterBase &rw, Location loc, ComputeOp op,
   KSteps steps;
   unsigned k = *plan.kAxis;
   steps.tileK = plan.tile[k];
-  steps.rest = plan.extents[k] % steps.tileK;
-  steps.peeled = steps.rest != 0 && !zeroFillIsIdentity(op, plan);
+  // A dynamic extent may be ragged unless its stated multiple is a whole
+  // number of k-steps.
+  int64_t extent = plan.extents[k];
+  int64_t known =
+      ShapedType::isDynamic(extent) ? plan.axes[k].getMultipleOf() : extent;
+  steps.peeled = known % steps.tileK != 0 && !zeroFillIsIdentity(op, plan);
   steps.fullEnd = kEnd;
-  if (steps.peeled)
-    steps.fullEnd = arith::MinSIOp::create(rw, loc, kEnd,
-                                           constIndex(rw, loc, plan.iters - 1));
+  if (!steps.peeled)
+    return steps;
+  if (!ShapedType::isDynamic(extent)) {
+    steps.last = constIndex(rw, loc, plan.iters - 1);
+    steps.rest = constIndex(rw, loc, extent % steps.tileK);
+  } else {
+    // iters - 1 = (K - 1) / tileK (K >= 1: the launch checks), and the last
+    // step's K - last * tileK in [1, tileK]: a full tile when K divides.
+    Value extentV = extentValue(rw, loc, plan, k);
+    Value tileK = constIndex(rw, loc, steps.tileK);
+    steps.last = arith::DivUIOp::create(
+        rw, loc,
+        arith::SubIOp::create(rw, loc, extentV, constIndex(rw, loc, 1)),
+        tileK);
+    steps.rest = arith::SubIOp::create(
+        rw, loc, extentV, arith::MulIOp::create(rw, loc, steps.last, tileK));
+  }
+  steps.fullEnd = arith::MinSIOp::create(rw, loc, kEnd, steps.last);
   return steps;
 }
 
 void tiling::emitPeeledStep(RewriterBase &rw, Location loc,
-                            const TilingPlan &plan, Value kEnd,
+                            const KSteps &steps, Value kEnd,
                             function_ref<void(Value)> body) {
-  Value last = constIndex(rw, loc, plan.iters - 1);
+  Value last = steps.last;
   Value ragged =
       arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::sgt, kEnd, last);
   auto ifOp = scf::IfOp::create(rw, loc, ragged, /*withElse=*/false);
@@ -157,7 +176,8 @@ void tiling::emitPipelinedKLoop(
                      phaseLoc(loc, "staged copy of input " + Twine(i) +
                                        " into shared memory"),
                      op.getInputs()[i], origins, bufferAt(i, stage), active,
-                     schedule.getVector(), stagingAttr);
+                     schedule.getVector(), stagingAttr,
+                     plan.windows[i].rowMultiple);
     }
   };
   auto computeStep = [&](Value step, Value bound) {
@@ -206,9 +226,9 @@ void tiling::emitPipelinedKLoop(
   }
   // The peeled ragged step's copy was issued by the prologue or the loop.
   if (steps.peeled)
-    emitPeeledStep(rw, loc, plan, kEnd, [&](Value last) {
+    emitPeeledStep(rw, loc, steps, kEnd, [&](Value last) {
       CopyWaitOp::create(rw, waitLoc, pending);
-      computeStep(last, constIndex(rw, loc, steps.rest));
+      computeStep(last, steps.rest);
     });
   // Copies past kEnd were never issued, but the last ones issued may still
   // be in flight in a unit shorter than the pipeline: drain before the

@@ -457,8 +457,8 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
   TileDecompositionAttrInterface decomposition = kernel.getDecomposition();
   const DeviceFacts &device = options.device;
   int64_t numTiles = kernel.getNumTiles(), iters = kernel.getIters();
-  bool dynamicGrid = kernel.hasDynamicTiles();
-  if (!dynamicGrid &&
+  bool atLaunch = kernel.plansAtLaunch();
+  if (!atLaunch &&
       failed(decomposition.verifyProblem(
           [&]() { return kernel.emitOpError(); }, numTiles, iters, device)))
     return failure();
@@ -489,12 +489,13 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
     return launch;
   };
 
-  // The plan: made here from static tile counts, or by host code at launch
-  // from the counts the host computed (a blocked axis of dynamic extent).
+  // The plan: made here from static counts, or by host code at launch from
+  // the tile counts and iterations the host computed (an axis of dynamic
+  // extent).
   Value grid, reductionGrid;
   OpFoldResult slots;
   std::optional<LaunchPlan> launchPlan;
-  if (dynamicGrid) {
+  if (atLaunch) {
     OpFoldResult tiles = rw.getIndexAttr(1);
     for (OpFoldResult count : tileCounts(rw, kernel))
       tiles = mulFolded(rw, loc, tiles, count);
@@ -503,7 +504,8 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
                       ? kernel.getFixupCost()->convertToDouble()
                       : tilework::CostModel().partialCost;
     FailureOr<LaunchPlan> plan =
-        decomposition.emitLaunchPlan(rw, loc, tilesV, iters, device, cost);
+        decomposition.emitLaunchPlan(rw, loc, tilesV, kernel.getMixedIters(),
+                                     device, cost);
     if (failed(plan))
       return failure();
     launchPlan = std::move(*plan);

@@ -48,7 +48,7 @@ withPlannedSms(TileDecompositionAttrInterface d, int64_t sms) {
 FailureOr<TileDecompositionAttrInterface>
 tiling::resolveLaunchDecomposition(ComputeOp op,
                                    TileDecompositionAttrInterface d,
-                                   int64_t iters, int64_t tileK,
+                                   int64_t tiles, int64_t iters, int64_t tileK,
                                    const ApplyScheduleOptions &options) {
   int64_t sms = options.device.numSMs;
   TileDecompositionAttrInterface resolved = d;
@@ -61,15 +61,24 @@ tiling::resolveLaunchDecomposition(ComputeOp op,
   } else {
     resolved = withPlannedSms(d, sms);
     // What no tile count can change (split-K's slices against the
-    // iterations) is refused here, at the compute.
-    if (failed(resolved.verifyProblem([&]() { return op.emitOpError(); },
+    // iterations) is refused here, at the compute; an iteration count
+    // known only at launch is checked there.
+    if (!ShapedType::isDynamic(iters) &&
+        failed(resolved.verifyProblem([&]() { return op.emitOpError(); },
                                       /*numTiles=*/1, iters, options.device)))
       return failure();
   }
   if (options.report) {
     InFlightDiagnostic remark = op.emitRemark();
-    remark << "decomposition " << resolved << " planned at launch for the "
-           << "tile count known then, " << iters << " iterations per tile";
+    remark << "decomposition " << resolved << " planned at launch for ";
+    if (ShapedType::isDynamic(tiles))
+      remark << "the tile count known then";
+    else
+      remark << tiles << " tiles";
+    if (ShapedType::isDynamic(iters))
+      remark << " and the iterations per tile known then";
+    else
+      remark << ", " << iters << " iterations per tile";
     if (sms)
       remark << ", on " << sms << " SMs";
     if (isa<AutoAttr>(resolved))

@@ -87,7 +87,8 @@ int64_t tile_lowering::runVectorWidth(int64_t run, int64_t maxWidth,
 
 int64_t tile_lowering::rowVectorWidth(MemRefType tile, MemRefType global,
                                       Value origin, int64_t vector,
-                                      StringRef globalName, std::string &why) {
+                                      StringRef globalName, std::string &why,
+                                      int64_t rowMultiple) {
   int64_t asked =
       std::min<int64_t>(vector, 16 / elementBytes(tile.getElementType()));
   if (asked <= 1 || tile.getRank() == 0)
@@ -104,14 +105,18 @@ int64_t tile_lowering::rowVectorWidth(MemRefType tile, MemRefType global,
     return 1;
   }
   // Rows of a row-major memref start at multiples of its row length: only
-  // the innermost size must be static (a dynamic M keeps vector copies).
-  if (!global.getLayout().isIdentity() ||
-      ShapedType::isDynamic(global.getShape().back())) {
+  // the innermost size must be known, or known to be a multiple (a dynamic
+  // M keeps vector copies; a dynamic K needs its multiple_of).
+  bool dynamicRows = ShapedType::isDynamic(global.getShape().back());
+  if (!global.getLayout().isIdentity() || (dynamicRows && rowMultiple == 1)) {
     narrower(1) << "the " << globalName
-                << " is not a row-major memref with static rows";
+                << (dynamicRows ? "'s rows have a dynamic length not known "
+                                  "to be a multiple of anything (give the "
+                                  "axis a multiple_of)"
+                                : " is not a row-major memref");
     return 1;
   }
-  int64_t rowLen = global.getShape().back();
+  int64_t rowLen = dynamicRows ? rowMultiple : global.getShape().back();
   int64_t tileRow = tile.getShape().back();
   int64_t known = knownMultiple(origin);
   auto fits = [&](int64_t w) {
@@ -123,7 +128,10 @@ int64_t tile_lowering::rowVectorWidth(MemRefType tile, MemRefType global,
     w /= 2;
   if (w < asked) {
     narrower(w);
-    if (rowLen % asked != 0)
+    if (rowLen % asked != 0 && dynamicRows)
+      os << "the " << globalName << "'s rows are known to be a multiple of "
+         << rowLen << " elements only";
+    else if (rowLen % asked != 0)
       os << "the " << globalName << "'s rows are " << rowLen
          << " elements long";
     else if (tileRow % asked != 0)
@@ -151,7 +159,8 @@ int64_t tile_lowering::copyVectorWidth(CopyOp op, std::string &why) {
     }
   return rowVectorWidth(cast<MemRefType>(op.getTarget().getType()),
                         cast<MemRefType>(op.getSource().getType()),
-                        op.getOffsets().back(), vector, "source", why);
+                        op.getOffsets().back(), vector, "source", why,
+                        op.getRowMultiple());
 }
 
 bool tile_lowering::isAsyncCopyWidth(int64_t bytes) {

@@ -58,12 +58,14 @@ int64_t runVectorWidth(int64_t run, int64_t maxWidth,
 /// `global` memref (named `globalName` in the reason) at a window whose
 /// column offset is `origin`: both rows hold whole aligned vectors and the
 /// offset is a multiple of the width, so a vector lies wholly inside or
-/// wholly outside the global row (one bounds check covers it). When it is
+/// wholly outside the global row (one bounds check covers it). Rows of
+/// dynamic length are known only as a multiple of `rowMultiple`. When it is
 /// narrower than asked, `why` says so: "W element(s) at a time instead of
 /// V: <reason>".
 int64_t rowVectorWidth(mlir::MemRefType tile, mlir::MemRefType global,
                        mlir::Value origin, int64_t vector,
-                       llvm::StringRef globalName, std::string &why);
+                       llvm::StringRef globalName, std::string &why,
+                       int64_t rowMultiple = 1);
 
 /// The widest vector (a power of two, at most `vector` elements and 16
 /// bytes) in which `op` can move its rows: every vector must start aligned

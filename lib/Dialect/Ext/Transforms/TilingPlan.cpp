@@ -32,7 +32,8 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
   plan.threads = llvm::to_vector(schedule.getThreads());
   unsigned numAxes = plan.axes.size();
   // A dynamic extent reads the first dynamic dimension that binds it (the
-  // schedule verifier allows them on blocked spatial axes only).
+  // schedule verifier allows them on blocked spatial axes and the reduce
+  // axis the k-loop steps through).
   for (unsigned a = 0; a < numAxes; ++a)
     plan.extentSources.push_back(getExtentSource(op, a));
 
@@ -64,8 +65,10 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
   if (plan.tileCounts.empty())
     plan.tileCounts.push_back(1);
   if (plan.kAxis)
-    plan.iters =
-        llvm::divideCeil(plan.extents[*plan.kAxis], plan.tile[*plan.kAxis]);
+    plan.iters = ShapedType::isDynamic(plan.extents[*plan.kAxis])
+                     ? ShapedType::kDynamic
+                     : llvm::divideCeil(plan.extents[*plan.kAxis],
+                                        plan.tile[*plan.kAxis]);
   if (threadReduce && plan.kAxis)
     return op.emitOpError()
            << "schedule binds a reduce axis to threads and also iterates over "
@@ -154,6 +157,12 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
       w.dims.push_back(std::move(d));
     }
     w.localMap = AffineMap::get(numAxes, 0, local, ctx);
+    auto inputType = cast<MemRefType>(op.getInputs()[i].getType());
+    AffineMap inputMap = op.getInputMap(i);
+    if (inputType.getRank() > 0 &&
+        ShapedType::isDynamic(inputType.getShape().back()))
+      if (auto dim = dyn_cast<AffineDimExpr>(inputMap.getResults().back()))
+        w.rowMultiple = plan.axes[dim.getPosition()].getMultipleOf();
     if (plan.cached.test(i) && failed(AllocSharedOp::computeAlignedStrides(
                                    w.shape, plan.cacheAttrs[i].getAlign())))
       return op.emitOpError()
@@ -200,6 +209,16 @@ Value tiling::extentValue(OpBuilder &b, Location loc, const TilingPlan &plan,
                                plan.extentSources[a]->second);
 }
 
+OpFoldResult tiling::itersValue(OpBuilder &b, Location loc,
+                               const TilingPlan &plan) {
+  if (!ShapedType::isDynamic(plan.iters))
+    return b.getIndexAttr(plan.iters);
+  unsigned k = *plan.kAxis;
+  return arith::CeilDivUIOp::create(b, loc, extentValue(b, loc, plan, k),
+                                    constIndex(b, loc, plan.tile[k]))
+      .getResult();
+}
+
 TileFrame tiling::buildFrame(OpBuilder &b, Location loc, const TilingPlan &plan,
                              ValueRange coords) {
   unsigned numAxes = plan.axes.size();
@@ -212,7 +231,7 @@ TileFrame tiling::buildFrame(OpBuilder &b, Location loc, const TilingPlan &plan,
   for (unsigned a = 0; a < numAxes; ++a)
     f.bounds.push_back(plan.axes[a].isSpatial()
                            ? validExtent(b, loc, plan, a, f.offsets[a])
-                           : constIndex(b, loc, plan.extents[a]));
+                           : extentValue(b, loc, plan, a));
   return f;
 }
 

@@ -38,6 +38,10 @@ struct InputWindow {
   llvm::SmallVector<WindowDim> dims;
   mlir::AffineMap localMap;
   llvm::SmallVector<int64_t> shape;
+  /// What the input's innermost size is known to be a multiple of when it
+  /// is dynamic: the `multiple_of` of the axis it is bound to (checked
+  /// before the kernel), for the copies' vector width.
+  int64_t rowMultiple = 1;
 };
 
 /// Everything ext-apply-schedule derives from a compute and its schedule.
@@ -53,6 +57,7 @@ struct TilingPlan {
   /// Per blocked axis; ShapedType::kDynamic over a dynamic extent.
   llvm::SmallVector<int64_t> tileCounts;
   std::optional<unsigned> kAxis; // the reduce axis split into iterations
+  /// k-steps per tile; ShapedType::kDynamic over a dynamic reduce extent.
   int64_t iters = 1;
   bool useFragments = false;
   llvm::SmallVector<unsigned> spatialAxes;
@@ -76,6 +81,11 @@ TileFrame buildFrame(mlir::OpBuilder &b, mlir::Location loc,
 /// Axis `a`'s extent as an index value (memref.dim for a dynamic one).
 mlir::Value extentValue(mlir::OpBuilder &b, mlir::Location loc,
                         const TilingPlan &plan, unsigned a);
+
+/// The k-steps per tile: `plan.iters`, or ceil(K / tileK) computed from the
+/// operand's size over a dynamic reduce extent.
+mlir::OpFoldResult itersValue(mlir::OpBuilder &b, mlir::Location loc,
+                              const TilingPlan &plan);
 
 /// constant + sum(coeff_a * offset_a): where a window starts in its input.
 mlir::Value windowOrigin(mlir::OpBuilder &b, mlir::Location loc,
@@ -102,12 +112,13 @@ resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
                      int64_t tiles, int64_t iters, int64_t tileK,
                      const ApplyScheduleOptions &options);
 
-/// The same for a tile count known only at launch: the decomposition plans
-/// there (`auto` chooses there, with the cost of a fixup from `tileK`), so
-/// only the SM count is filled in; `report` says what is left to the launch.
+/// The same for a tile count or an iteration count (ShapedType::kDynamic)
+/// known only at launch: the decomposition plans there (`auto` chooses
+/// there, with the cost of a fixup from `tileK`), so only the SM count is
+/// filled in; `report` says what is left to the launch.
 mlir::FailureOr<TileDecompositionAttrInterface>
 resolveLaunchDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
-                           int64_t iters, int64_t tileK,
+                           int64_t tiles, int64_t iters, int64_t tileK,
                            const ApplyScheduleOptions &options);
 
 /// The fragment layout of a schedule: its `layout`, or for an `mma` schedule
@@ -120,21 +131,23 @@ resolveLayout(ComputeOp op, ScheduleAttr schedule, const TilingPlan &plan,
 /// The k-steps of a unit [kBegin, kEnd): full ones run with a constant bound
 /// in [kBegin, fullEnd). A ragged last step either runs as a full one, when
 /// the copies' zero fill makes the body yield the combiner's identity, or
-/// is peeled (`peeled`): fullEnd stops before it and `emitPeeledStep` runs
-/// it with its own constant bound `rest`.
+/// is peeled (`peeled`): fullEnd stops before step `last` and
+/// `emitPeeledStep` runs it with its own bound `rest` (constants over a
+/// static extent, host-independent values read from the operand's size
+/// over a dynamic one).
 struct KSteps {
-  int64_t tileK = 1, rest = 0;
+  int64_t tileK = 1;
   bool peeled = false;
-  mlir::Value fullEnd;
+  mlir::Value fullEnd, last, rest;
 };
 
 KSteps planKSteps(mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
                   const TilingPlan &plan, mlir::Value kEnd);
 
-/// Emits `body(last step)` under `kEnd > iters - 1`. kEnd is the same in
+/// Emits `body(steps.last)` under `kEnd > steps.last`. kEnd is the same in
 /// every thread of the CTA: the branch does not diverge.
 void emitPeeledStep(mlir::RewriterBase &rw, mlir::Location loc,
-                    const TilingPlan &plan, mlir::Value kEnd,
+                    const KSteps &steps, mlir::Value kEnd,
                     llvm::function_ref<void(mlir::Value)> body);
 
 /// The k-loop of a schedule with `stages = N >= 2` over the unit's

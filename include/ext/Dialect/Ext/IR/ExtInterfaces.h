@@ -8,6 +8,7 @@
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpDefinition.h"
 
 #include <optional>
 #include <string>
@@ -77,7 +78,7 @@ struct LaunchPlan {
   mlir::Value grid;          // CTAs of the main launch
   mlir::Value numPartials;   // workspace slots (one flag each); null: none
   mlir::Value reductionGrid; // CTAs of the reduction launch; null: none
-  int64_t itersPerTile = 0;
+  mlir::OpFoldResult itersPerTile; // an attribute unless K is dynamic
   llvm::SmallVector<mlir::Value> params; // the decomposition's own numbers
   /// Conditions (i1 host values) the plan holds only under, with what to
   /// say when one fails: the lowering checks them before the launch.

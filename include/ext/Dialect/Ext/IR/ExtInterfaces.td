@@ -118,7 +118,8 @@ def TileDecompositionAttrInterface
       }]>,
     InterfaceMethod<[{
         True if the decomposition can plan a tile count known only at
-        launch (a blocked axis of dynamic extent): `emitLaunchPlan` computes
+        launch (a blocked axis of dynamic extent), or an iteration count
+        known only then (a reduce axis of dynamic extent): `emitLaunchPlan` computes
         the plan on the host, `emitLaunchWorkUnits` maps block ids to units
         from its numbers. By default, no: the schedule verifier refuses it
         on a dynamic extent.
@@ -127,14 +128,15 @@ def TileDecompositionAttrInterface
     InterfaceMethod<[{
         Emits, at the builder's insertion point on the host before the
         launch, the code that plans `numTiles` (an index value) tiles of
-        `itersPerTile` iterations on `device`: the grid, the workspace's
+        `itersPerTile` iterations (a constant or an index value) on
+        `device`: the grid, the workspace's
         partial tiles, the reduction launch's grid and the numbers the work
         units read (`ext::LaunchPlan`). A fixup costs `partialCost`
         iterations (for a decomposition that chooses at launch). Reports at
         `loc` and fails if it cannot.
       }], "::mlir::FailureOr<::ext::LaunchPlan>", "emitLaunchPlan",
       (ins "::mlir::OpBuilder &":$builder, "::mlir::Location":$loc,
-           "::mlir::Value":$numTiles, "int64_t":$itersPerTile,
+           "::mlir::Value":$numTiles, "::mlir::OpFoldResult":$itersPerTile,
            "const ::ext::DeviceFacts &":$device, "double":$partialCost),
       /*methodBody=*/"", /*defaultImplementation=*/[{
         return ::mlir::emitError(loc)

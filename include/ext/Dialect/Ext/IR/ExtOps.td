@@ -139,7 +139,8 @@ def Ext_IndexOp : Ext_Op<"index", [Pure]> {
 // Tile level
 //===----------------------------------------------------------------------===//
 
-def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
+def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects,
+                                      AttrSizedOperandSegments]> {
   let summary = "a grid of output tiles computed by work units";
   let description = [{
     The tile level of a scheduled compute (close to TileLang). The output is
@@ -166,11 +167,16 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
     `ext-apply-schedule` from the reduce tile, is what the cost model
     charges for a fixup there, in main-loop iterations.
 
+    `iters` may be an SSA value too (`iters %k`): the k-steps of a reduce
+    axis of dynamic extent, computed on the host. The decomposition then
+    plans at launch from it whether or not the tile counts are static.
+
     `ext-kernel-to-gpu` turns it into a `gpu.launch`.
   }];
   let arguments = (ins
     Variadic<Index>:$dynamic_tiles,
     DenseI64ArrayAttr:$tiles,
+    Optional<Index>:$dynamic_iters,
     I64Attr:$iters,
     I64Attr:$threads,
     TileDecompositionAttrInterface:$decomposition,
@@ -184,7 +190,7 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
                  AnyRegion:$reducer);
   let assemblyFormat = [{
     `tiles` custom<DynamicIndexList>($dynamic_tiles, $tiles)
-    `iters` $iters `threads` $threads
+    `iters` custom<DynamicIndex>($dynamic_iters, $iters) `threads` $threads
     `decomposition` $decomposition
     (`raster` $raster^)? (`swizzle` $swizzle^)?
     (`combiner` `(` $combiner^ `)`)? (`identity` $identity^)?
@@ -198,6 +204,12 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects]> {
     int64_t getNumTiles();
     unsigned getNumTileDims() { return getTiles().size(); }
     bool hasDynamicTiles() { return !getDynamicTiles().empty(); }
+    bool hasDynamicIters() { return static_cast<bool>(getDynamicIters()); }
+    /// The reduce iterations per tile: the attribute, or the host value.
+    ::mlir::OpFoldResult getMixedIters();
+    /// True if the decomposition plans on the host at launch: a tile count
+    /// or the iteration count is a value.
+    bool plansAtLaunch() { return hasDynamicTiles() || hasDynamicIters(); }
   }];
 }
 
@@ -284,7 +296,10 @@ def Ext_CopyOp : Ext_Op<"copy", [AttrSizedOperandSegments]> {
     `vector` elements of the innermost dimension (at most 16 bytes) move
     together where the row lengths, strides and offsets keep every vector
     inside one row and aligned; `ext-lower-tile-ops` remarks where it must
-    use a narrower width.
+    use a narrower width. A source whose innermost size is dynamic has rows
+    of unknown length, so its copies move one element at a time unless
+    `row_multiple = N` says that length is a multiple of N (a fact the
+    caller checked before the kernel: an axis's `multiple_of`).
 
     `if %active` (a CTA-uniform `i1`): the copy happens only where it holds.
 
@@ -301,7 +316,8 @@ def Ext_CopyOp : Ext_Op<"copy", [AttrSizedOperandSegments]> {
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$offsets,
                        AnyMemRef:$target, Optional<I1>:$active,
                        DefaultValuedAttr<I64Attr, "1">:$vector,
-                       OptionalAttr<Ext_CopyStaging>:$staged);
+                       OptionalAttr<Ext_CopyStaging>:$staged,
+                       DefaultValuedAttr<I64Attr, "1">:$row_multiple);
   let assemblyFormat = [{
     $source `[` $offsets `]` `to` $target (`if` $active^)?
     (`staged` $staged^)? attr-dict `:` type($source) `to` type($target)
