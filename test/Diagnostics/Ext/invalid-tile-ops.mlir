@@ -266,3 +266,12 @@ func.func @copy_row_multiple_wrong(%A: memref<32x30xf32>, %s: memref<16x8xf32, #
   ext.copy %A[%c0, %c0] to %s {row_multiple = 4 : i64} : memref<32x30xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+func.func @copy_in_bounds_rank(%A: memref<32x32xf32>, %s: memref<16x8xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'ext.copy' op has 1 in_bounds flags for a rank-2 source}}
+  ext.copy %A[%c0, %c0] to %s {in_bounds = array<i1: true>} : memref<32x32xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
+  return
+}

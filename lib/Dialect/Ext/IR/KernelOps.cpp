@@ -297,6 +297,10 @@ LogicalResult CopyOp::verify() {
     return emitOpError("target must have a static shape");
   if (getVector() < 1 || !llvm::isPowerOf2_64(getVector()))
     return emitOpError("vector width must be a power of two");
+  if (getInBounds() && getInBounds()->size() != size_t(src.getRank()))
+    return emitOpError() << "has " << getInBounds()->size()
+                         << " in_bounds flags for a rank-" << src.getRank()
+                         << " source";
   if (getRowMultiple() < 1)
     return emitOpError("row_multiple must be positive");
   if (src.getRank() > 0 && !ShapedType::isDynamic(src.getShape().back()) &&

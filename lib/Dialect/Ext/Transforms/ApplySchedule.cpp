@@ -239,7 +239,7 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
             phaseLoc(loc, "copy of input " + Twine(i) + " into shared memory"),
             input, origins, sharedBufs[i], /*active=*/Value(),
             schedule.getVector(), CopyStagingAttr(),
-            plan.windows[i].rowMultiple);
+            plan.windows[i].rowMultiple, inBoundsAttr(rw, plan.windows[i]));
         operands.push_back(sharedBufs[i]);
       } else {
         operands.push_back(

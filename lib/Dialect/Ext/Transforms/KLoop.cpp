@@ -177,7 +177,8 @@ void tiling::emitPipelinedKLoop(
                                        " into shared memory"),
                      op.getInputs()[i], origins, bufferAt(i, stage), active,
                      schedule.getVector(), stagingAttr,
-                     plan.windows[i].rowMultiple);
+                     plan.windows[i].rowMultiple,
+                     inBoundsAttr(rw, plan.windows[i]));
     }
   };
   auto computeStep = [&](Value step, Value bound) {

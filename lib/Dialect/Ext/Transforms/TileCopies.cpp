@@ -82,20 +82,24 @@ SmallVector<Value> vectorStart(OpBuilder &b, Location loc,
 /// Where vector `vecIdx` of a tile of `shape` moves to or from a window at
 /// `offsets` of `global`: the tile's and the global memref's indices of its
 /// first element, and whether that lies inside `global` (the vector then
-/// does too: widths keep vectors inside rows).
+/// does too: widths keep vectors inside rows). Dimensions flagged in
+/// `known` are inside by the caller's word and not checked; `inBounds` is
+/// null when every dimension is.
 struct WindowVector {
   SmallVector<Value> tileIdx, globalIdx;
   Value inBounds;
 };
 WindowVector windowVector(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                           int64_t width, Value vecIdx, ValueRange offsets,
-                          Value global) {
+                          Value global, ArrayRef<bool> known = {}) {
   WindowVector v;
   v.tileIdx = vectorStart(b, loc, shape, width, vecIdx);
   SmallVector<Value> inBounds;
   for (unsigned d = 0; d < shape.size(); ++d) {
     v.globalIdx.push_back(
         arith::AddIOp::create(b, loc, offsets[d], v.tileIdx[d]));
+    if (!known.empty() && known[d])
+      continue;
     Value dim = memref::DimOp::create(b, loc, global, d);
     inBounds.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                              v.globalIdx[d], dim));
@@ -230,19 +234,25 @@ LogicalResult tile_lowering::lowerCopy(LaunchState &state, CopyOp op) {
     staging = state.addPrivateBuffer(loc, {slots * width}, elem);
 
   auto copyOne = [&](Value vecIdx, Value slot) {
-    WindowVector w = windowVector(rw, loc, dstType.getShape(), width, vecIdx,
-                                  op.getOffsets(), op.getSource());
+    WindowVector w =
+        windowVector(rw, loc, dstType.getShape(), width, vecIdx,
+                     op.getOffsets(), op.getSource(),
+                     op.getInBounds().value_or(ArrayRef<bool>()));
     SmallVector<Value> &dstIdx = w.tileIdx, &srcIdx = w.globalIdx;
     Value valid = w.inBounds;
+    bool bypassL1 = width * elementBytes(elem) == 16;
     if (kind == CopyKind::Async) {
       // Zero fill through srcElements: a vector outside the source reads
-      // nothing (from a clamped address) and writes zeros.
-      SmallVector<Value> safe;
-      for (Value i : srcIdx)
-        safe.push_back(arith::SelectOp::create(rw, loc, valid, i, zeroIdx));
-      Value srcElements = arith::SelectOp::create(
-          rw, loc, valid, constIndex(rw, loc, width), zeroIdx);
-      bool bypassL1 = width * elementBytes(elem) == 16;
+      // nothing (from a clamped address) and writes zeros. A window inside
+      // the source everywhere (no `valid`) needs neither.
+      SmallVector<Value> safe(srcIdx);
+      Value srcElements;
+      if (valid) {
+        for (Value &i : safe)
+          i = arith::SelectOp::create(rw, loc, valid, i, zeroIdx);
+        srcElements = arith::SelectOp::create(
+            rw, loc, valid, constIndex(rw, loc, width), zeroIdx);
+      }
       nvgpu::DeviceAsyncCopyOp::create(
           rw, loc, nvgpu::DeviceAsyncTokenType::get(rw.getContext()),
           op.getTarget(), dstIdx, op.getSource(), safe, rw.getIndexAttr(width),
@@ -250,7 +260,9 @@ LogicalResult tile_lowering::lowerCopy(LaunchState &state, CopyOp op) {
       return;
     }
     Value value;
-    if (branchFree) {
+    if (!valid) {
+      value = loadElements(rw, loc, op.getSource(), srcIdx, width);
+    } else if (branchFree) {
       SmallVector<Value> safe;
       for (Value i : srcIdx)
         safe.push_back(arith::SelectOp::create(rw, loc, valid, i, zeroIdx));

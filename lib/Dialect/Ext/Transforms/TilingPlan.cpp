@@ -163,6 +163,20 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
         ShapedType::isDynamic(inputType.getShape().back()))
       if (auto dim = dyn_cast<AffineDimExpr>(inputMap.getResults().back()))
         w.rowMultiple = plan.axes[dim.getPosition()].getMultipleOf();
+    // A dimension an axis indexes alone has the axis's extent (the verifier
+    // binds them): tiles that divide it keep every window inside.
+    for (AffineExpr e : inputMap.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      bool inside = false;
+      if (dim) {
+        unsigned a = dim.getPosition();
+        int64_t known = ShapedType::isDynamic(plan.extents[a])
+                            ? plan.axes[a].getMultipleOf()
+                            : plan.extents[a];
+        inside = known % plan.tile[a] == 0;
+      }
+      w.inBounds.push_back(inside);
+    }
     if (plan.cached.test(i) && failed(AllocSharedOp::computeAlignedStrides(
                                    w.shape, plan.cacheAttrs[i].getAlign())))
       return op.emitOpError()
@@ -207,6 +221,12 @@ Value tiling::extentValue(OpBuilder &b, Location loc, const TilingPlan &plan,
     return constIndex(b, loc, plan.extents[a]);
   return memref::DimOp::create(b, loc, plan.extentSources[a]->first,
                                plan.extentSources[a]->second);
+}
+
+DenseBoolArrayAttr tiling::inBoundsAttr(Builder &b, const InputWindow &window) {
+  if (llvm::none_of(window.inBounds, [](bool x) { return x; }))
+    return {};
+  return b.getDenseBoolArrayAttr(window.inBounds);
 }
 
 OpFoldResult tiling::itersValue(OpBuilder &b, Location loc,

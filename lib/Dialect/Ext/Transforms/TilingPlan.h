@@ -42,7 +42,16 @@ struct InputWindow {
   /// is dynamic: the `multiple_of` of the axis it is bound to (checked
   /// before the kernel), for the copies' vector width.
   int64_t rowMultiple = 1;
+  /// Per input dimension: the window lies inside the input wherever a tile
+  /// or k-step puts it (an axis indexing the dimension alone, whose extent,
+  /// or stated multiple, the tile divides): the copies need not mask it.
+  llvm::SmallVector<bool> inBounds;
 };
+
+/// The in_bounds attribute of copies of `window`; null when no dimension
+/// is known to be in bounds.
+mlir::DenseBoolArrayAttr inBoundsAttr(mlir::Builder &b,
+                                      const InputWindow &window);
 
 /// Everything ext-apply-schedule derives from a compute and its schedule.
 struct TilingPlan {

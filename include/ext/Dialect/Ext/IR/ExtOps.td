@@ -300,6 +300,11 @@ def Ext_CopyOp : Ext_Op<"copy", [AttrSizedOperandSegments]> {
     of unknown length, so its copies move one element at a time unless
     `row_multiple = N` says that length is a multiple of N (a fact the
     caller checked before the kernel: an axis's `multiple_of`).
+    `in_bounds` (one flag per dimension, as on `vector.transfer_read`) says
+    which dimensions of the window lie inside the source wherever it is
+    copied from (a fact of the caller: a tile that divides its axis); the
+    lowering checks only the others, so a window in bounds everywhere is
+    copied without masking.
 
     `if %active` (a CTA-uniform `i1`): the copy happens only where it holds.
 
@@ -317,7 +322,8 @@ def Ext_CopyOp : Ext_Op<"copy", [AttrSizedOperandSegments]> {
                        AnyMemRef:$target, Optional<I1>:$active,
                        DefaultValuedAttr<I64Attr, "1">:$vector,
                        OptionalAttr<Ext_CopyStaging>:$staged,
-                       DefaultValuedAttr<I64Attr, "1">:$row_multiple);
+                       DefaultValuedAttr<I64Attr, "1">:$row_multiple,
+                       OptionalAttr<DenseBoolArrayAttr>:$in_bounds);
   let assemblyFormat = [{
     $source `[` $offsets `]` `to` $target (`if` $active^)?
     (`staged` $staged^)? attr-dict `:` type($source) `to` type($target)
