@@ -660,7 +660,7 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
 
     auto compute = ext::ComputeOp::create(
         b, loc, b.getArrayAttr(axes), inputs, outputs, b.getArrayAttr(maps),
-        combiner, identity, ext::ScheduleAttr());
+        combiner, identity, ext::ScheduleAttr(), b.getStringAttr(name));
 
     // The body gets one element per input; the reducer the accumulated
     // values, then the new ones.

@@ -133,6 +133,14 @@ public:
     return result;
   }
 
+  /// No default: the parameter must be given.
+  std::string string(StringRef name) const {
+    py::handle v = find(name, /*required=*/true);
+    if (!py::isinstance<py::str>(v))
+      wrongType(name, "a string", v);
+    return v.cast<std::string>();
+  }
+
   SmallVector<std::string> strings(StringRef name) const {
     SmallVector<std::string> result;
     for (py::handle item : list(name, "a list of strings")) {
@@ -266,7 +274,9 @@ constexpr size_t parameterCount(R (*)(MLIRContext *, Args...)) {
 constexpr StringLiteral kScheduleFields[] = {
     "tile",   "blocks",  "threads", "cache",  "decomposition",
     "raster", "swizzle", "vector",  "unroll", "layout",
-    "mma",    "warps",   "stages",  "async"};
+    "mma",    "warps",   "stages",  "async",
+    "reverse_compute_at"};
+constexpr StringLiteral kAttachFields[] = {"compute", "axis"};
 constexpr StringLiteral kCacheFields[] = {"operand", "align", "swizzle"};
 constexpr StringLiteral kStorageAlignFields[] = {"dim", "factor", "offset"};
 constexpr StringLiteral kSwizzleFields[] = {"bits", "base", "shift", "panel"};
@@ -282,6 +292,7 @@ EXT_CHECK_FIELDS(StorageAlignAttr, kStorageAlignFields);
 EXT_CHECK_FIELDS(SwizzleAttr, kSwizzleFields);
 EXT_CHECK_FIELDS(BlockedLayoutAttr, kBlockedFields);
 EXT_CHECK_FIELDS(MmaLayoutAttr, kMmaFields);
+EXT_CHECK_FIELDS(AttachAttr, kAttachFields);
 #undef EXT_CHECK_FIELDS
 
 AttributeValue::Maker readSchedule(const Keywords &k) {
@@ -289,7 +300,8 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
                        threads = k.integers("threads"),
                        warps = k.integers("warps");
   SmallVector<std::string> blocks = k.strings("blocks");
-  std::vector<py::object> cache = k.attributes("cache");
+  std::vector<py::object> cache = k.attributes("cache"),
+                          attached = k.attributes("reverse_compute_at");
   std::optional<py::object> decomposition = k.attribute("decomposition"),
                             layout = k.attribute("layout"),
                             mma = k.attribute("mma");
@@ -303,10 +315,13 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
     for (const std::string &b : blocks)
       blockNames.push_back(StringAttr::get(ctx, b));
     SmallVector<CacheAttr> caches;
+    SmallVector<AttachAttr> reverseComputeAt;
     TileDecompositionAttrInterface d;
     FragmentLayoutAttrInterface l;
     MmaLayoutAttr m;
     if (!getAll(cache, ctx, emitError, "a cache entry (#ext.cache)", caches) ||
+        !getAll(attached, ctx, emitError, "an attached compute (#ext.at)",
+                reverseComputeAt) ||
         !getOptional(decomposition, ctx, emitError,
                      "a tile decomposition (it does not implement "
                      "TileDecompositionAttrInterface)",
@@ -321,7 +336,7 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
     return ScheduleAttr::getChecked(
         emitError, ctx, ArrayRef(tile), ArrayRef(blockNames), ArrayRef(threads),
         ArrayRef(caches), d, raster, swizzle, vector, unroll, l, m,
-        ArrayRef(warps), stages, async);
+        ArrayRef(warps), stages, async, ArrayRef(reverseComputeAt));
   };
 }
 
@@ -379,6 +394,14 @@ AttributeValue::Maker readMma(const Keywords &k) {
   };
 }
 
+AttributeValue::Maker readAttach(const Keywords &k) {
+  std::string compute = k.string("compute"), axis = k.string("axis");
+  return [=](MLIRContext *ctx, EmitError) -> Attribute {
+    return AttachAttr::get(ctx, StringAttr::get(ctx, compute),
+                           StringAttr::get(ctx, axis));
+  };
+}
+
 /// The attributes Python makes: `ext._ext.schedules.<name>(**fields)`.
 struct AttributeKind {
   const char *name;
@@ -394,6 +417,7 @@ const AttributeKind kKinds[] = {
     {"cyclic", {}, readCyclic},
     {"blocked", kBlockedFields, readBlocked},
     {"mma", kMmaFields, readMma},
+    {"at", kAttachFields, readAttach},
 };
 
 } // namespace

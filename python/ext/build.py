@@ -182,6 +182,9 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
                 raise _error(loc, f"compute '{item.op.name}' has two schedules")
             schedules[id(item.op)] = item
             wanted.extend(item.op.outputs)
+            # A fused consumer is built with its anchor.
+            for consumer in item.attached:
+                wanted.extend(consumer.op.outputs)
         elif isinstance(item, _te.Tensor):
             if item.op is None:
                 raise _error(loc, f"'{item.name}' is a placeholder; build computes",

@@ -238,13 +238,48 @@ class Schedule:
     """How one compute runs on a GPU: built by `ext.schedule`; `attr` is its
     `#ext.schedule` (ext's C++ attribute), `text()` prints it."""
 
-    def __init__(self, op, tile, threads, blocks, attr, loc):
+    def __init__(self, op, tile, threads, blocks, attr, loc, fields=None):
         self.op = op
         self.tile = tile
         self.threads = threads
         self.blocks = blocks
         self.attr = attr
         self.loc = loc
+        # The attribute's fields, to make it again with more (fusion).
+        self._fields = fields or {}
+        # Computes fused into this one's kernel (reverse_compute_at).
+        self.attached = []
+
+    def reverse_compute_at(self, consumer, axis) -> "Schedule":
+        """Fuses `consumer`, an element-wise compute that reads this
+        compute's output at the point it writes (bias, activation, residual,
+        a cast), into this kernel: its body runs on each finished output tile
+        in registers before the store, at the tile of `axis` (an axis this
+        schedule binds to blocks, or its name). Returns the schedule.
+
+            >>> D = ext.compute((M, N), lambda i, j: ext.max(C[i, j] + bias[j], 0.0))
+            >>> s = ext.schedule(C, tile=(64, 64, 16)).reverse_compute_at(D, "j")
+            >>> ext.build(s).run(a, b, bias)   # one kernel
+        """
+        loc = _where()
+        if not isinstance(consumer, _te.Tensor) or consumer.op is None:
+            raise _error(loc, f"reverse_compute_at takes a tensor from ext.compute, got "
+                              f"{consumer!r}", TypeError)
+        name = axis if isinstance(axis, str) else getattr(axis, "name", None)
+        if not isinstance(name, str):
+            raise _error(loc, f"reverse_compute_at takes an axis or its name, got {axis!r}",
+                         TypeError)
+        if consumer.op is self.op:
+            raise _error(loc, f"reverse_compute_at: '{consumer.name}' is the scheduled "
+                              "compute itself")
+        if self.attached:
+            raise _error(loc, f"compute '{self.op.name}' already fuses "
+                              f"'{self.attached[0].name}'; one consumer is supported "
+                              "(write the chain as one compute)")
+        at = _make(loc, _cpp.at, compute=consumer.op.name, axis=name)
+        self.attr = _make(loc, _cpp.schedule, **self._fields, reverse_compute_at=[at])
+        self.attached.append(consumer)
+        return self
 
     def text(self) -> str:
         """The schedule as `#ext.schedule<...>` attribute text, as the IR
@@ -328,6 +363,9 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     loc = _where()
     op = _as_compute(compute, loc)
     for name in fields:
+        if name == "reverse_compute_at":
+            raise _error(loc, "fuse a consumer with the schedule's method: "
+                              "ext.schedule(C, ...).reverse_compute_at(D, axis)")
         if name not in _SCHEDULE_FIELDS or name in _ARGUMENTS:
             raise _error(loc, f"schedule field {name!r} does not exist in this build of "
                               f"ext; valid fields: {', '.join(schedule_fields())}")
@@ -414,10 +452,11 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
               for name, value in fields.items() if value is not None}
     if decomposition is not None:
         values["decomposition"] = _decomposition_attr(decomposition, loc)
-    attr = _make(loc, _cpp.schedule, tile=[tiles[n] for n in names],
-                 threads=[counts[n] for n in names], blocks=blocks, cache=entries, **values)
+    made = dict(tile=[tiles[n] for n in names], threads=[counts[n] for n in names],
+                blocks=blocks, cache=entries, **values)
+    attr = _make(loc, _cpp.schedule, **made)
     return Schedule(op, [tiles[n] for n in names], [counts[n] for n in names], blocks,
-                    attr, loc)
+                    attr, loc, made)
 
 
 def _as_given(value, loc):

@@ -172,7 +172,12 @@ LogicalResult ScheduleAttr::verify(
     ArrayRef<CacheAttr> cache, TileDecompositionAttrInterface decomposition,
     RasterOrder raster, int64_t swizzle, int64_t vector, int64_t unroll,
     FragmentLayoutAttrInterface layout, MmaLayoutAttr mma,
-    ArrayRef<int64_t> warps, int64_t stages, bool async) {
+    ArrayRef<int64_t> warps, int64_t stages, bool async,
+    ArrayRef<AttachAttr> reverseComputeAt) {
+  if (reverseComputeAt.size() > 1)
+    return emitError() << "schedule fuses " << reverseComputeAt.size()
+                       << " consumers with reverse_compute_at; one is "
+                          "supported (write the chain as one compute)";
   for (int64_t t : tile)
     if (t < 1)
       return emitError() << "schedule tile sizes must be positive, got " << t;
@@ -217,6 +222,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   FragmentLayoutAttrInterface layout;
   MmaLayoutAttr mma;
   SmallVector<int64_t> warps;
+  SmallVector<AttachAttr> reverseComputeAt;
   RasterOrder raster = RasterOrder::row;
   int64_t swizzle = 1, vector = 1, unroll = 1, stages = 1;
   bool async = true;
@@ -230,6 +236,17 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
           if (parser.parseInteger(v))
             return failure();
           out.push_back(v);
+          return success();
+        });
+  };
+  // `[#ext.x<...>, ...]` of one of ext's attributes.
+  auto parseAttrs = [&](auto &out) {
+    return parser.parseCommaSeparatedList(
+        AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          typename std::decay_t<decltype(out)>::value_type a;
+          if (parser.parseCustomAttributeWithFallback(a))
+            return failure();
+          out.push_back(a);
           return success();
         });
   };
@@ -258,14 +275,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
             return success();
           });
     if (key == "cache")
-      return parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
-            CacheAttr c;
-            if (parser.parseCustomAttributeWithFallback(c))
-              return failure();
-            cache.push_back(c);
-            return success();
-          });
+      return parseAttrs(cache);
     if (key == "decomposition") {
       Attribute attr;
       SMLoc attrLoc = parser.getCurrentLocation();
@@ -309,6 +319,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     }
     if (key == "warps")
       return parseInts(warps);
+    if (key == "reverse_compute_at")
+      return parseAttrs(reverseComputeAt);
     if (key == "raster") {
       StringRef order;
       SMLoc orderLoc = parser.getCurrentLocation();
@@ -343,8 +355,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     return parser.emitError(loc)
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
-              "layout, mma, warps, raster, swizzle, vector, unroll, stages or "
-              "async)";
+              "layout, mma, warps, raster, swizzle, vector, unroll, stages, "
+              "async or reverse_compute_at)";
   };
 
   SMLoc start = parser.getCurrentLocation();
@@ -357,7 +369,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   }
   return parser.getChecked<ScheduleAttr>(
       start, parser.getContext(), tile, blocks, threads, cache, decomposition,
-      raster, swizzle, vector, unroll, layout, mma, warps, stages, async);
+      raster, swizzle, vector, unroll, layout, mma, warps, stages, async,
+      reverseComputeAt);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -408,6 +421,13 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", stages = " << getStages();
   if (!getAsync())
     printer << ", async = false";
+  if (!getReverseComputeAt().empty()) {
+    printer << ", reverse_compute_at = [";
+    llvm::interleaveComma(getReverseComputeAt(), printer, [&](AttachAttr a) {
+      printer.printAttribute(a);
+    });
+    printer << "]";
+  }
   printer << ">";
 }
 

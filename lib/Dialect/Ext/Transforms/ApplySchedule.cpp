@@ -123,12 +123,24 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   // the operands' sizes agree (as ext-compute-to-loops
   // checks them): the extent is read from one operand, the others are
   // indexed by it.
+  FailureOr<std::optional<FusedConsumer>> fusedOr =
+      resolveReverseComputeAt(op, schedule, plan);
+  if (failed(fusedOr))
+    return failure();
+  std::optional<FusedConsumer> fused = *fusedOr;
   rw.setInsertionPoint(op);
-  if (llvm::any_of(plan.axes, [](AxisAttr a) { return a.isDynamic(); })) {
-    SmallVector<SizeCheck> checks;
+  auto anyDynamic = [](ComputeOp c) {
+    return llvm::any_of(c.getAxisList(), [](AxisAttr a) { return a.isDynamic(); });
+  };
+  // A fused consumer's own operands are checked here too.
+  SmallVector<SizeCheck> checks;
+  if (anyDynamic(op))
     buildCheckedExtents(rw, loc, op, checks, /*materializeStatic=*/false);
+  if (fused && anyDynamic(fused->consumer))
+    buildCheckedExtents(rw, loc, fused->consumer, checks,
+                        /*materializeStatic=*/false);
+  if (!checks.empty())
     guardWithSizeChecks(rw, loc, checks);
-  }
   SmallVector<Value> dynamicTiles;
   bool dynamicGrid = false;
   int64_t numTiles = 1;
@@ -378,6 +390,18 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
           AffineMap::getMultiDimIdentityMap(spatialTile.size(), ctx),
           AffineMap::get(spatialTile.size(), 0, exprs, ctx)};
       Value frag = epilogue->getArgument(numTileDims + o);
+      if (fused) {
+        // The consumer's value is stored instead (and the accumulator too
+        // where anything else may read it).
+        Value anchorTarget;
+        if (fused->keepAnchorOutput)
+          anchorTarget = tileView(rw, loc, op.getOutputs()[o], origins, sizes);
+        emitFusedStore(rw, loc, plan, *fused,
+                       axesAttr(ctx, plan, plan.spatialAxes), spatialThreads,
+                       eframe.offsets, spatialBounds, frag, anchorTarget,
+                       maps[1], layout);
+        continue;
+      }
       Type elem = cast<MemRefType>(fragTypes[o]).getElementType();
       CacheAttr staging = plan.outputCache[o];
       // Fragments go by their layout into the output tile, or into a shared
@@ -436,6 +460,8 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
     KernelYieldOp::create(rw, loc, ValueRange{});
   }
 
+  if (fused)
+    rw.eraseOp(fused->consumer);
   rw.eraseOp(op);
   return kernel;
 }

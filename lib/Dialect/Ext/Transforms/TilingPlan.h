@@ -137,6 +137,44 @@ mlir::FailureOr<FragmentLayoutAttrInterface>
 resolveLayout(ComputeOp op, ScheduleAttr schedule, const TilingPlan &plan,
               const ApplyScheduleOptions &options);
 
+/// An element-wise consumer fused into the kernel's epilogue by the
+/// schedule's `reverse_compute_at` (EpilogueFusion.cpp).
+struct FusedConsumer {
+  ComputeOp consumer;
+  unsigned input = 0; // the consumer's input that is the anchor's output
+  /// Per consumer axis: the anchor's axis at the same point.
+  llvm::SmallVector<unsigned> anchorAxis;
+  /// The anchor's output is stored too: a function argument, or used by
+  /// anything besides the two computes.
+  bool keepAnchorOutput = false;
+};
+
+/// The consumer the schedule's `reverse_compute_at` names, checked: none
+/// without one; a failure (reported at `op`, naming both computes) for a
+/// fusion that would change what the program computes or that ext cannot
+/// build yet.
+mlir::FailureOr<std::optional<FusedConsumer>>
+resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
+                        const TilingPlan &plan);
+
+/// The epilogue store of a tile with a fused consumer: one tile compute
+/// over the spatial tile axes (`spatialAxes`, `bounds`) that reads the
+/// accumulator `frag` and the consumer's other inputs at the tile's points
+/// (`offsets`: the tile's offset per anchor axis) and writes the consumer's
+/// value to its output, and the accumulator to `anchorTarget` (through
+/// `anchorTargetMap`) when that is given.
+void emitFusedStore(mlir::OpBuilder &b, mlir::Location loc,
+                    const TilingPlan &plan, const FusedConsumer &fused,
+                    mlir::ArrayAttr spatialAxes,
+                    llvm::ArrayRef<int64_t> spatialThreads,
+                    llvm::ArrayRef<mlir::Value> offsets,
+                    mlir::ValueRange bounds, mlir::Value frag,
+                    mlir::Value anchorTarget, mlir::AffineMap anchorTargetMap,
+                    FragmentLayoutAttrInterface layout);
+
+/// The consumer's name, quoted, for diagnostics and locations.
+std::string nameOfConsumer(const FusedConsumer &fused);
+
 /// The k-steps of a unit [kBegin, kEnd): full ones run with a constant bound
 /// in [kBegin, fullEnd). A ragged last step either runs as a full one, when
 /// the copies' zero fill makes the body yield the combiner's identity, or

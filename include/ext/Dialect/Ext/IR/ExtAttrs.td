@@ -362,6 +362,26 @@ def Ext_CacheAttr : Ext_Attr<"Cache", "cache"> {
   let genVerifyDecl = 1;
 }
 
+def Ext_AttachAttr : Ext_Attr<"Attach", "at"> {
+  let summary = "another compute, attached to a scheduled one at a tile axis";
+  let description = [{
+    Names a compute of the same block (by its `name`) and an axis of the
+    scheduled compute (the anchor) where it runs, as TVM's `compute_at` and
+    `reverse_compute_at` take a block and a loop. In a schedule's
+    `reverse_compute_at` list, the named compute is an element-wise
+    consumer of the anchor's output, applied to each finished output tile
+    in registers before the store; the axis must be one the anchor binds to
+    blocks (the consumer runs once per output tile).
+
+    ```mlir
+    #ext.at<"D", "j">
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$compute,
+                        "::mlir::StringAttr":$axis);
+  let assemblyFormat = "`<` $compute `,` $axis `>`";
+}
+
 def Ext_DataParallelAttr : Ext_Attr<"DataParallel", "data_parallel", [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
         ["predictWork", "plansAtLaunch", "emitLaunchPlan",
@@ -593,6 +613,14 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       issues the copy of the step `N - 1` ahead into the buffer the previous
       step freed, and computes; needs a reduce axis split into k-steps and a
       cached operand.
+    * `reverse_compute_at`: element-wise consumers of the output fused into
+      the kernel (`#ext.at<"D", "j">`: compute `D` at the tile of blocked
+      axis `j`). `D` reads the anchor's output at the point it writes; its
+      other inputs are read at the tile's points, and its body runs on the
+      accumulator in registers before the store (GEMM + bias + ReLU, a cast
+      to f16). `D`'s output is stored instead of the anchor's, which is
+      stored too only if anything else uses it. `ext-apply-schedule`
+      checks the fusion and erases `D`.
     * `async`: with `stages >= 2`, whether global-to-shared copies may be
       asynchronous (`cp.async` through `nvgpu.device_async_copy` on sm_80
       and later; `true` by default). Elsewhere (AMD, older NVIDIA chips,
@@ -618,7 +646,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     OptionalParameter<"::ext::MmaLayoutAttr">:$mma,
     OptionalArrayRefParameter<"int64_t">:$warps,
     DefaultValuedParameter<"int64_t", "1">:$stages,
-    DefaultValuedParameter<"bool", "true">:$async
+    DefaultValuedParameter<"bool", "true">:$async,
+    OptionalArrayRefParameter<"::ext::AttachAttr">:$reverse_compute_at
   );
   // Keyword = value pairs in any order, comma-separated (a custom parser:
   // ODS formats cannot combine optional parameters with comma separators).

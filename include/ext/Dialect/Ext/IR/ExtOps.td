@@ -50,7 +50,9 @@ def Ext_ComputeOp : Ext_Op<"compute", [
 
     An optional `schedule` (`#ext.schedule<...>`) says how
     `ext-apply-schedule` maps the compute onto a GPU kernel; the verifier
-    checks that it fits the compute.
+    checks that it fits the compute. An optional `name` identifies the
+    compute to the schedules of others in its block (fusion: a schedule's
+    `reverse_compute_at`), and names it in diagnostics.
 
     Example (matmul, `k` a reduce axis):
 
@@ -76,7 +78,8 @@ def Ext_ComputeOp : Ext_Op<"compute", [
     AffineMapArrayAttr:$indexing_maps,
     OptionalAttr<Ext_CombinerKind>:$combiner,
     OptionalAttr<TypedArrayAttrBase<TypedAttrInterface, "typed identities">>:$identity,
-    OptionalAttr<Ext_ScheduleAttr>:$schedule
+    OptionalAttr<Ext_ScheduleAttr>:$schedule,
+    OptionalAttr<StrAttr>:$name
   );
   let regions = (region SizedRegion<1>:$body, AnyRegion:$reducer);
 
