@@ -333,8 +333,50 @@ std::optional<ProductBody> ext::matchProductBody(ComputeLikeOpInterface op) {
   return ProductBody{*lhs, *rhs};
 }
 
+/// The memref `v` is, through the casts that keep every element where it
+/// is (not subviews, whose windows may be disjoint, nor reinterpret_cast).
+static Value aliasRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::CastOp, memref::AssumeAlignmentOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// An output that is also an input is safe only element-wise: each element
+/// read by the point that writes it and by no other (the same map, no
+/// reduce axes). Otherwise a point reads what another already overwrote,
+/// in an order no schedule fixes: refused.
+static LogicalResult verifyNoHarmfulAliasing(ComputeOp op) {
+  unsigned numInputs = op.getInputs().size();
+  for (auto [o, out] : llvm::enumerate(op.getOutputs()))
+    for (auto [i, in] : llvm::enumerate(op.getInputs())) {
+      if (aliasRoot(in) != aliasRoot(out))
+        continue;
+      bool sameMap = op.getMaps()[i] == op.getMaps()[numInputs + o];
+      if (sameMap && !op.hasReduceAxes())
+        continue;
+      InFlightDiagnostic d = op.emitOpError()
+                             << "output #" << o << " is also input #" << i;
+      if (in != out)
+        d << " (a cast of the same memref)";
+      if (!sameMap)
+        return d << ", read at " << op.getIndexingMaps()[i]
+                 << " but written at " << op.getIndexingMaps()[numInputs + o]
+                 << ": points would read elements other points already "
+                    "overwrote; write into a separate buffer";
+      return d << " of a reduction: each element is read by every point of "
+                  "the reduce axes while the result is written over it; "
+                  "write into a separate buffer";
+    }
+  return success();
+}
+
 LogicalResult ComputeOp::verify() {
   if (failed(verifyComputeLike(*this)))
+    return failure();
+  if (failed(verifyNoHarmfulAliasing(*this)))
     return failure();
   if (ScheduleAttr schedule = getScheduleAttr())
     return ext::detail::verifyScheduleFor(*this, schedule);
