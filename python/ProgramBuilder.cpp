@@ -540,11 +540,16 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(unknown);
   b.setInsertionPointToEnd(module->getBody());
 
-  // Arguments: one memref per placeholder, output and intermediate.
+  // Arguments: one memref per placeholder, output and intermediate; then
+  // the function's own buffers (intermediates only fused consumers read).
   SmallVector<Type> argTypes;
   SmallVector<Location> argLocs;
   py::list args = program["args"];
-  for (py::handle h : args) {
+  size_t numArgs = args.size();
+  py::list tensors = args;
+  if (program.contains("locals"))
+    tensors = py::list(args + py::reinterpret_borrow<py::list>(program["locals"]));
+  for (py::handle h : tensors) {
     auto arg = py::reinterpret_borrow<py::dict>(h);
     std::string name = py::cast<std::string>(arg["name"]);
     Location loc = NameLoc::get(b.getStringAttr(name), locationOf(arg["loc"]));
@@ -571,12 +576,18 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
   }
 
   std::string funcName = py::cast<std::string>(program["name"]);
-  auto func = func::FuncOp::create(b, unknown, funcName,
-                                   b.getFunctionType(argTypes, {}));
+  auto func = func::FuncOp::create(
+      b, unknown, funcName,
+      b.getFunctionType(ArrayRef(argTypes).take_front(numArgs), {}));
   Block *entry = func.addEntryBlock();
   for (auto [arg, loc] : llvm::zip(entry->getArguments(), argLocs))
     arg.setLoc(loc);
   b.setInsertionPointToEnd(entry);
+  // Every tensor the computes name: the arguments, then the local buffers.
+  SmallVector<Value> tensorValues(entry->getArguments());
+  for (size_t i = numArgs; i < argTypes.size(); ++i)
+    tensorValues.push_back(memref::AllocOp::create(
+        b, argLocs[i], cast<MemRefType>(argTypes[i])));
 
   for (py::handle h : py::reinterpret_borrow<py::list>(program["computes"])) {
     auto c = py::reinterpret_borrow<py::dict>(h);
@@ -614,9 +625,9 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
     for (py::handle o : py::reinterpret_borrow<py::list>(c["operands"])) {
       auto t = py::reinterpret_borrow<py::tuple>(o);
       int64_t arg = py::cast<int64_t>(t[0]);
-      if (arg < 0 || arg >= static_cast<int64_t>(entry->getNumArguments()))
+      if (arg < 0 || arg >= static_cast<int64_t>(tensorValues.size()))
         throw BuildError(where + ": operand names no argument");
-      Value v = entry->getArgument(arg);
+      Value v = tensorValues[arg];
       SmallVector<AffineExpr> exprs;
       for (py::handle e : py::reinterpret_borrow<py::list>(t[1]))
         exprs.push_back(buildAffine(ctx, e, axes.size(), where));
@@ -683,6 +694,8 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
                      py::reinterpret_borrow<py::list>(c["input_names"]),
                      locationOf);
   }
+  for (Value local : ArrayRef(tensorValues).drop_front(numArgs))
+    memref::DeallocOp::create(b, unknown, local);
   func::ReturnOp::create(b, unknown);
   return module;
 }

@@ -206,6 +206,25 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
     outputs = [t for t in unique if id(t) not in read]
     intermediates = [t for op in computes for t in op.outputs
                      if id(t) not in {id(o) for o in outputs}]
+    # An intermediate that only the consumers fused into its compute read is
+    # a buffer of the function, not an argument: the fused kernel then
+    # never writes it (static shapes; a symbolic one stays an argument).
+    readers = {}
+    for op in computes:
+        for t, _ in _operands(op):
+            readers.setdefault(id(t), set()).add(id(op))
+    fused_away = set()
+    for op in computes:
+        s = schedules.get(id(op)) or op.schedule
+        if s is None or not s.attached:
+            continue
+        consumers = {id(c.op) for c in s.attached}
+        for t in op.outputs:
+            if readers.get(id(t), set()) <= consumers and \
+                    not any(isinstance(d, _te.Var) for d in t.shape):
+                fused_away.add(id(t))
+    local_buffers = [t for t in intermediates if id(t) in fused_away]
+    intermediates = [t for t in intermediates if id(t) not in fused_away]
     if args is not None:
         given = list(args)
         for t in given:
@@ -217,17 +236,20 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
         placeholders = given
 
     arguments = placeholders + outputs + intermediates
-    arg_index = {id(t): i for i, t in enumerate(arguments)}
+    # Local buffers are numbered after the arguments.
+    arg_index = {id(t): i for i, t in enumerate(arguments + local_buffers)}
     names = set()
     program_args = []
-    for t in arguments:
+    program_locals = []
+    for t in arguments + local_buffers:
         label = t.name
         while label in names:
             label += "_"
         names.add(label)
         # A symbolic size (ext.var) is a dynamic dimension.
-        program_args.append({"name": label, "shape": [_static_or_none(d) for d in t.shape],
-                             "dtype": t.dtype, "loc": t.loc})
+        (program_args if len(program_args) < len(arguments) else program_locals).append(
+            {"name": label, "shape": [_static_or_none(d) for d in t.shape],
+             "dtype": t.dtype, "loc": t.loc})
     # Divisibility facts belong to a size's name: every place it is stated.
     facts = {}
     for d in [d for t in arguments for d in t.shape] + \
@@ -269,7 +291,8 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
             "combiner": combiner, "identity": identity, "reducer": reducer,
             "schedule": (s.attr, s.loc) if s is not None else None,
         })
-    program = {"name": name, "args": program_args, "computes": program_computes}
+    program = {"name": name, "args": program_args, "locals": program_locals,
+               "computes": program_computes}
     return program, placeholders, outputs, intermediates
 
 

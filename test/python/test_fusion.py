@@ -75,3 +75,17 @@ def test_reverse_compute_at_is_the_method_not_a_field():
     A, B, bias, C, D = gemm_bias_relu(32, 32, 32)
     with pytest.raises(ValueError, match=r"reverse_compute_at\(D, axis\)"):
         ext.schedule(C, reverse_compute_at=[D])
+
+
+def test_a_fused_intermediate_is_not_written():
+    """C, read only by the consumer fused into its kernel, is a buffer of the
+    function, not an argument: the kernel stores D alone."""
+    A, B, bias, C, D = gemm_bias_relu(64, 64, 32)
+    s = ext.schedule(C, tile=(32, 32, 16)).reverse_compute_at(D, "j")
+    kernel = ext.build(s)
+    assert kernel.intermediates == []
+    gpu = kernel.mlir("ext-kernel-to-gpu")
+    assert gpu.count("gpu.launch") == 1
+    # Unfused, C is an argument the first kernel writes.
+    plain = ext.build(D)
+    assert [t.name for t in plain.intermediates] == ["C"]
