@@ -60,6 +60,8 @@ import ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+import kstep_mix  # noqa: E402  (bench/kstep_mix.py)
 
 N = K = 4096
 BM, BN, BK = 16, 128, 64
@@ -224,12 +226,9 @@ func.func @main() {{
 
 def sass_section(failures):
     """The k-step SASS mix of static and symbolic kernels (ptxas, sm_80)."""
-    ptxas = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas")
-    mix = os.path.join(ROOT, "..", "shared", "tools", "sass", "sass_mix.py")
-    if not (os.path.exists(ptxas) and os.path.exists(mix)):
-        return [f"\n## Static mix: not measured (needs {ptxas} and {mix})\n"]
-    import json
-    import re
+    why = kstep_mix.available()
+    if why:
+        return [f"\n## Static mix: not measured ({why})\n"]
     out = ["\n## Static mix: k-step SASS per CTA (ptxas, sm_80; sass_mix.py)\n",
            "| kernel | M | registers | stack | HMMA | LDSM | LDGSTS | int/addr | STL |",
            "|---|---|---|---|---|---|---|---|---|"]
@@ -241,38 +240,26 @@ def sass_section(failures):
              ("symbolic, K symbolic", ext.var("M"), ext.var("K"), False),
              ("symbolic, K symbolic multiple_of 64", ext.var("M"),
               ext.var("K", multiple_of=64), True)]
-    with tempfile.TemporaryDirectory() as tmp:
-        for label, fields in (("data_parallel", dict(decomposition="data_parallel")),
-                              ("stream_k", dict(decomposition="stream_k", sms=132))):
-            base = None
-            for size_label, m, k, checked in sizes:
-                ptx = ext.matmul(m, N, k, dtype="float16", **SCHEDULE, **fields).build(
-                    "nvvm", chip="sm_80").ptx
-                path = os.path.join(tmp, "k.ptx")
-                with open(path, "w") as f:
-                    f.write(ptx)
-                p = subprocess.run([ptxas, "-arch=sm_80", "-v", path, "-o", path + ".cubin"],
-                                   capture_output=True, text=True)
-                regs = re.search(r"Used (\d+) registers", p.stderr)
-                stack = re.search(r"(\d+) bytes stack frame", p.stderr)
-                q = subprocess.run([sys.executable, mix, path + ".cubin"],
-                                   capture_output=True, text=True)
-                line = q.stdout.strip().splitlines()[-1] if q.stdout.strip() else ""
-                try:
-                    kstep = next(iter(json.loads(line[line.index("{"):]).values()))["kstep"]
-                except (ValueError, KeyError, StopIteration):
-                    out.append(f"| {label} | {size_label} | ptxas/sass_mix failed | | | | | | |")
-                    continue
-                row = {k: kstep[k] for k in ("HMMA", "LDSM", "LDGSTS", "int/addr", "STL")}
-                out.append(f"| {label} | {size_label} | {regs.group(1) if regs else '?'} | "
-                           f"{stack.group(1) if stack else '?'} | {row['HMMA']} | {row['LDSM']} | "
-                           f"{row['LDGSTS']} | {row['int/addr']} | {row['STL']} |")
-                if base is None:
-                    base = row
-                elif checked and any(row[c] != base[c] for c in ("HMMA", "LDSM", "LDGSTS")):
-                    failures.append(f"{label}, M {size_label}: k-step HMMA/LDSM/LDGSTS "
-                                    f"{row['HMMA']}/{row['LDSM']}/{row['LDGSTS']} differ from the "
-                                    f"static kernel's {base['HMMA']}/{base['LDSM']}/{base['LDGSTS']}")
+    for label, fields in (("data_parallel", dict(decomposition="data_parallel")),
+                          ("stream_k", dict(decomposition="stream_k", sms=132))):
+        base = None
+        for size_label, m, k, checked in sizes:
+            ptx = ext.matmul(m, N, k, dtype="float16", **SCHEDULE, **fields).build(
+                "nvvm", chip="sm_80").ptx
+            mix = kstep_mix.kstep_mix(ptx)
+            if mix is None:
+                out.append(f"| {label} | {size_label} | ptxas/sass_mix failed | | | | | | |")
+                continue
+            row = {k: mix.get(k, 0) for k in ("HMMA", "LDSM", "LDGSTS", "int/addr", "STL")}
+            out.append(f"| {label} | {size_label} | {mix['registers']} | {mix['stack']} | "
+                       f"{row['HMMA']} | {row['LDSM']} | {row['LDGSTS']} | {row['int/addr']} | "
+                       f"{row['STL']} |")
+            if base is None:
+                base = row
+            elif checked and any(row[c] != base[c] for c in ("HMMA", "LDSM", "LDGSTS")):
+                failures.append(f"{label}, M {size_label}: k-step HMMA/LDSM/LDGSTS "
+                                f"{row['HMMA']}/{row['LDSM']}/{row['LDGSTS']} differ from the "
+                                f"static kernel's {base['HMMA']}/{base['LDSM']}/{base['LDGSTS']}")
     print("\n".join(out), flush=True)
     return out
 

@@ -16,7 +16,9 @@ EXAMPLES = os.path.join(ROOT, "examples", "python")
     ("gemm.py", [".target sm_90", "shared memory:", "gemm matches numpy"]),
     ("softmax.py", ["softmax matches numpy"]),
     ("argmax.py", ["argmax matches numpy"]),
-    ("conv2d.py", ["conv2d matches numpy"])])
+    ("conv2d.py", ["conv2d matches numpy"]),
+    ("gemm_bias_relu.py", ["kernels: 1 (unfused: 2), intermediates in memory: []",
+                           "gemm + bias + relu matches numpy"])])
 def test_example(script, expected):
     env = dict(os.environ)
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(ext.__file__)))

@@ -64,11 +64,18 @@ def test_a_reduction_is_not_fused_as_an_epilogue():
         ext.build(s)
 
 
-def test_the_axis_must_be_blocked():
+def test_the_axis_must_be_spatial():
     A, B, bias, C, D = gemm_bias_relu(32, 32, 32)
     s = ext.schedule(C, tile=(16, 16, 16)).reverse_compute_at(D, "k")
-    with pytest.raises(RuntimeError, match="axis 'k' of 'C' is not one it binds to blocks"):
+    with pytest.raises(RuntimeError, match="'k' is not a spatial axis of 'C'"):
         ext.build(s)
+
+
+def test_one_tile_larger_than_the_problem():
+    """Tiles larger than both axes: no axis indexes the grid, one tile."""
+    A, B, bias, C, D = gemm_bias_relu(20, 12, 24)
+    s = ext.schedule(C, tile=(32, 32, 16)).reverse_compute_at(D, "j")
+    check(s, 20, 12, 24, np.float32, np.float32)
 
 
 def test_reverse_compute_at_is_the_method_not_a_field():

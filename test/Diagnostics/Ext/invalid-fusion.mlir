@@ -30,7 +30,7 @@ func.func @no_such_compute(%A: memref<32x32xf32>, %B: memref<32x32xf32>, %bias: 
 
 func.func @reduce_axis(%A: memref<32x32xf32>, %B: memref<32x32xf32>, %bias: memref<32xf32>, %D: memref<32x32xf32>) {
   %C = memref.alloc() : memref<32x32xf32>
-  // expected-error @+1 {{'ext.compute' op schedule: reverse_compute_at 'D': axis 'k' of 'C' is not one it binds to blocks; a consumer runs once per finished output tile, at a blocked axis ('i', 'j')}}
+  // expected-error @+1 {{'ext.compute' op schedule: reverse_compute_at 'D': 'k' is not a spatial axis of 'C'; a consumer runs once per finished output tile, at a spatial axis ('i', 'j')}}
   ext.compute [#ext.axis<"i", spatial, 32>, #ext.axis<"j", spatial, 32>, #ext.axis<"k", reduce, 32>]
       ins(%A, %B : memref<32x32xf32>, memref<32x32xf32>) outs(%C : memref<32x32xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]

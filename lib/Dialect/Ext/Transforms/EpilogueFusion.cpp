@@ -70,13 +70,15 @@ tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
     return err() << "it comes before " << nameOf(op)
                  << ", so it cannot consume its output";
 
+  // Every spatial axis's tile loop is the output tile's (the blocked ones
+  // index the grid; the others are covered by one tile).
   std::optional<unsigned> axis = op.getAxisPosition(at.getAxis().getValue());
-  if (!axis || !llvm::is_contained(plan.blockedAxes, *axis)) {
+  if (!axis || !plan.axes[*axis].isSpatial()) {
     InFlightDiagnostic d = err();
-    d << "axis '" << at.getAxis().getValue() << "' of " << nameOf(op)
-      << " is not one it binds to blocks; a consumer runs once per finished "
-         "output tile, at a blocked axis (";
-    llvm::interleaveComma(plan.blockedAxes, d, [&](unsigned a) {
+    d << "'" << at.getAxis().getValue() << "' is not a spatial axis of "
+      << nameOf(op) << "; a consumer runs once per finished output tile, at "
+      << "a spatial axis (";
+    llvm::interleaveComma(plan.spatialAxes, d, [&](unsigned a) {
       d << "'" << plan.axes[a].getName() << "'";
     });
     return d << ")";

@@ -370,8 +370,8 @@ def Ext_AttachAttr : Ext_Attr<"Attach", "at"> {
     `reverse_compute_at` take a block and a loop. In a schedule's
     `reverse_compute_at` list, the named compute is an element-wise
     consumer of the anchor's output, applied to each finished output tile
-    in registers before the store; the axis must be one the anchor binds to
-    blocks (the consumer runs once per output tile).
+    in registers before the store; the axis must be a spatial axis of the
+    anchor (the consumer runs once per output tile).
 
     ```mlir
     #ext.at<"D", "j">
@@ -614,8 +614,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       step freed, and computes; needs a reduce axis split into k-steps and a
       cached operand.
     * `reverse_compute_at`: element-wise consumers of the output fused into
-      the kernel (`#ext.at<"D", "j">`: compute `D` at the tile of blocked
-      axis `j`). `D` reads the anchor's output at the point it writes; its
+      the kernel (`#ext.at<"D", "j">`: compute `D` at the output tile, a
+      spatial axis `j` naming its loop). `D` reads the anchor's output at the point it writes; its
       other inputs are read at the tile's points, and its body runs on the
       accumulator in registers before the store (GEMM + bias + ReLU, a cast
       to f16). `D`'s output is stored instead of the anchor's, which is

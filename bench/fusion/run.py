@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Fusion: kernels and global-memory traffic, fused against unfused.
+
+GEMM + bias + ReLU with an f16 result, D = f16(max(A @ B + bias, 0)), A and B
+f16, accumulation in f32, on mma.sync m16n8k16 (128 x 128 x 32 tiles, 2 x 2
+warps, 3 stages). Unfused it is two kernels: the GEMM writes C (f32) and the
+epilogue kernel reads it back; fused (the GEMM's schedule names the
+epilogue with reverse_compute_at) it is one, and C never reaches memory.
+
+1. Model at 4096^3 on an H200: per kernel, the compulsory global traffic
+   (every tensor the kernel reads or writes moved once: tile re-reads from
+   L2 are not counted) and the time max(bytes / 4.8 TB/s, flops / half the
+   989 TFLOP/s f16 peak, as bench/roofline assumes for mma.sync), summed
+   over the kernels.
+2. Build: the PTX's kernel entries of each variant (sm_80).
+3. Emulator: both variants at 100 x 70 x 96 (ragged), against numpy
+   (integer data: exact).
+4. Static mix (where ptxas and ../shared/tools/sass are present): the
+   fused kernel's k-step must be the plain GEMM's (HMMA, LDSM, LDGSTS and
+   integer/address instructions per k-step): the epilogue stays out of the
+   main loop (checked).
+
+Softmax, LayerNorm (compute_at) and padded convolution (guarded reads) are
+not fused yet: their rows will join when issue 30's compute_at lands.
+
+Usage: PYTHONPATH=build/python_packages /usr/bin/python3 bench/fusion/run.py
+Writes bench/fusion/results.md; exits 1 if a check fails.
+"""
+import os
+import sys
+
+import numpy as np
+
+import ext
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import kstep_mix  # noqa: E402  (bench/kstep_mix.py)
+
+HBM = 4.8e12
+PEAK_F16 = 989.4e12
+MMA_SYNC_FRACTION = 0.5
+SCHEDULE = dict(tile=(128, 128, 32), mma="m16n8k16", threads=[4, 32, 1], warps=[2, 2],
+                stages=3, vector=8)
+
+
+def workload(m, n, k):
+    A = ext.placeholder((m, k), "float16", name="A")
+    B = ext.placeholder((k, n), "float16", name="B")
+    bias = ext.placeholder((n,), "float32", name="bias")
+    r = ext.reduce_axis(k, name="k")
+    C = ext.compute((m, n), lambda i, j: ext.sum(ext.cast(A[i, r], "float32") *
+                                                 ext.cast(B[r, j], "float32"), axis=r),
+                    name="C")
+    D = ext.compute((m, n), lambda i, j: ext.cast(ext.max(C[i, j] + bias[j], 0.0), "float16"),
+                    name="D")
+    return A, B, bias, C, D
+
+
+def variants(m, n, k):
+    """(name, build items): fused, and unfused (the GEMM scheduled, the
+    epilogue its own default-scheduled kernel)."""
+    A, B, bias, C, D = workload(m, n, k)
+    fused = ext.schedule(C, cache=[A, B], **SCHEDULE).reverse_compute_at(D, "j")
+    A, B, bias, C, D = workload(m, n, k)
+    gemm = ext.schedule(C, cache=[A, B], **SCHEDULE)
+    epilogue = ext.schedule(D, tile=(16, 128), threads=(16, 8))
+    return [("fused", [fused]), ("unfused", [gemm, epilogue])]
+
+
+def model(m, n, k):
+    """Per variant: kernels, compulsory bytes, model seconds."""
+    a, b, bias, c, d = 2 * m * k, 2 * k * n, 4 * n, 4 * m * n, 2 * m * n
+    flops = 2 * m * n * k
+    gemm_time = lambda nbytes: max(nbytes / HBM, flops / (PEAK_F16 * MMA_SYNC_FRACTION))
+    fused = [(a + b + bias + d, gemm_time(a + b + bias + d))]
+    unfused = [(a + b + c, gemm_time(a + b + c)), (c + bias + d, (c + bias + d) / HBM)]
+    return {"fused": fused, "unfused": unfused}
+
+
+def main():
+    failures, out = [], ["# bench/fusion: GEMM + bias + ReLU (f16 out), fused vs unfused\n"]
+    m = n = k = 4096
+    per = model(m, n, k)
+    out += [f"## Model at {m} x {n} x {k}, H200 (4.8 TB/s, mma.sync at half of 989 TFLOP/s)\n",
+            "| variant | kernels | compulsory global bytes | model time (us) | vs fused |",
+            "|---|---|---|---|---|"]
+    fused_t = sum(t for _, t in per["fused"])
+    for name, kernels in per.items():
+        nbytes, t = sum(b for b, _ in kernels), sum(t for _, t in kernels)
+        out.append(f"| {name} | {len(kernels)} | {nbytes / 2**20:.1f} MiB | {t * 1e6:.1f} | "
+                   f"{t / fused_t:.3f} |")
+
+    out += ["\n## Build (sm_80) and emulator (100 x 70 x 96, exact)\n",
+            "| variant | PTX kernel entries | max abs error |", "|---|---|---|"]
+    rng = np.random.default_rng(0)
+    a = rng.integers(-3, 4, (100, 96)).astype(np.float16)
+    b = rng.integers(-3, 4, (96, 70)).astype(np.float16)
+    t = rng.integers(-3, 4, (70,)).astype(np.float32)
+    ref = np.maximum(a.astype(np.float32) @ b.astype(np.float32) + t, 0).astype(np.float16)
+    ptx = {}
+    for name, items in variants(100, 70, 96):
+        gpu = ext.build(items, "nvvm", chip="sm_80")
+        ptx[name] = gpu.ptx
+        entries = gpu.ptx.count(".entry")
+        got = ext.build(items).run(a, b, t)
+        err = float(np.abs(got.astype(np.float32) - ref.astype(np.float32)).max())
+        out.append(f"| {name} | {entries} | {err:g} |")
+        if err != 0:
+            failures.append(f"{name}: max error {err}")
+        if name == "fused" and entries != 1:
+            failures.append(f"fused: {entries} kernel entries")
+
+    why = kstep_mix.available()
+    if why:
+        out.append(f"\n## Static mix: not measured ({why})\n")
+    else:
+        out += ["\n## Static mix: k-step SASS per CTA at 4096^3 (ptxas, sm_80)\n",
+                "| kernel | registers | HMMA | LDSM | LDGSTS | int/addr | STL |",
+                "|---|---|---|---|---|---|---|"]
+        rows = {}
+        for name, items in variants(m, n, k):
+            # The unfused variant's first kernel is the plain GEMM.
+            mix = kstep_mix.kstep_mix(ext.build(items[:1], "nvvm", chip="sm_80").ptx)
+            label = "GEMM + epilogue (fused)" if name == "fused" else "GEMM alone"
+            if mix is None:
+                out.append(f"| {label} | ptxas/sass_mix failed | | | | | |")
+                failures.append(f"{label}: no k-step mix")
+                continue
+            rows[name] = {c: mix.get(c, 0) for c in ("HMMA", "LDSM", "LDGSTS", "int/addr", "STL")}
+            r = rows[name]
+            out.append(f"| {label} | {mix['registers']} | {r['HMMA']} | {r['LDSM']} | "
+                       f"{r['LDGSTS']} | {r['int/addr']} | {r['STL']} |")
+        if len(rows) == 2 and rows["fused"] != rows["unfused"]:
+            failures.append(f"the fused k-step {rows['fused']} differs from the GEMM's "
+                            f"{rows['unfused']}")
+
+    out.append("\n" + ("All checks hold." if not failures else
+                       "FAILED:\n" + "\n".join(f"- {f}" for f in failures)))
+    text = "\n".join(out) + "\n"
+    print(text)
+    with open(os.path.join(HERE, "results.md"), "w") as f:
+        f.write(text)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
