@@ -275,7 +275,7 @@ constexpr StringLiteral kScheduleFields[] = {
     "tile",   "blocks",  "threads", "cache",  "decomposition",
     "raster", "swizzle", "vector",  "unroll", "layout",
     "mma",    "warps",   "stages",  "async",
-    "reverse_compute_at"};
+    "reverse_compute_at", "compute_inline"};
 constexpr StringLiteral kAttachFields[] = {"compute", "axis"};
 constexpr StringLiteral kCacheFields[] = {"operand", "align", "swizzle"};
 constexpr StringLiteral kStorageAlignFields[] = {"dim", "factor", "offset"};
@@ -299,7 +299,8 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
   SmallVector<int64_t> tile = k.integers("tile"),
                        threads = k.integers("threads"),
                        warps = k.integers("warps");
-  SmallVector<std::string> blocks = k.strings("blocks");
+  SmallVector<std::string> blocks = k.strings("blocks"),
+                           inlined = k.strings("compute_inline");
   std::vector<py::object> cache = k.attributes("cache"),
                           attached = k.attributes("reverse_compute_at");
   std::optional<py::object> decomposition = k.attribute("decomposition"),
@@ -311,9 +312,11 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
           unroll = k.integer("unroll", 1), stages = k.integer("stages", 1);
   bool async = k.boolean("async", true);
   return [=](MLIRContext *ctx, EmitError emitError) -> Attribute {
-    SmallVector<StringAttr> blockNames;
+    SmallVector<StringAttr> blockNames, inlinedNames;
     for (const std::string &b : blocks)
       blockNames.push_back(StringAttr::get(ctx, b));
+    for (const std::string &n : inlined)
+      inlinedNames.push_back(StringAttr::get(ctx, n));
     SmallVector<CacheAttr> caches;
     SmallVector<AttachAttr> reverseComputeAt;
     TileDecompositionAttrInterface d;
@@ -336,7 +339,8 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
     return ScheduleAttr::getChecked(
         emitError, ctx, ArrayRef(tile), ArrayRef(blockNames), ArrayRef(threads),
         ArrayRef(caches), d, raster, swizzle, vector, unroll, l, m,
-        ArrayRef(warps), stages, async, ArrayRef(reverseComputeAt));
+        ArrayRef(warps), stages, async, ArrayRef(reverseComputeAt),
+        ArrayRef(inlinedNames));
   };
 }
 

@@ -216,11 +216,16 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
     fused_away = set()
     for op in computes:
         s = schedules.get(id(op)) or op.schedule
-        if s is None or not s.attached:
+        if s is None:
             continue
         consumers = {id(c.op) for c in s.attached}
         for t in op.outputs:
-            if readers.get(id(t), set()) <= consumers and \
+            if consumers and readers.get(id(t), set()) <= consumers and \
+                    not any(isinstance(d, _te.Var) for d in t.shape):
+                fused_away.add(id(t))
+        # An inlined producer's output that only this compute reads.
+        for t in s.inlined:
+            if readers.get(id(t), set()) <= {id(op)} and \
                     not any(isinstance(d, _te.Var) for d in t.shape):
                 fused_away.add(id(t))
     local_buffers = [t for t in intermediates if id(t) in fused_away]

@@ -247,8 +247,38 @@ class Schedule:
         self.loc = loc
         # The attribute's fields, to make it again with more (fusion).
         self._fields = fields or {}
-        # Computes fused into this one's kernel (reverse_compute_at).
+        # Computes fused into this one's kernel: consumers
+        # (reverse_compute_at, with their #ext.at) and producers
+        # (compute_inline).
         self.attached = []
+        self._attached_at = []
+        self.inlined = []
+
+    def _remake(self, loc):
+        self.attr = _make(loc, _cpp.schedule, **self._fields,
+                          reverse_compute_at=self._attached_at,
+                          compute_inline=[t.op.name for t in self.inlined])
+
+    def compute_inline(self, producer) -> "Schedule":
+        """Substitutes `producer`, an element-wise compute whose output this
+        compute reads (a cast, a scale, a dequantization), into this compute:
+        the kernel reads the producer's inputs and applies its body where it
+        read its element, so the producer costs no kernel and no round trip
+        through memory. Returns the schedule.
+
+            >>> Af = ext.compute((M, K), lambda i, k: ext.cast(A[i, k], "float32") * scale)
+            >>> s = ext.schedule(C, tile=(64, 64, 16), cache=[Af]).compute_inline(Af)
+        """
+        loc = _where()
+        if not isinstance(producer, _te.Tensor) or producer.op is None:
+            raise _error(loc, f"compute_inline takes a tensor from ext.compute, got "
+                              f"{producer!r}", TypeError)
+        if producer.op is self.op:
+            raise _error(loc, f"compute_inline: '{producer.name}' is the scheduled "
+                              "compute itself")
+        self.inlined.append(producer)
+        self._remake(loc)
+        return self
 
     def reverse_compute_at(self, consumer, axis) -> "Schedule":
         """Fuses `consumer`, an element-wise compute that reads this
@@ -276,9 +306,9 @@ class Schedule:
             raise _error(loc, f"compute '{self.op.name}' already fuses "
                               f"'{self.attached[0].name}'; one consumer is supported "
                               "(write the chain as one compute)")
-        at = _make(loc, _cpp.at, compute=consumer.op.name, axis=name)
-        self.attr = _make(loc, _cpp.schedule, **self._fields, reverse_compute_at=[at])
+        self._attached_at.append(_make(loc, _cpp.at, compute=consumer.op.name, axis=name))
         self.attached.append(consumer)
+        self._remake(loc)
         return self
 
     def text(self) -> str:
@@ -363,9 +393,10 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     loc = _where()
     op = _as_compute(compute, loc)
     for name in fields:
-        if name == "reverse_compute_at":
-            raise _error(loc, "fuse a consumer with the schedule's method: "
-                              "ext.schedule(C, ...).reverse_compute_at(D, axis)")
+        if name in ("reverse_compute_at", "compute_inline"):
+            raise _error(loc, "fuse computes with the schedule's methods: "
+                              "ext.schedule(C, ...).reverse_compute_at(D, axis) or "
+                              ".compute_inline(T)")
         if name not in _SCHEDULE_FIELDS or name in _ARGUMENTS:
             raise _error(loc, f"schedule field {name!r} does not exist in this build of "
                               f"ext; valid fields: {', '.join(schedule_fields())}")

@@ -80,7 +80,7 @@ def test_one_tile_larger_than_the_problem():
 
 def test_reverse_compute_at_is_the_method_not_a_field():
     A, B, bias, C, D = gemm_bias_relu(32, 32, 32)
-    with pytest.raises(ValueError, match=r"reverse_compute_at\(D, axis\)"):
+    with pytest.raises(ValueError, match=r"reverse_compute_at\(D, axis\) or \.compute_inline\(T\)"):
         ext.schedule(C, reverse_compute_at=[D])
 
 
@@ -96,3 +96,32 @@ def test_a_fused_intermediate_is_not_written():
     # Unfused, C is an argument the first kernel writes.
     plain = ext.build(D)
     assert [t.name for t in plain.intermediates] == ["C"]
+
+
+def test_an_inlined_dequantization():
+    """W = f32(Wq) * scale[j] inlined into C = A @ W: the kernel reads the
+    int8 weight and the scale, W is never computed or stored."""
+    A = ext.placeholder((48, 64), "float32", name="A")
+    Wq = ext.placeholder((64, 40), "int8", name="Wq")
+    scale = ext.placeholder((40,), "float32", name="scale")
+    W = ext.compute((64, 40), lambda k, j: ext.cast(Wq[k, j], "float32") * scale[j], name="W")
+    r = ext.reduce_axis(64, name="r")
+    C = ext.compute((48, 40), lambda i, j: ext.sum(A[i, r] * W[r, j], axis=r), name="C")
+    s = ext.schedule(C, tile=(16, 16, 16), cache=[A, W]).compute_inline(W)
+    kernel = ext.build(s)
+    assert kernel.intermediates == []
+    assert kernel.mlir("ext-kernel-to-gpu").count("gpu.launch") == 1
+    a = RNG.integers(-3, 4, (48, 64)).astype(np.float32)
+    q = RNG.integers(-100, 100, (64, 40)).astype(np.int8)
+    sc = RNG.integers(1, 4, (40,)).astype(np.float32)
+    np.testing.assert_array_equal(kernel.run(a, q, sc), a @ (q.astype(np.float32) * sc))
+
+
+def test_inlining_a_reduction_is_refused():
+    A, B, bias, C, D = gemm_bias_relu(32, 32, 32)
+    E = ext.compute((32, 32), lambda i, j: C[i, j] * 2.0, name="E")
+    s = ext.schedule(E, tile=(16, 16)).compute_inline(C)
+    with pytest.raises(RuntimeError, match="compute_inline 'C': it is a reduction "
+                                           r"\(axis 'k'\); compute_inline substitutes an "
+                                           "element-wise compute"):
+        ext.build(s)

@@ -173,7 +173,7 @@ LogicalResult ScheduleAttr::verify(
     RasterOrder raster, int64_t swizzle, int64_t vector, int64_t unroll,
     FragmentLayoutAttrInterface layout, MmaLayoutAttr mma,
     ArrayRef<int64_t> warps, int64_t stages, bool async,
-    ArrayRef<AttachAttr> reverseComputeAt) {
+    ArrayRef<AttachAttr> reverseComputeAt, ArrayRef<StringAttr>) {
   if (reverseComputeAt.size() > 1)
     return emitError() << "schedule fuses " << reverseComputeAt.size()
                        << " consumers with reverse_compute_at; one is "
@@ -223,6 +223,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   MmaLayoutAttr mma;
   SmallVector<int64_t> warps;
   SmallVector<AttachAttr> reverseComputeAt;
+  SmallVector<StringAttr> computeInline;
   RasterOrder raster = RasterOrder::row;
   int64_t swizzle = 1, vector = 1, unroll = 1, stages = 1;
   bool async = true;
@@ -265,13 +266,14 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       hasThreads = true;
       return parseInts(threads);
     }
-    if (key == "blocks")
+    if (key == "blocks" || key == "compute_inline")
       return parser.parseCommaSeparatedList(
           AsmParser::Delimiter::Square, [&]() -> ParseResult {
             std::string name;
             if (parser.parseString(&name))
               return failure();
-            blocks.push_back(StringAttr::get(parser.getContext(), name));
+            (key == "blocks" ? blocks : computeInline)
+                .push_back(StringAttr::get(parser.getContext(), name));
             return success();
           });
     if (key == "cache")
@@ -356,7 +358,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
               "layout, mma, warps, raster, swizzle, vector, unroll, stages, "
-              "async or reverse_compute_at)";
+              "async, reverse_compute_at or compute_inline)";
   };
 
   SMLoc start = parser.getCurrentLocation();
@@ -370,7 +372,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<ScheduleAttr>(
       start, parser.getContext(), tile, blocks, threads, cache, decomposition,
       raster, swizzle, vector, unroll, layout, mma, warps, stages, async,
-      reverseComputeAt);
+      reverseComputeAt, computeInline);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -426,6 +428,12 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     llvm::interleaveComma(getReverseComputeAt(), printer, [&](AttachAttr a) {
       printer.printAttribute(a);
     });
+    printer << "]";
+  }
+  if (!getComputeInline().empty()) {
+    printer << ", compute_inline = [";
+    llvm::interleaveComma(getComputeInline(), printer,
+                          [&](StringAttr s) { printer << s; });
     printer << "]";
   }
   printer << ">";

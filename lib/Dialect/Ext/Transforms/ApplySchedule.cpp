@@ -86,9 +86,14 @@ Value createStagingTile(OpBuilder &b, Location loc, unsigned output,
 
 FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
                                        const ApplyScheduleOptions &options) {
-  ScheduleAttr schedule = op.getScheduleAttr();
-  if (!schedule)
+  if (!op.getScheduleAttr())
     return op.emitOpError("has no schedule to apply");
+  // Producers the schedule inlines become part of the compute first.
+  FailureOr<ComputeOp> inlined = inlineProducers(rw, op);
+  if (failed(inlined))
+    return failure();
+  op = *inlined;
+  ScheduleAttr schedule = op.getScheduleAttr();
   FailureOr<TilingPlan> planOr = planTiling(op, schedule);
   if (failed(planOr))
     return failure();

@@ -24,12 +24,6 @@ using namespace ext::tiling;
 
 namespace {
 
-std::string nameOf(ComputeOp op) {
-  if (StringAttr name = op.getNameAttr())
-    return ("'" + name.getValue() + "'").str();
-  return "(unnamed)";
-}
-
 /// A memref's uses that read or write it (not its deallocation).
 bool hasOtherUses(Value memref, ArrayRef<Operation *> except) {
   for (Operation *user : memref.getUsers()) {
@@ -55,19 +49,12 @@ tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
                             << "': ";
   };
 
-  ComputeOp consumer;
-  for (Operation &other : *op->getBlock()) {
-    auto c = dyn_cast<ComputeOp>(other);
-    if (!c || c == op || !c.getNameAttr() || c.getNameAttr().getValue() != name)
-      continue;
-    if (consumer)
-      return err() << "two computes of that name in the block";
-    consumer = c;
-  }
-  if (!consumer)
-    return err() << "no compute of that name in the block";
+  FailureOr<ComputeOp> found = findNamedCompute(op, name, err);
+  if (failed(found))
+    return failure();
+  ComputeOp consumer = *found;
   if (!op->isBeforeInBlock(consumer))
-    return err() << "it comes before " << nameOf(op)
+    return err() << "it comes before " << quotedName(op)
                  << ", so it cannot consume its output";
 
   // Every spatial axis's tile loop is the output tile's (the blocked ones
@@ -76,7 +63,7 @@ tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
   if (!axis || !plan.axes[*axis].isSpatial()) {
     InFlightDiagnostic d = err();
     d << "'" << at.getAxis().getValue() << "' is not a spatial axis of "
-      << nameOf(op) << "; a consumer runs once per finished output tile, at "
+      << quotedName(op) << "; a consumer runs once per finished output tile, at "
       << "a spatial axis (";
     llvm::interleaveComma(plan.spatialAxes, d, [&](unsigned a) {
       d << "'" << plan.axes[a].getName() << "'";
@@ -85,20 +72,20 @@ tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
   }
   if (consumer.getScheduleAttr())
     return err() << "it has its own schedule; a fused consumer runs in "
-                 << nameOf(op) << "'s kernel";
+                 << quotedName(op) << "'s kernel";
   for (AxisAttr a : consumer.getAxisList())
     if (a.isReduce())
       return err() << "it is a reduction (axis '" << a.getName()
                    << "'); reverse_compute_at fuses an element-wise consumer";
   if (!plan.useFragments)
-    return err() << nameOf(op)
+    return err() << quotedName(op)
                  << " has no accumulator in registers to apply it to (a "
                     "compute without reduce axes, or a reduction on threads)";
   if (op.getOutputs().size() != 1 || consumer.getOutputs().size() != 1)
     return err() << "fuses a consumer with one output into a compute with "
                     "one output";
   if (plan.outputCache[0])
-    return err() << "the output of " << nameOf(op)
+    return err() << "the output of " << quotedName(op)
                  << " is staged through shared memory (its cache); a fused "
                     "consumer is applied in registers, without staging";
 
@@ -110,15 +97,15 @@ tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
     if (in != anchorOut)
       continue;
     if (reads)
-      return err() << "it reads the output of " << nameOf(op) << " twice";
+      return err() << "it reads the output of " << quotedName(op) << " twice";
     reads = i;
   }
   if (!reads)
-    return err() << "it does not read the output of " << nameOf(op);
+    return err() << "it does not read the output of " << quotedName(op);
   fused.input = *reads;
   for (Value out : consumer.getOutputs())
     if (llvm::is_contained(op.getInputs(), out) || out == anchorOut)
-      return err() << "it writes a memref that " << nameOf(op) << " uses";
+      return err() << "it writes a memref that " << quotedName(op) << " uses";
 
   // The consumer reads the anchor's output where it writes its own, each
   // dimension a plain axis: its point is the anchor's.
@@ -126,7 +113,7 @@ tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
   AffineMap writeMap = consumer.getOutputMap(0);
   AffineMap anchorMap = op.getOutputMap(0);
   if (readMap != writeMap)
-    return err() << "it reads the output of " << nameOf(op) << " at "
+    return err() << "it reads the output of " << quotedName(op) << " at "
                  << AffineMapAttr::get(readMap) << " but writes at "
                  << AffineMapAttr::get(writeMap)
                  << "; a fused consumer is element-wise";
@@ -141,7 +128,7 @@ tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
       return err() << "its axis '" << consumerAxes[d].getName()
                    << "' has extent "
                    << (ShapedType::isDynamic(mine) ? "?" : Twine(mine).str())
-                   << " where " << nameOf(op) << "'s axis '"
+                   << " where " << quotedName(op) << "'s axis '"
                    << plan.axes[a].getName() << "' has "
                    << (ShapedType::isDynamic(theirs) ? "?"
                                                      : Twine(theirs).str());
@@ -276,5 +263,5 @@ void tiling::emitFusedStore(OpBuilder &b, Location loc, const TilingPlan &plan,
 }
 
 std::string tiling::nameOfConsumer(const FusedConsumer &fused) {
-  return nameOf(fused.consumer);
+  return quotedName(fused.consumer);
 }

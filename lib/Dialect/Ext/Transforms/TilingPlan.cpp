@@ -223,6 +223,29 @@ Value tiling::extentValue(OpBuilder &b, Location loc, const TilingPlan &plan,
                                plan.extentSources[a]->second);
 }
 
+std::string tiling::quotedName(ComputeOp op) {
+  if (StringAttr name = op.getNameAttr())
+    return ("'" + name.getValue() + "'").str();
+  return "(unnamed)";
+}
+
+FailureOr<ComputeOp>
+tiling::findNamedCompute(ComputeOp op, StringRef name,
+                         function_ref<InFlightDiagnostic()> err) {
+  ComputeOp found;
+  for (Operation &other : *op->getBlock()) {
+    auto c = dyn_cast<ComputeOp>(other);
+    if (!c || c == op || !c.getNameAttr() || c.getNameAttr().getValue() != name)
+      continue;
+    if (found)
+      return err() << "two computes of that name in the block";
+    found = c;
+  }
+  if (!found)
+    return err() << "no compute of that name in the block";
+  return found;
+}
+
 DenseBoolArrayAttr tiling::inBoundsAttr(Builder &b, const InputWindow &window) {
   if (llvm::none_of(window.inBounds, [](bool x) { return x; }))
     return {};

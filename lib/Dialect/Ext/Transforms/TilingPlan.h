@@ -137,6 +137,23 @@ mlir::FailureOr<FragmentLayoutAttrInterface>
 resolveLayout(ComputeOp op, ScheduleAttr schedule, const TilingPlan &plan,
               const ApplyScheduleOptions &options);
 
+/// A compute's `name`, quoted, or "(unnamed)": for diagnostics.
+std::string quotedName(ComputeOp op);
+
+/// The other compute named `name` in `op`'s block, which a fusion in `op`'s
+/// schedule refers to; reports through `err` when there is none or two.
+mlir::FailureOr<ComputeOp>
+findNamedCompute(ComputeOp op, llvm::StringRef name,
+                 llvm::function_ref<mlir::InFlightDiagnostic()> err);
+
+/// `op` with the element-wise producers its schedule's `compute_inline`
+/// names substituted into it (ProducerInlining.cpp): a new compute that
+/// replaces `op` (which is erased), or `op` itself without any; a failure,
+/// reported at `op` naming both computes, for an inlining that would change
+/// what the program computes.
+mlir::FailureOr<ComputeOp> inlineProducers(mlir::RewriterBase &rw,
+                                           ComputeOp op);
+
 /// An element-wise consumer fused into the kernel's epilogue by the
 /// schedule's `reverse_compute_at` (EpilogueFusion.cpp).
 struct FusedConsumer {

@@ -621,6 +621,11 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       to f16). `D`'s output is stored instead of the anchor's, which is
       stored too only if anything else uses it. `ext-apply-schedule`
       checks the fusion and erases `D`.
+    * `compute_inline`: element-wise producers of the inputs substituted
+      into the compute (`["T"]`, by name): the compute reads T's inputs
+      instead, through T's maps, and applies T's body where it read T's
+      element (a cast, a scale, a dequantization); a cache of T's output
+      caches T's inputs. T is erased when nothing else reads its output.
     * `async`: with `stages >= 2`, whether global-to-shared copies may be
       asynchronous (`cp.async` through `nvgpu.device_async_copy` on sm_80
       and later; `true` by default). Elsewhere (AMD, older NVIDIA chips,
@@ -647,7 +652,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     OptionalArrayRefParameter<"int64_t">:$warps,
     DefaultValuedParameter<"int64_t", "1">:$stages,
     DefaultValuedParameter<"bool", "true">:$async,
-    OptionalArrayRefParameter<"::ext::AttachAttr">:$reverse_compute_at
+    OptionalArrayRefParameter<"::ext::AttachAttr">:$reverse_compute_at,
+    OptionalArrayRefParameter<"::mlir::StringAttr">:$compute_inline
   );
   // Keyword = value pairs in any order, comma-separated (a custom parser:
   // ODS formats cannot combine optional parameters with comma separators).
