@@ -376,25 +376,20 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
+  // `, key = [v, ...]`, left out when empty.
+  auto printList = [&](StringRef key, auto values) {
+    if (values.empty())
+      return;
+    printer << ", " << key << " = [";
+    llvm::interleaveComma(values, printer, [&](auto v) { printer << v; });
+    printer << "]";
+  };
   printer << "<tile = [";
   llvm::interleaveComma(getTile(), printer);
   printer << "]";
-  if (!getBlocks().empty()) {
-    printer << ", blocks = [";
-    llvm::interleaveComma(getBlocks(), printer,
-                          [&](StringAttr s) { printer << s; });
-    printer << "]";
-  }
-  printer << ", threads = [";
-  llvm::interleaveComma(getThreads(), printer);
-  printer << "]";
-  if (!getCache().empty()) {
-    printer << ", cache = [";
-    llvm::interleaveComma(getCache(), printer, [&](CacheAttr c) {
-      printer.printAttribute(c);
-    });
-    printer << "]";
-  }
+  printList("blocks", getBlocks());
+  printList("threads", getThreads());
+  printList("cache", getCache());
   if (getDecomposition())
     printer << ", decomposition = " << getDecomposition();
   if (getLayout())
@@ -406,11 +401,7 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     else
       printer << mma;
   }
-  if (!getWarps().empty()) {
-    printer << ", warps = [";
-    llvm::interleaveComma(getWarps(), printer);
-    printer << "]";
-  }
+  printList("warps", getWarps());
   if (getRaster() != RasterOrder::row)
     printer << ", raster = " << stringifyRasterOrder(getRaster());
   if (getSwizzle() != 1)
@@ -423,19 +414,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", stages = " << getStages();
   if (!getAsync())
     printer << ", async = false";
-  if (!getReverseComputeAt().empty()) {
-    printer << ", reverse_compute_at = [";
-    llvm::interleaveComma(getReverseComputeAt(), printer, [&](AttachAttr a) {
-      printer.printAttribute(a);
-    });
-    printer << "]";
-  }
-  if (!getComputeInline().empty()) {
-    printer << ", compute_inline = [";
-    llvm::interleaveComma(getComputeInline(), printer,
-                          [&](StringAttr s) { printer << s; });
-    printer << "]";
-  }
+  printList("reverse_compute_at", getReverseComputeAt());
+  printList("compute_inline", getComputeInline());
   printer << ">";
 }
 

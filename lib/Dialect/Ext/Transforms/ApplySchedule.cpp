@@ -156,9 +156,7 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
     }
     unsigned a = plan.blockedAxes[d];
     dynamicGrid = true;
-    dynamicTiles.push_back(arith::CeilDivUIOp::create(
-        rw, loc, extentValue(rw, loc, plan, a),
-        constIndex(rw, loc, plan.tile[a])));
+    dynamicTiles.push_back(tileCountValue(rw, loc, plan, a));
   }
   int64_t tileK = plan.kAxis ? plan.tile[*plan.kAxis] : 1;
   // The k-steps of a reduce axis of dynamic extent are counted here too.
@@ -355,14 +353,8 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
         emitIteration(kOffset, constIndex(rw, loc, tileK));
       }
       if (steps.peeled)
-        emitPeeledStep(rw, loc, steps, kEnd, [&](Value last) {
-          std::optional<int64_t> l = getConstantIntValue(last);
-          Value offset =
-              l ? constIndex(rw, loc, *l * tileK)
-                : arith::MulIOp::create(rw, loc, last,
-                                        constIndex(rw, loc, tileK))
-                      .getResult();
-          emitIteration(offset, steps.rest);
+        emitPeeledStep(rw, loc, steps, kEnd, [&](Value) {
+          emitIteration(steps.lastOffset, steps.rest);
         });
     } else {
       emitIteration(Value(), Value());

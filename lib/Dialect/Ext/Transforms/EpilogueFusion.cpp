@@ -22,20 +22,6 @@ using namespace mlir;
 using namespace ext;
 using namespace ext::tiling;
 
-namespace {
-
-/// A memref's uses that read or write it (not its deallocation).
-bool hasOtherUses(Value memref, ArrayRef<Operation *> except) {
-  for (Operation *user : memref.getUsers()) {
-    if (llvm::is_contained(except, user) || isa<memref::DeallocOp>(user))
-      continue;
-    return true;
-  }
-  return false;
-}
-
-} // namespace
-
 FailureOr<std::optional<FusedConsumer>>
 tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
                                 const TilingPlan &plan) {
@@ -152,17 +138,11 @@ tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
   SmallVector<Value> moved(consumer.getInputs());
   llvm::append_range(moved, consumer.getOutputs());
   moved.push_back(anchorOut);
-  for (Operation *between = op->getNextNode(); between != consumer;
-       between = between->getNextNode()) {
-    for (Value v : between->getOperands())
-      if (llvm::is_contained(moved, v))
-        return err() << "'" << between->getName()
-                     << "' between the two uses a memref the fusion "
-                        "reorders";
-  }
+  if (Operation *between = findUseBetween(op, consumer, moved))
+    return err() << "'" << between->getName()
+                 << "' between the two uses a memref the fusion reorders";
   // The anchor's output is stored as well when anything else may read it.
-  fused.keepAnchorOutput = isa<BlockArgument>(anchorOut) ||
-                           hasOtherUses(anchorOut, {op, consumer});
+  fused.keepAnchorOutput = isReadElsewhere(anchorOut, {op, consumer});
   return std::optional<FusedConsumer>(fused);
 }
 

@@ -88,14 +88,13 @@ KSteps tiling::planKSteps(RewriterBase &rw, Location loc, ComputeOp op,
   // A dynamic extent may be ragged unless its stated multiple is a whole
   // number of k-steps.
   int64_t extent = plan.extents[k];
-  int64_t known =
-      ShapedType::isDynamic(extent) ? plan.axes[k].getMultipleOf() : extent;
-  steps.peeled = known % steps.tileK != 0 && !zeroFillIsIdentity(op, plan);
+  steps.peeled = !tileDividesExtent(plan, k) && !zeroFillIsIdentity(op, plan);
   steps.fullEnd = kEnd;
   if (!steps.peeled)
     return steps;
   if (!ShapedType::isDynamic(extent)) {
     steps.last = constIndex(rw, loc, plan.iters - 1);
+    steps.lastOffset = constIndex(rw, loc, (plan.iters - 1) * steps.tileK);
     steps.rest = constIndex(rw, loc, extent % steps.tileK);
   } else {
     // iters - 1 = (K - 1) / tileK (K >= 1: the launch checks), and the last
@@ -106,8 +105,8 @@ KSteps tiling::planKSteps(RewriterBase &rw, Location loc, ComputeOp op,
         rw, loc,
         arith::SubIOp::create(rw, loc, extentV, constIndex(rw, loc, 1)),
         tileK);
-    steps.rest = arith::SubIOp::create(
-        rw, loc, extentV, arith::MulIOp::create(rw, loc, steps.last, tileK));
+    steps.lastOffset = arith::MulIOp::create(rw, loc, steps.last, tileK);
+    steps.rest = arith::SubIOp::create(rw, loc, extentV, steps.lastOffset);
   }
   steps.fullEnd = arith::MinSIOp::create(rw, loc, kEnd, steps.last);
   return steps;
@@ -116,13 +115,12 @@ KSteps tiling::planKSteps(RewriterBase &rw, Location loc, ComputeOp op,
 void tiling::emitPeeledStep(RewriterBase &rw, Location loc,
                             const KSteps &steps, Value kEnd,
                             function_ref<void(Value)> body) {
-  Value last = steps.last;
-  Value ragged =
-      arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::sgt, kEnd, last);
+  Value ragged = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::sgt,
+                                       kEnd, steps.last);
   auto ifOp = scf::IfOp::create(rw, loc, ragged, /*withElse=*/false);
   OpBuilder::InsertionGuard g(rw);
   rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-  body(last);
+  body(steps.last);
 }
 
 void tiling::emitPipelinedKLoop(

@@ -13,7 +13,6 @@
 #include "TilingPlan.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 
@@ -65,13 +64,10 @@ FailureOr<ComputeOp> findProducer(ComputeOp op, StringRef name,
   // or write the producer's output (which the compute no longer waits for).
   SmallVector<Value> moved(producer.getInputs());
   moved.push_back(out);
-  for (Operation *between = producer->getNextNode(); between != op;
-       between = between->getNextNode())
-    for (Value v : between->getOperands())
-      if (llvm::is_contained(moved, v))
-        return err() << "'" << between->getName() << "' between " << quotedName(producer)
-                     << " and " << quotedName(op)
-                     << " uses a memref the inlining reorders";
+  if (Operation *between = findUseBetween(producer, op, moved))
+    return err() << "'" << between->getName() << "' between "
+                 << quotedName(producer) << " and " << quotedName(op)
+                 << " uses a memref the inlining reorders";
   position = *reads;
   return producer;
 }
@@ -219,12 +215,7 @@ FailureOr<ComputeOp> tiling::inlineProducers(RewriterBase &rw, ComputeOp op) {
     op = next;
     schedule = op.getScheduleAttr();
     // The producer goes when nothing else reads what it wrote.
-    Value out = producer->getOutputs()[0];
-    bool dead = !isa<BlockArgument>(out) &&
-                llvm::all_of(out.getUsers(), [&](Operation *user) {
-                  return user == *producer || isa<memref::DeallocOp>(user);
-                });
-    if (dead)
+    if (!isReadElsewhere(producer->getOutputs()[0], {*producer}))
       rw.eraseOp(*producer);
   }
   if (failed(mlir::verify(op)))

@@ -167,15 +167,7 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
     // binds them): tiles that divide it keep every window inside.
     for (AffineExpr e : inputMap.getResults()) {
       auto dim = dyn_cast<AffineDimExpr>(e);
-      bool inside = false;
-      if (dim) {
-        unsigned a = dim.getPosition();
-        int64_t known = ShapedType::isDynamic(plan.extents[a])
-                            ? plan.axes[a].getMultipleOf()
-                            : plan.extents[a];
-        inside = known % plan.tile[a] == 0;
-      }
-      w.inBounds.push_back(inside);
+      w.inBounds.push_back(dim && tileDividesExtent(plan, dim.getPosition()));
     }
     if (plan.cached.test(i) && failed(AllocSharedOp::computeAlignedStrides(
                                    w.shape, plan.cacheAttrs[i].getAlign())))
@@ -203,10 +195,8 @@ namespace {
 /// divides: checked when the compute runs).
 Value validExtent(OpBuilder &b, Location loc, const TilingPlan &plan,
                   unsigned a, Value offset) {
-  int64_t tile = plan.tile[a], extent = plan.extents[a];
-  int64_t known =
-      ShapedType::isDynamic(extent) ? plan.axes[a].getMultipleOf() : extent;
-  if (known % tile == 0)
+  int64_t tile = plan.tile[a];
+  if (tileDividesExtent(plan, a))
     return constIndex(b, loc, tile);
   Value rest =
       arith::SubIOp::create(b, loc, extentValue(b, loc, plan, a), offset);
@@ -221,6 +211,19 @@ Value tiling::extentValue(OpBuilder &b, Location loc, const TilingPlan &plan,
     return constIndex(b, loc, plan.extents[a]);
   return memref::DimOp::create(b, loc, plan.extentSources[a]->first,
                                plan.extentSources[a]->second);
+}
+
+Value tiling::tileCountValue(OpBuilder &b, Location loc, const TilingPlan &plan,
+                             unsigned a) {
+  return arith::CeilDivUIOp::create(b, loc, extentValue(b, loc, plan, a),
+                                    constIndex(b, loc, plan.tile[a]));
+}
+
+bool tiling::tileDividesExtent(const TilingPlan &plan, unsigned a) {
+  int64_t extent = plan.extents[a];
+  int64_t known =
+      ShapedType::isDynamic(extent) ? plan.axes[a].getMultipleOf() : extent;
+  return known % plan.tile[a] == 0;
 }
 
 std::string tiling::quotedName(ComputeOp op) {
@@ -246,6 +249,23 @@ tiling::findNamedCompute(ComputeOp op, StringRef name,
   return found;
 }
 
+bool tiling::isReadElsewhere(Value memref, ArrayRef<Operation *> except) {
+  if (isa<BlockArgument>(memref))
+    return true;
+  return llvm::any_of(memref.getUsers(), [&](Operation *user) {
+    return !llvm::is_contained(except, user) && !isa<memref::DeallocOp>(user);
+  });
+}
+
+Operation *tiling::findUseBetween(Operation *first, Operation *last,
+                                  ArrayRef<Value> values) {
+  for (Operation *op = first->getNextNode(); op != last; op = op->getNextNode())
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value v) { return llvm::is_contained(values, v); }))
+      return op;
+  return nullptr;
+}
+
 DenseBoolArrayAttr tiling::inBoundsAttr(Builder &b, const InputWindow &window) {
   if (llvm::none_of(window.inBounds, [](bool x) { return x; }))
     return {};
@@ -256,10 +276,7 @@ OpFoldResult tiling::itersValue(OpBuilder &b, Location loc,
                                const TilingPlan &plan) {
   if (!ShapedType::isDynamic(plan.iters))
     return b.getIndexAttr(plan.iters);
-  unsigned k = *plan.kAxis;
-  return arith::CeilDivUIOp::create(b, loc, extentValue(b, loc, plan, k),
-                                    constIndex(b, loc, plan.tile[k]))
-      .getResult();
+  return tileCountValue(b, loc, plan, *plan.kAxis);
 }
 
 TileFrame tiling::buildFrame(OpBuilder &b, Location loc, const TilingPlan &plan,

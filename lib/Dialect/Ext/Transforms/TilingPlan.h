@@ -91,6 +91,16 @@ TileFrame buildFrame(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value extentValue(mlir::OpBuilder &b, mlir::Location loc,
                         const TilingPlan &plan, unsigned a);
 
+/// ceil(extent / tile) of axis `a` as an index value: a dynamic axis's tile
+/// count or k-step count, computed from the operand's size.
+mlir::Value tileCountValue(mlir::OpBuilder &b, mlir::Location loc,
+                           const TilingPlan &plan, unsigned a);
+
+/// True if axis `a`'s tile divides its extent, or for a dynamic extent its
+/// stated multiple_of (checked when the compute runs): no tile or k-step
+/// of the axis is ragged.
+bool tileDividesExtent(const TilingPlan &plan, unsigned a);
+
 /// The k-steps per tile: `plan.iters`, or ceil(K / tileK) computed from the
 /// operand's size over a dynamic reduce extent.
 mlir::OpFoldResult itersValue(mlir::OpBuilder &b, mlir::Location loc,
@@ -139,6 +149,17 @@ resolveLayout(ComputeOp op, ScheduleAttr schedule, const TilingPlan &plan,
 
 /// A compute's `name`, quoted, or "(unnamed)": for diagnostics.
 std::string quotedName(ComputeOp op);
+
+/// True if anything besides `except` (and deallocations) may read
+/// `memref`: a function argument, or another user.
+bool isReadElsewhere(mlir::Value memref,
+                     llvm::ArrayRef<mlir::Operation *> except);
+
+/// The first op strictly between `first` and `last` (one block) that uses
+/// one of `values`, or null: a fusion that moves work across those ops
+/// must not reorder accesses to them.
+mlir::Operation *findUseBetween(mlir::Operation *first, mlir::Operation *last,
+                                llvm::ArrayRef<mlir::Value> values);
 
 /// The other compute named `name` in `op`'s block, which a fusion in `op`'s
 /// schedule refers to; reports through `err` when there is none or two.
@@ -196,13 +217,13 @@ std::string nameOfConsumer(const FusedConsumer &fused);
 /// in [kBegin, fullEnd). A ragged last step either runs as a full one, when
 /// the copies' zero fill makes the body yield the combiner's identity, or
 /// is peeled (`peeled`): fullEnd stops before step `last` and
-/// `emitPeeledStep` runs it with its own bound `rest` (constants over a
-/// static extent, host-independent values read from the operand's size
-/// over a dynamic one).
+/// `emitPeeledStep` runs it with its own bound `rest`, at offset
+/// `lastOffset` = last * tileK along the axis (constants over a static
+/// extent, values read from the operand's size over a dynamic one).
 struct KSteps {
   int64_t tileK = 1;
   bool peeled = false;
-  mlir::Value fullEnd, last, rest;
+  mlir::Value fullEnd, last, lastOffset, rest;
 };
 
 KSteps planKSteps(mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
