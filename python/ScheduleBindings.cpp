@@ -275,7 +275,7 @@ constexpr StringLiteral kScheduleFields[] = {
     "tile",   "blocks",  "threads", "cache",  "decomposition",
     "raster", "swizzle", "vector",  "unroll", "layout",
     "mma",    "warps",   "stages",  "async",
-    "reverse_compute_at", "compute_inline"};
+    "compute_at", "reverse_compute_at", "compute_inline"};
 constexpr StringLiteral kAttachFields[] = {"compute", "axis"};
 constexpr StringLiteral kCacheFields[] = {"operand", "align", "swizzle"};
 constexpr StringLiteral kStorageAlignFields[] = {"dim", "factor", "offset"};
@@ -302,7 +302,8 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
   SmallVector<std::string> blocks = k.strings("blocks"),
                            inlined = k.strings("compute_inline");
   std::vector<py::object> cache = k.attributes("cache"),
-                          attached = k.attributes("reverse_compute_at");
+                          attached = k.attributes("reverse_compute_at"),
+                          attachedAt = k.attributes("compute_at");
   std::optional<py::object> decomposition = k.attribute("decomposition"),
                             layout = k.attribute("layout"),
                             mma = k.attribute("mma");
@@ -318,13 +319,15 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
     for (const std::string &n : inlined)
       inlinedNames.push_back(StringAttr::get(ctx, n));
     SmallVector<CacheAttr> caches;
-    SmallVector<AttachAttr> reverseComputeAt;
+    SmallVector<AttachAttr> computeAt, reverseComputeAt;
     TileDecompositionAttrInterface d;
     FragmentLayoutAttrInterface l;
     MmaLayoutAttr m;
     if (!getAll(cache, ctx, emitError, "a cache entry (#ext.cache)", caches) ||
         !getAll(attached, ctx, emitError, "an attached compute (#ext.at)",
                 reverseComputeAt) ||
+        !getAll(attachedAt, ctx, emitError, "an attached compute (#ext.at)",
+                computeAt) ||
         !getOptional(decomposition, ctx, emitError,
                      "a tile decomposition (it does not implement "
                      "TileDecompositionAttrInterface)",
@@ -339,7 +342,8 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
     return ScheduleAttr::getChecked(
         emitError, ctx, ArrayRef(tile), ArrayRef(blockNames), ArrayRef(threads),
         ArrayRef(caches), d, raster, swizzle, vector, unroll, l, m,
-        ArrayRef(warps), stages, async, ArrayRef(reverseComputeAt),
+        ArrayRef(warps), stages, async, ArrayRef(computeAt),
+        ArrayRef(reverseComputeAt),
         ArrayRef(inlinedNames));
   };
 }

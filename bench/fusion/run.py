@@ -20,13 +20,29 @@ epilogue with reverse_compute_at) it is one, and C never reaches memory.
    integer/address instructions per k-step): the epilogue stays out of the
    main loop (checked).
 
-Softmax, LayerNorm (compute_at) and padded convolution (guarded reads) are
-not fused yet: their rows will join when issue 30's compute_at lands.
+Softmax, row-wise over M x N f32, y = exp(x - max) / sum(exp(x - max)):
+fused (the normalization's schedule computes the row max and row sum at its
+row tile with compute_at, the exponentials inlined, X cached in shared
+memory) against the four kernels of examples' unfused chain (row max,
+exponentials, row sum, division: X read twice, the exponentials written once
+and read twice).
+
+5. Model at 4096 x {1k, 4k, 16k} on an H200: the compulsory global traffic
+   per kernel (the tensors it reads and writes, once each) and the time at
+   4.8 TB/s, summed; launch overheads are not counted. The fused kernel must
+   move at most 1.1x one read of X plus one write of Y.
+6. The fused kernel's global traffic counted from its PTX (sm_90) at each
+   size: the bytes of every global load and store times the block's threads
+   and the grid (each runs once per thread: none sits in a loop, which is
+   checked), against the model; masked lanes of a ragged row count too, so
+   the PTX count is an upper bound.
+7. Emulator: fused and unfused at 37 x 999 (ragged) against numpy.
 
 Usage: PYTHONPATH=build/python_packages /usr/bin/python3 bench/fusion/run.py
 Writes bench/fusion/results.md; exits 1 if a check fails.
 """
 import os
+import re
 import sys
 
 import numpy as np
@@ -78,8 +94,122 @@ def model(m, n, k):
     return {"fused": fused, "unfused": unfused}
 
 
+def softmax_workload(m, n):
+    X = ext.placeholder((m, n), "float32", name="X")
+    k1, k2 = ext.reduce_axis(n, name="k1"), ext.reduce_axis(n, name="k2")
+    row_max = ext.compute((m,), lambda i: ext.max(X[i, k1], axis=k1), name="row_max")
+    e = ext.compute((m, n), lambda i, j: ext.exp(X[i, j] - row_max[i]), name="e")
+    row_sum = ext.compute((m,), lambda i: ext.sum(e[i, k2], axis=k2), name="row_sum")
+    y = ext.compute((m, n), lambda i, j: e[i, j] / row_sum[i], name="y")
+    return X, row_max, e, row_sum, y
+
+
+SOFTMAX_THREADS = 256
+
+
+def softmax_variants(m, n):
+    """(name, build items, block threads): fused, and the unfused chain."""
+    width = 1 << (n - 1).bit_length()
+    X, row_max, e, row_sum, y = softmax_workload(m, n)
+    fused = ext.schedule(y, tile=(1, width), blocks=["i"], threads=(1, SOFTMAX_THREADS),
+                         cache=[e], vector=4)
+    fused.compute_at(row_max, "i").compute_inline(e).compute_at(row_sum, "i")
+    X, row_max, e, row_sum, y = softmax_workload(m, n)
+    rows = dict(tile=(8, n), threads=(8, 1))
+    unfused = [ext.schedule(row_max, **rows), ext.schedule(e), ext.schedule(row_sum, **rows),
+               ext.schedule(y)]
+    return [("fused", [fused]), ("unfused", unfused)]
+
+
+def softmax_model(m, n):
+    """Per variant: (bytes, seconds) per kernel."""
+    x, row = 4 * m * n, 4 * m
+    mem = lambda nbytes: (nbytes, nbytes / HBM)
+    return {"fused": [mem(x + x)],
+            "unfused": [mem(x + row), mem(x + row + x), mem(x + row), mem(x + row + x)]}
+
+
+def ptx_global_bytes(ptx):
+    """Bytes one thread moves through global memory, from the PTX's global
+    loads and stores, or None with the reason when one sits in a loop (its
+    trip count is not in the text)."""
+    lines = ptx.splitlines()
+    labels = {}
+    for i, line in enumerate(lines):
+        match = re.match(r"^(\$L\w+):", line.strip())
+        if match:
+            labels[match.group(1)] = i
+    loops = []
+    for i, line in enumerate(lines):
+        match = re.search(r"\bbra(?:\.uni)?\s+(\$L\w+);", line)
+        if match and labels.get(match.group(1), i + 1) <= i:
+            loops.append((labels[match.group(1)], i))
+    sizes = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "f16": 2, "b32": 4, "u32": 4,
+             "s32": 4, "f32": 4, "b64": 8, "u64": 8, "f64": 8}
+    total = 0
+    for i, line in enumerate(lines):
+        match = re.search(r"\b(ld|st)\.global(?:\.\w+)*?(?:\.v(\d))?\.(\w+)\s", line)
+        if not match:
+            continue
+        if any(lo <= i <= hi for lo, hi in loops):
+            return None, f"line {i + 1} ({line.strip()}) is in a loop"
+        total += int(match.group(2) or 1) * sizes[match.group(3)]
+    return total, ""
+
+
+def softmax_rows(out, failures):
+    out += ["\n# Softmax (f32), fused (compute_at) vs unfused (4 kernels)\n",
+            "## Model on an H200 (4.8 TB/s), and the fused kernel's traffic counted from "
+            "its PTX (sm_90)\n",
+            "| M x N | variant | kernels | compulsory global bytes | model time (us) | "
+            "vs fused | vs one read of X + one write of Y | PTX-counted bytes |",
+            "|---|---|---|---|---|---|---|---|"]
+    for n in (1024, 4096, 16384):
+        m = 4096
+        per = softmax_model(m, n)
+        floor = 2 * 4 * m * n
+        fused_t = sum(t for _, t in per["fused"])
+        for name, kernels in per.items():
+            nbytes, t = sum(b for b, _ in kernels), sum(t for _, t in kernels)
+            counted = ""
+            if name == "fused":
+                items = softmax_variants(m, n)[0][1]
+                per_thread, why = ptx_global_bytes(ext.build(items, "nvvm", chip="sm_90").ptx)
+                if per_thread is None:
+                    failures.append(f"softmax {m}x{n}: the PTX's traffic is not countable: {why}")
+                    counted = why
+                else:
+                    ptx_bytes = per_thread * SOFTMAX_THREADS * m
+                    counted = f"{ptx_bytes / 2**20:.1f} MiB ({ptx_bytes / nbytes:.3f}x model)"
+                    if not 1.0 <= ptx_bytes / nbytes <= 1.1:
+                        failures.append(f"softmax {m}x{n}: PTX counts {ptx_bytes} bytes, "
+                                        f"the model {nbytes}")
+                if nbytes > 1.1 * floor:
+                    failures.append(f"softmax {m}x{n}: fused moves {nbytes / floor:.2f}x "
+                                    "one read of X + one write of Y")
+            out.append(f"| {m} x {n} | {name} | {len(kernels)} | {nbytes / 2**20:.1f} MiB | "
+                       f"{t * 1e6:.1f} | {t / fused_t:.2f} | {nbytes / floor:.2f} | {counted} |")
+
+    m, n = 37, 999
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((m, n)).astype(np.float32)
+    ref = np.exp(x - x.max(axis=1, keepdims=True))
+    ref /= ref.sum(axis=1, keepdims=True)
+    out += [f"\n## Build (sm_80) and emulator ({m} x {n})\n",
+            "| variant | PTX kernel entries | max abs error |", "|---|---|---|"]
+    for name, items in softmax_variants(m, n):
+        entries = ext.build(items, "nvvm", chip="sm_80").ptx.count(".entry")
+        err = float(np.abs(ext.build(items).run(x) - ref).max())
+        out.append(f"| {name} | {entries} | {err:.2g} |")
+        if err > 1e-6:
+            failures.append(f"softmax {name}: max error {err}")
+        if (name == "fused") != (entries == 1):
+            failures.append(f"softmax {name}: {entries} kernel entries")
+
+
 def main():
-    failures, out = [], ["# bench/fusion: GEMM + bias + ReLU (f16 out), fused vs unfused\n"]
+    failures, out = [], ["# bench/fusion: fused vs unfused\n",
+                         "# GEMM + bias + ReLU (f16 out)\n"]
     m = n = k = 4096
     per = model(m, n, k)
     out += [f"## Model at {m} x {n} x {k}, H200 (4.8 TB/s, mma.sync at half of 989 TFLOP/s)\n",
@@ -134,6 +264,8 @@ def main():
         if len(rows) == 2 and rows["fused"] != rows["unfused"]:
             failures.append(f"the fused k-step {rows['fused']} differs from the GEMM's "
                             f"{rows['unfused']}")
+
+    softmax_rows(out, failures)
 
     out.append("\n" + ("All checks hold." if not failures else
                        "FAILED:\n" + "\n".join(f"- {f}" for f in failures)))

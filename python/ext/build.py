@@ -218,16 +218,15 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
         s = schedules.get(id(op)) or op.schedule
         if s is None:
             continue
-        consumers = {id(c.op) for c in s.attached}
-        for t in op.outputs:
-            if consumers and readers.get(id(t), set()) <= consumers and \
-                    not any(isinstance(d, _te.Var) for d in t.shape):
-                fused_away.add(id(t))
-        # An inlined producer's output that only this compute reads.
-        for t in s.inlined:
-            if readers.get(id(t), set()) <= {id(op)} and \
-                    not any(isinstance(d, _te.Var) for d in t.shape):
-                fused_away.add(id(t))
+        # The computes of this kernel: the anchor, its fused consumer, the
+        # producers it computes (compute_at) or substitutes (compute_inline).
+        members = [op] + [t.op for t in s.attached + s.producers + s.inlined]
+        group = {id(m) for m in members}
+        for m in members:
+            for t in m.outputs:
+                if id(t) in read and readers.get(id(t), set()) <= group and \
+                        not any(isinstance(d, _te.Var) for d in t.shape):
+                    fused_away.add(id(t))
     local_buffers = [t for t in intermediates if id(t) in fused_away]
     intermediates = [t for t in intermediates if id(t) not in fused_away]
     if args is not None:

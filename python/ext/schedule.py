@@ -249,15 +249,59 @@ class Schedule:
         self._fields = fields or {}
         # Computes fused into this one's kernel: consumers
         # (reverse_compute_at, with their #ext.at) and producers
-        # (compute_inline).
+        # (compute_at, with theirs; compute_inline).
         self.attached = []
         self._attached_at = []
+        self.producers = []
+        self._producers_at = []
         self.inlined = []
 
     def _remake(self, loc):
         self.attr = _make(loc, _cpp.schedule, **self._fields,
+                          compute_at=self._producers_at,
                           reverse_compute_at=self._attached_at,
                           compute_inline=[t.op.name for t in self.inlined])
+
+    def _fused(self, method, tensor, loc):
+        if not isinstance(tensor, _te.Tensor) or tensor.op is None:
+            raise _error(loc, f"{method} takes a tensor from ext.compute, got "
+                              f"{tensor!r}", TypeError)
+        if tensor.op is self.op:
+            raise _error(loc, f"{method}: '{tensor.name}' is the scheduled "
+                              "compute itself")
+        if any(t.op is tensor.op for t in self.attached + self.producers + self.inlined):
+            raise _error(loc, f"{method}: '{tensor.name}' is already fused into "
+                              f"'{self.op.name}'")
+
+    @staticmethod
+    def _axis_name(method, axis, loc):
+        name = axis if isinstance(axis, str) else getattr(axis, "name", None)
+        if not isinstance(name, str):
+            raise _error(loc, f"{method} takes an axis or its name, got {axis!r}",
+                         TypeError)
+        return name
+
+    def compute_at(self, producer, axis) -> "Schedule":
+        """Computes `producer`, a compute whose output this compute reads (a
+        reduction too), inside this kernel at the tile loop of `axis` (an axis
+        this schedule binds to blocks, or its name): for each tile, over
+        exactly the region of its output the tile reads, its reduce axes
+        whole, into shared memory that this compute then reads. It reads
+        its own inputs from this schedule's cached tiles where they cover
+        what it reads (softmax reads X from global memory once). Returns
+        the schedule.
+
+            >>> s = ext.schedule(y, tile=(1, 1024), threads=(1, 256), cache=[X])
+            >>> s.compute_at(row_max, "i").compute_at(row_sum, "i").compute_inline(e)
+            >>> ext.build(s)   # one kernel
+        """
+        loc = _where()
+        self._fused("compute_at", producer, loc)
+        name = self._axis_name("compute_at", axis, loc)
+        self._producers_at.append(_make(loc, _cpp.at, compute=producer.op.name, axis=name))
+        self.producers.append(producer)
+        self._remake(loc)
+        return self
 
     def compute_inline(self, producer) -> "Schedule":
         """Substitutes `producer`, an element-wise compute whose output this
@@ -270,12 +314,7 @@ class Schedule:
             >>> s = ext.schedule(C, tile=(64, 64, 16), cache=[Af]).compute_inline(Af)
         """
         loc = _where()
-        if not isinstance(producer, _te.Tensor) or producer.op is None:
-            raise _error(loc, f"compute_inline takes a tensor from ext.compute, got "
-                              f"{producer!r}", TypeError)
-        if producer.op is self.op:
-            raise _error(loc, f"compute_inline: '{producer.name}' is the scheduled "
-                              "compute itself")
+        self._fused("compute_inline", producer, loc)
         self.inlined.append(producer)
         self._remake(loc)
         return self
@@ -292,16 +331,8 @@ class Schedule:
             >>> ext.build(s).run(a, b, bias)   # one kernel
         """
         loc = _where()
-        if not isinstance(consumer, _te.Tensor) or consumer.op is None:
-            raise _error(loc, f"reverse_compute_at takes a tensor from ext.compute, got "
-                              f"{consumer!r}", TypeError)
-        name = axis if isinstance(axis, str) else getattr(axis, "name", None)
-        if not isinstance(name, str):
-            raise _error(loc, f"reverse_compute_at takes an axis or its name, got {axis!r}",
-                         TypeError)
-        if consumer.op is self.op:
-            raise _error(loc, f"reverse_compute_at: '{consumer.name}' is the scheduled "
-                              "compute itself")
+        self._fused("reverse_compute_at", consumer, loc)
+        name = self._axis_name("reverse_compute_at", axis, loc)
         if self.attached:
             raise _error(loc, f"compute '{self.op.name}' already fuses "
                               f"'{self.attached[0].name}'; one consumer is supported "
@@ -393,10 +424,10 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     loc = _where()
     op = _as_compute(compute, loc)
     for name in fields:
-        if name in ("reverse_compute_at", "compute_inline"):
+        if name in ("compute_at", "reverse_compute_at", "compute_inline"):
             raise _error(loc, "fuse computes with the schedule's methods: "
-                              "ext.schedule(C, ...).reverse_compute_at(D, axis) or "
-                              ".compute_inline(T)")
+                              "ext.schedule(C, ...).compute_at(P, axis), "
+                              ".reverse_compute_at(D, axis) or .compute_inline(T)")
         if name not in _SCHEDULE_FIELDS or name in _ARGUMENTS:
             raise _error(loc, f"schedule field {name!r} does not exist in this build of "
                               f"ext; valid fields: {', '.join(schedule_fields())}")

@@ -50,7 +50,7 @@ func.func @written_between(%A: memref<32xf32>, %C: memref<32xf32>) {
   }
   %z = arith.constant 0.0 : f32
   linalg.fill ins(%z : f32) outs(%A : memref<32xf32>)
-  // expected-error @+1 {{'ext.compute' op schedule: compute_inline 'T': 'linalg.fill' between 'T' and 'C' uses a memref the inlining reorders}}
+  // expected-error @+1 {{'ext.compute' op schedule: compute_inline 'T': 'linalg.fill' between 'T' and 'C' writes a memref the inlining reorders}}
   ext.compute [#ext.axis<"i", spatial, 32>]
       ins(%T : memref<32xf32>) outs(%C : memref<32xf32>)
       maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]

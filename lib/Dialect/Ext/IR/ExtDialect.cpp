@@ -173,7 +173,25 @@ LogicalResult ScheduleAttr::verify(
     RasterOrder raster, int64_t swizzle, int64_t vector, int64_t unroll,
     FragmentLayoutAttrInterface layout, MmaLayoutAttr mma,
     ArrayRef<int64_t> warps, int64_t stages, bool async,
-    ArrayRef<AttachAttr> reverseComputeAt, ArrayRef<StringAttr>) {
+    ArrayRef<AttachAttr> computeAt, ArrayRef<AttachAttr> reverseComputeAt,
+    ArrayRef<StringAttr> computeInline) {
+  // One role per compute: each name once across the three lists.
+  llvm::StringSet<> attachedNames;
+  auto once = [&](StringAttr name) {
+    return attachedNames.insert(name.getValue()).second;
+  };
+  for (AttachAttr at : computeAt)
+    if (!once(at.getCompute()))
+      return emitError() << "schedule attaches '" << at.getCompute().getValue()
+                         << "' twice";
+  for (AttachAttr at : reverseComputeAt)
+    if (!once(at.getCompute()))
+      return emitError() << "schedule attaches '" << at.getCompute().getValue()
+                         << "' twice";
+  for (StringAttr name : computeInline)
+    if (!once(name))
+      return emitError() << "schedule attaches '" << name.getValue()
+                         << "' twice";
   if (reverseComputeAt.size() > 1)
     return emitError() << "schedule fuses " << reverseComputeAt.size()
                        << " consumers with reverse_compute_at; one is "
@@ -222,7 +240,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   FragmentLayoutAttrInterface layout;
   MmaLayoutAttr mma;
   SmallVector<int64_t> warps;
-  SmallVector<AttachAttr> reverseComputeAt;
+  SmallVector<AttachAttr> computeAt, reverseComputeAt;
   SmallVector<StringAttr> computeInline;
   RasterOrder raster = RasterOrder::row;
   int64_t swizzle = 1, vector = 1, unroll = 1, stages = 1;
@@ -321,6 +339,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     }
     if (key == "warps")
       return parseInts(warps);
+    if (key == "compute_at")
+      return parseAttrs(computeAt);
     if (key == "reverse_compute_at")
       return parseAttrs(reverseComputeAt);
     if (key == "raster") {
@@ -358,7 +378,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
               "layout, mma, warps, raster, swizzle, vector, unroll, stages, "
-              "async, reverse_compute_at or compute_inline)";
+              "async, compute_at, reverse_compute_at or compute_inline)";
   };
 
   SMLoc start = parser.getCurrentLocation();
@@ -372,7 +392,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<ScheduleAttr>(
       start, parser.getContext(), tile, blocks, threads, cache, decomposition,
       raster, swizzle, vector, unroll, layout, mma, warps, stages, async,
-      reverseComputeAt, computeInline);
+      computeAt, reverseComputeAt, computeInline);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -414,6 +434,7 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", stages = " << getStages();
   if (!getAsync())
     printer << ", async = false";
+  printList("compute_at", getComputeAt());
   printList("reverse_compute_at", getReverseComputeAt());
   printList("compute_inline", getComputeInline());
   printer << ">";

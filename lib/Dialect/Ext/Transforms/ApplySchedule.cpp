@@ -40,22 +40,6 @@ Location tiling::phaseLoc(Location loc, const Twine &phase) {
 
 namespace {
 
-/// Copies `op`'s body into the empty region `dst`, turning every ext.index
-/// into (tile-local index + the axis' tile offset).
-void cloneBodyWithOffsets(ComputeOp op, Region &dst, ArrayRef<Value> offsets) {
-  IRMapping mapping;
-  op.getBody().cloneInto(&dst, mapping);
-  dst.walk([&](IndexOp index) {
-    // The verifier guarantees the axis exists.
-    unsigned pos = *op.getAxisPosition(index.getAxis());
-    OpBuilder ib(index->getContext());
-    ib.setInsertionPointAfter(index);
-    Value global = arith::AddIOp::create(ib, index.getLoc(), index.getResult(),
-                                         offsets[pos]);
-    index.getResult().replaceAllUsesExcept(global, global.getDefiningOp());
-  });
-}
-
 ArrayAttr axesAttr(MLIRContext *ctx, const TilingPlan &plan,
                    ArrayRef<unsigned> which) {
   SmallVector<Attribute> attrs;
@@ -88,7 +72,12 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
                                        const ApplyScheduleOptions &options) {
   if (!op.getScheduleAttr())
     return op.emitOpError("has no schedule to apply");
-  // Producers the schedule inlines become part of the compute first.
+  // Producers the schedule inlines become part of the compute first (and
+  // of the producers it attaches, below).
+  SmallVector<StringAttr> inlinedNames(
+      op.getScheduleAttr().getComputeInline());
+  if (failed(checkInlinedAreRead(op)))
+    return failure();
   FailureOr<ComputeOp> inlined = inlineProducers(rw, op);
   if (failed(inlined))
     return failure();
@@ -133,6 +122,16 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   if (failed(fusedOr))
     return failure();
   std::optional<FusedConsumer> fused = *fusedOr;
+  FailureOr<std::vector<AttachedProducer>> attachedOr =
+      resolveComputeAt(rw, op, schedule, plan, inlinedNames);
+  if (failed(attachedOr))
+    return failure();
+  std::vector<AttachedProducer> &attached = *attachedOr;
+  // An attached producer's region is in shared memory already: a cache of
+  // it (one an inlined producer's cache passed on, say) is moot.
+  for (const AttachedProducer &ap : attached)
+    if (ap.anchorInput)
+      plan.cached.reset(*ap.anchorInput);
   rw.setInsertionPoint(op);
   auto anyDynamic = [](ComputeOp c) {
     return llvm::any_of(c.getAxisList(), [](AxisAttr a) { return a.isDynamic(); });
@@ -144,6 +143,10 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   if (fused && anyDynamic(fused->consumer))
     buildCheckedExtents(rw, loc, fused->consumer, checks,
                         /*materializeStatic=*/false);
+  for (const AttachedProducer &ap : attached)
+    if (anyDynamic(ap.producer))
+      buildCheckedExtents(rw, loc, ap.producer, checks,
+                          /*materializeStatic=*/false);
   if (!checks.empty())
     guardWithSizeChecks(rw, loc, checks);
   SmallVector<Value> dynamicTiles;
@@ -240,10 +243,28 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
     sharedBufs[i] = stageBufs[i].front();
   }
 
+  // The buffers of the producers attached by compute_at, by the anchor
+  // input that reads them (set once they are emitted).
+  SmallVector<Value> attachedBufs(numInputs);
+  llvm::SmallBitVector isAttached(numInputs);
+  for (const AttachedProducer &ap : attached)
+    if (ap.anchorInput)
+      isAttached.set(*ap.anchorInput);
+  auto emitProducers = [&](ArrayRef<Value> anchorBufs) {
+    emitAttachedProducers(rw, loc, frame, anchorBufs, attached);
+    for (const AttachedProducer &ap : attached)
+      if (ap.anchorInput)
+        attachedBufs[*ap.anchorInput] = ap.buffer;
+  };
+
   // Stages the cached inputs and returns every input's tile operand.
   auto stageInputs = [&](ArrayRef<Value> offsets) {
     SmallVector<Value> operands;
     for (unsigned i = 0; i < numInputs; ++i) {
+      if (isAttached.test(i)) {
+        operands.push_back(attachedBufs[i]);
+        continue;
+      }
       SmallVector<Value> origins;
       for (const WindowDim &d : plan.windows[i].dims)
         origins.push_back(windowOrigin(rw, loc, d, offsets));
@@ -267,6 +288,9 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   SmallVector<AffineMap> inputMaps;
   for (unsigned i = 0; i < numInputs; ++i)
     inputMaps.push_back(plan.windows[i].localMap);
+  for (const AttachedProducer &ap : attached)
+    if (ap.anchorInput)
+      inputMaps[*ap.anchorInput] = ap.anchorMap;
 
   auto createTileCompute = [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds,
                                ValueRange ins, ValueRange outs,
@@ -318,6 +342,11 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
       YieldOp::create(rw, loc, ids);
     }
 
+    // Attached producers run once per tile, before the k-loop: from
+    // global memory (the anchor's shared tiles are the k-steps').
+    if (!attached.empty())
+      emitProducers(SmallVector<Value>(numInputs));
+
     SmallVector<AffineMap> outMaps(numOutputs, fragMap);
     auto emitIteration = [&](Value kOffset, Value kBound) {
       SmallVector<Value> offsets(frame.offsets), bounds(frame.bounds);
@@ -333,7 +362,12 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
       emitPipelinedKLoop(
           rw, loc, op, plan, schedule, options, frame, kBegin, kEnd, stageBufs,
           [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds, ValueRange ins) {
-            createTileCompute(offsets, bounds, ins, frags, outMaps,
+            // The attached producers' buffers, not their outputs' views.
+            SmallVector<Value> operands(ins);
+            for (unsigned i = 0; i < numInputs; ++i)
+              if (isAttached.test(i))
+                operands[i] = attachedBufs[i];
+            createTileCompute(offsets, bounds, operands, frags, outMaps,
                               /*accumulate=*/true);
           });
     } else if (plan.kAxis) {
@@ -434,8 +468,19 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
     }
     KernelYieldOp::create(rw, loc, ValueRange{});
   } else {
-    // No accumulator: one tile compute from the inputs into the outputs.
+    // No accumulator: one tile compute from the inputs into the outputs,
+    // after the attached producers (which may read its shared tiles).
     SmallVector<Value> ins = stageInputs(frame.offsets);
+    if (!attached.empty()) {
+      SmallVector<Value> anchorBufs(numInputs);
+      for (unsigned i = 0; i < numInputs; ++i)
+        if (plan.cached.test(i))
+          anchorBufs[i] = sharedBufs[i];
+      emitProducers(anchorBufs);
+      for (unsigned i = 0; i < numInputs; ++i)
+        if (isAttached.test(i))
+          ins[i] = attachedBufs[i];
+    }
     SmallVector<Value> outs;
     for (unsigned o = 0; o < numOutputs; ++o) {
       SmallVector<Value> origins;
@@ -460,6 +505,7 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   if (fused)
     rw.eraseOp(fused->consumer);
   rw.eraseOp(op);
+  eraseAttachedProducers(rw, attached);
   return kernel;
 }
 

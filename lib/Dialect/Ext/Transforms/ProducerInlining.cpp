@@ -23,9 +23,10 @@ using namespace ext::tiling;
 namespace {
 
 /// The producer named `name` in `op`'s block, checked for inlining into
-/// `op`: its input position in `op` in `position`.
+/// `op`: its input position in `op` in `position`. Null (success) when `op`
+/// does not read its output and need not (`mustRead` false).
 FailureOr<ComputeOp> findProducer(ComputeOp op, StringRef name,
-                                  unsigned &position) {
+                                  unsigned &position, bool mustRead) {
   auto err = [&]() {
     return op.emitOpError() << "schedule: compute_inline '" << name << "': ";
   };
@@ -33,6 +34,9 @@ FailureOr<ComputeOp> findProducer(ComputeOp op, StringRef name,
   if (failed(found))
     return failure();
   ComputeOp producer = *found;
+  Value out = producer.getOutputs().front();
+  if (!mustRead && !llvm::is_contained(op.getInputs(), out))
+    return ComputeOp();
   if (!producer->isBeforeInBlock(op))
     return err() << "it comes after " << quotedName(op)
                  << ", so " << quotedName(op) << " does not read what it computes";
@@ -47,7 +51,6 @@ FailureOr<ComputeOp> findProducer(ComputeOp op, StringRef name,
   if (producer.getOutputs().size() != 1)
     return err() << "it has " << producer.getOutputs().size()
                  << " outputs; compute_inline substitutes a compute with one";
-  Value out = producer.getOutputs()[0];
   std::optional<unsigned> reads;
   for (auto [i, in] : llvm::enumerate(op.getInputs())) {
     if (in != out)
@@ -60,14 +63,15 @@ FailureOr<ComputeOp> findProducer(ComputeOp op, StringRef name,
     return err() << quotedName(op) << " does not read its output";
   if (llvm::is_contained(producer.getInputs(), out))
     return err() << "it reads its own output";
-  // Nothing between the two may write what the inlined body reads, or read
-  // or write the producer's output (which the compute no longer waits for).
+  // Nothing between the two may write what the inlined body reads, or the
+  // producer's output (the compute now reads neither at the producer's
+  // place). Reads between are fine: the producer stays for them.
   SmallVector<Value> moved(producer.getInputs());
   moved.push_back(out);
-  if (Operation *between = findUseBetween(producer, op, moved))
+  if (Operation *between = findWriteBetween(producer, op, moved))
     return err() << "'" << between->getName() << "' between "
                  << quotedName(producer) << " and " << quotedName(op)
-                 << " uses a memref the inlining reorders";
+                 << " writes a memref the inlining reorders";
   position = *reads;
   return producer;
 }
@@ -107,7 +111,7 @@ ComputeOp inlineOne(RewriterBase &rw, ComputeOp op, ComputeOp producer,
 
   // The schedule without the entry, its cache renumbered.
   SmallVector<CacheAttr> cache;
-  for (CacheAttr c : schedule.getCache()) {
+  for (CacheAttr c : schedule ? schedule.getCache() : ArrayRef<CacheAttr>()) {
     int64_t operand = c.getOperand();
     if (operand != p) {
       cache.push_back(CacheAttr::get(ctx, operand > p ? operand + added - 1
@@ -119,15 +123,17 @@ ComputeOp inlineOne(RewriterBase &rw, ComputeOp op, ComputeOp producer,
       cache.push_back(CacheAttr::get(ctx, p + j, c.getAlign(), c.getSwizzle()));
   }
   SmallVector<StringAttr> rest;
-  for (StringAttr n : schedule.getComputeInline())
-    if (n != producer.getNameAttr())
-      rest.push_back(n);
-  auto newSchedule = ScheduleAttr::get(
+  if (schedule)
+    for (StringAttr n : schedule.getComputeInline())
+      if (n != producer.getNameAttr())
+        rest.push_back(n);
+  auto newSchedule = !schedule ? ScheduleAttr() : ScheduleAttr::get(
       ctx, schedule.getTile(), schedule.getBlocks(), schedule.getThreads(),
       cache, schedule.getDecomposition(), schedule.getRaster(),
       schedule.getSwizzle(), schedule.getVector(), schedule.getUnroll(),
       schedule.getLayout(), schedule.getMma(), schedule.getWarps(),
-      schedule.getStages(), schedule.getAsync(), schedule.getReverseComputeAt(),
+      schedule.getStages(), schedule.getAsync(), schedule.getComputeAt(),
+      schedule.getReverseComputeAt(),
       rest);
 
   rw.setInsertionPoint(op);
@@ -201,24 +207,40 @@ ComputeOp inlineOne(RewriterBase &rw, ComputeOp op, ComputeOp producer,
 
 } // namespace
 
-FailureOr<ComputeOp> tiling::inlineProducers(RewriterBase &rw, ComputeOp op) {
-  ScheduleAttr schedule = op.getScheduleAttr();
-  if (!schedule || schedule.getComputeInline().empty())
-    return op;
-  for (StringAttr name : schedule.getComputeInline()) {
+FailureOr<ComputeOp> tiling::inlineNamedProducers(RewriterBase &rw,
+                                                  ComputeOp op,
+                                                  ArrayRef<StringAttr> names,
+                                                  bool mustRead) {
+  bool changed = false;
+  for (StringAttr name : names) {
     unsigned position = 0;
-    FailureOr<ComputeOp> producer = findProducer(op, name.getValue(), position);
+    FailureOr<ComputeOp> producer =
+        findProducer(op, name.getValue(), position, mustRead);
     if (failed(producer))
       return failure();
-    ComputeOp next = inlineOne(rw, op, *producer, position, schedule);
+    if (!*producer)
+      continue;
+    ComputeOp next =
+        inlineOne(rw, op, *producer, position, op.getScheduleAttr());
     rw.eraseOp(op);
     op = next;
-    schedule = op.getScheduleAttr();
+    changed = true;
     // The producer goes when nothing else reads what it wrote.
     if (!isReadElsewhere(producer->getOutputs()[0], {*producer}))
       rw.eraseOp(*producer);
   }
-  if (failed(mlir::verify(op)))
+  if (changed && failed(mlir::verify(op)))
     return failure();
   return op;
+}
+
+FailureOr<ComputeOp> tiling::inlineProducers(RewriterBase &rw, ComputeOp op) {
+  ScheduleAttr schedule = op.getScheduleAttr();
+  if (!schedule || schedule.getComputeInline().empty())
+    return op;
+  // With producers attached by compute_at, a name may be read by them
+  // alone (ext-apply-schedule checks that someone reads it).
+  SmallVector<StringAttr> names(schedule.getComputeInline());
+  return inlineNamedProducers(rw, op, names,
+                              /*mustRead=*/schedule.getComputeAt().empty());
 }

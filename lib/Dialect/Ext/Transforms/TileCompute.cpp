@@ -575,5 +575,22 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
       });
     });
   }
+
+  // Into a shared tile other threads read next (a producer's region under
+  // compute_at): a barrier after it, and one at the end of the loop around
+  // it before the next iteration overwrites it. A store_tile right after
+  // brings its own.
+  bool writesShared = llvm::any_of(op.getOutputs(), [&](Value v) {
+    return !state.isFragment(v) &&
+           gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
+               cast<MemRefType>(v.getType()));
+  });
+  if (writesShared && !isa_and_nonnull<StoreTileOp>(op->getNextNode())) {
+    rw.setInsertionPointAfter(op);
+    state.insertBarrier(loc);
+    if (auto loop = op->getParentOfType<scf::ForOp>();
+        loop && state.getLaunch()->isProperAncestor(loop))
+      state.addCopyLoop(loop);
+  }
   return success();
 }

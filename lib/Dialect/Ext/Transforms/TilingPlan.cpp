@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
@@ -264,6 +265,39 @@ Operation *tiling::findUseBetween(Operation *first, Operation *last,
                      [&](Value v) { return llvm::is_contained(values, v); }))
       return op;
   return nullptr;
+}
+
+Operation *tiling::findWriteBetween(Operation *first, Operation *last,
+                                    ValueRange values) {
+  auto touches = [&](ValueRange operands) {
+    return llvm::any_of(operands,
+                        [&](Value v) { return llvm::is_contained(values, v); });
+  };
+  for (Operation *op = first->getNextNode(); op != last; op = op->getNextNode()) {
+    if (auto compute = dyn_cast<ComputeOp>(op)) {
+      if (touches(compute.getOutputs()))
+        return op;
+      continue;
+    }
+    if (touches(op->getOperands()))
+      return op;
+  }
+  return nullptr;
+}
+
+void tiling::cloneBodyWithOffsets(ComputeOp op, Region &dst,
+                                  ArrayRef<Value> offsets) {
+  IRMapping mapping;
+  op.getBody().cloneInto(&dst, mapping);
+  dst.walk([&](IndexOp index) {
+    // The verifier guarantees the axis exists.
+    unsigned pos = *op.getAxisPosition(index.getAxis());
+    OpBuilder ib(index->getContext());
+    ib.setInsertionPointAfter(index);
+    Value global = arith::AddIOp::create(ib, index.getLoc(), index.getResult(),
+                                         offsets[pos]);
+    index.getResult().replaceAllUsesExcept(global, global.getDefiningOp());
+  });
 }
 
 DenseBoolArrayAttr tiling::inBoundsAttr(Builder &b, const InputWindow &window) {

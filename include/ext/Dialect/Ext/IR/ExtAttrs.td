@@ -371,7 +371,9 @@ def Ext_AttachAttr : Ext_Attr<"Attach", "at"> {
     `reverse_compute_at` list, the named compute is an element-wise
     consumer of the anchor's output, applied to each finished output tile
     in registers before the store; the axis must be a spatial axis of the
-    anchor (the consumer runs once per output tile).
+    anchor (the consumer runs once per output tile). In a `compute_at`
+    list, it is a producer of the anchor's inputs, computed in the kernel
+    for the region each tile reads; the axis must be bound to blocks.
 
     ```mlir
     #ext.at<"D", "j">
@@ -621,11 +623,28 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       to f16). `D`'s output is stored instead of the anchor's, which is
       stored too only if anything else uses it. `ext-apply-schedule`
       checks the fusion and erases `D`.
+    * `compute_at`: producers of the inputs computed inside the kernel
+      (`#ext.at<"P", "i">`: compute `P` at the tile loop of blocked axis
+      `i`), a reduction too: for each tile, `P` runs over exactly the
+      region of its output the tile reads (softmax's row max and row sum at
+      the row tile, LayerNorm's mean and variance), its reduce axes whole,
+      into a shared-memory buffer the compute then reads instead of `P`'s
+      output. `P` reads its inputs from the compute's shared tiles where
+      they cover what it reads (one read of `X` from global memory for all
+      of softmax), from global memory otherwise, and from the buffers of
+      producers attached before it. Its threads are the block's: a
+      reduction puts up to 256 of them on its innermost reduce axis (a
+      shuffle and shared-memory combine), the rest on its spatial axes.
+      The region may change only with the blocked axes up to `i` in
+      `blocks` order; `P`'s output is stored too only if anything else
+      reads it.
     * `compute_inline`: element-wise producers of the inputs substituted
       into the compute (`["T"]`, by name): the compute reads T's inputs
       instead, through T's maps, and applies T's body where it read T's
       element (a cast, a scale, a dequantization); a cache of T's output
       caches T's inputs. T is erased when nothing else reads its output.
+      Producers attached with `compute_at` that read T get it substituted
+      too.
     * `async`: with `stages >= 2`, whether global-to-shared copies may be
       asynchronous (`cp.async` through `nvgpu.device_async_copy` on sm_80
       and later; `true` by default). Elsewhere (AMD, older NVIDIA chips,
@@ -652,6 +671,7 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     OptionalArrayRefParameter<"int64_t">:$warps,
     DefaultValuedParameter<"int64_t", "1">:$stages,
     DefaultValuedParameter<"bool", "true">:$async,
+    OptionalArrayRefParameter<"::ext::AttachAttr">:$compute_at,
     OptionalArrayRefParameter<"::ext::AttachAttr">:$reverse_compute_at,
     OptionalArrayRefParameter<"::mlir::StringAttr">:$compute_inline
   );
