@@ -4,7 +4,8 @@
 # (sm_90) and HSACO (gfx942), run on the CPU emulator against the
 # unscheduled reference, with a short report (tiles, launch, decomposition
 # and its predicted SM utilization, workspace, shared memory with and
-# without reuse, PTX registers from ptxas where present).
+# without reuse, PTX registers from ptxas where present), and a fused
+# softmax (one kernel, its global bytes counted from the PTX).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${EXT_BUILD_DIR:-$ROOT/build}"
@@ -23,6 +24,11 @@ if [ $# -eq 0 ]; then
   echo
   echo "== report: gemm_streamk.mlir"
   /usr/bin/python3 "$ROOT/scripts/report.py" "$ROOT/examples/kernels/gemm_streamk.mlir" --build "$BUILD"
+  # Fusion: softmax's row max and row sum computed inside the normalizing
+  # kernel (compute_at): one kernel that reads X once.
+  echo
+  echo "== report: softmax.mlir"
+  /usr/bin/python3 "$ROOT/scripts/report.py" "$ROOT/examples/kernels/softmax.mlir" --build "$BUILD"
 fi
 
 echo

@@ -10,8 +10,10 @@ pipeline and prints what a kernel engineer looks at first.
 2. ext-schedule-to-gpu + ext-gpu-reuse-shared-memory: shared-memory bytes with
    and without the reuse pass; ext-gpu-bank-conflicts: the worst bank conflict
    of the shared accesses and the bytes of storage_align padding.
-3. ext-gpu-pipeline (nvvm) + ext-translate --ext-to-ptx: PTX; ptxas -v for
-   registers and shared memory, when CUDA's ptxas is present.
+3. ext-gpu-pipeline (nvvm) + ext-translate --ext-to-ptx: the kernels, their
+   PTX, and the global bytes each moves per launch counted from its global
+   loads and stores (where none is in a loop); ptxas -v for registers and
+   shared memory, when CUDA's ptxas is present.
 4. ext-gpu-pipeline (rocdl) + ext-translate --ext-to-hsaco: HSACO and its
    kernel symbols (llvm-readelf).
 5. ext-run: the kernel on the CPU emulator against the unscheduled reference
@@ -29,6 +31,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from ptx_traffic import ptx_global_bytes  # noqa: E402  (bench/ptx_traffic.py)
 
 
 def run(cmd, **kw):
@@ -60,8 +64,10 @@ def main():
         r"remark: decomposition (.*?) for (\d+) tiles of (\d+) iterations on (\d+) SMs: "
         r"grid (\d+), waves (\d+), at most (\d+) units and (\d+) iterations per CTA, "
         r"(\d+) fixups, predicted utilization ([\d.]+)(?: \(data_parallel: ([\d.]+)\))?", rem))
-    kernels = re.finditer(r"ext\.kernel tiles \[([\d, ]+)\] iters (\d+) threads (\d+) decomposition "
-                          r"(#ext\.\w+(?:<[^>]*>)?)", tiled)
+    kernels = list(re.finditer(r"ext\.kernel tiles \[([\d, ]+)\] iters (\d+) threads (\d+) "
+                               r"decomposition (#ext\.\w+(?:<[^>]*>)?)", tiled))
+    # Per kernel, in order: (CTAs, threads per CTA), for the traffic below.
+    launches = []
     for i, m in enumerate(kernels):
         tiles = [int(t) for t in m.group(1).split(",")]
         count = 1
@@ -71,6 +77,7 @@ def main():
               f"{m.group(2)} reduce iterations each")
         d = decomps[i] if i < len(decomps) else None
         grid = d.group(5) if d else count
+        launches.append((int(grid), int(m.group(3))))
         print(f"launch        grid {grid} CTAs x block {m.group(3)} threads")
         if d:
             plural = lambda n, word: f"{n} {word}" + ("" if n == "1" else "s")
@@ -134,11 +141,23 @@ def main():
         nv = os.path.join(tmp, "nv.mlir")
         run([opt, args.kernel, f"--ext-gpu-pipeline=target=nvvm chip={args.chip}", "-o", nv])
         modules = re.findall(r"gpu\.module @(\w+)", open(nv).read())
+        print(f"kernels       {len(modules)} (one gpu.module each)")
         ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
         for mod in modules:
             ptx = os.path.join(tmp, mod + ".ptx")
             run([translate, nv, "--ext-to-ptx", f"--ext-gpu-module={mod}", "-o", ptx])
             lines = sum(1 for _ in open(ptx))
+            # Global bytes per launch, counted from the PTX where no global
+            # access sits in a loop (bench/ptx_traffic.py).
+            per_thread, why = ptx_global_bytes(open(ptx).read())
+            k = modules.index(mod)
+            if per_thread is not None and k < len(launches):
+                grid, threads = launches[k]
+                moved = per_thread * grid * threads
+                print(f"global bytes  @{mod}: {moved} B per launch ({per_thread} B per thread x "
+                      f"{threads} threads x {grid} CTAs, from the PTX's global loads and stores)")
+            else:
+                print(f"global bytes  @{mod}: not counted from the PTX ({why or 'no launch'})")
             if ptxas:
                 out = run([ptxas, f"-arch={args.chip}", "-v", ptx, "-o", os.devnull]).stderr
                 used = re.search(r"Used (\d+) registers.*?(\d+) bytes smem", out)

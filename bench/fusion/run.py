@@ -42,7 +42,6 @@ Usage: PYTHONPATH=build/python_packages /usr/bin/python3 bench/fusion/run.py
 Writes bench/fusion/results.md; exits 1 if a check fails.
 """
 import os
-import re
 import sys
 
 import numpy as np
@@ -52,6 +51,7 @@ import ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import kstep_mix  # noqa: E402  (bench/kstep_mix.py)
+from ptx_traffic import ptx_global_bytes  # noqa: E402  (bench/ptx_traffic.py)
 
 HBM = 4.8e12
 PEAK_F16 = 989.4e12
@@ -127,34 +127,6 @@ def softmax_model(m, n):
     mem = lambda nbytes: (nbytes, nbytes / HBM)
     return {"fused": [mem(x + x)],
             "unfused": [mem(x + row), mem(x + row + x), mem(x + row), mem(x + row + x)]}
-
-
-def ptx_global_bytes(ptx):
-    """Bytes one thread moves through global memory, from the PTX's global
-    loads and stores, or None with the reason when one sits in a loop (its
-    trip count is not in the text)."""
-    lines = ptx.splitlines()
-    labels = {}
-    for i, line in enumerate(lines):
-        match = re.match(r"^(\$L\w+):", line.strip())
-        if match:
-            labels[match.group(1)] = i
-    loops = []
-    for i, line in enumerate(lines):
-        match = re.search(r"\bbra(?:\.uni)?\s+(\$L\w+);", line)
-        if match and labels.get(match.group(1), i + 1) <= i:
-            loops.append((labels[match.group(1)], i))
-    sizes = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "f16": 2, "b32": 4, "u32": 4,
-             "s32": 4, "f32": 4, "b64": 8, "u64": 8, "f64": 8}
-    total = 0
-    for i, line in enumerate(lines):
-        match = re.search(r"\b(ld|st)\.global(?:\.\w+)*?(?:\.v(\d))?\.(\w+)\s", line)
-        if not match:
-            continue
-        if any(lo <= i <= hi for lo, hi in loops):
-            return None, f"line {i + 1} ({line.strip()}) is in a loop"
-        total += int(match.group(2) or 1) * sizes[match.group(3)]
-    return total, ""
 
 
 def softmax_rows(out, failures):

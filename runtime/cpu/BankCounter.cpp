@@ -43,8 +43,20 @@ std::string BankCounter::report(const std::string &kernel,
     return "";
   std::ostringstream os;
   char line[160];
-  SiteStats total;
+  // Sites are per access op; the report is per location, as the static
+  // analysis' remarks are.
+  std::map<std::string, SiteStats> byName;
   for (const auto &[site, s] : sites) {
+    SiteStats &n = byName[site >= 0 && size_t(site) < names.size()
+                              ? names[site]
+                              : std::string("?")];
+    n.requests += s.requests;
+    n.wavefronts += s.wavefronts;
+    n.phases += s.phases;
+    n.worst = std::max(n.worst, s.worst);
+  }
+  SiteStats total;
+  for (const auto &[name, s] : byName) {
     total.requests += s.requests;
     total.wavefronts += s.wavefronts;
     total.phases += s.phases;
@@ -60,16 +72,13 @@ std::string BankCounter::report(const std::string &kernel,
                 (unsigned long long)total.wavefronts, ratio(total),
                 total.worst);
   os << line;
-  for (const auto &[site, s] : sites) {
+  for (const auto &[name, s] : byName) {
     std::snprintf(line, sizeof line,
                   "ext-emu: bank conflicts:   %10llu requests %10llu "
                   "wavefronts  ratio %6.3f  worst %2u-way  at ",
                   (unsigned long long)s.requests,
                   (unsigned long long)s.wavefronts, ratio(s), s.worst);
-    os << line
-       << (site >= 0 && size_t(site) < names.size() ? names[site]
-                                                     : std::string("?"))
-       << "\n";
+    os << line << name << "\n";
   }
   return os.str();
 }

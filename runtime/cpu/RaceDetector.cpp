@@ -46,7 +46,11 @@ uint32_t entry(const VectorClock &vc, uint32_t id) {
 } // namespace
 
 RaceDetector::RaceDetector(const LaunchParams &params, int64_t sharedBytes)
-    : p(params), blockThreads(params.block.count()), sharedBytes(sharedBytes) {}
+    : p(params), blockThreads(params.block.count()), sharedBytes(sharedBytes) {
+  std::unordered_map<std::string, int32_t> first;
+  for (size_t i = 0; i < p.sites.size(); ++i)
+    location.push_back(first.try_emplace(p.sites[i], int32_t(i)).first->second);
+}
 
 void RaceDetector::initBlock(BlockRaceState &state) const {
   if (sharedBytes > 0)
@@ -76,7 +80,10 @@ bool RaceDetector::ordered(const Access &a, const AccessingThread &t,
 void RaceDetector::report(RaceKind kind, bool shared, int64_t where,
                           const Access &first, const AccessingThread &t,
                           int32_t site) {
-  RaceReport &r = races[{int(kind), shared, first.site, site}];
+  auto at = [&](int32_t s) {
+    return s >= 0 && size_t(s) < location.size() ? location[s] : s;
+  };
+  RaceReport &r = races[{int(kind), shared, at(first.site), at(site)}];
   // Counted once per access (not per byte it covers).
   if (r.lastAccess == accessSerial)
     return;

@@ -120,6 +120,9 @@ private:
 
   const LaunchParams &p;
   int64_t blockThreads, sharedBytes;
+  /// Per site, the first site of the same location: sites are per access
+  /// op, races are reported per location.
+  std::vector<int32_t> location;
   /// Global memory's shadow, the vector clock released at each atomic's
   /// address, and the races found.
   std::unordered_map<uint64_t, Shadow> globalShadow;

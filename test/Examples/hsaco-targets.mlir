@@ -14,10 +14,10 @@
 // RUN: ext-opt %ext_src/examples/kernels/gemv.mlir --ext-gpu-pipeline="target=rocdl chip=gfx942" | ext-translate --ext-to-hsaco -o %t.v942.hsaco
 // RUN: llvm-readelf --symbols %t.v942.hsaco | FileCheck %s --check-prefix=GEMV
 // RUN: ext-opt %ext_src/examples/kernels/softmax.mlir --ext-gpu-pipeline="target=rocdl chip=gfx942" -o %t.softmax.mlir
-// RUN: ext-translate %t.softmax.mlir --ext-to-hsaco --ext-gpu-module=softmax_kernel_0 -o %t.s942.hsaco
+// RUN: ext-translate %t.softmax.mlir --ext-to-hsaco --ext-gpu-module=softmax_kernel -o %t.s942.hsaco
 // RUN: llvm-readelf --symbols %t.s942.hsaco | FileCheck %s --check-prefix=SOFTMAX
 // RUN: ext-opt %ext_src/examples/kernels/softmax.mlir --ext-gpu-pipeline="target=rocdl chip=gfx90a" -o %t.softmax90a.mlir
-// RUN: ext-translate %t.softmax90a.mlir --ext-to-hsaco --ext-gpu-module=softmax_kernel_0 -o %t.s90a.hsaco
+// RUN: ext-translate %t.softmax90a.mlir --ext-to-hsaco --ext-gpu-module=softmax_kernel -o %t.s90a.hsaco
 // RUN: llvm-readelf --symbols %t.s90a.hsaco | FileCheck %s --check-prefix=SOFTMAX
 
 // GEMM: FUNC GLOBAL PROTECTED {{.*}} gemm_kernel{{$}}

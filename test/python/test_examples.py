@@ -14,7 +14,8 @@ EXAMPLES = os.path.join(ROOT, "examples", "python")
 
 @pytest.mark.parametrize("script,expected", [
     ("gemm.py", [".target sm_90", "shared memory:", "gemm matches numpy"]),
-    ("softmax.py", ["softmax matches numpy"]),
+    ("softmax.py", ["kernel entries in the PTX: 1", "softmax matches numpy"]),
+    ("layernorm.py", ["kernel entries in the PTX: 1", "layernorm matches numpy"]),
     ("argmax.py", ["argmax matches numpy"]),
     ("conv2d.py", ["conv2d matches numpy"]),
     ("gemm_bias_relu.py", ["kernels: 1 (unfused: 2), intermediates in memory: []",

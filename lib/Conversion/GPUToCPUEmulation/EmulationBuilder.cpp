@@ -189,6 +189,11 @@ int32_t SiteTable::id(Location loc) {
   return it->second;
 }
 
+int32_t SiteTable::idOf(Operation *op) {
+  entries.push_back(emulationLocationString(op->getLoc()));
+  return int32_t(entries.size() - 1);
+}
+
 std::string SiteTable::blob() const {
   std::string out;
   for (const std::string &e : entries) {

@@ -36,7 +36,7 @@ void hookAccess(EmulationModule &emu, OpBuilder &b, Operation *op, Value memref,
   func::FuncOp hook = declareRuntimeFunction(emu.getSymbols(), EXT_EMU_ACCESS,
                                              {i64, i64, i32, i32}, {});
   auto type = cast<MemRefType>(memref.getType());
-  int32_t site = emu.function().getSites().id(op->getLoc());
+  int32_t site = emu.function().getSites().idOf(op);
   emitAccessHook(b, op->getLoc(), hook, memref, indices,
                  emu.byteSize(type.getElementType()), emu.byteSize(accessType),
                  kind, site);

@@ -91,6 +91,12 @@ struct SiteTable {
   llvm::StringMap<int32_t> ids;
 
   int32_t id(mlir::Location loc);
+  /// A site of its own for `op`, named by its location: the emulator pairs
+  /// each lane's n-th execution of a site into one warp request, so two
+  /// accesses at one location (a tile compute's loads of two buffers) must
+  /// not share a site, or lanes that diverge pair one's access with the
+  /// other's.
+  int32_t idOf(mlir::Operation *op);
   /// The entries, each NUL-terminated.
   std::string blob() const;
   /// The table an instrumentation pass left on `gpuModule` (empty if none).
