@@ -10,6 +10,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/ControlFlowSinkUtils.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
@@ -85,6 +89,8 @@ private:
   [[noreturn]] void fail(Location loc, const std::string &message) {
     throw BuildError(describeLocation(loc) + ": " + message);
   }
+
+  llvm::DenseMap<Value, bool> reads;
 
   Value value(int64_t id) {
     if (id < 0 || id >= static_cast<int64_t>(values.size()))
@@ -351,6 +357,19 @@ private:
     return arith::CmpIOp::create(b, loc, *p, x, y);
   }
 
+  /// Whether `v` depends on an argument (an element read from a tensor).
+  bool readsInput(Value v) {
+    if (isa<BlockArgument>(v))
+      return true;
+    auto [it, inserted] = reads.try_emplace(v, false);
+    if (!inserted)
+      return it->second;
+    bool r = llvm::any_of(v.getDefiningOp()->getOperands(),
+                          [&](Value o) { return readsInput(o); });
+    reads[v] = r;
+    return r;
+  }
+
   Value emit(const py::tuple &node) {
     if (node.size() != 5)
       throw BuildError("malformed expression node in " + what);
@@ -405,6 +424,20 @@ private:
         fail(loc, "the branches of if_then_else have types " +
                       typeName(operands[1].getType()) + " and " +
                       typeName(operands[2].getType()));
+      // A branch that reads a tensor runs only when taken (TVM's
+      // if_then_else as a guarded read): an scf.if, into whose branches
+      // buildRegion then sinks what only they use, so the read of
+      // `X[y - 1]` under `y >= 1` is never made at y = 0.
+      if (readsInput(operands[1]) || readsInput(operands[2])) {
+        auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, operands[0],
+                                      /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(b, loc, operands[1]);
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(b, loc, operands[2]);
+        return checkType(ifOp.getResult(0));
+      }
       return checkType(arith::SelectOp::create(b, loc, operands[0],
                                                operands[1], operands[2]));
     }
@@ -463,6 +496,28 @@ AffineExpr buildAffine(MLIRContext *ctx, const py::handle &h, unsigned numDims,
   throw BuildError(where + ": '" + op + "' in an index is not affine");
 }
 
+/// Moves every side-effect-free op whose users all sit in one branch of an
+/// scf.if into it (upstream's control-flow sinking, to a fixed point for
+/// nested branches): the branch then alone reads the tensor elements it
+/// uses.
+void sinkIntoBranches(Region &region) {
+  DominanceInfo dominance(region.getParentOp());
+  size_t moved;
+  do {
+    SmallVector<Region *> regions;
+    region.walk([&](scf::IfOp ifOp) {
+      getSinglyExecutedRegionsToSink(
+          cast<RegionBranchOpInterface>(ifOp.getOperation()), regions);
+    });
+    moved = controlFlowSink(
+        regions, dominance,
+        [](Operation *op, Region *) { return isMemoryEffectFree(op); },
+        [](Operation *op, Region *into) {
+          op->moveBefore(&into->front(), into->front().begin());
+        });
+  } while (moved != 0);
+}
+
 /// Fills `region` with one block of `argTypes` computing the expression
 /// nodes of `desc`, ending in an ext.yield of values of `yieldTypes`.
 void buildRegion(OpBuilder &b, Region &region, ArrayRef<Type> argTypes,
@@ -485,6 +540,7 @@ void buildRegion(OpBuilder &b, Region &region, ArrayRef<Type> argTypes,
                        typeName(yieldTypes[i]) + " but the " + regionName +
                        "'s value is " + typeName(y.getType()));
   ext::YieldOp::create(b, loc, yields);
+  sinkIntoBranches(region);
 }
 
 /// Makes the schedule (an Attribute from ext.schedule, or attribute text)

@@ -38,6 +38,12 @@ and read twice).
    the PTX count is an upper bound.
 7. Emulator: fused and unfused at 37 x 999 (ragged) against numpy.
 
+LayerNorm (mean and variance at the row tile) against three kernels, and a
+3x3 "same" convolution with its padding inlined (ext.pad + compute_inline:
+guarded reads, no padded copy) against a padding kernel and the
+convolution: the model's bytes at 4096 x 4096 and 32x56x56x64, and both on
+the emulator at a small size.
+
 Usage: PYTHONPATH=build/python_packages /usr/bin/python3 bench/fusion/run.py
 Writes bench/fusion/results.md; exits 1 if a check fails.
 """
@@ -179,6 +185,106 @@ def softmax_rows(out, failures):
             failures.append(f"softmax {name}: {entries} kernel entries")
 
 
+def layernorm_variants(m, n):
+    """(name, build items): the normalization computing the mean and the
+    variance at its row tile, and three kernels."""
+    def workload():
+        X = ext.placeholder((m, n), "float32", name="X")
+        g = ext.placeholder((n,), "float32", name="g")
+        b = ext.placeholder((n,), "float32", name="b")
+        k1, k2 = ext.reduce_axis(n, name="k1"), ext.reduce_axis(n, name="k2")
+        mean = ext.compute((m,), lambda i: ext.sum(X[i, k1] / float(n), axis=k1), name="mean")
+        var = ext.compute((m,), lambda i: ext.sum((X[i, k2] - mean[i]) * (X[i, k2] - mean[i]) /
+                                                  float(n), axis=k2), name="var")
+        y = ext.compute((m, n), lambda i, j: (X[i, j] - mean[i]) * ext.rsqrt(var[i] + 1e-5) *
+                        g[j] + b[j], name="y")
+        return X, mean, var, y
+    width = 1 << (n - 1).bit_length()
+    X, mean, var, y = workload()
+    fused = ext.schedule(y, tile=(1, width), blocks=["i"], threads=(1, SOFTMAX_THREADS),
+                         cache=[X], vector=4).compute_at(mean, "i").compute_at(var, "i")
+    X, mean, var, y = workload()
+    rows = dict(tile=(8, n), threads=(8, 1))
+    return [("fused", [fused]), ("unfused", [ext.schedule(mean, **rows),
+                                              ext.schedule(var, **rows), ext.schedule(y)])]
+
+
+def conv_variants(n, h, w, c, k):
+    """(name, build items): the 3x3 "same" convolution with its padding
+    inlined (guarded reads), and the padding as a kernel of its own."""
+    def workload():
+        X = ext.placeholder((n, h, w, c), "float32", name="X")
+        Wt = ext.placeholder((3, 3, c, k), "float32", name="Wt")
+        Xp = ext.pad(X, (0, 1, 1, 0))
+        rh, rw, rc = (ext.reduce_axis(3, name="rh"), ext.reduce_axis(3, name="rw"),
+                      ext.reduce_axis(c, name="rc"))
+        Y = ext.compute((n, h, w, k), lambda b, y, x, f: ext.sum(
+            Xp[b, y + rh, x + rw, rc] * Wt[rh, rw, rc, f], axis=[rh, rw, rc]), name="Y")
+        return Xp, Wt, Y
+    conv = dict(tile=(1, 4, 4, k, 3, 3, c), blocks=["b", "y", "x"],
+                threads=(1, 4, 4, k, 1, 1, 1))
+    Xp, Wt, Y = workload()
+    fused = ext.schedule(Y, cache=[Xp, Wt], **conv).compute_inline(Xp)
+    Xp, Wt, Y = workload()
+    return [("fused", [fused]), ("unfused", [ext.schedule(Xp), ext.schedule(Y, cache=[Xp, Wt],
+                                                                            **conv)])]
+
+
+def more_rows(out, failures):
+    """LayerNorm and the padded convolution: model bytes on an H200, the
+    emulator against numpy at a small size."""
+    out += ["\n# LayerNorm (compute_at) and padded 3x3 convolution (pad inlined: guarded "
+            "reads)\n",
+            "## Model (compulsory bytes, 4.8 TB/s; the convolution's halo re-reads are not "
+            "counted)\n",
+            "| workload | variant | kernels | compulsory global bytes | model time (us) | "
+            "vs fused |", "|---|---|---|---|---|---|"]
+    m, n = 4096, 4096
+    x, row, vec = 4 * m * n, 4 * m, 4 * n
+    rows = {"fused": [x + 2 * vec + x],
+            "unfused": [x + row, x + 2 * row, x + 2 * row + 2 * vec + x]}
+    bn, h, w, c, k = 32, 56, 56, 64, 64
+    xb, xp, wb, yb = 4 * bn * h * w * c, 4 * bn * (h + 2) * (w + 2) * c, 4 * 9 * c * k, \
+        4 * bn * h * w * k
+    convs = {"fused": [xb + wb + yb], "unfused": [xb + xp, xp + wb + yb]}
+    for label, per in ((f"LayerNorm {m} x {n} f32", rows),
+                       (f"conv 3x3 same, {bn}x{h}x{w}x{c} -> {k} f32", convs)):
+        fused_t = sum(per["fused"]) / HBM
+        for name, kernels in per.items():
+            t = sum(kernels) / HBM
+            out.append(f"| {label} | {name} | {len(kernels)} | {sum(kernels) / 2**20:.1f} MiB | "
+                       f"{t * 1e6:.1f} | {t / fused_t:.2f} |")
+
+    out += ["\n## Build (sm_80) and emulator\n",
+            "| workload | variant | PTX kernel entries | max abs error |", "|---|---|---|---|"]
+    rng = np.random.default_rng(2)
+    lm, ln = 37, 768
+    xv = rng.standard_normal((lm, ln)).astype(np.float32)
+    g, b = rng.standard_normal(ln).astype(np.float32), rng.standard_normal(ln).astype(np.float32)
+    mu = xv.mean(axis=1, keepdims=True)
+    ref = (xv - mu) / np.sqrt(((xv - mu) ** 2).mean(axis=1, keepdims=True) + 1e-5) * g + b
+    cases = [(f"LayerNorm {lm} x {ln}", layernorm_variants(lm, ln), (xv, g, b), ref, 1e-4)]
+    cn, ch, cw, cc, ck = 2, 9, 7, 3, 4
+    xc = rng.integers(-3, 4, (cn, ch, cw, cc)).astype(np.float32)
+    wc = rng.integers(-3, 4, (3, 3, cc, ck)).astype(np.float32)
+    xpad = np.pad(xc, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    cref = np.zeros((cn, ch, cw, ck), np.float32)
+    for dy in range(3):
+        for dx in range(3):
+            cref += np.einsum("nhwc,ck->nhwk", xpad[:, dy:dy + ch, dx:dx + cw, :], wc[dy, dx])
+    cases.append((f"conv {cn}x{ch}x{cw}x{cc} -> {ck}", conv_variants(cn, ch, cw, cc, ck),
+                  (xc, wc), cref, 0.0))
+    for label, variants, args, expect, tol in cases:
+        for name, items in variants:
+            entries = ext.build(items, "nvvm", chip="sm_80").ptx.count(".entry")
+            err = float(np.abs(ext.build(items).run(*args) - expect).max())
+            out.append(f"| {label} | {name} | {entries} | {err:.2g} |")
+            if err > tol:
+                failures.append(f"{label} {name}: max error {err}")
+            if (name == "fused") != (entries == 1):
+                failures.append(f"{label} {name}: {entries} kernel entries")
+
+
 def main():
     failures, out = [], ["# bench/fusion: fused vs unfused\n",
                          "# GEMM + bias + ReLU (f16 out)\n"]
@@ -238,6 +344,7 @@ def main():
                             f"{rows['unfused']}")
 
     softmax_rows(out, failures)
+    more_rows(out, failures)
 
     out.append("\n" + ("All checks hold." if not failures else
                        "FAILED:\n" + "\n".join(f"- {f}" for f in failures)))

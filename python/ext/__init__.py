@@ -19,7 +19,8 @@ NVIDIA GPU (PTX) or an AMD GPU (HSACO), and run them with numpy arrays:
 
 Levels:
 * TE: `placeholder`, `reduce_axis`, `compute`, expressions (arithmetic,
-  comparisons, `if_then_else`, `astype`, `exp`/`log`/`sqrt`/`tanh`/...,
+  comparisons, `if_then_else` (a read in one branch happens only when it is taken), `pad`,
+  `astype`, `exp`/`log`/`sqrt`/`tanh`/...,
   `const`), reductions `sum`/`prod`/`max`/`min` and `comm_reducer`.
 * Schedules: `schedule(C, tile=..., threads=..., blocks=..., cache=...,
   decomposition=..., raster=..., swizzle=..., vector=..., unroll=...,
@@ -51,7 +52,7 @@ from .schedule import (  # noqa: F401
 from .te import (  # noqa: F401
     CommReducer, ComputeOp, Expr, IterVar, Tensor, abs, cast, ceil, comm_reducer, compute,
     const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, max, max_value, min,
-    min_value, placeholder, prod, reduce_axis, round, rsqrt, sigmoid, sin, sqrt, sum, tanh,
+    min_value, pad, placeholder, prod, reduce_axis, round, rsqrt, sigmoid, sin, sqrt, sum, tanh,
     Var, var)
 
 __all__ = [
@@ -61,7 +62,7 @@ __all__ = [
     "mma_names", "schedule_fields",
     "CommReducer", "ComputeOp", "Expr", "IterVar", "Tensor", "abs", "cast", "ceil",
     "comm_reducer", "compute", "const", "cos", "erf", "exp", "exp2", "floor", "if_then_else",
-    "log", "log2", "log10", "max", "max_value", "min", "min_value", "placeholder", "prod",
+    "log", "log2", "log10", "max", "max_value", "min", "min_value", "pad", "placeholder", "prod",
     "Var", "var",
     "reduce_axis", "round", "rsqrt", "sigmoid", "sin", "sqrt", "sum", "tanh",
 ]

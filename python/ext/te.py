@@ -342,9 +342,13 @@ def cast(x, dtype) -> Expr:
 
 
 def if_then_else(cond, then_value, else_value) -> Expr:
-    """`then_value` where `cond` holds, else `else_value` (both evaluated).
+    """`then_value` where `cond` holds, else `else_value`. A tensor read that
+    only one branch makes happens only when that branch is taken, so it may
+    reach outside the tensor where the condition excludes it (the verifier
+    proves the read in bounds under the condition, affine in the axes):
 
         >>> relu = ext.compute((8,), lambda i: ext.if_then_else(A[i] > 0, A[i], 0.0))
+        >>> left = ext.compute((8,), lambda i: ext.if_then_else(i >= 1, A[i - 1], 0.0))
     """
     loc = _where()
     cond = _lift(cond, None, loc)
@@ -377,6 +381,48 @@ erf = _math("erf", "The error function.")
 floor = _math("floor", "Round down.")
 ceil = _math("ceil", "Round up.")
 round = _math("round", "Round to nearest, ties to even.")
+
+
+def pad(tensor, before, after=None, value=0, name: Optional[str] = None) -> "Tensor":
+    """`tensor` widened by `before[d]` elements before and `after[d]` after
+    each dimension (`after` defaults to `before`), the new elements `value`:
+    a compute that reads `tensor` only inside it (if_then_else), so a reader
+    that inlines it (`compute_inline`) reads `tensor` directly, guarded, with
+    no padded copy in memory (TVM's topi.nn.pad).
+
+        >>> Xp = ext.pad(X, (0, 1, 1, 0))                  # NHWC, 3x3 "same"
+        >>> s = ext.schedule(conv, tile=...).compute_inline(Xp)
+    """
+    loc = _where()
+    if not isinstance(tensor, Tensor):
+        raise _error(loc, f"pad takes a tensor, got {tensor!r}", TypeError)
+    before = [before] * tensor.ndim if isinstance(before, int) else list(before)
+    after = before if after is None else ([after] * tensor.ndim if isinstance(after, int)
+                                          else list(after))
+    if len(before) != tensor.ndim or len(after) != tensor.ndim:
+        raise _error(loc, f"pad of a {tensor.ndim}-d tensor needs {tensor.ndim} widths "
+                          f"before and after, got {before} and {after}")
+    for w in before + after:
+        if isinstance(w, bool) or not isinstance(w, int) or w < 0:
+            raise _error(loc, f"pad widths are non-negative integers, got {w!r}")
+    for d, size in enumerate(tensor.shape):
+        if isinstance(size, Var) and (before[d] or after[d]):
+            raise _error(loc, f"pad: dimension {d} of '{tensor.name}' has symbolic size "
+                              f"{size.name}; only static dimensions are padded")
+    shape = tuple(s + b + a for s, b, a in zip(tensor.shape, before, after))
+    fill = _const(value, tensor.dtype, loc)
+
+    def padded(*idx):
+        inside = None
+        for d, i in enumerate(idx):
+            conds = ([i >= before[d]] if before[d] else []) + \
+                    ([i < before[d] + tensor.shape[d]] if after[d] else [])
+            for c in conds:
+                inside = c if inside is None else inside & c
+        read = tensor[tuple(i - before[d] if before[d] else i for d, i in enumerate(idx))]
+        return read if inside is None else if_then_else(inside, read, fill)
+
+    return compute(shape, padded, name=name or f"{tensor.name}_pad")
 
 
 def abs(x) -> Expr:  # noqa: A001 (TVM's name)
@@ -677,6 +723,10 @@ def compute(shape, fcompute: Callable, name: str = "compute", dtype=None):
             raise _error(loc, f"compute '{name}' has two axes named '{n}'; give the "
                               "reduce axis another name")
     own = set(map(id, axes + reduce_axes))
+    # Reads inside an if_then_else branch may reach outside the tensor where
+    # their condition excludes them: the verifier checks them under it.
+    guarded = {id(n) for body in bodies for e in _walk(body) if e.op == "select"
+               for branch in e.args[1:] for n in _walk(branch)}
     for body in bodies:
         for e in _walk(body):
             for a in e.args:  # an axis is reported where it is used
@@ -688,7 +738,7 @@ def compute(shape, fcompute: Callable, name: str = "compute", dtype=None):
                 raise _error(e.loc, f"a reduction must be the whole value of a compute "
                                     f"(in compute '{name}' at {_at(loc)}); compute it "
                                     "separately and read it")
-            if e.op == "load":
+            if e.op == "load" and id(e) not in guarded:
                 _check_bounds(e, axes + reduce_axes)
     out_dtype = None
     if dtype is not None:

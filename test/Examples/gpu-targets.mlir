@@ -23,5 +23,9 @@
 // RUN: ext-opt %ext_src/examples/kernels/softmax.mlir --ext-gpu-pipeline="target=nvvm chip=sm_80" -o %t.softmax80.mlir
 // RUN: ext-translate %t.softmax80.mlir --ext-to-ptx --ext-gpu-module=softmax_kernel -o %t.s80.ptx
 // RUN: %ptxas -arch=sm_80 %t.s80.ptx -o /dev/null
+// The padded convolution: one kernel, its guarded reads under branches.
+// RUN: ext-opt %ext_src/examples/kernels/conv2d_padded.mlir --ext-gpu-pipeline="target=nvvm chip=sm_90" | ext-translate --ext-to-ptx -o %t.conv90.ptx
+// RUN: grep -c '^.visible .entry' %t.conv90.ptx | FileCheck %s --check-prefix=ONE
+// RUN: %ptxas -arch=sm_90 %t.conv90.ptx -o /dev/null
 
 // ONE: {{^}}1{{$}}

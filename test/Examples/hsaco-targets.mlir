@@ -20,9 +20,13 @@
 // RUN: ext-translate %t.softmax90a.mlir --ext-to-hsaco --ext-gpu-module=softmax_kernel -o %t.s90a.hsaco
 // RUN: llvm-readelf --symbols %t.s90a.hsaco | FileCheck %s --check-prefix=SOFTMAX
 
+// RUN: ext-opt %ext_src/examples/kernels/conv2d_padded.mlir --ext-gpu-pipeline="target=rocdl chip=gfx942" | ext-translate --ext-to-hsaco -o %t.conv942.hsaco
+// RUN: llvm-readelf --symbols %t.conv942.hsaco | FileCheck %s --check-prefix=CONV
+
 // GEMM: FUNC GLOBAL PROTECTED {{.*}} gemm_kernel{{$}}
 // GEMM: gemm_kernel.kd
 // F16: FUNC GLOBAL PROTECTED {{.*}} gemm_f16_kernel{{$}}
 // GEMV: FUNC GLOBAL PROTECTED {{.*}} gemv_kernel{{$}}
 // SOFTMAX: FUNC GLOBAL PROTECTED {{.*}} softmax_kernel{{$}}
 // SOFTMAX: softmax_kernel.kd
+// CONV: FUNC GLOBAL PROTECTED {{.*}} conv2d_padded_kernel{{$}}

@@ -5,6 +5,7 @@
 // RUN: ext-run %ext_src/examples/kernels/gemm_f16.mlir | FileCheck %s --check-prefix=EXACT
 // RUN: ext-run %ext_src/examples/kernels/gemv.mlir | FileCheck %s --check-prefix=EXACT
 // RUN: ext-run %ext_src/examples/kernels/softmax.mlir | FileCheck %s --check-prefix=CLOSE
+// RUN: ext-run %ext_src/examples/kernels/conv2d_padded.mlir | FileCheck %s --check-prefix=EXACT
 // The same with shared-memory reuse off: the same numbers.
 // RUN: ext-run --reuse-shared-memory=false %ext_src/examples/kernels/gemm_f32.mlir | FileCheck %s --check-prefix=EXACT
 // RUN: ext-run --reuse-shared-memory=false %ext_src/examples/kernels/gemv.mlir | FileCheck %s --check-prefix=EXACT

@@ -9,7 +9,7 @@
 //
 // RUN: ext-opt --ext-apply-schedule %s | FileCheck %s --check-prefix=KERNEL
 // RUN: ext-opt --ext-schedule-to-gpu %s | FileCheck %s --check-prefix=GPU
-// RUN: ext-run %s | FileCheck %s
+// RUN: ext-run --racecheck %s | FileCheck %s
 
 // The epilogue stores D from the accumulator: no store of C, and D is gone.
 // KERNEL-LABEL: func.func @fused

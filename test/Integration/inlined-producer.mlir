@@ -7,7 +7,7 @@
 // unfused computes (integer data: exact).
 //
 // RUN: ext-opt --ext-apply-schedule %s | FileCheck %s --check-prefix=KERNEL
-// RUN: ext-run %s | FileCheck %s
+// RUN: ext-run --racecheck %s | FileCheck %s
 
 // KERNEL-LABEL: func.func @dequant
 // KERNEL-NOT: ext.compute

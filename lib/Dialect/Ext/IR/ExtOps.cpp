@@ -11,6 +11,7 @@
 #include "ScheduleVerification.h"
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
+#include "ext/Dialect/Ext/IR/GuardedReads.h"
 #include "ext/Support/AffineRange.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -245,6 +246,27 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
                  << " has size " << size << " but axis '" << axis.getName()
                  << "' that indexes it has extent " << axis.getExtent();
         continue;
+      }
+      // An element read under a branch (if_then_else): in bounds where the
+      // branch runs.
+      if (auto compute = dyn_cast<ComputeOp>(op.getOperation());
+          compute && i < getInputs().size()) {
+        Block &entry = compute.getBody().front();
+        Block *read = getReadBlock(entry.getArgument(i));
+        if (read && read != &entry) {
+          std::string witness;
+          std::optional<bool> inside = inBoundsUnderGuards(
+              compute, getGuards(read, &entry), expr, size, witness);
+          if (inside && *inside)
+            continue;
+          if (inside)
+            return emitOpError()
+                   << "access '" << str(expr) << "' of "
+                   << describeOperand(op, i) << " dimension #" << r
+                   << " leaves [0, " << size << ") under the branch that "
+                   << "reads it, at " << witness
+                   << "; guard the read so that it stays inside";
+        }
       }
       std::optional<IndexRange> range = computeAffineRange(expr, extents);
       if (!range)

@@ -223,25 +223,34 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   int64_t stages = plan.useFragments && plan.kAxis ? schedule.getStages() : 1;
   SmallVector<Value> sharedBufs(numInputs);
   SmallVector<SmallVector<Value>> stageBufs(numInputs);
-  for (unsigned i = 0; i < numInputs; ++i) {
-    if (!plan.cached.test(i))
-      continue;
-    Type elem = cast<MemRefType>(op.getInputs()[i].getType()).getElementType();
-    ArrayRef<StorageAlignAttr> aligns = plan.cacheAttrs[i].getAlign();
-    auto type = sharedTileType(plan.windows[i].shape, elem, aligns);
-    assert(type && "planTiling checked the shared tile's size");
-    ArrayAttr alignAttr =
-        aligns.empty() ? ArrayAttr()
-                       : rw.getArrayAttr(SmallVector<Attribute>(aligns.begin(),
-                                                                aligns.end()));
-    for (int64_t s = 0; s < stages; ++s)
-      stageBufs[i].push_back(AllocSharedOp::create(
-          rw,
-          phaseLoc(loc, "shared tile of input " + Twine(i) +
-                            (stages > 1 ? ", stage " + Twine(s) : Twine())),
-          type, alignAttr, plan.cacheAttrs[i].getSwizzle()));
-    sharedBufs[i] = stageBufs[i].front();
-  }
+  // The cached inputs' shared tiles, allocated where they start to live:
+  // after the producers attached before a k-loop, whose buffers (a
+  // cross-thread combine's scratch) may then share their bytes.
+  auto allocateSharedTiles = [&] {
+    for (unsigned i = 0; i < numInputs; ++i) {
+      if (!plan.cached.test(i))
+        continue;
+      Type elem =
+          cast<MemRefType>(op.getInputs()[i].getType()).getElementType();
+      ArrayRef<StorageAlignAttr> aligns = plan.cacheAttrs[i].getAlign();
+      auto type = sharedTileType(plan.windows[i].shape, elem, aligns);
+      assert(type && "planTiling checked the shared tile's size");
+      ArrayAttr alignAttr = aligns.empty()
+                                ? ArrayAttr()
+                                : rw.getArrayAttr(SmallVector<Attribute>(
+                                      aligns.begin(), aligns.end()));
+      for (int64_t s = 0; s < stages; ++s)
+        stageBufs[i].push_back(AllocSharedOp::create(
+            rw,
+            phaseLoc(loc, "shared tile of input " + Twine(i) +
+                              (stages > 1 ? ", stage " + Twine(s) : Twine())),
+            type, alignAttr, plan.cacheAttrs[i].getSwizzle()));
+      sharedBufs[i] = stageBufs[i].front();
+    }
+  };
+  bool producersFirst = plan.useFragments && !attached.empty();
+  if (!producersFirst)
+    allocateSharedTiles();
 
   // The buffers of the producers attached by compute_at, by the anchor
   // input that reads them (set once they are emitted).
@@ -344,8 +353,10 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
 
     // Attached producers run once per tile, before the k-loop: from
     // global memory (the anchor's shared tiles are the k-steps').
-    if (!attached.empty())
+    if (producersFirst) {
       emitProducers(SmallVector<Value>(numInputs));
+      allocateSharedTiles();
+    }
 
     SmallVector<AffineMap> outMaps(numOutputs, fragMap);
     auto emitIteration = [&](Value kOffset, Value kBound) {

@@ -68,16 +68,16 @@ LogicalResult ext::lowerComputeToLoops(RewriterBase &rewriter, ComputeOp op) {
 
   // One point of the domain: load the inputs and inline the body.
   auto emitPoint = [&]() {
-    SmallVector<Value> elems;
-    for (auto [i, in] : llvm::enumerate(op.getInputs()))
-      elems.push_back(memref::LoadOp::create(
-          rewriter, loc, in,
-          buildAccessIndices(rewriter, loc, op.getInputMap(i), ivs)));
-    // ext.index becomes the axis' induction variable.
-    return inlineComputeRegion(rewriter, op.getBody(), elems,
-                               [&](StringRef name) {
-      return ivs[*op.getAxisPosition(name)];
-    });
+    // ext.index becomes the axis' induction variable; an input is read
+    // where the body reads it (under its branch, for a guarded read).
+    return inlineComputeBody(
+        rewriter, op.getBody(),
+        [&](unsigned i) -> Value {
+          return memref::LoadOp::create(
+              rewriter, loc, op.getInputs()[i],
+              buildAccessIndices(rewriter, loc, op.getInputMap(i), ivs));
+        },
+        [&](StringRef name) { return ivs[*op.getAxisPosition(name)]; });
   };
 
   SmallVector<Value> results;

@@ -3,6 +3,7 @@
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Dialect/Ext/IR/GuardedReads.h"
 #include "ext/Support/GuardedAssert.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -36,6 +37,41 @@ SmallVector<Value> inlineComputeRegion(RewriterBase &b, Region &region,
   return llvm::map_to_vector(yield.getValues(), [&](Value v) {
     return mapping.lookupOrDefault(v);
   });
+}
+
+SmallVector<Value>
+inlineComputeBody(RewriterBase &b, Region &region,
+                  function_ref<Value(unsigned)> loadInput,
+                  function_ref<Value(StringRef)> axisIndex) {
+  Block &block = region.front();
+  // Each element is read in its read block (GuardedReads.h): here when that
+  // is the entry block; else a placeholder, replaced below by a load at the
+  // start of the cloned block that holds its uses (only when its branch
+  // runs).
+  SmallVector<Value> args;
+  SmallVector<std::pair<unsigned, Value>> deferred;
+  for (BlockArgument arg : block.getArguments()) {
+    if (getReadBlock(arg) == &block) {
+      args.push_back(loadInput(arg.getArgNumber()));
+      continue;
+    }
+    Value placeholder =
+        UnrealizedConversionCastOp::create(b, arg.getLoc(), arg.getType(),
+                                           ValueRange{})
+            .getResult(0);
+    args.push_back(placeholder);
+    deferred.push_back({arg.getArgNumber(), placeholder});
+  }
+  SmallVector<Value> results = inlineComputeRegion(b, region, args, axisIndex);
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [i, placeholder] : deferred) {
+    if (Block *read = getReadBlock(placeholder)) {
+      b.setInsertionPointToStart(read);
+      b.replaceAllUsesWith(placeholder, loadInput(i));
+    }
+    b.eraseOp(placeholder.getDefiningOp());
+  }
+  return results;
 }
 
 SmallVector<Value> combineAccumulators(RewriterBase &b, Location loc,

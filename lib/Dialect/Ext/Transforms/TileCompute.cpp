@@ -13,6 +13,7 @@
 #include "TileLoweringUtils.h"
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
+#include "ext/Dialect/Ext/IR/GuardedReads.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 
@@ -314,17 +315,19 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
   unsigned numInputs = op.getInputs().size();
   SmallVector<AffineMap> maps = op.getMaps();
   SmallVector<Value> points(numAxes), locals(numAxes);
+  // Inputs are read where the body reads them: under its branch, for a
+  // guarded read.
   auto emitBody = [&]() {
-    SmallVector<Value> elems;
-    for (auto [i, in] : llvm::enumerate(op.getInputs())) {
-      elems.push_back(
-          memref::LoadOp::create(rw, loc, state.storageOf(in),
-                                 accessIndices(rw, loc, maps[i], points, locals,
-                                               state.isFragment(in))));
-    }
-    return inlineComputeRegion(rw, op.getBody(), elems, [&](StringRef name) {
-      return points[*op.getAxisPosition(name)];
-    });
+    return inlineComputeBody(
+        rw, op.getBody(),
+        [&](unsigned i) -> Value {
+          Value in = op.getInputs()[i];
+          return memref::LoadOp::create(
+              rw, loc, state.storageOf(in),
+              accessIndices(rw, loc, maps[i], points, locals,
+                            state.isFragment(in)));
+        },
+        [&](StringRef name) { return points[*op.getAxisPosition(name)]; });
   };
   auto outputRef = [&](unsigned o) {
     Value out = op.getOutputs()[o];
@@ -489,6 +492,12 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
         underIf(valid, [&] { accumulateIntoOutputs(emitBody()); });
       });
     };
+    // A guarded read stays under its branch, point by point: the layouts'
+    // strategies load each step's inputs for all points up front.
+    if (hasGuardedReads(op.getBody())) {
+      loopAccumulation();
+      return success();
+    }
     auto strategy = dyn_cast<TileAccumulationAttrInterface>(Attribute(layout));
     if (!strategy)
       return op.emitOpError() << "has no accumulation strategy for fragment "

@@ -43,6 +43,17 @@ def Ext_ComputeOp : Ext_Op<"compute", [
       identity per output. A reducer may carry several values, as argmax
       carries a value and its index.
 
+    An input's element is read where the body uses it. When every use of a
+    block argument sits in one branch of an `scf.if` (TVM's `if_then_else`
+    with a read in one branch), the element is read only when that branch
+    runs: `X[y + kh - 1]` under `0 <= y + kh - 1 < H` pads a convolution
+    in the compute itself, and never reads outside `X`. The verifier checks
+    such an access under the branch conditions on the way to it (affine
+    comparisons of the axes, signed or unsigned, joined by `arith.andi`;
+    other conditions constrain nothing) and names a point where it would
+    leave its operand; an access used outside any branch is checked over
+    the whole domain.
+
     Output maps name only spatial axes, each spatial axis exactly once, so
     every output element is written once. The previous contents of the
     outputs are not read. Body and reducer ops must be free of memory
@@ -52,7 +63,8 @@ def Ext_ComputeOp : Ext_Op<"compute", [
     `ext-apply-schedule` maps the compute onto a GPU kernel; the verifier
     checks that it fits the compute. An optional `name` identifies the
     compute to the schedules of others in its block (fusion: a schedule's
-    `reverse_compute_at`), and names it in diagnostics.
+    `compute_at`, `reverse_compute_at` and `compute_inline`), and names it
+    in diagnostics.
 
     Example (matmul, `k` a reduce axis):
 

@@ -25,6 +25,16 @@ inlineComputeRegion(mlir::RewriterBase &b, mlir::Region &region,
                     mlir::ValueRange args,
                     llvm::function_ref<mlir::Value(llvm::StringRef)> axisIndex);
 
+/// Inlines a compute's body as inlineComputeRegion does, reading input i's
+/// element through `loadInput(i)` (at the rewriter's insertion point) where
+/// the body reads it (GuardedReads.h): before the body, or inside the
+/// branch that alone uses it, so a guarded read runs only when its guard
+/// holds; an unused input is not read.
+llvm::SmallVector<mlir::Value>
+inlineComputeBody(mlir::RewriterBase &b, mlir::Region &region,
+                  llvm::function_ref<mlir::Value(unsigned)> loadInput,
+                  llvm::function_ref<mlir::Value(llvm::StringRef)> axisIndex);
+
 /// Combines accumulators `accs` with new values `values`: the built-in
 /// combiner element-wise, or the custom `reducer` region inlined.
 llvm::SmallVector<mlir::Value>
