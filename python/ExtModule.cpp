@@ -12,6 +12,7 @@
 #include "ProgramBuilder.h"
 #include "ScheduleBindings.h"
 
+#include "ext/GPU/Transforms/Passes.h"
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
 #include "ext/Runner/Executable.h"
@@ -87,12 +88,52 @@ public:
           };
           os << ext::python::describeLocation(d.getLocation()) << ": "
              << severity(d.getSeverity()) << ": " << d << "\n";
-          for (Diagnostic &note : d.getNotes())
+          std::string message = d.str();
+          for (Diagnostic &note : d.getNotes()) {
             os << "  " << ext::python::describeLocation(note.getLocation())
                << ": note: " << note << "\n";
+            message += "\n  note: " + note.str();
+          }
+          // Warnings and remarks go to Python's warnings at the user's line.
+          if (d.getSeverity() == DiagnosticSeverity::Warning ||
+              d.getSeverity() == DiagnosticSeverity::Remark) {
+            auto [file, line] = sourceLine(d.getLocation());
+            messages.push_back(
+                {severity(d.getSeverity()), file, line, std::move(message)});
+          }
           return success();
         }) {}
   std::string text;
+  /// (severity, file, line, message) of each warning and remark; file is
+  /// empty where the location names none.
+  struct Message {
+    std::string severity, file;
+    unsigned line;
+    std::string text;
+  };
+  std::vector<Message> messages;
+
+  py::list messageList() const {
+    py::list out;
+    for (const Message &m : messages)
+      out.append(py::make_tuple(m.severity, m.file, m.line, m.text));
+    return out;
+  }
+
+private:
+  /// The first file and line inside `loc` (a NameLoc naming a schedule's
+  /// phase, a fused or call-site location).
+  static std::pair<std::string, unsigned> sourceLine(Location loc) {
+    std::pair<std::string, unsigned> found = {"", 0};
+    loc->walk([&](Location inner) {
+      if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+        found = {file.getFilename().str(), file.getLine()};
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return found;
+  }
 
 private:
   ScopedDiagnosticHandler handler;
@@ -407,6 +448,9 @@ public:
       // The chip the emulated kernels stand for sizes persistent grids.
       ext::CpuPipelineOptions options;
       options.chip = chip;
+      // A compute without a schedule runs as loops on the host: say so
+      // (a remark, an ext.ExtRemark in Python).
+      pm.addPass(ext::createExtGPUReportHostComputes());
       ext::buildCpuPipeline(pm, options);
       if (!chip.empty())
         result["chip"] = chip;
@@ -443,6 +487,7 @@ public:
     }
     result["binaries"] = binaries;
     result["diagnostics"] = diags.text;
+    result["messages"] = diags.messageList();
     return result;
   }
 

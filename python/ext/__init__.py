@@ -43,7 +43,8 @@ linked to the same libMLIR.so as ext's tools.
 """
 
 from ._ext import Context, Module, choose_at_launch, predict_work  # noqa: F401
-from .build import Kernel, build, cache_info, clear_cache, lower, set_cache_limit  # noqa: F401
+from .build import (  # noqa: F401
+    ExtRemark, ExtWarning, Kernel, build, cache_info, clear_cache, lower, set_cache_limit)
 from .dtypes import canonical as dtype  # noqa: F401
 from .helpers import Workload, gemv, matmul, row_reduce  # noqa: F401
 from .schedule import (  # noqa: F401
@@ -56,7 +57,7 @@ from .te import (  # noqa: F401
     Var, var)
 
 __all__ = [
-    "Context", "Module", "load_plugin", "Kernel", "build", "cache_info", "clear_cache",
+    "Context", "Module", "load_plugin", "ExtWarning", "ExtRemark", "Kernel", "build", "cache_info", "clear_cache",
     "set_cache_limit", "lower", "dtype", "Workload", "matmul", "gemv",
     "row_reduce", "Schedule", "schedule", "decomposition_names", "decomposition_parameters",
     "mma_names", "schedule_fields",

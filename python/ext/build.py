@@ -2,6 +2,7 @@
 
 import math
 import threading
+import warnings
 from collections import OrderedDict
 from typing import Dict, List, Optional, Sequence
 
@@ -389,6 +390,8 @@ class Kernel:
         self._shared = dict(compiled["shared_memory"])
         self._workspace = int(compiled.get("workspace", 0))
         self._executables = {}
+        # The pipeline's warnings and remarks: (severity, file, line, text).
+        self.messages = [tuple(m) for m in compiled.get("messages", [])]
 
     @property
     def stages(self) -> List[str]:
@@ -560,9 +563,34 @@ def _input_array(a, tensor, sizes):
     return a if a.flags.writeable else a.copy()
 
 
+class ExtWarning(UserWarning):
+    """A warning of ext's compiler, at the line of the compute or schedule it
+    is about: a schedule that keeps more per thread than registers hold, a
+    limit it comes close to. `ext.build(..., strict=True)` raises instead."""
+
+
+class ExtRemark(ExtWarning):
+    """A remark of ext's compiler: what it chose and why (a narrower copy
+    vector than the schedule asks, a compute without a schedule running as
+    loops on the host). Silence them with
+    `warnings.simplefilter("ignore", ext.ExtRemark)`."""
+
+
+def _report(kernel, strict, loc):
+    """Passes the kernel's compiler messages to Python's warnings at their
+    lines; with `strict`, a warning is an error."""
+    warned = [m for m in kernel.messages if m[0] == "warning"]
+    if strict and warned:
+        raise _error(loc, "strict build: the compiler warns:\n" + "\n".join(
+            f"  {f or '<ext>'}:{line}: {text}" for _, f, line, text in warned), RuntimeError)
+    for severity, file, line, text in kernel.messages:
+        warnings.warn_explicit(text, ExtWarning if severity == "warning" else ExtRemark,
+                               file or "<ext>", line or 0)
+
+
 def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "kernel",
           args: Optional[Sequence] = None, features: str = "", opt: int = 2,
-          keep_stages: bool = True) -> Kernel:
+          keep_stages: bool = True, strict: bool = False) -> Kernel:
     """Builds computes into one function `@name(inputs..., outputs...,
     intermediates...)` and compiles it for `target`: "cpu" (scheduled
     computes become kernels on ext's CPU emulator, the others loops; `chip`
@@ -570,6 +598,9 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
     lanes they get), "nvvm" (PTX, `chip` sm_NN, default sm_80) or "rocdl" (HSACO, `chip`
     gfxNNN, default gfx90a). `items`: a tensor, a schedule, or a list of
     them; the function's outputs are those no other listed compute reads.
+    The compiler's warnings and remarks become Python warnings
+    (`ext.ExtWarning`, `ext.ExtRemark`) at the line of the compute or
+    schedule they are about; `strict=True` raises on a warning.
     Kernels are cached per program, the 64 most recently used
     (`set_cache_limit`, `clear_cache`, `cache_info`).
 
@@ -581,16 +612,23 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
     loc = _where()
     if target not in ("cpu", "nvvm", "rocdl"):
         raise _error(loc, f"unknown target {target!r}; valid targets: cpu, nvvm, rocdl")
+    # A schedule with mma="auto" and derived threads gets the chip's lanes:
+    # one schedule builds for sm_80, sm_90a and gfx942 alike.
+    lanes = 64 if target == "rocdl" or (chip or "").startswith("gfx") else 32
+    if isinstance(items, Schedule):
+        items = items._for_lanes(lanes)
+    elif isinstance(items, list):
+        items = [i._for_lanes(lanes) if isinstance(i, Schedule) else i for i in items]
     program, inputs, outputs, intermediates = lower(items, name, args)
     key = repr((program, target, chip, features, opt, keep_stages))
     kernel = _CACHE.get(key)
-    if kernel is not None:
-        return kernel
-    try:
-        module = Module.build(None, program)
-    except ValueError as e:
-        raise ValueError(str(e).strip()) from None
-    compiled = module.compile(target, chip or "", features, opt, keep_stages)
-    kernel = Kernel(module, compiled, target, inputs, outputs, intermediates, name)
-    _CACHE.put(key, kernel)
+    if kernel is None:
+        try:
+            module = Module.build(None, program)
+        except ValueError as e:
+            raise ValueError(str(e).strip()) from None
+        compiled = module.compile(target, chip or "", features, opt, keep_stages)
+        kernel = Kernel(module, compiled, target, inputs, outputs, intermediates, name)
+        _CACHE.put(key, kernel)
+    _report(kernel, strict, loc)
     return kernel

@@ -13,6 +13,7 @@ parameters come from ext's registry (ext's own and the loaded plugins'),
 all made by `_decomposition_attr`.
 """
 
+import copy as _copy
 import functools
 import keyword
 from typing import Dict
@@ -256,6 +257,20 @@ class Schedule:
         self._producers_at = []
         self.inlined = []
 
+    _auto_lanes = None  # the threads entry that is the chip's lanes (mma="auto")
+
+    def _for_lanes(self, lanes) -> "Schedule":
+        """This schedule with `lanes` threads per warp where its threads were
+        derived for mma="auto" (64 on AMD, 32 on NVIDIA), else itself."""
+        if self._auto_lanes is None or self.threads[self._auto_lanes] == lanes:
+            return self
+        other = _copy.copy(self)
+        other.threads = list(self.threads)
+        other.threads[self._auto_lanes] = lanes
+        other._fields = dict(self._fields, threads=other.threads)
+        other._remake(self.loc)
+        return other
+
     def _remake(self, loc):
         self.attr = _make(loc, _cpp.schedule, **self._fields,
                           compute_at=self._producers_at,
@@ -412,10 +427,18 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
       "mfma_16x16x16", "mfma_32x32x2", "wgmma_k16": sm_90a's warpgroup MMA,
       with warps = [M / 16, 1] and the inputs cached in its swizzled
       layouts, see the #ext.mma docs), `warps` = [WM, WN] warps over the
-      tile (the block has WM * WN warps: 32 lanes on NVIDIA, 64 on AMD;
-      without `threads`, the block is WM * WN x lanes over the two innermost
-      spatial axes, with 64 lanes for an "mfma_..." instruction: give
-      `threads` for "auto" on AMD).
+      tile (the block has WM * WN warps: 32 lanes on NVIDIA, 64 on AMD).
+      Threads under mma: without `threads`, the block is WM * WN threads on
+      the second-innermost spatial axis times the lanes on the innermost
+      (`threads = [WM * WN, lanes, 1]` for C[i, j] += A[i, k] * B[k, j]); the
+      instruction spreads them over the tile. With mma="auto" the lanes are
+      the chip's, chosen when `ext.build` knows it: the same schedule builds
+      for sm_80 and sm_90a (mma.sync, [4, 32, 1] for warps=(2, 2)) and
+      gfx942 (MFMA, [4, 64, 1]). A named instruction takes its vendor's lanes
+      and exists on that vendor's chips only.
+
+        >>> s = ext.schedule(C, tile=(64, 64, 16), cache=[A, B], mma="auto", warps=(2, 2))
+        >>> ext.build(s, "nvvm", chip="sm_80"); ext.build(s, "rocdl", chip="gfx942")
 
         >>> s = ext.schedule(C, tile=(64, 64, 16), threads=(16, 16, 1),
         ...                  cache=[(A, [(0, 32, 1)]), B], decomposition="data_parallel")
@@ -443,6 +466,7 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
 
     warps = fields.get("warps")
     spatial_names = [a.name for a in axes if a.kind == "spatial"]
+    auto_lanes = None
     if threads is None and fields.get("mma") is not None and warps is not None \
             and len(spatial_names) >= 2:
         # Tensor cores: the block is the warps' lanes (64 in an AMD wave),
@@ -450,6 +474,10 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
         # spatial axes.
         mma = fields["mma"]
         lanes = 64 if isinstance(mma, str) and "mfma" in mma else 32
+        # mma="auto" is portable: the lanes are the chip's, set when
+        # ext.build knows it (Schedule._for_lanes).
+        if mma == "auto":
+            auto_lanes = names.index(spatial_names[-1])
         counts = {n: 1 for n in names}
         counts[spatial_names[-2]] = _prod(warps) if isinstance(warps, (tuple, list)) else 1
         counts[spatial_names[-1]] = lanes
@@ -517,8 +545,10 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     made = dict(tile=[tiles[n] for n in names], threads=[counts[n] for n in names],
                 blocks=blocks, cache=entries, **values)
     attr = _make(loc, _cpp.schedule, **made)
-    return Schedule(op, [tiles[n] for n in names], [counts[n] for n in names], blocks,
-                    attr, loc, made)
+    s = Schedule(op, [tiles[n] for n in names], [counts[n] for n in names], blocks,
+                 attr, loc, made)
+    s._auto_lanes = auto_lanes
+    return s
 
 
 def _as_given(value, loc):

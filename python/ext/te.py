@@ -704,6 +704,17 @@ def compute(shape, fcompute: Callable, name: str = "compute", dtype=None):
     # together only through one comm_reducer call.
     reduces = [v for v in values if isinstance(v, _Reduce)]
     reducer, reduce_axes = None, []
+    # Several built-in reductions of one kind over the same axes reduce
+    # together: (ext.sum(x, axis=k), ext.sum(x * x, axis=k)) is one compute
+    # with two outputs, as combiner(sum) yielding two values is in MLIR.
+    if len(reduces) > 1 and len(reduces) == len(values) and all(
+            isinstance(r.reducer, _BuiltinReducer) and r.reducer is reduces[0].reducer and
+            [id(a) for a in r.axes] == [id(a) for a in reduces[0].axes] for r in reduces):
+        first = reduces[0]
+        group = object()
+        reduces = [_Reduce(first.reducer, first.axes, tuple(r.values[0] for r in reduces), d,
+                           group, r.loc) for d, r in enumerate(reduces)]
+        values = tuple(reduces)
     if reduces:
         first = reduces[0]
         if len(reduces) != len(values) or any(r.group is not first.group for r in reduces):

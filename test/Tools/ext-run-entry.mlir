@@ -16,8 +16,10 @@
 // RUN: FileCheck %s --check-prefix=RANDOM < %t/seed7a
 // Integers and a 0-d memref: 3 random values in [-8, 8] summed.
 // RUN: ext-run --entry=count --random-inputs=3 --print-outputs %S/Inputs/entry-kernels.mlir | FileCheck %s --check-prefix=COUNT
-// Zeros without inputs: nothing changes.
-// RUN: ext-run --entry=axpy --print-outputs %S/Inputs/entry-kernels.mlir | FileCheck %s --check-prefix=ZEROS
+// Zeros without inputs: the output stays zeros, and is still the output
+// (the function writes it): printed and saved; the inputs are not.
+// RUN: ext-run --entry=axpy --print-outputs --save-outputs=%t/zeros %S/Inputs/entry-kernels.mlir | FileCheck %s --check-prefix=ZEROS
+// RUN: ls %t/zeros | FileCheck %s --check-prefix=ZEROFILES
 
 // IOTA: %arg0 = memref<4x8xf32> {{\[}}[0, 1, 2, 3, 4, 5, 6, 7],
 // IOTA-NEXT: [8, 9, 10, 11, 12, 13, 14, 15],
@@ -30,7 +32,12 @@
 // AGAIN: %arg2 = memref<4x8xf32> {{\[}}[0, 7, 14, 21, 28, 35, 42, 49],
 // RANDOM: %arg2 = memref<4x8xf32> {{\[}}[{{-?[0-9.]+}}, {{-?[0-9.]+}},
 // COUNT: %arg1 = memref<i32> {{-?[0-9]+}}
-// ZEROS: (the run changed no argument)
+// ZEROS-NOT: %arg0
+// ZEROS-NOT: %arg1
+// ZEROS: %arg2 = memref<4x8xf32> {{\[}}[0, 0, 0, 0, 0, 0, 0, 0],
+// ZEROS-NOT: the run changed no argument
+// ZEROFILES-NOT: arg0.npy
+// ZEROFILES: arg2.npy
 
 // Errors: the argument and the file named.
 // RUN: not ext-run --entry=axpy --inputs=%t/iota/arg0.npy,%t/does-not-exist.npy %S/Inputs/entry-kernels.mlir 2>&1 | FileCheck %s --check-prefix=MISSING

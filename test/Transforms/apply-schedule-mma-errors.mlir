@@ -2,7 +2,7 @@
 // mma schedules the chip cannot run, and `auto` where no instruction fits.
 
 func.func @mfma_on_nvidia(%A: memref<200x100xf16>, %B: memref<100x130xf16>, %C: memref<200x130xf32>) {
-  // expected-error @+1 {{mma #ext.mma<mfma_32x32x8> does not exist on chip sm_90}}
+  // expected-error @+1 {{mma #ext.mma<mfma_32x32x8> does not exist on chip sm_90; mma = auto picks the chip's instruction}}
   ext.compute [#ext.axis<"i", spatial, 200>, #ext.axis<"j", spatial, 130>, #ext.axis<"k", reduce, 100>]
       ins(%A, %B : memref<200x100xf16>, memref<100x130xf16>) outs(%C : memref<200x130xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]

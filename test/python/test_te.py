@@ -661,3 +661,23 @@ def test_staged_output(decomposition):
     assert "#ext.cache<operand = 2>" in str(s)
     a, b = ints((45, 29)), ints((29, 37))
     np.testing.assert_array_equal(ext.build(s).run(a, b), a @ b)
+
+
+def test_tuple_of_sums_is_one_multi_output_reduction():
+    """(ext.sum(x), ext.sum(x * x)) over one axis is one compute with two
+    outputs, as combiner(sum) yielding two values is in MLIR (LayerNorm's
+    statistics in one pass)."""
+    X = ext.placeholder((8, 50), "float32", name="X")
+    k = ext.reduce_axis(50, name="k")
+    s1, s2 = ext.compute((8,), lambda i: (ext.sum(X[i, k], axis=k),
+                                          ext.sum(X[i, k] * X[i, k], axis=k)), name="stats")
+    assert s1.op is s2.op
+    x = np.random.default_rng(4).integers(-4, 5, (8, 50)).astype(np.float32)
+    for items in ([s1, s2], ext.schedule(s1, tile=(1, 50), threads=(1, 32))):
+        a, b = ext.build(items).run(x)
+        np.testing.assert_array_equal(a, x.sum(1))
+        np.testing.assert_array_equal(b, (x * x).sum(1))
+    # Different kinds or axes still need a comm_reducer.
+    k2 = ext.reduce_axis(50, name="k2")
+    with pytest.raises(ValueError, match="must all come from one reduction"):
+        ext.compute((8,), lambda i: (ext.sum(X[i, k], axis=k), ext.max(X[i, k2], axis=k2)))

@@ -20,6 +20,8 @@
 #include "ext/Support/ToolCommandLine.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -172,11 +174,50 @@ int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// --print-outputs and --save-outputs: the arguments the run changed.
-int reportOutputs(const std::vector<ext::MemRefArgument> &arguments) {
+/// Per argument of `entry`: whether its body may write it (an op with a
+/// write effect on it, or one whose effects are unknown, as a call, using
+/// it). An output the run leaves equal to its initial contents is still an
+/// output.
+std::vector<bool> writtenArguments(func::FuncOp entry) {
+  std::vector<bool> written(entry.getNumArguments(), false);
+  for (BlockArgument arg : entry.getArguments()) {
+    SmallVector<Value> aliases = {arg};
+    for (unsigned i = 0; i < aliases.size() && !written[arg.getArgNumber()];
+         ++i) {
+      for (OpOperand &use : aliases[i].getUses()) {
+        Operation *user = use.getOwner();
+        // Views of it (subview, cast, ...) alias it.
+        if (isa<ViewLikeOpInterface>(user)) {
+          llvm::append_range(aliases, user->getResults());
+          continue;
+        }
+        auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+        if (!effects && !user->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+          written[arg.getArgNumber()] = true; // unknown: a call, say
+          break;
+        }
+        SmallVector<MemoryEffects::EffectInstance> instances;
+        if (effects)
+          effects.getEffectsOnValue(use.get(), instances);
+        if (llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+              return isa<MemoryEffects::Write>(e.getEffect());
+            })) {
+          written[arg.getArgNumber()] = true;
+          break;
+        }
+      }
+    }
+  }
+  return written;
+}
+
+/// --print-outputs and --save-outputs: the arguments the run changed, or
+/// that the function writes.
+int reportOutputs(const std::vector<ext::MemRefArgument> &arguments,
+                  const std::vector<bool> &written) {
   bool anyChanged = false;
   for (auto [index, arg] : llvm::enumerate(arguments)) {
-    if (!arg.changed())
+    if (!arg.changed() && !(index < written.size() && written[index]))
       continue;
     anyChanged = true;
     std::string name = "arg" + std::to_string(index);
@@ -295,6 +336,8 @@ int main(int argc, char **argv) {
   if (takesArguments && target == Target::Cuda)
     return fail("--target=cuda runs functions without arguments; run @" +
                 entryPoint + " on --target=cpu");
+  // Before lowering: which arguments the function writes.
+  std::vector<bool> written = writtenArguments(entry);
   std::vector<ext::MemRefArgument> arguments;
   if (takesArguments) {
     ext::ArgumentOptions argumentOptions;
@@ -372,5 +415,5 @@ int main(int argc, char **argv) {
   }
   if (err)
     return fail(llvm::toString(std::move(err)));
-  return reportOutputs(arguments);
+  return reportOutputs(arguments, written);
 }

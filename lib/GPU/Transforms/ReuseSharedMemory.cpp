@@ -68,8 +68,12 @@ struct SharedMemoryPacker : ExtGPUReuseSharedMemoryOptions {
       ids.push_back(i);
     }
     if (ids.size() < 2) {
+      // Nothing to pack; the footprint is still the kernel's (a lone
+      // reduction's scratch, say), for the report and Python.
+      uint64_t bytes = ids.empty() ? 0 : all[ids[0]].sizeBytes;
+      kernel->setAttr("ext.shared_memory_bytes",
+                      Builder(kernel->getContext()).getI64IntegerAttr(bytes));
       if (report) {
-        uint64_t bytes = ids.empty() ? 0 : all[ids[0]].sizeBytes;
         llvm::errs() << "ext-gpu-reuse-shared-memory: kernel @" << kernelName(kernel)
                      << ": " << ids.size()
                      << " static workgroup buffer(s), nothing to share\n"

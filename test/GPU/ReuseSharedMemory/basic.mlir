@@ -353,11 +353,11 @@ func.func @double_buffered(%in: memref<1024xf32>, %out: memref<64xf32>) {
 
 // -----
 
-// A kernel with one buffer is left exactly as it was.
+// A kernel with one buffer is left as it was, its footprint recorded.
 // CHECK-LABEL: func @single_buffer
 // CHECK:       workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
 // CHECK-NOT:   memref.view
-// CHECK-NOT:   ext.shared_memory_bytes
+// CHECK:       } {ext.shared_memory_bytes = 256 : i64}
 func.func @single_buffer(%out: memref<64xf32>) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)

@@ -196,7 +196,9 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
   if (chip && !layout.existsOn(*chip))
     return op.emitOpError()
            << "mma " << MmaLayoutAttr::get(op.getContext(), shape, {})
-           << " does not exist on chip " << chip->name;
+           << " does not exist on chip " << chip->name
+           << "; mma = auto picks the chip's instruction (with warps and no "
+              "threads in Python, the chip's lanes too)";
   SmallVector<int64_t> tile, threads;
   for (unsigned a : plan.spatialAxes) {
     tile.push_back(plan.tile[a]);
