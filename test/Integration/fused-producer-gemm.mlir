@@ -3,7 +3,7 @@
 // computes), attached at the GEMM's row tile. The reduction runs once per
 // tile before the k-loop, reading A from global memory (the k-loop's shared
 // tiles are per k-step), into shared memory the k-loop reads; with stages =
-// 2 the pipelined k-loop reads it too. @main checks all three against the
+// 2 the pipelined k-loop reads it too. @main checks all four against the
 // unscheduled computes (small integers: exact).
 //
 // RUN: ext-opt --ext-apply-schedule %s | FileCheck %s --check-prefix=KERNEL
@@ -29,7 +29,7 @@
 // REUSE: memref<512xf32, #gpu.address_space<workgroup>> {{.*}} 0{{$}}
 // REUSE: footprint 2192 B with reuse, 2224 B without: 32 B shared
 
-// CHECK-COUNT-3: [0]
+// CHECK-COUNT-4: [0]
 // CHECK-NOT: [{{[1-9]}}
 
 func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }
@@ -123,6 +123,34 @@ func.func @scaled_gemm_rows4(%A: memref<50x40xf32>, %B: memref<40x30xf32>, %C: m
   return
 }
 
+// The whole reduction in one tile (no k-loop) and A cached: the absmax
+// still reads A from global memory, the anchor copies its tile after it.
+func.func @scaled_gemm_whole_k(%A: memref<50x40xf32>, %B: memref<40x30xf32>, %C: memref<50x30xf32>) {
+  %R = memref.alloc() : memref<50xf32>
+  ext.compute [#ext.axis<"i", spatial, 50>, #ext.axis<"k", reduce, 40>]
+      ins(%A : memref<50x40xf32>) outs(%R : memref<50xf32>)
+      maps [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>] combiner(max) attributes {name = "absmax"} {
+  ^bb0(%x: f32):
+    %a = math.absf %x : f32
+    ext.yield %a : f32
+  }
+  ext.compute [#ext.axis<"i", spatial, 50>, #ext.axis<"j", spatial, 30>, #ext.axis<"k", reduce, 40>]
+      ins(%A, %B, %R : memref<50x40xf32>, memref<40x30xf32>, memref<50xf32>) outs(%C : memref<50x30xf32>)
+      maps [#a, #b, #s, #c] combiner(sum)
+      attributes {name = "C", schedule = #ext.schedule<tile = [16, 16, 40], blocks = ["i", "j"], threads = [8, 8, 1],
+                  cache = [#ext.cache<operand = 0>, #ext.cache<operand = 1>], stages = 1,
+                  compute_at = [#ext.at<"absmax", "i">]>} {
+  ^bb0(%x: f32, %y: f32, %m: f32):
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %m, %one : f32
+    %p = arith.mulf %x, %y : f32
+    %q = arith.divf %p, %d : f32
+    ext.yield %q : f32
+  }
+  memref.dealloc %R : memref<50xf32>
+  return
+}
+
 func.func @reference(%A: memref<50x40xf32>, %B: memref<40x30xf32>, %C: memref<50x30xf32>) {
   %R = memref.alloc() : memref<50xf32>
   ext.compute [#ext.axis<"i", spatial, 50>, #ext.axis<"k", reduce, 40>]
@@ -152,10 +180,12 @@ func.func @main() {
   %C = memref.alloc() : memref<50x30xf32>
   %C2 = memref.alloc() : memref<50x30xf32>
   %C3 = memref.alloc() : memref<50x30xf32>
+  %C4 = memref.alloc() : memref<50x30xf32>
   %R = memref.alloc() : memref<50x30xf32>
   %err = memref.alloc() : memref<f32>
   %err2 = memref.alloc() : memref<f32>
   %err3 = memref.alloc() : memref<f32>
+  %err4 = memref.alloc() : memref<f32>
   ext.compute [#ext.axis<"i", spatial, 50>, #ext.axis<"k", spatial, 40>] outs(%A : memref<50x40xf32>) maps [affine_map<(i, k) -> (i, k)>] {
   ^bb0:
     %i = ext.index "i" : index
@@ -181,6 +211,7 @@ func.func @main() {
   call @scaled_gemm(%A, %B, %C) : (memref<50x40xf32>, memref<40x30xf32>, memref<50x30xf32>) -> ()
   call @scaled_gemm_pipelined(%A, %B, %C2) : (memref<50x40xf32>, memref<40x30xf32>, memref<50x30xf32>) -> ()
   call @scaled_gemm_rows4(%A, %B, %C3) : (memref<50x40xf32>, memref<40x30xf32>, memref<50x30xf32>) -> ()
+  call @scaled_gemm_whole_k(%A, %B, %C4) : (memref<50x40xf32>, memref<40x30xf32>, memref<50x30xf32>) -> ()
   call @reference(%A, %B, %R) : (memref<50x40xf32>, memref<40x30xf32>, memref<50x30xf32>) -> ()
   ext.compute [#ext.axis<"i", reduce, 50>, #ext.axis<"j", reduce, 30>] ins(%C, %R : memref<50x30xf32>, memref<50x30xf32>) outs(%err : memref<f32>)
       maps [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>] combiner(max) {
@@ -207,7 +238,16 @@ func.func @main() {
   }
   %u2 = memref.cast %err2 : memref<f32> to memref<*xf32>
   call @printMemrefF32(%u2) : (memref<*xf32>) -> ()
+  ext.compute [#ext.axis<"i", reduce, 50>, #ext.axis<"j", reduce, 30>] ins(%C4, %R : memref<50x30xf32>, memref<50x30xf32>) outs(%err4 : memref<f32>)
+      maps [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>] combiner(max) {
+  ^bb0(%x: f32, %y: f32):
+    %d = arith.subf %x, %y : f32
+    %a = math.absf %d : f32
+    ext.yield %a : f32
+  }
   %u3 = memref.cast %err3 : memref<f32> to memref<*xf32>
   call @printMemrefF32(%u3) : (memref<*xf32>) -> ()
+  %u4 = memref.cast %err4 : memref<f32> to memref<*xf32>
+  call @printMemrefF32(%u4) : (memref<*xf32>) -> ()
   return
 }

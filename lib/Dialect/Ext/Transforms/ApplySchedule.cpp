@@ -354,7 +354,7 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
     // Attached producers run once per tile, before the k-loop: from
     // global memory (the anchor's shared tiles are the k-steps').
     if (producersFirst) {
-      emitProducers(SmallVector<Value>(numInputs));
+      emitProducers(sharedBufs); // none allocated yet
       allocateSharedTiles();
     }
 
@@ -483,11 +483,7 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
     // after the attached producers (which may read its shared tiles).
     SmallVector<Value> ins = stageInputs(frame.offsets);
     if (!attached.empty()) {
-      SmallVector<Value> anchorBufs(numInputs);
-      for (unsigned i = 0; i < numInputs; ++i)
-        if (plan.cached.test(i))
-          anchorBufs[i] = sharedBufs[i];
-      emitProducers(anchorBufs);
+      emitProducers(sharedBufs); // null where not cached
       for (unsigned i = 0; i < numInputs; ++i)
         if (isAttached.test(i))
           ins[i] = attachedBufs[i];

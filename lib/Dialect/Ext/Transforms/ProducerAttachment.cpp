@@ -117,6 +117,20 @@ tiling::resolveComputeAt(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
         coeffs[a] = 0;
     return coeffs;
   };
+  // An anchor window as a region: its origin a form of the moving tile
+  // offsets (lo folded into the constant), its size.
+  auto asRegion = [&](const InputWindow &w) {
+    SmallVector<WindowDim> dims;
+    for (const WindowDim &wd : w.dims) {
+      LinearForm f = originOf(wd);
+      WindowDim r;
+      r.coeffs = moving(f.coeffs);
+      r.constant = f.constant;
+      r.size = wd.size;
+      dims.push_back(std::move(r));
+    }
+    return dims;
+  };
   auto errAt = [&](unsigned n) {
     AttachAttr at = found[n].second;
     return op.emitOpError() << "schedule: compute_at '"
@@ -201,19 +215,6 @@ tiling::resolveComputeAt(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
         r.size = hi - lo;
       }
       return success();
-    };
-    // The anchor's window, as a form with lo folded into the constant.
-    auto asRegion = [&](const InputWindow &w) {
-      SmallVector<WindowDim> dims;
-      for (const WindowDim &wd : w.dims) {
-        LinearForm f = originOf(wd);
-        WindowDim r;
-        r.coeffs = moving(f.coeffs);
-        r.constant = f.constant;
-        r.size = wd.size;
-        dims.push_back(std::move(r));
-      }
-      return dims;
     };
     std::optional<unsigned> anchorInput;
     for (auto [i, in] : llvm::enumerate(op.getInputs()))
@@ -378,8 +379,8 @@ tiling::resolveComputeAt(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
 
   // 3. Where each producer reads its inputs (program order): a buffer of
   // the kernel that holds what it reads (an earlier producer's region,
-  // required; a tile the anchor copies before any k-loop), else global
-  // memory. Nothing between it and the anchor may write what it reads (it
+  // required; a tile an anchor without an accumulator copies first), else
+  // global memory. Nothing between it and the anchor may write what it reads (it
   // now runs at the anchor), nor use its output but the attached computes.
   for (unsigned n = 0; n < numAttached; ++n) {
     auto err = [&]() { return errAt(n); };
@@ -399,21 +400,14 @@ tiling::resolveComputeAt(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
           c.producer = q;
           candidates.push_back({result[q].region, c});
         }
-      if (!producerBuf && !plan.kAxis)
+      // (An anchor with an accumulator copies its tiles after the
+      // producers run.)
+      if (!producerBuf && !plan.useFragments)
         for (auto [i, anchorIn] : llvm::enumerate(op.getInputs()))
           if (anchorIn == in && plan.cached.test(i)) {
-            SmallVector<WindowDim> dims;
-            for (const WindowDim &wd : plan.windows[i].dims) {
-              WindowDim r;
-              LinearForm f = originOf(wd);
-              r.coeffs = moving(f.coeffs);
-              r.constant = f.constant;
-              r.size = wd.size;
-              dims.push_back(std::move(r));
-            }
             AttachedProducer::Source c;
             c.anchorInput = i;
-            candidates.push_back({dims, c});
+            candidates.push_back({asRegion(plan.windows[i]), c});
           }
       const InputWindow &pw = ap.plan.windows[j];
       for (auto &[buf, cand] : candidates) {
