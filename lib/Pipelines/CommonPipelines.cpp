@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ext/Conversion/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
 
@@ -53,6 +54,9 @@ void ext::buildHostToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   if (kernelLowering)
     kernelLowering(pm);
+  // async.execute bodies (which may launch kernels: on the emulator the
+  // launches are runtime calls by now) run on MLIR's async runtime.
+  pm.addPass(createExtAsyncToRuntime());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

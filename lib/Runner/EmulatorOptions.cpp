@@ -42,6 +42,7 @@ ExtEmuOptions EmulatorOptions::toABI() const {
   set(maxResidentThreads, EXT_EMU_OPT_MAX_RESIDENT_THREADS,
       abi.maxResidentThreads);
   set(spinLimit, EXT_EMU_OPT_SPIN_LIMIT, abi.spinLimit);
+  set(threads, EXT_EMU_OPT_THREADS, abi.threads);
   if (schedule) {
     abi.fields |= EXT_EMU_OPT_SCHEDULE;
     switch (*schedule) {

@@ -161,6 +161,9 @@ llvm::Error Executable::invoke(llvm::StringRef entry,
   llvm::Error err = engine->invokePacked(entry, packed);
   std::string emulatorError;
   if (emulator) {
+    // An asynchronous launch the entry never waited for ends here, and
+    // reports here.
+    emulator->synchronize();
     if (options.returnEmulatorErrors) {
       if (const char *kept = emulator->takeError())
         emulatorError = kept;

@@ -16,7 +16,9 @@
 using namespace ext::runner;
 
 llvm::SmallVector<std::string> ext::runner::getRunnerUtilsLibraries() {
-  return {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB};
+  // The async runtime runs `async.execute` bodies (the async dialect's
+  // lowering calls it); a module without them leaves it unused.
+  return {EXT_RUNNER_UTILS_LIB, EXT_C_RUNNER_UTILS_LIB, EXT_ASYNC_RUNTIME_LIB};
 }
 
 std::string ext::runner::getEmulatorRuntimePath() {
@@ -53,8 +55,9 @@ llvm::Expected<const EmulatorRuntime &> ext::runner::getEmulatorRuntime() {
     lookup(library, "__ext_emu_set_launch_options", runtime.setLaunchOptions);
     lookup(library, "__ext_emu_return_errors", runtime.returnErrors);
     lookup(library, "__ext_emu_take_error", runtime.takeError);
+    lookup(library, "__ext_emu_synchronize", runtime.synchronize);
     if (!runtime.setLaunchOptions || !runtime.returnErrors ||
-        !runtime.takeError)
+        !runtime.takeError || !runtime.synchronize)
       error = "ext's CPU emulation runtime '" + path +
               "' lacks its __ext_emu_* host entry points";
   });

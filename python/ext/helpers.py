@@ -42,7 +42,8 @@ class Workload:
                  xor_swizzle: Optional[Dict[int, Tuple[int, int, int]]] = None,
                  decomposition=None, **fields) -> "Workload":
         """A copy with a schedule (see `ext.schedule`); `cache` lists input
-        numbers (0 = first input) or tensors, `storage_align` maps a cached
+        numbers (0 = first input; the output after the inputs) or tensors,
+        `storage_align` maps a cached
         input number to its (dim, factor, offset) triples, `xor_swizzle` to
         the (bits, base, shift) of an `#ext.swizzle` of its shared tile
         instead.
@@ -55,9 +56,16 @@ class Workload:
         for name, given in (("storage_align", storage_align), ("swizzle", xor_swizzle)):
             for index, value in (given or {}).items():
                 layouts.setdefault(index, {})[name] = value
+        # Operands by number: the inputs, then the output (staged through
+        # shared memory in the epilogue).
+        operands = list(self.inputs) + [self.output]
         for c in cache:
-            tensor = self.inputs[c] if isinstance(c, int) else c
-            index = c if isinstance(c, int) else self.inputs.index(c)
+            if isinstance(c, int) and not 0 <= c < len(operands):
+                raise ValueError(f"cache={tuple(cache)}: operand {c} does not exist; the "
+                                 f"workload has inputs 0..{len(self.inputs) - 1} and its "
+                                 f"output is {len(self.inputs)}")
+            tensor = operands[c] if isinstance(c, int) else c
+            index = c if isinstance(c, int) else operands.index(c)
             if index in layouts:
                 entries.append((tensor, layouts.pop(index)))
             else:

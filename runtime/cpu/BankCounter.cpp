@@ -37,6 +37,16 @@ void BankCounter::flushBlock(int64_t block) {
                    executions.lower_bound({block + 1, INT64_MIN, INT32_MIN}));
 }
 
+void BankCounter::merge(const BankCounter &other) {
+  for (const auto &[site, s] : other.sites) {
+    SiteStats &mine = sites[site];
+    mine.requests += s.requests;
+    mine.wavefronts += s.wavefronts;
+    mine.phases += s.phases;
+    mine.worst = std::max(mine.worst, s.worst);
+  }
+}
+
 std::string BankCounter::report(const std::string &kernel,
                                 const std::vector<std::string> &names) const {
   if (sites.empty())

@@ -38,6 +38,8 @@ public:
               int64_t bytes);
   /// Costs the requests of finished block `block` and forgets them.
   void flushBlock(int64_t block);
+  /// Adds what `other` costed (another worker's blocks of the launch).
+  void merge(const BankCounter &other);
   /// Per site (named by `sites`) and for the kernel; empty when no
   /// workgroup access ran.
   std::string report(const std::string &kernel,

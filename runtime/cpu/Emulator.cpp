@@ -16,6 +16,9 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <atomic>
+#include <mutex>
+#include <thread>
 #include <sstream>
 
 namespace ext::emu {
@@ -86,6 +89,14 @@ Config Config::resolve(const ExtEmuOptions *given, std::string &error) {
                                             : "EXT_EMU_WARP_SIZE=") +
             std::string("'") + std::to_string(warpSize) + "' is not 32 or 64";
   c.warpSize = int32_t(warpSize);
+  uint64_t threads = 0;
+  number(EXT_EMU_OPT_THREADS, g.threads, "EXT_EMU_THREADS", threads);
+  if (threads > 4096)
+    error = (fields & EXT_EMU_OPT_THREADS ? "worker threads "
+                                          : "EXT_EMU_THREADS=") +
+            std::string("'") + std::to_string(threads) +
+            "' is more than 4096";
+  c.threads = int32_t(threads);
   if (kb < 16)
     kb = 16;
   c.stackBytes = size_t(kb) * 1024;
@@ -120,7 +131,7 @@ Config Config::resolve(const ExtEmuOptions *given, std::string &error) {
   return c;
 }
 
-std::string launch(const LaunchParams &params, const Config &config) {
+std::string validateLaunch(const LaunchParams &params) {
   std::string where = "kernel '" + params.kernel + "' (launched at " +
                       params.launchSite + "): ";
   auto positive = [](const Dim3 &d) { return d.x > 0 && d.y > 0 && d.z > 0; };
@@ -140,7 +151,7 @@ std::string launch(const LaunchParams &params, const Config &config) {
     return where + "invalid workgroup memory size (" +
            std::to_string(params.staticShared) + " static, " +
            std::to_string(params.dynamicShared) + " dynamic bytes)";
-  return FiberScheduler(params, config).run();
+  return "";
 }
 
 void outsideLaunch(const char *entry) {
@@ -180,19 +191,58 @@ namespace {
   std::_Exit(1);
 }
 
-/// The host thread's settings and __ext_emu_return_errors' state, between
-/// launches. Per thread: a launch runs its fibers on the calling thread.
-thread_local bool hasOptions = false;
-thread_local ExtEmuOptions launchOptions;
-thread_local bool keepErrors = false;
-thread_local std::string keptError;
+/// The host's settings and __ext_emu_return_errors' state. Per host thread
+/// (two Python threads run with their own options and see their own
+/// errors); a thread that set none (the async runtime's, running an
+/// `async.execute` body) follows the host that set them last.
+struct HostState {
+  bool hasOptions = false;
+  ExtEmuOptions options;
+  bool keepErrors = false;
+  std::string keptError;
+};
+thread_local bool threadConfigured = false;
+thread_local HostState threadState;
+std::mutex fallbackMutex;
+HostState fallbackState;
+
+/// Runs `f` on the calling thread's state, or the fallback under its lock.
+template <typename F> auto withHostState(F f) {
+  if (threadConfigured)
+    return f(threadState);
+  std::lock_guard<std::mutex> lock(fallbackMutex);
+  return f(fallbackState);
+}
 
 /// A launch's error: kept for the host, or the end of the process.
 void launchFailed(const std::string &message) {
-  if (!keepErrors)
-    reportAndExit(message);
-  std::fflush(stdout);
-  keptError = message;
+  withHostState([&](HostState &h) {
+    if (!h.keepErrors)
+      reportAndExit(message);
+    std::fflush(stdout);
+    if (h.keptError.empty())
+      h.keptError = message;
+  });
+}
+
+/// Whether a kept error stops the launches after it.
+bool stopped() {
+  return withHostState(
+      [](HostState &h) { return h.keepErrors && !h.keptError.empty(); });
+}
+
+Config hostConfig(std::string &error) {
+  return withHostState([&](HostState &h) {
+    return Config::resolve(h.hasOptions ? &h.options : nullptr, error);
+  });
+}
+
+std::vector<Event *> eventList(void **events, int64_t count) {
+  std::vector<Event *> list;
+  for (int64_t i = 0; events && i < count; ++i)
+    if (events[i])
+      list.push_back(static_cast<Event *>(events[i]));
+  return list;
 }
 
 int64_t component(const Dim3 &d, int32_t dim) {
@@ -202,21 +252,24 @@ int64_t component(const Dim3 &d, int32_t dim) {
 
 extern "C" {
 
-void __ext_emu_launch(const char *kernel, const char *launchSite,
-                      const char *sites, int64_t numSites,
-                      void (*trampoline)(void **), void **args, int64_t gx,
-                      int64_t gy, int64_t gz, int64_t bx, int64_t by,
-                      int64_t bz, int64_t staticShared, int64_t dynamicShared,
-                      const char *buffers, int64_t numBuffers,
-                      const int64_t *bufferRanges) {
+void *__ext_emu_launch(const char *kernel, const char *launchSite,
+                       const char *sites, int64_t numSites,
+                       void (*trampoline)(void **), void **args,
+                       int64_t numArgs, const int64_t *argBytes, int64_t gx,
+                       int64_t gy, int64_t gz, int64_t bx, int64_t by,
+                       int64_t bz, int64_t staticShared,
+                       int64_t dynamicShared, const char *buffers,
+                       int64_t numBuffers, const int64_t *bufferRanges,
+                       void **deps, int64_t numDeps, int32_t async) {
   // After a kept error the host's data is undefined: run nothing more.
-  if (keepErrors && !keptError.empty())
-    return;
+  if (stopped())
+    return nullptr;
   std::string error;
-  Config config =
-      Config::resolve(hasOptions ? &launchOptions : nullptr, error);
-  if (!error.empty())
-    return launchFailed(error);
+  Config config = hostConfig(error);
+  if (!error.empty()) {
+    launchFailed(error);
+    return nullptr;
+  }
   LaunchParams params;
   params.kernel = kernel ? kernel : "?";
   params.launchSite = launchSite ? launchSite : "?";
@@ -239,36 +292,85 @@ void __ext_emu_launch(const char *kernel, const char *launchSite,
   params.block = {bx, by, bz};
   params.staticShared = staticShared;
   params.dynamicShared = dynamicShared;
-  error = launch(params, config);
-  if (!error.empty())
+  std::vector<Event *> after = eventList(deps, numDeps);
+  if (!async) {
+    // A synchronous launch still follows what it depends on.
+    if (!after.empty())
+      if (std::string e = waitEvents(after); !e.empty()) {
+        launchFailed(e);
+        return nullptr;
+      }
+    error = launch(params, config);
+    if (!error.empty())
+      launchFailed(error);
+    return nullptr;
+  }
+  std::vector<int64_t> sizes(argBytes, argBytes + std::max<int64_t>(numArgs, 0));
+  Event *e = launchAsync(params, config, sizes, after, error);
+  if (!e)
+    launchFailed(error);
+  return e;
+}
+
+void *__ext_emu_join(void **deps, int64_t numDeps) {
+  return joinEvents(eventList(deps, numDeps));
+}
+
+void __ext_emu_wait(void **events, int64_t numEvents) {
+  std::vector<Event *> list = eventList(events, numEvents);
+  // A wait on nothing waits for every launch in flight.
+  if (numEvents > 0 && list.empty())
+    return;
+  if (std::string error = waitEvents(list); !error.empty())
+    launchFailed(error);
+}
+
+void __ext_emu_synchronize(void) {
+  if (std::string error = waitEvents({}); !error.empty())
     launchFailed(error);
 }
 
 void __ext_emu_host_assert_fail(const char *message, int32_t guarded) {
   std::string text = std::string("host check failed: ") +
                      (message ? message : "(no message)");
-  if (!guarded || !keepErrors)
-    reportAndExit(text);
-  std::fflush(stdout);
-  if (keptError.empty())
-    keptError = text;
+  withHostState([&](HostState &h) {
+    if (!guarded || !h.keepErrors)
+      reportAndExit(text);
+    std::fflush(stdout);
+    if (h.keptError.empty())
+      h.keptError = text;
+  });
 }
 
 void __ext_emu_set_launch_options(const ExtEmuOptions *options) {
-  hasOptions = options != nullptr;
+  threadConfigured = true;
+  threadState.hasOptions = options != nullptr;
   if (options)
-    launchOptions = *options;
+    threadState.options = *options;
+  std::lock_guard<std::mutex> lock(fallbackMutex);
+  fallbackState.hasOptions = threadState.hasOptions;
+  fallbackState.options = threadState.options;
 }
 
 void __ext_emu_return_errors(int32_t on) {
-  keepErrors = on != 0;
-  keptError.clear();
+  threadConfigured = true;
+  threadState.keepErrors = on != 0;
+  threadState.keptError.clear();
+  std::lock_guard<std::mutex> lock(fallbackMutex);
+  fallbackState.keepErrors = on != 0;
+  fallbackState.keptError.clear();
 }
 
 const char *__ext_emu_take_error(void) {
   thread_local std::string taken;
-  taken = std::move(keptError);
-  keptError.clear();
+  taken = std::move(threadState.keptError);
+  threadState.keptError.clear();
+  // What the threads following this host kept (an async.execute body's
+  // launch) comes second.
+  std::lock_guard<std::mutex> lock(fallbackMutex);
+  if (taken.empty())
+    taken = std::move(fallbackState.keptError);
+  fallbackState.keptError.clear();
   return taken.empty() ? nullptr : taken.c_str();
 }
 
@@ -352,6 +454,27 @@ void __ext_emu_async_commit(void) {
 void __ext_emu_async_wait(int32_t pending, int32_t site) {
   Thread &t = current("__ext_emu_async_wait");
   t.launch->asyncWait(t, pending, site);
+}
+
+namespace {
+/// Striped locks for global atomics' read-modify-writes (held for a load,
+/// an op and a store: spinning is cheaper than sleeping).
+std::atomic<bool> atomicLocks[4096];
+std::atomic<bool> &atomicLock(int64_t addr) {
+  uint64_t a = uint64_t(addr) >> 2;
+  return atomicLocks[(a ^ (a >> 12)) % 4096];
+}
+} // namespace
+
+void __ext_emu_atomic_begin(int64_t addr) {
+  std::atomic<bool> &lock = atomicLock(addr);
+  while (lock.exchange(true, std::memory_order_acquire))
+    while (lock.load(std::memory_order_relaxed))
+      std::this_thread::yield();
+}
+
+void __ext_emu_atomic_end(int64_t addr) {
+  atomicLock(addr).store(false, std::memory_order_release);
 }
 
 void __ext_emu_name_shared(const char *name, int64_t addr, int64_t bytes) {

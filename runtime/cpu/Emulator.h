@@ -3,15 +3,19 @@
 // The scheduler behind the CPU emulation of GPU kernels. Each GPU thread is a
 // Boost.Context fiber with a small fixed stack; threads only switch at yield
 // points (barriers, warp collectives, instrumented memory accesses, atomics
-// and fences), so a launch is deterministic for a given Config.
+// and fences), so a block's interleaving is deterministic for a given Config
+// and block index.
 //
-// A launch keeps as many blocks resident as fit in Config::maxResidentThreads
-// (at least one) and admits the next block, in linear block order, when a
-// resident one finishes. Workgroup yield points switch among the threads of
-// the current block (only they share its memory); atomics and fences, where
-// blocks can wait on each other, and a block with nothing left to run move
-// the scheduler to another resident block, so spin-waits across resident
-// blocks make progress.
+// A launch's blocks are spread over worker threads, one per core
+// (Config::threads), in a fixed pattern; each worker keeps as many of its
+// blocks resident as fit (the device holds at most Config::maxResidentThreads
+// threads, at least one block) and admits its next block when a resident one
+// finishes. Workgroup yield points switch among the threads of the current
+// block (only they share its memory); atomics and fences, where blocks can
+// wait on each other, and a block with nothing left to run move the worker to
+// another resident block, so spin-waits across resident blocks (and across
+// kernels on different streams) make progress. FiberScheduler.h has the
+// details.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,12 +69,17 @@ struct Config {
   bool bankConflicts = false;
   /// Lanes per warp: 32 (NVIDIA) or 64 (AMD CDNA waves).
   int32_t warpSize = 32;
+  /// Worker threads a launch spreads its blocks over; 0 is one per core
+  /// this process may run on. Race detection runs a launch on one worker
+  /// (its happens-before bookkeeping spans blocks).
+  int32_t threads = 0;
 
   /// The defaults overridden by EXT_EMU_SEED, EXT_EMU_SCHEDULE
   /// (random|round-robin|sequential), EXT_EMU_STACK_KB,
   /// EXT_EMU_MAX_RESIDENT_THREADS, EXT_EMU_SPIN_LIMIT, EXT_EMU_RACECHECK (0|1)
   /// and EXT_EMU_PROGRESS (0|1), EXT_EMU_BANK_CONFLICTS (0|1),
-  /// EXT_EMU_WARP_SIZE (32|64); a malformed value is an error in `error`.
+  /// EXT_EMU_WARP_SIZE (32|64), EXT_EMU_THREADS; a malformed value is an
+  /// error in `error`.
   static Config fromEnvironment(std::string &error) {
     return resolve(nullptr, error);
   }
@@ -109,11 +118,28 @@ struct LaunchParams {
 
 /// Runs a grid to completion. Returns an empty string on success, otherwise
 /// the diagnostic; after an error the threads still suspended are abandoned
-/// (their stacks leak, nothing is unwound through kernel frames).
+/// (their stacks go back to the pool, nothing is unwound through kernel
+/// frames).
 std::string launch(const LaunchParams &params, const Config &config);
 
-/// The number of context switches of the last launch on this OS thread.
-uint64_t lastLaunchSwitches();
+/// What is wrong with a launch's parameters (empty if nothing).
+std::string validateLaunch(const LaunchParams &params);
+
+struct Event;
+/// Starts a grid once `deps` are done and returns at once: its event, for
+/// `wait` and as a later launch's dependency. `argBytes` gives the size of
+/// each argument `params.args` points to (copied now). A launch that cannot
+/// start (a bad grid) returns its error in `error` and no event.
+Event *launchAsync(const LaunchParams &params, const Config &config,
+                   const std::vector<int64_t> &argBytes,
+                   const std::vector<Event *> &deps, std::string &error,
+                   bool sync = false);
+/// An event done when `deps` are (`gpu.wait async`).
+Event *joinEvents(const std::vector<Event *> &deps);
+/// Waits for `events` (every asynchronous launch in flight when empty);
+/// returns the
+/// first error among them and the launches they depend on, each error once.
+std::string waitEvents(const std::vector<Event *> &events);
 
 /// A kernel entry point (`entry`) called on a host thread outside any
 /// launch: there is no launch to fail and no caller that expects an error,

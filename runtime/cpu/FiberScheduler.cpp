@@ -7,7 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
+#include <pthread.h>
+#include <sched.h>
 #include <sstream>
 #include <sys/mman.h>
 #include <tuple>
@@ -24,6 +25,15 @@ namespace bctx = boost::context;
 /// mmap'd stacks with a guard page below each (an overflow faults instead of
 /// corrupting a neighbour), kept for reuse: a launch creates a fiber per
 /// thread per block, and mmap per fiber would dominate small kernels.
+namespace {
+/// Stacks mapped by all workers' pools. Each is two mappings (its guard
+/// page and its stack) and Linux allows 65530 per process: free stacks are
+/// kept for reuse only while the total stays below what the default
+/// residency needs.
+std::atomic<int64_t> mappedStacks{0};
+constexpr int64_t kKeptStacks = 16384;
+} // namespace
+
 class StackPool {
 public:
   explicit StackPool(size_t usable) {
@@ -32,7 +42,7 @@ public:
   }
   ~StackPool() {
     for (void *base : free)
-      munmap(base, usable + page);
+      unmap(base);
   }
   StackPool(const StackPool &) = delete;
   StackPool &operator=(const StackPool &) = delete;
@@ -48,6 +58,7 @@ public:
       if (base == MAP_FAILED)
         throw std::bad_alloc();
       mprotect(base, page, PROT_NONE);
+      mappedStacks.fetch_add(1, std::memory_order_relaxed);
     }
     bctx::stack_context sctx;
     sctx.size = usable;
@@ -55,11 +66,20 @@ public:
     return sctx;
   }
   void deallocate(bctx::stack_context &sctx) noexcept {
-    free.push_back(static_cast<char *>(sctx.sp) - sctx.size - page);
+    void *base = static_cast<char *>(sctx.sp) - sctx.size - page;
+    if (mappedStacks.load(std::memory_order_relaxed) > kKeptStacks)
+      unmap(base);
+    else
+      free.push_back(base);
   }
   size_t usableBytes() const { return usable; }
 
 private:
+  void unmap(void *base) {
+    munmap(base, usable + page);
+    mappedStacks.fetch_sub(1, std::memory_order_relaxed);
+  }
+
   size_t page, usable;
   std::vector<void *> free;
 };
@@ -80,21 +100,15 @@ struct PoolAllocator {
   }
 };
 
-thread_local std::unique_ptr<StackPool> tlsPool;
-
-StackPool &stackPool(size_t usable) {
-  if (!tlsPool || tlsPool->usableBytes() < usable)
-    tlsPool = std::make_unique<StackPool>(usable);
-  return *tlsPool;
-}
-
 thread_local Thread *tlsThread = nullptr;
-thread_local uint64_t tlsLastSwitches = 0;
+
+/// After an error in a lower block, a block spinning this long without
+/// progress anywhere is waiting for something the failure stopped.
+constexpr uint64_t kSpinLimitAfterFailure = uint64_t(1) << 16;
 
 } // namespace
 
 Thread *currentThread() { return tlsThread; }
-uint64_t lastLaunchSwitches() { return tlsLastSwitches; }
 
 Block::~Block() {
   std::free(shared);
@@ -102,107 +116,286 @@ Block::~Block() {
 }
 
 //===----------------------------------------------------------------------===//
-// FiberScheduler
+// Device
 //===----------------------------------------------------------------------===//
 
-FiberScheduler::FiberScheduler(const LaunchParams &params, const Config &config)
-    : p(params), c(config), rng(config.seed),
-      pool(stackPool(config.stackBytes)),
-      progress(params.kernel, params.grid.count(), params.block.count(),
-               config.progress < 0    ? LaunchProgress::Mode::Auto
-               : config.progress == 0 ? LaunchProgress::Mode::Off
-                                      : LaunchProgress::Mode::Always) {
-  blockThreads = p.block.count();
-  totalBlocks = p.grid.count();
-  sharedBytes = (p.staticShared + 15) / 16 * 16 + p.dynamicShared;
-  order.resize(blockThreads);
-  for (int64_t i = 0; i < blockThreads; ++i)
-    order[i] = i;
-  // Seed 0 keeps thread order; any other seed permutes the order in which
-  // threads start and are released from barriers.
-  if (c.seed != 0)
-    std::shuffle(order.begin(), order.end(), rng);
-  if (c.racecheck)
-    races = std::make_unique<RaceDetector>(p, sharedBytes);
-  if (c.bankConflicts)
-    banks = std::make_unique<BankCounter>(blockThreads);
+namespace {
+Device *theDevice = nullptr;
+std::once_flag forkHandler;
+} // namespace
+
+Device &Device::get() {
+  // Never destroyed: workers may sit in a wait when the process exits.
+  static std::mutex creation;
+  std::lock_guard<std::mutex> lock(creation);
+  std::call_once(forkHandler, [] {
+    // A forked child has none of the parent's workers: it starts a new
+    // device (the old one, whose locks a worker may have held, is left).
+    pthread_atfork(nullptr, nullptr, [] { theDevice = nullptr; });
+  });
+  if (!theDevice)
+    theDevice = new Device();
+  return *theDevice;
 }
 
-FiberScheduler::~FiberScheduler() = default;
-
-const std::string &FiberScheduler::site(int32_t index) const {
-  static const std::string unknown = "<unknown location>";
-  if (index < 0 || size_t(index) >= p.sites.size())
-    return unknown;
-  return p.sites[index];
+int32_t Device::defaultWorkers() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    return std::max(1, CPU_COUNT(&set));
+  return int32_t(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-std::string FiberScheduler::where(const Thread &t) const {
-  return "thread " + formatDim(t.id) + " of block " + formatDim(t.block->id);
-}
-
-void FiberScheduler::fail(std::string message) {
-  if (error.empty())
-    error = "kernel '" + p.kernel + "' (launched at " + p.launchSite +
-            "): " + std::move(message);
-}
-
-void FiberScheduler::admitBlocks() {
-  while (nextBlock < totalBlocks &&
-         (resident.empty() ||
-          residentThreads + blockThreads <= c.maxResidentThreads)) {
-    auto block = std::make_unique<Block>();
-    block->linear = nextBlock++;
-    block->id = delinearize(block->linear, p.grid);
-    block->threads = std::make_unique<Thread[]>(blockThreads);
-    block->warps.resize((blockThreads + c.warpSize - 1) / c.warpSize);
-    // Workgroup memory starts out as 0xff bytes (NaN, -1): reading what
-    // no thread wrote is visible in the results, as garbage is on a GPU.
-    // Aligned to 256 KiB, the shared window's size on every chip: the low
-    // 18 bits of an address are its offset in the window, which is what a
-    // wgmma matrix descriptor keeps (and what its swizzle XORs).
-    constexpr int64_t window = int64_t(1) << 18;
-    block->shared = static_cast<char *>(std::aligned_alloc(
-        window, std::max<int64_t>(window, (sharedBytes + window - 1) / window *
-                                              window)));
-    std::memset(block->shared, 0xff, sharedBytes);
-    if (races)
-      races->initBlock(block->race);
-    block->scratch = static_cast<char *>(std::aligned_alloc(
-        64, blockThreads * EXT_EMU_SCRATCH_BYTES_PER_THREAD));
-    for (int64_t i = 0; i < blockThreads; ++i) {
-      Thread &t = block->threads[i];
-      t.launch = this;
-      t.block = block.get();
-      t.linear = i;
-      t.id = delinearize(i, p.block);
-      t.lane = int32_t(i % c.warpSize);
-      t.warp = int32_t(i / c.warpSize);
-      Thread *tp = &t;
-      t.self = bctx::fiber(std::allocator_arg, PoolAllocator{&pool, tp},
-                           [tp](bctx::fiber &&scheduler) {
-                             tp->scheduler = std::move(scheduler);
-                             tp->stackTop = static_cast<char *>(
-                                 __builtin_frame_address(0));
-                             tp->launch->p.trampoline(tp->launch->p.args);
-                             tp->launch->onExit(*tp);
-                             return std::move(tp->scheduler);
-                           });
-    }
-    for (int64_t i : order)
-      push(block->threads[i]);
-    residentThreads += blockThreads;
-    resident.push_back(std::move(block));
+void Device::ensureWorkers(int32_t count) {
+  while (int32_t(workers.size()) < count) {
+    workers.push_back(std::make_unique<Worker>(*this, int32_t(workers.size())));
+    Worker *w = workers.back().get();
+    threads.emplace_back([w] { w->run(); });
+    threads.back().detach();
   }
 }
 
-void FiberScheduler::push(Thread &t) {
-  t.block->ready.push_back(&t);
-  ++readyCount;
+void Device::bump() {
+  generation.fetch_add(1, std::memory_order_release);
+  work.notify_all();
 }
 
-Block *FiberScheduler::chooseBlock() {
-  if (c.policy == Policy::Random) {
+Event *Device::submit(std::unique_ptr<Grid> grid, std::vector<Event *> deps,
+                      bool sync) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ensureWorkers(grid->requested);
+  // Consecutive launches start on different workers, so one-block kernels
+  // on different streams run side by side.
+  int32_t count = int32_t(workers.size());
+  grid->first = nextFirst;
+  nextFirst = (nextFirst + 1) % count;
+  grid->workers = std::min(grid->workers, count);
+  for (int32_t s = 0; s < grid->workers; ++s)
+    grid->members.push_back((grid->first + s) % count);
+  events.push_back(std::make_unique<Event>());
+  Event *e = events.back().get();
+  e->deps = deps;
+  e->sync = sync;
+  grid->event = e;
+  grid->deps = std::move(deps);
+  grids.push_back(std::move(grid));
+  bump();
+  return e;
+}
+
+Event *Device::join(std::vector<Event *> deps) {
+  std::lock_guard<std::mutex> lock(mutex);
+  events.push_back(std::make_unique<Event>());
+  Event *e = events.back().get();
+  e->join = true;
+  e->deps = std::move(deps);
+  return e;
+}
+
+bool Device::complete(Event *e) {
+  if (!e || e->done.load(std::memory_order_acquire))
+    return true;
+  if (!e->join)
+    return false;
+  for (Event *d : e->deps)
+    if (!complete(d))
+      return false;
+  e->done.store(true, std::memory_order_release);
+  return true;
+}
+
+void Device::collectErrors(Event *e, std::string &first) {
+  if (!e)
+    return;
+  for (Event *d : e->deps)
+    collectErrors(d, first);
+  if (!e->error.empty() && !e->reported) {
+    e->reported = true;
+    unreported.erase(std::remove(unreported.begin(), unreported.end(), e),
+                     unreported.end());
+    if (first.empty())
+      first = e->error;
+  }
+}
+
+std::string Device::wait(const std::vector<Event *> &waitFor) {
+  std::unique_lock<std::mutex> lock(mutex);
+  std::string first;
+  if (waitFor.empty()) {
+    finished.wait(lock, [&] {
+      return std::all_of(grids.begin(), grids.end(), [](auto &g) {
+        return g->event->sync;
+      });
+    });
+    for (Event *e : std::vector<Event *>(unreported))
+      collectErrors(e, first);
+    return first;
+  }
+  finished.wait(lock, [&] {
+    return std::all_of(waitFor.begin(), waitFor.end(),
+                       [&](Event *e) { return complete(e); });
+  });
+  for (Event *e : waitFor)
+    collectErrors(e, first);
+  return first;
+}
+
+void Device::release(Event *e) {
+  std::lock_guard<std::mutex> lock(mutex);
+  unreported.erase(std::remove(unreported.begin(), unreported.end(), e),
+                   unreported.end());
+  for (auto it = events.rbegin(); it != events.rend(); ++it)
+    if (it->get() == e) {
+      events.erase(std::next(it).base());
+      break;
+    }
+}
+
+void Device::maybeFinish(Grid &g) {
+  if (!g.allAdmitted() || g.retired != g.admitted)
+    return;
+  g.finish();
+  Event *e = g.event;
+  if (!e->error.empty() && !e->sync)
+    unreported.push_back(e);
+  e->done.store(true, std::memory_order_release);
+  for (auto it = grids.begin(); it != grids.end(); ++it)
+    if (it->get() == &g) {
+      grids.erase(it);
+      break;
+    }
+  finished.notify_all();
+  bump();
+}
+
+//===----------------------------------------------------------------------===//
+// Worker
+//===----------------------------------------------------------------------===//
+
+Worker::Worker(Device &device, int32_t index)
+    : device(device), index(index), rng{uint64_t(index) * 7919} {}
+
+StackPool &Worker::poolFor(size_t usable) {
+  std::unique_ptr<StackPool> &pool = pools[usable];
+  if (!pool)
+    pool = std::make_unique<StackPool>(usable);
+  return *pool;
+}
+
+void Worker::admit() {
+  seenGeneration = device.generation.load(std::memory_order_acquire);
+  // Finishing a grid erases it from the list: walk a snapshot.
+  std::vector<Grid *> grids;
+  for (auto &g : device.grids)
+    grids.push_back(g.get());
+  for (Grid *gp : grids) {
+    Grid &g = *gp;
+    if (std::find(g.members.begin(), g.members.end(), index) ==
+        g.members.end())
+      continue;
+    if (!std::all_of(g.deps.begin(), g.deps.end(),
+                     [&](Event *e) { return device.complete(e); }))
+      continue;
+    // Room for this worker's share of the grid: what the device holds over
+    // the workers, and no more than an even split of the blocks (a worker
+    // that wakes first does not take them all).
+    int64_t share = std::min<int64_t>(
+        g.c.maxResidentThreads / g.workers / g.blockThreads,
+        (g.totalBlocks + g.workers - 1) / g.workers);
+    share = std::max<int64_t>(1, share);
+    int64_t mine = 0;
+    for (auto &b : resident)
+      mine += b->grid == &g;
+    while (!g.allAdmitted() && mine < share) {
+      if (device.residentThreads > 0 &&
+          device.residentThreads + g.blockThreads > g.c.maxResidentThreads)
+        break;
+      admitBlock(g, g.nextBlock++);
+      ++mine;
+    }
+    device.maybeFinish(g);
+  }
+}
+
+bool Worker::admitBeyondShare() {
+  std::lock_guard<std::mutex> lock(device.mutex);
+  for (auto &gp : device.grids) {
+    Grid &g = *gp;
+    if (g.allAdmitted() ||
+        std::find(g.members.begin(), g.members.end(), index) ==
+            g.members.end() ||
+        !std::all_of(g.deps.begin(), g.deps.end(),
+                     [&](Event *e) { return device.complete(e); }) ||
+        device.residentThreads + g.blockThreads > g.c.maxResidentThreads)
+      continue;
+    admitBlock(g, g.nextBlock++);
+    return true;
+  }
+  return false;
+}
+
+void Worker::admitBlock(Grid &g, int64_t linear) {
+  auto block = std::make_unique<Block>();
+  block->grid = &g;
+  block->worker = this;
+  block->linear = linear;
+  block->id = delinearize(linear, g.p.grid);
+  block->rng = BlockRandom{g.c.seed * 0x2545f4914f6cdd1dull + uint64_t(linear)};
+  int64_t n = g.blockThreads;
+  block->threads = std::make_unique<Thread[]>(n);
+  block->warps.resize((n + g.c.warpSize - 1) / g.c.warpSize);
+  // Workgroup memory starts out as 0xff bytes (NaN, -1): reading what
+  // no thread wrote is visible in the results, as garbage is on a GPU.
+  // Aligned to 256 KiB, the shared window's size on every chip: the low
+  // 18 bits of an address are its offset in the window, which is what a
+  // wgmma matrix descriptor keeps (and what its swizzle XORs).
+  constexpr int64_t window = int64_t(1) << 18;
+  block->shared = static_cast<char *>(std::aligned_alloc(
+      window,
+      std::max<int64_t>(window, (g.sharedBytes + window - 1) / window * window)));
+  std::memset(block->shared, 0xff, g.sharedBytes);
+  if (g.races)
+    g.races->initBlock(block->race);
+  if (g.c.bankConflicts) {
+    std::unique_ptr<BankCounter> &banks = g.banks[index];
+    if (!banks)
+      banks = std::make_unique<BankCounter>(n);
+    block->banks = banks.get();
+  }
+  block->scratch = static_cast<char *>(
+      std::aligned_alloc(64, n * EXT_EMU_SCRATCH_BYTES_PER_THREAD));
+  StackPool *pool = &poolFor(g.c.stackBytes);
+  for (int64_t i = 0; i < n; ++i) {
+    Thread &t = block->threads[i];
+    t.launch = &g;
+    t.block = block.get();
+    t.linear = i;
+    t.id = delinearize(i, g.p.block);
+    t.lane = int32_t(i % g.c.warpSize);
+    t.warp = int32_t(i / g.c.warpSize);
+    Thread *tp = &t;
+    t.self = bctx::fiber(std::allocator_arg, PoolAllocator{pool, tp},
+                         [tp](bctx::fiber &&scheduler) {
+                           tp->scheduler = std::move(scheduler);
+                           tp->stackTop =
+                               static_cast<char *>(__builtin_frame_address(0));
+                           tp->launch->p.trampoline(tp->launch->p.args);
+                           tp->launch->onExit(*tp);
+                           return std::move(tp->scheduler);
+                         });
+  }
+  for (int64_t i : g.order) {
+    block->ready.push_back(&block->threads[i]);
+    ++readyCount;
+  }
+  residentThreads += n;
+  device.residentThreads += n;
+  ++g.admitted;
+  resident.push_back(std::move(block));
+}
+
+Block *Worker::chooseBlock() {
+  Policy policy = resident.front()->grid->c.policy;
+  if (policy == Policy::Random) {
     std::vector<Block *> candidates;
     for (auto &b : resident)
       if (!b->ready.empty())
@@ -222,14 +415,14 @@ Block *FiberScheduler::chooseBlock() {
   return nullptr; // unreachable: readyCount > 0
 }
 
-Thread *FiberScheduler::pick() {
+Thread *Worker::pick() {
   if (!current || current->ready.empty() || switchBlock)
     current = chooseBlock();
   switchBlock = false;
   std::deque<Thread *> &ready = current->ready;
   Thread *t;
-  if (c.policy == Policy::Random) {
-    size_t index = size_t(rng() % ready.size());
+  if (current->grid->c.policy == Policy::Random) {
+    size_t index = size_t(current->rng() % ready.size());
     t = ready[index];
     ready[index] = ready.back();
     ready.pop_back();
@@ -241,74 +434,7 @@ Thread *FiberScheduler::pick() {
   return t;
 }
 
-void FiberScheduler::retireFinishedBlocks() {
-  auto done = [&](const std::unique_ptr<Block> &b) {
-    return b->exited == blockThreads;
-  };
-  size_t before = resident.size();
-  if (current && current->exited == blockThreads)
-    current = nullptr;
-  for (const std::unique_ptr<Block> &b : resident)
-    if (done(b))
-      flushPrinted(*b);
-  resident.erase(std::remove_if(resident.begin(), resident.end(), done),
-                 resident.end());
-  residentThreads -= int64_t(before - resident.size()) * blockThreads;
-  progress.blocksDone(int64_t(before - resident.size()));
-}
-
-void FiberScheduler::flushPrinted(Block &b) {
-  if (b.printed.empty())
-    return;
-  std::stable_sort(b.printed.begin(), b.printed.end(),
-                   [](const PrintedLine &x, const PrintedLine &y) {
-                     return std::tie(x.warp, x.sequence, x.lane) <
-                            std::tie(y.warp, y.sequence, y.lane);
-                   });
-  for (const PrintedLine &line : b.printed)
-    std::fwrite(line.text.data(), 1, line.text.size(), stdout);
-  b.printed.clear();
-}
-
-void FiberScheduler::print(Thread &t, std::string text) {
-  t.block->printed.push_back({t.warp, t.lane, t.printCount++, std::move(text)});
-}
-
-std::string FiberScheduler::describeDeadlock() const {
-  std::ostringstream os;
-  os << "deadlock: no thread can continue";
-  int shown = 0;
-  for (const auto &b : resident) {
-    std::map<std::pair<int, int32_t>, int64_t> waits; // (kind, site) -> n
-    for (int64_t i = 0; i < blockThreads; ++i) {
-      const Thread &t = b->threads[i];
-      if (t.state == ThreadState::AtBarrier)
-        ++waits[{0, t.site}];
-      else if (t.state == ThreadState::AtWarpSync)
-        ++waits[{1, t.site}];
-    }
-    if (waits.empty())
-      continue;
-    if (shown++ == 4) {
-      os << "; ...";
-      break;
-    }
-    os << "; in block " << formatDim(b->id) << ":";
-    bool first = true;
-    for (auto &[key, n] : waits) {
-      os << (first ? " " : ", ") << n << " thread" << (n == 1 ? "" : "s")
-         << (n == 1 ? " waits" : " wait") << " at the "
-         << (key.first == 0 ? "gpu.barrier" : "warp collective") << " at "
-         << site(key.second);
-      first = false;
-    }
-    if (b->exited)
-      os << ", " << b->exited << " exited";
-  }
-  return os.str();
-}
-
-void FiberScheduler::abandonSuspendedThreads() {
+void Worker::abandonThreads(Block &b) {
   // Destroying a fiber suspended in a kernel would unwind through frames
   // that have no unwind tables. Its handle is dropped without its
   // destructor and its stack goes back to the pool: the host process goes
@@ -319,66 +445,319 @@ void FiberScheduler::abandonSuspendedThreads() {
     Dropped() {}
     ~Dropped() {}
   };
-  for (auto &b : resident)
-    for (int64_t i = 0; i < blockThreads; ++i) {
-      Thread &t = b->threads[i];
-      if (!t.self || !t.stackTop)
-        continue;
-      Dropped dropped;
-      new (&dropped.handle) bctx::fiber(std::move(t.self));
-      pool.deallocate(t.stack);
-    }
-  resident.clear();
+  StackPool &pool = poolFor(b.grid->c.stackBytes);
+  for (int64_t i = 0; i < b.grid->blockThreads; ++i) {
+    Thread &t = b.threads[i];
+    if (!t.self || !t.stackTop)
+      continue;
+    Dropped dropped;
+    new (&dropped.handle) bctx::fiber(std::move(t.self));
+    pool.deallocate(t.stack);
+  }
 }
 
-std::string FiberScheduler::run() {
-  admitBlocks();
-  while (error.empty()) {
-    if (readyCount == 0) {
-      if (resident.empty() && nextBlock == totalBlocks)
-        break;
-      fail(describeDeadlock());
+void Worker::retire(Block *b) {
+  Grid &g = *b->grid;
+  if (b->exited != g.blockThreads)
+    abandonThreads(*b);
+  if (b->exited == g.blockThreads && b->banks)
+    b->banks->flushBlock(b->linear);
+  readyCount -= int64_t(b->ready.size());
+  if (current == b)
+    current = nullptr;
+  residentThreads -= g.blockThreads;
+  std::unique_ptr<Block> owned;
+  for (auto it = resident.begin(); it != resident.end(); ++it)
+    if (it->get() == b) {
+      owned = std::move(*it);
+      resident.erase(it);
       break;
     }
+  std::lock_guard<std::mutex> lock(device.mutex);
+  device.residentThreads -= g.blockThreads;
+  ++g.retired;
+  g.progress.blockRetired(b->linear);
+  g.blockPrinted(b->linear, std::move(b->printed));
+  owned.reset();
+  device.maybeFinish(g);
+  device.bump();
+}
+
+bool Worker::othersProgressed() {
+  std::lock_guard<std::mutex> lock(device.mutex);
+  size_t n = device.workers.size();
+  othersSeen.resize(n, ~uint64_t(0));
+  bool progressed = false;
+  for (size_t i = 0; i < n; ++i) {
+    if (int32_t(i) == index)
+      continue;
+    uint64_t seen =
+        device.workers[i]->progressMade.load(std::memory_order_relaxed);
+    if (seen != othersSeen[i])
+      progressed = true;
+    othersSeen[i] = seen;
+  }
+  return progressed;
+}
+
+void Worker::run() {
+  while (true) {
+    if (resident.empty() ||
+        device.generation.load(std::memory_order_acquire) != seenGeneration) {
+      std::unique_lock<std::mutex> lock(device.mutex);
+      admit();
+      while (resident.empty()) {
+        uint64_t seen = seenGeneration;
+        device.work.wait(lock, [&] {
+          return device.generation.load(std::memory_order_acquire) != seen;
+        });
+        admit();
+      }
+    }
+    if (readyCount == 0) {
+      // Every resident block is retired as soon as it has nothing to run;
+      // this would be a scheduler bug. Fail them rather than hang.
+      for (auto &b : std::vector<Block *>([&] {
+             std::vector<Block *> v;
+             for (auto &r : resident)
+               v.push_back(r.get());
+             return v;
+           }())) {
+        b->grid->failBlock(b->linear, b->grid->describeDeadlock(*b));
+        retire(b);
+      }
+      continue;
+    }
     Thread *t = pick();
+    Block *b = t->block;
+    Grid &g = *b->grid;
+    if (g.abandoned(*b)) {
+      retire(b);
+      continue;
+    }
+    if (!b->started) {
+      b->started = true;
+      std::lock_guard<std::mutex> lock(device.mutex);
+      g.progress.blockStarted(b->linear);
+    }
     t->state = ThreadState::Running;
     tlsThread = t;
     t->self = std::move(t->self).resume();
     tlsThread = nullptr;
-    ++switches;
-    if (t->state == ThreadState::Done && t->block->exited == blockThreads) {
-      if (banks)
-        banks->flushBlock(t->block->linear);
-      retireFinishedBlocks();
-      admitBlocks();
+    if (g.abandoned(*b) || b->givenUp) {
+      retire(b);
+    } else if (b->exited == g.blockThreads) {
+      noteProgress();
+      retire(b);
+    } else if (b->ready.empty()) {
+      // Only its own threads can release a block's barriers and warp
+      // collectives: with none left to run, it never finishes.
+      g.failBlock(b->linear, g.describeDeadlock(*b));
+      retire(b);
+    }
+    if (g.failedBlock.load(std::memory_order_relaxed) != INT64_MAX) {
+      std::vector<Block *> dropped;
+      for (auto &r : resident)
+        if (r->grid->abandoned(*r))
+          dropped.push_back(r.get());
+      for (Block *d : dropped)
+        retire(d);
     }
   }
-  progress.finish();
-  // What the blocks still resident printed comes before the error.
-  for (const std::unique_ptr<Block> &b : resident)
-    flushPrinted(*b);
+}
+
+//===----------------------------------------------------------------------===//
+// Grid
+//===----------------------------------------------------------------------===//
+
+Grid::Grid(LaunchParams params, const Config &config, int32_t workerCount,
+           int32_t)
+    : p(std::move(params)), c(config),
+      progress(p.kernel, p.grid.count(), p.block.count(), workerCount,
+               config.progress < 0    ? LaunchProgress::Mode::Auto
+               : config.progress == 0 ? LaunchProgress::Mode::Off
+                                      : LaunchProgress::Mode::Always) {
+  blockThreads = p.block.count();
+  totalBlocks = p.grid.count();
+  sharedBytes = (p.staticShared + 15) / 16 * 16 + p.dynamicShared;
+  requested = std::max(1, workerCount);
+  workers = int32_t(std::max<int64_t>(
+      1, std::min<int64_t>(c.racecheck ? 1 : workerCount, totalBlocks)));
+  order.resize(blockThreads);
+  for (int64_t i = 0; i < blockThreads; ++i)
+    order[i] = i;
+  // Seed 0 keeps thread order; any other seed permutes the order in which
+  // threads start and are released from barriers.
+  if (c.seed != 0) {
+    BlockRandom shuffle{c.seed};
+    std::shuffle(order.begin(), order.end(), shuffle);
+  }
+  if (c.racecheck)
+    races = std::make_unique<RaceDetector>(p, sharedBytes);
+}
+
+Grid::~Grid() = default;
+
+const std::string &Grid::site(int32_t index) const {
+  static const std::string unknown = "<unknown location>";
+  if (index < 0 || size_t(index) >= p.sites.size())
+    return unknown;
+  return p.sites[index];
+}
+
+std::string Grid::where(const Thread &t) const {
+  return "thread " + formatDim(t.id) + " of block " + formatDim(t.block->id);
+}
+
+void Grid::failBlock(int64_t block, std::string message) {
+  Device &device = Device::get();
+  std::lock_guard<std::mutex> lock(device.mutex);
+  if (block >= failedBlock.load())
+    return;
+  failedBlock.store(block);
+  error = "kernel '" + p.kernel + "' (launched at " + p.launchSite +
+          "): " + std::move(message);
+  device.bump();
+}
+
+void Grid::fail(const Thread &t, std::string message) {
+  failBlock(t.block->linear, std::move(message));
+}
+
+void Grid::blockPrinted(int64_t block, std::vector<PrintedLine> lines) {
+  printedBlocks[block] = std::move(lines);
+  while (!printedBlocks.empty() &&
+         printedBlocks.begin()->first == nextPrinted) {
+    std::vector<PrintedLine> &ready = printedBlocks.begin()->second;
+    std::stable_sort(ready.begin(), ready.end(),
+                     [](const PrintedLine &x, const PrintedLine &y) {
+                       return std::tie(x.warp, x.sequence, x.lane) <
+                              std::tie(y.warp, y.sequence, y.lane);
+                     });
+    for (const PrintedLine &line : ready)
+      std::fwrite(line.text.data(), 1, line.text.size(), stdout);
+    printedBlocks.erase(printedBlocks.begin());
+    ++nextPrinted;
+  }
+}
+
+void Grid::print(Thread &t, std::string text) {
+  t.block->printed.push_back({t.warp, t.lane, t.printCount++, std::move(text)});
+}
+
+void Grid::flushAllPrinted() {
+  // After a failure, blocks that never ran leave gaps: what the others
+  // printed still comes out, in block order.
+  while (!printedBlocks.empty()) {
+    nextPrinted = printedBlocks.begin()->first;
+    blockPrinted(nextPrinted, std::move(printedBlocks.begin()->second));
+  }
   std::fflush(stdout);
+}
+
+void Grid::finish() {
+  progress.finish();
+  flushAllPrinted();
+  if (error.empty() && races && !races->empty())
+    error = "kernel '" + p.kernel + "' (launched at " + p.launchSite +
+            "): " + races->summary();
+  if (error.empty() && c.bankConflicts) {
+    BankCounter total(blockThreads);
+    for (auto &[worker, counter] : banks)
+      total.merge(*counter);
+    std::fputs(total.report(p.kernel, p.sites).c_str(), stderr);
+  }
+  event->error = error;
+}
+
+std::string Grid::describeDeadlock(const Block &b) const {
+  std::ostringstream os;
+  os << "deadlock: no thread can continue";
+  std::map<std::pair<int, int32_t>, int64_t> waits; // (kind, site) -> n
+  for (int64_t i = 0; i < blockThreads; ++i) {
+    const Thread &t = b.threads[i];
+    if (t.state == ThreadState::AtBarrier)
+      ++waits[{0, t.site}];
+    else if (t.state == ThreadState::AtWarpSync)
+      ++waits[{1, t.site}];
+  }
+  os << "; in block " << formatDim(b.id) << ":";
+  bool first = true;
+  for (auto &[key, n] : waits) {
+    os << (first ? " " : ", ") << n << " thread" << (n == 1 ? "" : "s")
+       << (n == 1 ? " waits" : " wait") << " at the "
+       << (key.first == 0 ? "gpu.barrier" : "warp collective") << " at "
+       << site(key.second);
+    first = false;
+  }
+  if (b.exited)
+    os << ", " << b.exited << " exited";
+  return os.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Launches
+//===----------------------------------------------------------------------===//
+
+Event *launchAsync(const LaunchParams &params, const Config &config,
+                   const std::vector<int64_t> &argBytes,
+                   const std::vector<Event *> &deps, std::string &error,
+                   bool sync) {
+  error = validateLaunch(params);
   if (!error.empty())
-    abandonSuspendedThreads();
-  else if (races && !races->empty())
-    fail(races->summary());
-  if (banks && error.empty())
-    std::fputs(banks->report(p.kernel, p.sites).c_str(), stderr);
-  tlsLastSwitches = switches;
+    return nullptr;
+  int32_t workers = config.threads > 0 ? config.threads
+                                       : Device::defaultWorkers();
+  auto grid = std::make_unique<Grid>(params, config, workers, 0);
+  // The arguments' values, copied: the host's slots may be reused before
+  // an asynchronous launch starts.
+  if (!argBytes.empty()) {
+    grid->argValues.resize(argBytes.size());
+    grid->argPointers.resize(argBytes.size());
+    for (size_t i = 0; i < argBytes.size(); ++i) {
+      const char *from = static_cast<const char *>(params.args[i]);
+      grid->argValues[i].assign(from, from + argBytes[i]);
+      grid->argPointers[i] = grid->argValues[i].data();
+    }
+    grid->p.args = grid->argPointers.data();
+  }
+  return Device::get().submit(std::move(grid), deps, sync);
+}
+
+Event *joinEvents(const std::vector<Event *> &deps) {
+  return Device::get().join(deps);
+}
+
+std::string waitEvents(const std::vector<Event *> &events) {
+  return Device::get().wait(events);
+}
+
+std::string launch(const LaunchParams &params, const Config &config) {
+  std::string error;
+  Event *e = launchAsync(params, config, {}, {}, error, /*sync=*/true);
+  if (!e)
+    return error;
+  error = waitEvents({e});
+  Device::get().release(e);
   return error;
 }
 
-void FiberScheduler::suspend(Thread &t) {
+void Grid::suspend(Thread &t) {
   t.scheduler = std::move(t.scheduler).resume();
 }
 
-void FiberScheduler::yield(Thread &t) {
+void Grid::push(Thread &t) {
+  t.block->ready.push_back(&t);
+  ++t.block->worker->readyCount;
+}
+
+void Grid::yield(Thread &t) {
   t.state = ThreadState::Ready;
   push(t);
   suspend(t);
 }
 
-void FiberScheduler::releaseBarrier(Block &b) {
+void Grid::releaseBarrier(Block &b) {
   for (int64_t i : order) {
     Thread &t = b.threads[i];
     if (t.state == ThreadState::AtBarrier) {
@@ -389,18 +768,18 @@ void FiberScheduler::releaseBarrier(Block &b) {
   b.atBarrier = 0;
   b.barrierSite = -1;
   RaceDetector::barrierReleased(b.race);
-  spins = 0;
+  b.worker->noteProgress();
 }
 
-void FiberScheduler::barrier(Thread &t, int32_t site) {
+void Grid::barrier(Thread &t, int32_t site) {
   Block &b = *t.block;
   maybeLandEarly(t);
   if (t.wgmmaIssued || t.wgmmaGroups)
-    fail(where(t) + " reached the gpu.barrier at " + this->site(site) +
+    fail(t, where(t) + " reached the gpu.barrier at " + this->site(site) +
          " with warpgroup MMAs it has not waited for (wgmma.commit_group, "
          "then wgmma.wait_group 0)");
   if (b.atBarrier > 0 && b.barrierSite != site) {
-    fail(where(t) + " reached the gpu.barrier at " + this->site(site) +
+    fail(t, where(t) + " reached the gpu.barrier at " + this->site(site) +
          " while other threads of its block wait at the gpu.barrier at " +
          this->site(b.barrierSite) +
          "; every thread of a block must reach the same barrier");
@@ -413,7 +792,7 @@ void FiberScheduler::barrier(Thread &t, int32_t site) {
   ++b.atBarrier;
   if (b.exited > 0) {
     const Thread &gone = b.threads[b.firstExited];
-    fail(where(t) + " waits at the gpu.barrier at " + this->site(site) +
+    fail(t, where(t) + " waits at the gpu.barrier at " + this->site(site) +
          ", but " + where(gone) +
          " has already exited; every thread of a block must reach each "
          "barrier");
@@ -427,7 +806,7 @@ void FiberScheduler::barrier(Thread &t, int32_t site) {
 
 /// Releases every pending collective of the warp that all its live
 /// participants have reached.
-void FiberScheduler::checkWarpRelease(Block &b, int32_t warpIndex) {
+void Grid::checkWarpRelease(Block &b, int32_t warpIndex) {
   Warp &w = b.warps[warpIndex];
   int64_t first = int64_t(warpIndex) * c.warpSize;
   int64_t end = std::min<int64_t>(first + c.warpSize, blockThreads);
@@ -452,11 +831,11 @@ void FiberScheduler::checkWarpRelease(Block &b, int32_t warpIndex) {
       }
     }
     w.pending.erase(w.pending.begin() + c);
-    spins = 0;
+    b.worker->noteProgress();
   }
 }
 
-int64_t FiberScheduler::warpSync(Thread &t, int32_t site, int32_t width) {
+int64_t Grid::warpSync(Thread &t, int32_t site, int32_t width) {
   if (t.lane >= width)
     return int64_t(1) << t.lane;
   Block &b = *t.block;
@@ -489,14 +868,14 @@ static bool misaligned(int64_t offset, int64_t bytes) {
          offset % bytes != 0;
 }
 
-void FiberScheduler::failMisaligned(Thread &t, int64_t bytes, const char *what,
+void Grid::failMisaligned(Thread &t, int64_t bytes, const char *what,
                                     int32_t site, const std::string &detail) {
-  fail(where(t) + ": the " + std::to_string(bytes) + "-byte " + what + " at " +
+  fail(t, where(t) + ": the " + std::to_string(bytes) + "-byte " + what + " at " +
        this->site(site) + " is misaligned (" + detail + ")");
   suspend(t);
 }
 
-void FiberScheduler::access(Thread &t, int64_t addr, int64_t bytes,
+void Grid::access(Thread &t, int64_t addr, int64_t bytes,
                             int32_t kind, int32_t site) {
   schedule(t, kind, site);
   // A misaligned ld.shared.v4 (or ld.global.v4) faults on a GPU; the CPU
@@ -522,30 +901,31 @@ void FiberScheduler::access(Thread &t, int64_t addr, int64_t bytes,
   // other thread runs until its next one): record it now, so that what an
   // atomic acquires is what the value it reads was released with.
   // A workgroup load, store or atomic (not a fence): one lane of a request.
-  if (banks && (kind & EXT_EMU_WORKGROUP) && !(kind & EXT_EMU_FENCE) &&
-      bytes > 0)
-    banks->record(t.block->linear, t.linear, site,
+  if (t.block->banks && (kind & EXT_EMU_WORKGROUP) &&
+      !(kind & EXT_EMU_FENCE) && bytes > 0)
+    t.block->banks->record(t.block->linear, t.linear, site,
                   addr - reinterpret_cast<int64_t>(t.block->shared), bytes);
   recordRace(t, addr, bytes, kind, site);
   maybeLandEarly(t);
 }
 
-void FiberScheduler::recordRace(Thread &t, int64_t addr, int64_t bytes,
+void Grid::recordRace(Thread &t, int64_t addr, int64_t bytes,
                                 int32_t kind, int32_t site) {
-  if (!races || !error.empty())
+  if (!races || failedBlock.load(std::memory_order_relaxed) != INT64_MAX)
     return;
   Block &b = *t.block;
   races->recordAccess({uint32_t(b.linear * blockThreads + t.linear), b.linear,
-                       b.race, b.shared, t.stackTop, pool.usableBytes()},
+                       b.race, b.shared, t.stackTop,
+                       b.worker->poolFor(c.stackBytes).usableBytes()},
                       addr, bytes, kind, site);
 }
 
-void FiberScheduler::recordMatrixRead(Thread &t, int64_t addr, int64_t bytes,
+void Grid::recordMatrixRead(Thread &t, int64_t addr, int64_t bytes,
                                       int32_t site) {
   recordRace(t, addr, bytes, EXT_EMU_WORKGROUP | EXT_EMU_LOAD, site);
 }
 
-void FiberScheduler::land(Thread &t, const AsyncCopy &copy) {
+void Grid::land(Thread &t, const AsyncCopy &copy) {
   if (copy.srcBytes > 0) {
     recordRace(t, reinterpret_cast<int64_t>(copy.src), copy.srcBytes,
                EXT_EMU_GLOBAL | EXT_EMU_LOAD, copy.site);
@@ -558,7 +938,7 @@ void FiberScheduler::land(Thread &t, const AsyncCopy &copy) {
              EXT_EMU_WORKGROUP | EXT_EMU_STORE, copy.site);
 }
 
-void FiberScheduler::maybeLandEarly(Thread &t) {
+void Grid::maybeLandEarly(Thread &t) {
   // Seed 0 lands every copy as late as the program allows (at the wait that
   // covers it), which shows a missing or weak wait most surely; other seeds
   // also try earlier points.
@@ -566,7 +946,7 @@ void FiberScheduler::maybeLandEarly(Thread &t) {
   while (!t.copyGroups.empty() && t.copyGroups.front().empty())
     t.copyGroups.pop_front();
   if (c.seed == 0 || (t.copyGroups.empty() && t.openCopies.empty()) ||
-      rng() % 4 != 0)
+      t.block->rng() % 4 != 0)
     return;
   if (!t.copyGroups.empty()) {
     std::vector<AsyncCopy> &oldest = t.copyGroups.front();
@@ -580,11 +960,11 @@ void FiberScheduler::maybeLandEarly(Thread &t) {
   t.openCopies.erase(t.openCopies.begin());
 }
 
-void FiberScheduler::asyncCopy(Thread &t, int64_t dst, int64_t src,
+void Grid::asyncCopy(Thread &t, int64_t dst, int64_t src,
                                int64_t dstBytes, int64_t srcBytes,
                                int32_t site) {
   if (srcBytes < 0 || srcBytes > dstBytes) {
-    fail(where(t) + ": the asynchronous copy at " + this->site(site) +
+    fail(t, where(t) + ": the asynchronous copy at " + this->site(site) +
          " reads " + std::to_string(srcBytes) + " bytes into " +
          std::to_string(dstBytes));
     suspend(t);
@@ -601,20 +981,20 @@ void FiberScheduler::asyncCopy(Thread &t, int64_t dst, int64_t src,
   }
   // The copy's shared-memory write is one lane of a warp-wide request, as
   // a store's is (cp.async writes through the same banks).
-  if (banks && dstBytes > 0)
-    banks->record(t.block->linear, t.linear, site, dstOffset, dstBytes);
+  if (t.block->banks && dstBytes > 0)
+    t.block->banks->record(t.block->linear, t.linear, site, dstOffset, dstBytes);
   t.openCopies.push_back({reinterpret_cast<char *>(dst),
                           reinterpret_cast<const char *>(src), dstBytes,
                           srcBytes, site});
   maybeLandEarly(t);
 }
 
-void FiberScheduler::asyncCommit(Thread &t) {
+void Grid::asyncCommit(Thread &t) {
   t.copyGroups.push_back(std::move(t.openCopies));
   t.openCopies.clear();
 }
 
-void FiberScheduler::asyncWait(Thread &t, int32_t pending, int32_t site) {
+void Grid::asyncWait(Thread &t, int32_t pending, int32_t site) {
   (void)site;
   while (t.copyGroups.size() > size_t(std::max(pending, 0))) {
     for (const AsyncCopy &copy : t.copyGroups.front())
@@ -623,66 +1003,88 @@ void FiberScheduler::asyncWait(Thread &t, int32_t pending, int32_t site) {
   }
 }
 
-void FiberScheduler::schedule(Thread &t, int32_t kind, int32_t site) {
+void Grid::schedule(Thread &t, int32_t kind, int32_t site) {
+  Worker &w = *t.block->worker;
   bool spin = kind & (EXT_EMU_ATOMIC | EXT_EMU_FENCE);
   if (!spin) {
-    spins = 0;
+    w.noteProgress();
     if (c.policy == Policy::Sequential)
       return;
   } else {
     // Where blocks may wait on each other: let another block run.
-    switchBlock = true;
+    w.switchBlock = true;
   }
-  if (spin && ++spins > c.spinLimit) {
-    fail("no progress after " + std::to_string(c.spinLimit) +
-         " consecutive yields at atomics and fences (last at " +
-         this->site(site) + " in " + where(t) +
-         "): a spin-wait that is never satisfied? " +
-         std::to_string(resident.size()) + " of " +
-         std::to_string(totalBlocks) + " blocks are resident (at most " +
-         std::to_string(c.maxResidentThreads) + " threads)");
+  bool failed = failedBlock.load(std::memory_order_relaxed) != INT64_MAX;
+  uint64_t limit = failed ? std::min(c.spinLimit, kSpinLimitAfterFailure)
+                          : c.spinLimit;
+  // A spin here may wait for a block on another worker: only no progress
+  // anywhere is a livelock.
+  if (spin && ++w.spins > limit && !w.admitBeyondShare() &&
+      !w.othersProgressed()) {
+    if (failed) {
+      // Waiting for what a lower block's failure stopped: the launch's
+      // error is that failure, not this wait.
+      t.block->givenUp = true;
+      suspend(t);
+      return;
+    }
+    int64_t resident;
+    {
+      std::lock_guard<std::mutex> lock(Device::get().mutex);
+      resident = Device::get().residentThreads / blockThreads;
+    }
+    fail(t, "no progress after " + std::to_string(c.spinLimit) +
+                " consecutive yields at atomics and fences (last at " +
+                this->site(site) + " in " + where(t) +
+                "): a spin-wait that is never satisfied? " +
+                std::to_string(resident) + " of " +
+                std::to_string(totalBlocks) +
+                " blocks are resident (at most " +
+                std::to_string(c.maxResidentThreads) + " threads)");
     suspend(t);
     return;
   }
+  if (spin && w.spins > limit)
+    w.spins = 0;
   yield(t);
 }
 
-void FiberScheduler::assertFailed(Thread &t, const std::string &message,
+void Grid::assertFailed(Thread &t, const std::string &message,
                                   int32_t site) {
-  fail(where(t) + ": assertion failed at " + this->site(site) + ": " + message);
+  fail(t, where(t) + ": assertion failed at " + this->site(site) + ": " + message);
   suspend(t);
 }
 
-void FiberScheduler::instructionFailed(Thread &t, int32_t site,
+void Grid::instructionFailed(Thread &t, int32_t site,
                                        std::string message) {
-  fail(where(t) + ": " + this->site(site) + ": " + std::move(message));
+  fail(t, where(t) + ": " + this->site(site) + ": " + std::move(message));
   message = std::string();
   suspend(t);
   // The launch has failed: the scheduler never resumes `t`.
   __builtin_unreachable();
 }
 
-void FiberScheduler::onExit(Thread &t) {
+void Grid::onExit(Thread &t) {
   Block &b = *t.block;
   // Copies still in flight land before the thread is gone.
   asyncCommit(t);
   asyncWait(t, 0, -1);
   if (t.wgmmaIssued || t.wgmmaGroups)
-    fail(where(t) + " exited with warpgroup MMAs it has not waited for "
+    fail(t, where(t) + " exited with warpgroup MMAs it has not waited for "
                     "(wgmma.commit_group, then wgmma.wait_group 0)");
   t.state = ThreadState::Done;
   if (b.exited++ == 0)
     b.firstExited = t.linear;
-  spins = 0;
+  b.worker->noteProgress();
   if (b.atBarrier > 0)
-    fail(where(t) + " exited while " + std::to_string(b.atBarrier) +
+    fail(t, where(t) + " exited while " + std::to_string(b.atBarrier) +
          " other thread" +
          (b.atBarrier == 1 ? " of its block waits" : "s of its block wait") +
          " at the gpu.barrier at " + site(b.barrierSite) +
          "; every thread of a block must reach each barrier");
   checkWarpRelease(b, t.warp);
 }
-void FiberScheduler::nameShared(Thread &t, const char *name, int64_t addr,
+void Grid::nameShared(Thread &t, const char *name, int64_t addr,
                                 int64_t bytes) {
   if (races)
     races->nameShared(t.block->shared, name, addr, bytes);

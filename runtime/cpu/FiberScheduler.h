@@ -1,11 +1,24 @@
 //===- FiberScheduler.h - GPU threads as cooperative fibers -----*- C++ -*-===//
 //
-// One launch of the CPU emulation: each GPU thread is a Boost.Context fiber
-// with a small fixed stack, switched only at yield points (barriers, warp
-// collectives, instrumented memory accesses, atomics and fences). The kernel
-// side calls in through the C entry points (Emulator.cpp), which find the
-// running thread with currentThread(). Race detection, when enabled, is a
-// RaceDetector the scheduler feeds at each access.
+// The CPU emulation's execution engine. Each GPU thread is a Boost.Context
+// fiber with a small fixed stack, switched only at yield points (barriers,
+// warp collectives, instrumented memory accesses, atomics and fences).
+//
+// A `Grid` is one launch: its parameters, its blocks' bookkeeping, its error.
+// The blocks run on the `Device`'s workers, one OS thread per core: block i
+// of a grid spread over W workers runs on worker (first + i) mod W, so each
+// worker holds a fixed share of the blocks and one block's threads always run
+// on one OS thread (its stacks, its workgroup memory, its interleaving are
+// that worker's). A worker keeps blocks resident while they fit (the device
+// holds at most Config::maxResidentThreads threads) and switches among them
+// at atomics and fences, so spin-waits across blocks (a Stream-K fixup)
+// progress; grids on different streams are resident together, so kernels
+// waiting on each other progress too. Kernels' results do not depend on the
+// worker count: a block's interleaving depends only on the seed and its
+// index, and a failed launch reports the failure of its lowest failing block.
+//
+// The kernel side calls in through the C entry points (Emulator.cpp), which
+// find the running thread with currentThread().
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,15 +32,20 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <atomic>
+#include <condition_variable>
 #include <deque>
+#include <map>
 #include <memory>
-#include <random>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace ext::emu {
 
-class FiberScheduler;
+class Grid;
+class Worker;
 class StackPool;
 struct Block;
 
@@ -44,7 +62,7 @@ struct AsyncCopy {
 };
 
 struct Thread {
-  FiberScheduler *launch = nullptr;
+  Grid *launch = nullptr;
   Block *block = nullptr;
   Dim3 id;
   int64_t linear = 0;
@@ -99,9 +117,28 @@ struct Warp {
   std::vector<Collective> pending;
 };
 
+/// A small seeded generator (splitmix64): one per block, so a block's
+/// interleaving depends on the seed and its index, not on the worker it
+/// runs on.
+struct BlockRandom {
+  using result_type = uint64_t;
+  uint64_t state;
+  static constexpr uint64_t min() { return 0; }
+  static constexpr uint64_t max() { return ~uint64_t(0); }
+  uint64_t operator()() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+};
+
 struct Block {
+  Grid *grid = nullptr;
+  Worker *worker = nullptr;
   Dim3 id;
   int64_t linear = 0;
+  BlockRandom rng{0};
   std::unique_ptr<Thread[]> threads;
   std::vector<Warp> warps;
   int64_t atBarrier = 0, exited = 0;
@@ -114,18 +151,42 @@ struct Block {
   BlockRaceState race;
   /// gpu.printf output, written when the block finishes.
   std::vector<PrintedLine> printed;
+  /// Gave up after its launch failed in a lower block (a spin that waited
+  /// for something the failure stopped).
+  bool givenUp = false;
+  /// Whether a thread of it has run yet (progress estimates).
+  bool started = false;
+  /// Its worker's bank counter for its grid; null unless counting.
+  BankCounter *banks = nullptr;
   ~Block();
 };
 
-class FiberScheduler {
-public:
-  FiberScheduler(const LaunchParams &params, const Config &config);
-  ~FiberScheduler();
+/// Something a host can wait for: a launch, or a join of other events
+/// (`gpu.wait async`). A host token is a pointer to one.
+struct Event {
+  /// Set once its work is over (a launch: every block retired).
+  std::atomic<bool> done{false};
+  /// A join is done when these are.
+  std::vector<Event *> deps;
+  bool join = false;
+  /// A synchronous launch's: its host waits for it and takes its error;
+  /// no other wait reports it.
+  bool sync = false;
+  /// A launch's error, reported once (by the wait that sees it first).
+  std::string error;
+  bool reported = false;
+};
 
-  /// Runs the grid to completion; returns the error, empty on success.
-  std::string run();
+/// One launch. Host-side bookkeeping is under the device's lock; the
+/// thread-side entry points run on the worker holding the thread's block.
+class Grid {
+public:
+  Grid(LaunchParams params, const Config &config, int32_t workers,
+       int32_t firstWorker);
+  ~Grid();
 
   const LaunchParams &params() const { return p; }
+  const Config &config() const { return c; }
   int32_t warpSize() const { return c.warpSize; }
 
   //===--------------------------------------------------------------------===//
@@ -160,52 +221,71 @@ public:
   void onExit(Thread &t);
 
 private:
-  const LaunchParams &p;
-  const Config &c;
-  std::mt19937_64 rng;
-  StackPool &pool;
+  friend class Worker;
+  friend class Device;
+  friend Event *launchAsync(const LaunchParams &, const Config &,
+                            const std::vector<int64_t> &,
+                            const std::vector<Event *> &, std::string &,
+                            bool);
+
+  LaunchParams p;
+  const Config c;
+  /// Argument values copied at launch (an asynchronous launch outlives the
+  /// host's slots) and the pointers the trampoline reads.
+  std::vector<std::vector<char>> argValues;
+  std::vector<void *> argPointers;
   int64_t blockThreads = 0, totalBlocks = 0, sharedBytes = 0;
   /// The order threads start and are released from barriers in.
   std::vector<int64_t> order;
-  std::vector<std::unique_ptr<Block>> resident;
-  /// Threads switch within `current` at workgroup yield points (only its
-  /// threads share that memory, and its stacks stay in cache); the scheduler
-  /// moves to another block when asked to (atomics, fences: the points where
-  /// blocks can wait on each other) or when `current` has nothing to run.
-  Block *current = nullptr;
-  bool switchBlock = true;
-  int64_t readyCount = 0;
-  int64_t nextBlock = 0, residentThreads = 0;
+  /// The workers that take its blocks: `workers` of them from `first` on,
+  /// each admitting the grid's next block while it has room (blocks start
+  /// in order, as a GPU dispatches them).
+  int32_t workers = 1, first = 0, requested = 1;
+  std::vector<int32_t> members;
+  /// Device lock: the next block to admit, blocks admitted and retired.
+  int64_t nextBlock = 0, admitted = 0, retired = 0;
+  bool allAdmitted() const {
+    return nextBlock >= totalBlocks || nextBlock > failedBlock.load();
+  }
+  /// The lowest failing block and its error (device lock); blocks above it
+  /// are abandoned, blocks below run on (one may fail lower).
+  std::atomic<int64_t> failedBlock{INT64_MAX};
   std::string error;
-  uint64_t spins = 0, switches = 0;
-  /// Null unless Config::racecheck.
+  /// Blocks' gpu.printf lines, written in block order (device lock).
+  std::map<int64_t, std::vector<PrintedLine>> printedBlocks;
+  int64_t nextPrinted = 0;
+  /// Owned by the device: a host's token outlives the grid.
+  Event *event = nullptr;
+  std::vector<Event *> deps;
+  /// Null unless Config::racecheck (then the grid has one worker).
   std::unique_ptr<RaceDetector> races;
+  /// Per worker, when Config::bankConflicts is on (device lock).
+  std::map<int32_t, std::unique_ptr<BankCounter>> banks;
   LaunchProgress progress;
-  /// Null unless Config::bankConflicts.
-  std::unique_ptr<BankCounter> banks;
 
   const std::string &site(int32_t index) const;
   std::string where(const Thread &t) const;
-  void fail(std::string message);
+  /// Fails the launch at `t`'s block (kept if it is the lowest so far).
+  void fail(const Thread &t, std::string message);
+  void failBlock(int64_t block, std::string message);
+  bool abandoned(const Block &b) const {
+    return failedBlock.load(std::memory_order_relaxed) <= b.linear;
+  }
   /// Fails the launch and suspends `t`: its `bytes`-byte `what` at `site`
   /// is misaligned, where a GPU faults; `detail` says where it points.
   void failMisaligned(Thread &t, int64_t bytes, const char *what, int32_t site,
                       const std::string &detail);
+  std::string describeDeadlock(const Block &b) const;
+  /// Keeps a retired block's gpu.printf lines and writes those now in
+  /// order (device lock).
+  void blockPrinted(int64_t block, std::vector<PrintedLine> lines);
+  void flushAllPrinted();
+  /// Ends the launch (device lock): race and bank reports, printed lines.
+  void finish();
 
-  // Scheduler side.
-  void admitBlocks();
-  void push(Thread &t);
-  Block *chooseBlock();
-  Thread *pick();
-  void retireFinishedBlocks();
-  /// Writes a block's gpu.printf lines, each warp's in lane order.
-  static void flushPrinted(Block &b);
-  std::string describeDeadlock() const;
-  void abandonSuspendedThreads();
-
-  // Thread side.
   void suspend(Thread &t);
   void yield(Thread &t);
+  void push(Thread &t);
   void releaseBarrier(Block &b);
   void checkWarpRelease(Block &b, int32_t warpIndex);
   void schedule(Thread &t, int32_t kind, int32_t site);
@@ -217,6 +297,110 @@ private:
   void land(Thread &t, const AsyncCopy &copy);
   /// With a nonzero seed, lands `t`'s oldest copy in flight by chance.
   void maybeLandEarly(Thread &t);
+};
+
+/// One OS thread running the blocks the device gives it as fibers.
+class Worker {
+public:
+  Worker(class Device &device, int32_t index);
+  void run();
+
+private:
+  friend class Grid;
+  class Device &device;
+  int32_t index;
+  /// Stacks by usable size (grids may ask for different sizes).
+  std::map<size_t, std::unique_ptr<StackPool>> pools;
+  std::vector<std::unique_ptr<Block>> resident;
+  int64_t readyCount = 0;
+  uint64_t seenGeneration = ~uint64_t(0);
+  int64_t residentThreads = 0;
+  /// Threads switch within `current` at workgroup yield points (only its
+  /// threads share that memory, and its stacks stay in cache); the worker
+  /// moves to another block when asked to (atomics, fences: the points
+  /// where blocks can wait on each other) or when `current` has nothing to
+  /// run.
+  Block *current = nullptr;
+  bool switchBlock = true;
+  BlockRandom rng{0};
+  /// Consecutive yields at atomics and fences without progress here, and
+  /// what the other workers' progress counters read when it last ran out.
+  uint64_t spins = 0;
+  std::vector<uint64_t> othersSeen;
+  /// Bumped on each progress (read by other workers' livelock checks); on
+  /// a cache line of its own, as the worker writes it at every access.
+  alignas(64) std::atomic<uint64_t> progressMade{0};
+  char padding[64 - sizeof(std::atomic<uint64_t>)];
+
+  StackPool &poolFor(size_t usable);
+  /// Admits what it may of the device's grids (device lock held).
+  void admit();
+  /// With every resident block spinning: admits one more block of a grid
+  /// it serves, past its share if the device has room (a spin may wait for
+  /// it); whether it did (takes the device lock).
+  bool admitBeyondShare();
+  void admitBlock(Grid &g, int64_t linear);
+  Block *chooseBlock();
+  Thread *pick();
+  /// Retires a finished or abandoned block (device lock taken).
+  void retire(Block *b);
+  void abandonThreads(Block &b);
+  /// Whether any other worker progressed since this one last asked.
+  bool othersProgressed();
+  void noteProgress() {
+    spins = 0;
+    // Only this worker writes it: no read-modify-write needed.
+    progressMade.store(progressMade.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_relaxed);
+  }
+};
+
+/// The workers, the grids in flight and the events hosts wait on. One per
+/// process (recreated in a forked child).
+class Device {
+public:
+  static Device &get();
+
+  /// Starts `grid` once `deps` are done; returns its event.
+  Event *submit(std::unique_ptr<Grid> grid, std::vector<Event *> deps,
+                bool sync);
+  /// An event done when `deps` are.
+  Event *join(std::vector<Event *> deps);
+  /// Waits for `events` (every asynchronous launch in flight when empty)
+  /// and returns the first error among them and what they waited for not
+  /// reported before.
+  std::string wait(const std::vector<Event *> &events);
+  /// Forgets a waited-for event no host holds (a synchronous launch's).
+  void release(Event *e);
+  /// Workers a launch may spread over: Config::threads, else the cores this
+  /// process may run on.
+  static int32_t defaultWorkers();
+
+private:
+  friend class Worker;
+  friend class Grid;
+  std::mutex mutex;
+  /// Workers wait for something to admit; hosts for events.
+  std::condition_variable work, finished;
+  /// Bumped (device lock) whenever something may have become admissible.
+  std::atomic<uint64_t> generation{0};
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::vector<std::thread> threads;
+  /// Grids submitted and not finished, in submission order.
+  std::deque<std::unique_ptr<Grid>> grids;
+  int64_t residentThreads = 0;
+  int32_t nextFirst = 0;
+  /// Asynchronous launches' and joins' events (a token may be waited on
+  /// any number of times), and failed ones no wait has reported yet.
+  std::vector<std::unique_ptr<Event>> events;
+  std::vector<Event *> unreported;
+
+  void ensureWorkers(int32_t count);
+  bool complete(Event *e);
+  void collectErrors(Event *e, std::string &first);
+  /// Ends `g` if nothing of it is left to admit or run (device lock held).
+  void maybeFinish(Grid &g);
+  void bump();
 };
 
 /// The thread running on this OS thread; null outside a launch.

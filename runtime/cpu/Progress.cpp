@@ -2,6 +2,7 @@
 
 #include "Progress.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <unistd.h>
 
@@ -28,30 +29,44 @@ std::string ext::emu::formatDuration(double seconds) {
 }
 
 LaunchProgress::LaunchProgress(std::string kernel, int64_t totalBlocks,
-                               int64_t blockThreads, Mode mode)
+                               int64_t blockThreads, int32_t workers,
+                               Mode mode)
     : kernel(std::move(kernel)), total(totalBlocks), threads(blockThreads),
-      mode(mode), terminal(isatty(fileno(stderr))), start(Clock::now()),
-      lastLine(start) {}
+      workers(workers), mode(mode), terminal(isatty(fileno(stderr))),
+      start(Clock::now()), lastLine(start) {}
 
 double LaunchProgress::elapsed() const {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+double LaunchProgress::workDone() const {
+  double work = double(done);
+  if (done == 0)
+    return work;
+  double mean = finishedSeconds / double(done), now = elapsed();
+  for (const auto &[id, since] : residentSince)
+    work += mean > 0 ? std::min(1.0, (now - since) / mean) : 0.0;
+  return std::min(work, double(total));
+}
+
 void LaunchProgress::announce(double seconds) {
   announced = true;
-  double estimate = seconds / double(done) * double(total);
+  double estimate = seconds * double(total) / workDone();
   std::fflush(stdout);
   std::fprintf(stderr,
-               "ext-emu: kernel '%s': %lld blocks of %lld threads on the "
-               "emulator; at the rate of the first %lld blocks the launch "
-               "takes about %s\n",
-               kernel.c_str(), (long long)total, (long long)threads,
-               (long long)done, formatDuration(estimate).c_str());
+               "ext-emu: kernel '%s': %lld blocks of %lld threads on %d "
+               "worker thread%s; %lld blocks done in %s, the launch takes "
+               "about %s\n",
+               kernel.c_str(), (long long)total, (long long)threads, workers,
+               workers == 1 ? "" : "s", (long long)done,
+               formatDuration(seconds).c_str(),
+               formatDuration(estimate).c_str());
 }
 
 void LaunchProgress::showLine(double seconds) {
   lastLine = Clock::now();
-  double left = seconds / double(done) * double(total - done);
+  double work = workDone();
+  double left = seconds / work * (double(total) - work);
   bool redraw = terminal && mode == Mode::Auto;
   std::fprintf(stderr, "%sext-emu: kernel '%s': %lld/%lld blocks (%d%%), %s, "
                "about %s left%s",
@@ -63,11 +78,21 @@ void LaunchProgress::showLine(double seconds) {
   lineShown = redraw;
 }
 
-void LaunchProgress::blocksDone(int64_t count) {
-  if (mode == Mode::Off || count <= 0)
+void LaunchProgress::blockStarted(int64_t id) {
+  if (mode != Mode::Off)
+    residentSince[id] = elapsed();
+}
+
+void LaunchProgress::blockRetired(int64_t id) {
+  if (mode == Mode::Off)
     return;
-  done += count;
+  auto it = residentSince.find(id);
   double seconds = elapsed();
+  if (it != residentSince.end()) {
+    finishedSeconds += seconds - it->second;
+    residentSince.erase(it);
+  }
+  ++done;
   if (mode == Mode::Auto && seconds < kQuietSeconds)
     return;
   if (!announced) {

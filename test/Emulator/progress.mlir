@@ -7,7 +7,7 @@
 // RUN: ext-run %s 2>&1 >/dev/null | FileCheck %s --allow-empty --check-prefix=QUIET
 // RUN: env EXT_EMU_PROGRESS=yes not ext-run %s 2>&1 | FileCheck %s --check-prefix=BAD
 
-// CHECK: ext-emu: kernel 'main_kernel': 4 blocks of 8 threads on the emulator; at the rate of the first 1 blocks the launch takes about {{[0-9.]+}}s
+// CHECK: ext-emu: kernel 'main_kernel': 4 blocks of 8 threads on {{[0-9]+}} worker thread{{s?}}; 1 blocks done in {{[0-9.]+}}s, the launch takes about {{[0-9.]+}}s
 // CHECK-NEXT: ext-emu: kernel 'main_kernel': 1/4 blocks (25%), {{[0-9.]+}}s, about {{[0-9.]+}}s left
 // CHECK-NEXT: ext-emu: kernel 'main_kernel': 2/4 blocks (50%)
 // CHECK-NEXT: ext-emu: kernel 'main_kernel': 3/4 blocks (75%)

@@ -66,7 +66,7 @@ func.func @main() {
     %acc = scf.for %kk = %k0 to %k32 step %k16 iter_args(%c = %init) -> (!gpu.mma_matrix<16x16xf32, "COp">) {
       %a = gpu.subgroup_mma_load_matrix %A[%k0, %kk] {leadDimension = 32 : index} : memref<16x32xf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
       %b = gpu.subgroup_mma_load_matrix %Bt[%k0, %kk] {leadDimension = 32 : index, transpose} : memref<16x32xf16> -> !gpu.mma_matrix<16x16xf16, "BOp">
-      %d = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+      %d = gpu.subgroup_mma_compute %a, %b, %c {b_transpose} : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
       scf.yield %d : !gpu.mma_matrix<16x16xf32, "COp">
     }
     %twos = gpu.subgroup_mma_constant_matrix %two : !gpu.mma_matrix<16x16xf32, "COp">

@@ -122,6 +122,12 @@ llvm::cl::opt<std::string> emuSchedule(
                    "random (default), round-robin or sequential "
                    "(EXT_EMU_SCHEDULE)"),
     llvm::cl::value_desc("policy"), llvm::cl::cat(cat));
+llvm::cl::opt<std::string> emuThreads(
+    "emu-threads",
+    llvm::cl::desc("gpu kernels: worker threads a launch spreads its blocks "
+                   "over (EXT_EMU_THREADS; 0, the default, is one per core; "
+                   "results do not depend on it)"),
+    llvm::cl::value_desc("N"), llvm::cl::cat(cat));
 llvm::cl::opt<bool> racecheck(
     "racecheck",
     llvm::cl::desc("--target=cpu: detect shared- and global-memory races in "
@@ -276,6 +282,12 @@ int main(int argc, char **argv) {
     emulator.schedule = ext::runner::parseSchedule(emuSchedule);
     if (!emulator.schedule)
       return fail("--emu-schedule must be random, round-robin or sequential");
+  }
+  if (emuThreads.getNumOccurrences()) {
+    uint64_t threads;
+    if (StringRef(emuThreads).getAsInteger(10, threads) || threads > 4096)
+      return fail("--emu-threads must be an integer from 0 to 4096");
+    emulator.threads = threads;
   }
   if (racecheck) {
     if (target != Target::Cpu)

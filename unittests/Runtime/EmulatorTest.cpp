@@ -312,6 +312,102 @@ TEST(Emulator, BadLaunchesAreErrors) {
             std::string::npos);
 }
 
+// Each block sums its threads' ids through workgroup memory in an order the
+// interleaving decides (racy on purpose: the last writer wins), then
+// writes what it saw. Only a block's own interleaving matters, so the
+// result may depend on the seed but never on the worker count.
+void lastWriterKernel(void **args) {
+  auto *out = static_cast<int64_t *>(args[0]);
+  auto *shared = static_cast<int64_t *>(__ext_emu_shared_base());
+  int64_t t = __ext_emu_thread_id(0), b = __ext_emu_block_id(0);
+  __ext_emu_access(0, 8, EXT_EMU_WORKGROUP | EXT_EMU_STORE, 0);
+  shared[0] = t;
+  __ext_emu_access(0, 8, EXT_EMU_WORKGROUP | EXT_EMU_LOAD, 1);
+  out[b * __ext_emu_block_dim(0) + t] = shared[0];
+}
+
+TEST(Emulator, ResultsDoNotDependOnTheWorkerCount) {
+  for (uint64_t seed : {0u, 3u}) {
+    std::vector<std::vector<int64_t>> results;
+    for (int32_t threads : {1, 2, 3, 8}) {
+      std::vector<int64_t> out(16 * 32, -1);
+      void *args[] = {out.data()};
+      Config c = config(Policy::Random, seed);
+      c.threads = threads;
+      ASSERT_EQ(launch(params(lastWriterKernel, args, {16, 1, 1}, {32, 1, 1},
+                              64),
+                       c),
+                "");
+      results.push_back(out);
+    }
+    for (const std::vector<int64_t> &r : results)
+      EXPECT_EQ(r, results.front()) << "seed " << seed;
+  }
+}
+
+// Two one-thread grids in flight together: each counts itself in and waits
+// for the other (upstream's concurrent-kernels test). Run one after the
+// other, the first would spin forever.
+void meetKernel(void **args) {
+  auto *count = static_cast<std::atomic<int64_t> *>(args[0]);
+  __ext_emu_access(0, 8, kAtomic, 0);
+  count->fetch_add(1);
+  while (true) {
+    __ext_emu_access(0, 8, kAtomic, 1);
+    if (count->load() >= 2)
+      break;
+  }
+}
+
+TEST(Emulator, GridsInFlightWaitForEachOther) {
+  for (int32_t threads : {1, 2}) {
+    std::atomic<int64_t> count{0};
+    void *countPtr = &count;
+    void *args[] = {&countPtr};
+    Config c = config(Policy::Random);
+    c.threads = threads;
+    c.spinLimit = 1u << 20;
+    std::string error;
+    auto trampoline = [](void **a) {
+      void *inner[] = {*static_cast<void **>(a[0])};
+      meetKernel(inner);
+    };
+    LaunchParams p = params(trampoline, args, {1, 1, 1}, {1, 1, 1});
+    Event *first = launchAsync(p, c, {sizeof(void *)}, {}, error);
+    Event *second = launchAsync(p, c, {sizeof(void *)}, {}, error);
+    ASSERT_TRUE(first && second) << error;
+    EXPECT_EQ(waitEvents({first, second}), "");
+    EXPECT_EQ(count.load(), 2);
+    // A grid after both (a stream's order) sees their work.
+    Event *joined = joinEvents({first, second});
+    Event *third = launchAsync(p, c, {sizeof(void *)}, {joined}, error);
+    EXPECT_EQ(waitEvents({third}), "");
+    EXPECT_EQ(count.load(), 3);
+  }
+}
+
+// Blocks 3 and 5 fail at different barriers (their thread 0 exits while
+// the others wait); whatever the workers and the timing, the launch
+// reports block 3's failure.
+TEST(Emulator, TheLowestFailingBlockIsReported) {
+  auto kernel = [](void **) {
+    int64_t b = __ext_emu_block_id(0);
+    if ((b == 3 || b == 5) && __ext_emu_thread_id(0) == 0)
+      return;
+    if (b == 3 || b == 5)
+      __ext_emu_barrier(int32_t(b == 3 ? 0 : 1));
+  };
+  for (int32_t threads : {1, 2, 4})
+    for (int repeat = 0; repeat < 5; ++repeat) {
+      Config c = config(Policy::Random);
+      c.threads = threads;
+      std::string error =
+          launch(params(kernel, nullptr, {8, 1, 1}, {4, 1, 1}), c);
+      EXPECT_NE(error.find("of block (3, 0, 0)"), std::string::npos) << error;
+      EXPECT_NE(error.find("site0"), std::string::npos) << error;
+    }
+}
+
 TEST(Emulator, ConfigFromEnvironment) {
   std::string error;
   setenv("EXT_EMU_SCHEDULE", "sequential", 1);
@@ -323,6 +419,15 @@ TEST(Emulator, ConfigFromEnvironment) {
   setenv("EXT_EMU_SEED", "-1", 1);
   Config::fromEnvironment(error);
   EXPECT_NE(error.find("EXT_EMU_SEED='-1'"), std::string::npos);
+  error.clear();
+  unsetenv("EXT_EMU_SEED");
+  setenv("EXT_EMU_THREADS", "3", 1);
+  EXPECT_EQ(Config::fromEnvironment(error).threads, 3);
+  EXPECT_EQ(error, "");
+  setenv("EXT_EMU_THREADS", "99999", 1);
+  Config::fromEnvironment(error);
+  EXPECT_NE(error.find("EXT_EMU_THREADS='99999'"), std::string::npos);
+  unsetenv("EXT_EMU_THREADS");
   unsetenv("EXT_EMU_SCHEDULE");
   unsetenv("EXT_EMU_SEED");
 }

@@ -35,7 +35,14 @@ def ExtGPUToCPUEmulation : Pass<"ext-gpu-to-cpu-emulation", "::mlir::ModuleOp"> 
       stores for race detection; the sites it numbered are kept);
     - on the host, `gpu.launch_func` calls `__ext_emu_launch` with the grid,
       `gpu.alloc`/`dealloc`/`memcpy`/`memset` become memref code and
-      `gpu.host_register`, `gpu.wait` disappear (everything is synchronous).
+      `gpu.host_register` disappears;
+    - async tokens become the runtime's events: `gpu.launch_func async
+      [deps]` starts its grid once its dependencies are done and returns at
+      once, so grids on different streams run at the same time (and may
+      wait on each other, as on a GPU); `gpu.wait async [deps]` joins
+      tokens, `gpu.wait [deps]` waits for them (with none, for every grid in
+      flight); the other async ops wait for their dependencies, then run.
+      Tokens pass from gpu op to gpu op; another user is an error.
 
     The op families are pattern sets (`populateGPU*Patterns` in
     `ext/Conversion/GPUToCPUEmulation/GPUToCPUEmulation.h`), applied to each
@@ -75,8 +82,12 @@ def ExtSubgroupMmaToLanes
       arithmetic;
     - `scf` ops carrying fragments are converted with them.
 
-    Supported: 16x16 f16 operands, f16 or f32 accumulators, without
-    `a_transpose`/`b_transpose`; anything else is an error naming the op.
+    Supported: 16x16 f16 operands, f16 or f32 accumulators; anything else is
+    an error naming the op. A fragment loaded with `transpose` holds the
+    transposed matrix; `subgroup_mma_compute`'s `a_transpose` and
+    `b_transpose` say how its operands were loaded (the fragment layouts a
+    GPU's load and mma must agree on), so one that disagrees with the
+    `subgroup_mma_load_matrix` producing the operand is an error.
     docs/CpuEmulation.md gives the distribution.
   }];
   let dependentDialects = [
@@ -112,6 +123,24 @@ def ExtInstrumentGlobalAccesses
     "::mlir::func::FuncDialect",
     "::mlir::memref::MemRefDialect"
   ];
+}
+
+def ExtAsyncToRuntime
+    : Pass<"ext-async-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Lower the async dialect to calls to MLIR's async runtime, "
+                "where a module has async ops";
+  let description = [{
+    Runs upstream's `async-to-async-runtime`, `async-runtime-ref-counting`,
+    `async-runtime-ref-counting-opt` and `convert-async-to-llvm` on a module
+    that uses the async dialect (`async.execute`, `async.await`, tokens,
+    values and groups): each `async.execute` body becomes a coroutine the
+    async runtime (`libmlir_async_runtime`, which `ext-run` and the Python
+    bindings load) runs on its thread pool. `ext-cpu-pipeline` runs it after
+    the emulation lowering, so an `async.execute` may launch kernels: the
+    emulator takes launches from any thread. A module without async ops is
+    left unchanged (the upstream lowering declares the runtime's functions
+    in every module it sees).
+  }];
 }
 
 #endif // EXT_CONVERSION_PASSES_TD

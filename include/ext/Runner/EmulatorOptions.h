@@ -38,6 +38,8 @@ struct EmulatorOptions {
   std::optional<uint64_t> stackKB;
   std::optional<uint64_t> maxResidentThreads;
   std::optional<uint64_t> spinLimit;
+  /// Worker threads a launch spreads its blocks over; 0 is one per core.
+  std::optional<uint64_t> threads;
 
   /// The lanes of the chip emulated kernels stand for, from the chip model
   /// (ext/Support/ChipInfo.h): 64 for CDNA's waves, 32 for NVIDIA's warps

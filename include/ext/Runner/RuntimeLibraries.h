@@ -35,6 +35,8 @@ struct EmulatorRuntime {
   void (*setLaunchOptions)(const ExtEmuOptions *) = nullptr;
   void (*returnErrors)(int32_t) = nullptr;
   const char *(*takeError)() = nullptr;
+  /// Waits for the launches in flight (asynchronous ones nobody waited for).
+  void (*synchronize)() = nullptr;
 };
 
 /// Loads the CPU emulation runtime (the copy a JIT given

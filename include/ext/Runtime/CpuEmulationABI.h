@@ -79,28 +79,54 @@ enum : int32_t {
 #define EXT_EMU_ASYNC_COPY "__ext_emu_async_copy"
 #define EXT_EMU_ASYNC_COMMIT "__ext_emu_async_commit"
 #define EXT_EMU_ASYNC_WAIT "__ext_emu_async_wait"
+#define EXT_EMU_JOIN "__ext_emu_join"
+#define EXT_EMU_ATOMIC_BEGIN "__ext_emu_atomic_begin"
+#define EXT_EMU_ATOMIC_END "__ext_emu_atomic_end"
+#define EXT_EMU_WAIT "__ext_emu_wait"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /// Runs `trampoline(args)` once per thread of a grid of `g*` blocks of `b*`
-/// threads and returns when every thread has finished. `sites` holds
-/// `numSites` NUL-terminated strings. Each block gets `staticShared` bytes of
-/// workgroup memory followed (16-byte aligned) by `dynamicShared` bytes.
-/// `buffers` names `numBuffers` memory ranges (NUL-terminated strings) so that
-/// race reports say which buffer a byte belongs to; `bufferRanges` holds a
-/// (BufferSpace, start, bytes) triple per name: a byte offset into workgroup
-/// memory or an address. An error (deadlock, a thread leaving a barrier others
-/// wait at, a bad launch) is reported on stderr and ends the process with
-/// status 1, unless __ext_emu_return_errors asked for it to be kept.
-void __ext_emu_launch(const char *kernel, const char *launchSite,
-                      const char *sites, int64_t numSites,
-                      void (*trampoline)(void **), void **args, int64_t gx,
-                      int64_t gy, int64_t gz, int64_t bx, int64_t by,
-                      int64_t bz, int64_t staticShared, int64_t dynamicShared,
-                      const char *buffers, int64_t numBuffers,
-                      const int64_t *bufferRanges);
+/// threads. `args` points to `numArgs` argument values of `argBytes` bytes
+/// each. `sites` holds `numSites` NUL-terminated strings. Each block gets
+/// `staticShared` bytes of workgroup memory followed (16-byte aligned) by
+/// `dynamicShared` bytes. `buffers` names `numBuffers` memory ranges
+/// (NUL-terminated strings) so that race reports say which buffer a byte
+/// belongs to; `bufferRanges` holds a (BufferSpace, start, bytes) triple per
+/// name: a byte offset into workgroup memory or an address.
+///
+/// The grid starts once the `numDeps` events in `deps` (tokens this entry,
+/// __ext_emu_join returned; null ones are done) are done. Synchronous
+/// (`async` 0), it returns when every thread has finished, and null; an
+/// error (deadlock, a thread leaving a barrier others wait at, a bad
+/// launch) is reported on stderr and ends the process with status 1,
+/// unless __ext_emu_return_errors asked for it to be kept. Asynchronous
+/// (`gpu.launch_func async`), it copies the arguments' values and returns
+/// at once a token; the grid runs concurrently with the host and with other
+/// grids in flight (kernels on different streams can wait on each other),
+/// and its error is reported by the wait that first covers it.
+void *__ext_emu_launch(const char *kernel, const char *launchSite,
+                       const char *sites, int64_t numSites,
+                       void (*trampoline)(void **), void **args,
+                       int64_t numArgs, const int64_t *argBytes, int64_t gx,
+                       int64_t gy, int64_t gz, int64_t bx, int64_t by,
+                       int64_t bz, int64_t staticShared,
+                       int64_t dynamicShared, const char *buffers,
+                       int64_t numBuffers, const int64_t *bufferRanges,
+                       void **deps, int64_t numDeps, int32_t async);
+
+/// `gpu.wait async [deps]`: a token done when the `numDeps` tokens are.
+void *__ext_emu_join(void **deps, int64_t numDeps);
+/// `gpu.wait [deps]`, and what an async gpu op waits for before it runs on
+/// the host: returns when the tokens are done (with none, when every grid
+/// in flight is), reporting the first error among them and the grids they
+/// depend on.
+void __ext_emu_wait(void **tokens, int64_t numTokens);
+/// Waits for every grid in flight (a host calls it after the entry
+/// function: a launch nobody waited for still reports its error).
+void __ext_emu_synchronize(void);
 
 /// For hosts that must survive a failed launch (Python): with `on`, a launch
 /// error is kept instead of ending the process, the launch returns (its
@@ -154,6 +180,13 @@ void __ext_emu_access(int64_t addr, int64_t bytes, int32_t kind, int32_t site);
 /// the kernel made of a workgroup buffer) for race reports; under racecheck
 /// only, not a yield point.
 void __ext_emu_name_shared(const char *name, int64_t addr, int64_t bytes);
+
+/// Bracket the load and store a global-memory `memref.atomic_rmw` (or
+/// `generic_atomic_rmw`) becomes: blocks run on several OS threads, so the
+/// read-modify-write holds a lock for its address (striped). Not yield
+/// points; nothing between them may yield.
+void __ext_emu_atomic_begin(int64_t addr);
+void __ext_emu_atomic_end(int64_t addr);
 
 /// nvgpu.device_async_copy: `srcBytes` from global `src`, then zeros, up to
 /// `dstBytes` at workgroup address `dst`. It lands (and the race detector

@@ -29,6 +29,7 @@ enum ExtEmuOptionField {
   EXT_EMU_OPT_STACK_KB = 1 << 6,
   EXT_EMU_OPT_MAX_RESIDENT_THREADS = 1 << 7,
   EXT_EMU_OPT_SPIN_LIMIT = 1 << 8,
+  EXT_EMU_OPT_THREADS = 1 << 9,
 };
 
 /// How threads interleave at yield points (EXT_EMU_SCHEDULE).
@@ -51,6 +52,7 @@ typedef struct ExtEmuOptions {
   uint64_t stackKB;      // usable stack per thread (at least 16)
   uint64_t maxResidentThreads;
   uint64_t spinLimit;
+  uint64_t threads;      // worker threads; 0 is one per core
 } ExtEmuOptions;
 
 #ifdef __cplusplus

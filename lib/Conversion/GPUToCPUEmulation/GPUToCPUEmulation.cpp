@@ -328,14 +328,30 @@ LogicalResult Emulation::lowerGPUModule(gpu::GPUModuleOp gpuModule) {
 
 LogicalResult Emulation::lowerHost() {
   SmallVector<Operation *> ops;
-  emu.getModule().walk([&](Operation *op) {
+  emu.getModule().walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
       ops.push_back(op);
   });
-  // Users before producers, so async tokens have no uses left when their
-  // producer goes (everything here is synchronous).
-  std::reverse(ops.begin(), ops.end());
-  return applyInOrder(ops, hostPatterns, /*mustRewrite=*/true);
+  // Producers before users: an async token's users read the event its
+  // rewritten producer left (LaunchToEmulation.cpp).
+  if (failed(applyInOrder(ops, hostPatterns, /*mustRewrite=*/true)))
+    return failure();
+  // The tokens' casts: gone unless something other than a gpu op used one.
+  SmallVector<UnrealizedConversionCastOp> casts;
+  emu.getModule().walk([&](UnrealizedConversionCastOp cast) {
+    if (cast->getNumResults() == 1 &&
+        isa<gpu::AsyncTokenType>(cast->getResult(0).getType()))
+      casts.push_back(cast);
+  });
+  for (UnrealizedConversionCastOp cast : casts) {
+    if (!cast->use_empty()) {
+      Operation *user = *cast->getUsers().begin();
+      return user->emitOpError("uses an async token; the CPU emulation "
+                               "passes tokens only from gpu op to gpu op");
+    }
+    cast.erase();
+  }
+  return success();
 }
 
 void Emulation::stripMemorySpaces() {

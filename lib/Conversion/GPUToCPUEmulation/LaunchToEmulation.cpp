@@ -3,8 +3,15 @@
 // On the host, `gpu.launch_func` calls __ext_emu_launch with the grid, the
 // kernel's trampoline, its packed arguments and what race reports need to
 // name buffers and source locations; memory ops become memref code, and
-// registration and stream ops go: host memory is device memory and every op
-// is synchronous.
+// registration goes: host memory is device memory.
+//
+// Async tokens are the runtime's events (an `!llvm.ptr`): `launch_func
+// async` starts its grid after its dependencies and returns at once (grids
+// on different streams run together), `gpu.wait async` joins tokens,
+// `gpu.wait` waits for them; other ops wait for their dependencies, then
+// run on the host, and their tokens are done ones (null). Host ops are
+// rewritten in program order: a token's producer is rewritten before its
+// users, which read the event through an unrealized cast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,21 +52,93 @@ Type packedType(const LLVMTypeConverter &converter, Type type) {
   return converter.convertType(type);
 }
 
-/// Erases a host gpu op once rewritten; its async tokens must be unused
-/// (their users, rewritten before it, are gone).
-LogicalResult eraseSynchronousOp(PatternRewriter &rewriter, Operation *op) {
+/// A builder at the start of the entry block of `op`'s function: slots
+/// allocated there do not grow the stack when `op` sits in a loop.
+OpBuilder entryBuilder(Operation *op) {
+  auto parent = op->getParentOfType<FunctionOpInterface>();
+  OpBuilder entry(op->getContext());
+  if (parent && !parent.getFunctionBody().empty())
+    entry.setInsertionPointToStart(&parent.getFunctionBody().front());
+  else
+    entry.setInsertionPoint(op);
+  return entry;
+}
+
+/// The runtime event an async token stands for: the pointer its rewritten
+/// producer left behind an unrealized cast.
+FailureOr<Value> tokenEvent(Operation *user, Value token) {
+  auto cast = token.getDefiningOp<UnrealizedConversionCastOp>();
+  if (cast && cast.getInputs().size() == 1 &&
+      isa<LLVM::LLVMPointerType>(cast.getInputs()[0].getType()))
+    return cast.getInputs()[0];
+  return user->emitOpError("depends on an async token the CPU emulation "
+                           "cannot follow (it comes from ")
+         << (isa<BlockArgument>(token) ? "a block argument"
+                                       : "an op it does not run")
+         << "); pass tokens directly from gpu op to gpu op";
+}
+
+/// An `!llvm.ptr` array of `op`'s dependencies' events (its slot in the
+/// entry block) and their count, or failure.
+FailureOr<std::pair<Value, Value>> dependencyArray(EmulationModule &emu,
+                                                   OpBuilder &b,
+                                                   Operation *op) {
+  Location loc = op->getLoc();
+  auto async = dyn_cast<gpu::AsyncOpInterface>(op);
+  SmallVector<Value> events;
+  if (async)
+    for (Value dep : async.getAsyncDependencies()) {
+      FailureOr<Value> event = tokenEvent(op, dep);
+      if (failed(event))
+        return failure();
+      events.push_back(*event);
+    }
+  Type ptrType = emu.ptrType();
+  OpBuilder entry = entryBuilder(op);
+  Value count = LLVM::ConstantOp::create(
+      entry, loc, entry.getI64Type(),
+      entry.getI64IntegerAttr(std::max<size_t>(1, events.size())));
+  Value array = LLVM::AllocaOp::create(entry, loc, ptrType, ptrType, count);
+  for (auto [i, event] : llvm::enumerate(events)) {
+    Value element = LLVM::GEPOp::create(b, loc, ptrType, ptrType, array,
+                                        ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    LLVM::StoreOp::create(b, loc, event, element);
+  }
+  return std::make_pair(array, emuIndexConst(b, loc, events.size()));
+}
+
+/// Waits (on the host) for what `op` depends on.
+LogicalResult waitForDependencies(EmulationModule &emu, OpBuilder &b,
+                                  Operation *op) {
+  auto async = dyn_cast<gpu::AsyncOpInterface>(op);
+  if (!async || async.getAsyncDependencies().empty())
+    return success();
+  auto deps = dependencyArray(emu, b, op);
+  if (failed(deps))
+    return failure();
+  emu.call(b, op->getLoc(), EXT_EMU_WAIT, {}, {deps->first, deps->second});
+  return success();
+}
+
+/// Erases a host gpu op once rewritten; its async token, if any, becomes
+/// `event` (null: done) behind an unrealized cast its users read.
+void eraseHostOp(PatternRewriter &rewriter, Operation *op,
+                 Value event = Value()) {
   for (Value result : op->getResults()) {
-    if (!isa<gpu::AsyncTokenType>(result.getType()))
+    if (!isa<gpu::AsyncTokenType>(result.getType()) || result.use_empty())
       continue;
-    if (!result.use_empty())
-      return op->emitOpError("produces an async token used by '")
-             << (*result.getUsers().begin())->getName()
-             << "'; the CPU emulation runs gpu ops synchronously and "
-                "cannot pass tokens through it";
+    rewriter.setInsertionPoint(op);
+    if (!event)
+      event = LLVM::ZeroOp::create(rewriter, op->getLoc(),
+                                   LLVM::LLVMPointerType::get(
+                                       rewriter.getContext()));
+    Value token = UnrealizedConversionCastOp::create(
+                      rewriter, op->getLoc(), result.getType(), event)
+                      .getResult(0);
+    rewriter.replaceAllUsesWith(result, token);
   }
   op->dropAllUses();
   rewriter.eraseOp(op);
-  return success();
 }
 
 struct LaunchFuncLowering : EmulationOpPattern<gpu::LaunchFuncOp> {
@@ -84,14 +163,7 @@ struct LaunchFuncLowering : EmulationOpPattern<gpu::LaunchFuncOp> {
     OpBuilder &b = rewriter;
     b.setInsertionPoint(launch);
     Type ptrType = emu.ptrType();
-    // Argument slots live in the enclosing function's entry block, so a
-    // launch in a loop does not grow the stack.
-    auto parent = launch->getParentOfType<FunctionOpInterface>();
-    OpBuilder entry(emu.getContext());
-    if (parent && !parent.getFunctionBody().empty())
-      entry.setInsertionPointToStart(&parent.getFunctionBody().front());
-    else
-      entry.setInsertionPoint(launch);
+    OpBuilder entry = entryBuilder(launch);
     Value one = LLVM::ConstantOp::create(entry, loc, entry.getI64Type(),
                                          entry.getI64IntegerAttr(1));
     ValueRange operands = launch.getKernelOperands();
@@ -99,6 +171,10 @@ struct LaunchFuncLowering : EmulationOpPattern<gpu::LaunchFuncOp> {
         entry, loc, entry.getI64Type(),
         entry.getI64IntegerAttr(std::max<int64_t>(1, operands.size())));
     Value array = LLVM::AllocaOp::create(entry, loc, ptrType, ptrType, count);
+    // Each argument's size: an asynchronous launch copies the values.
+    Value sizes = LLVM::AllocaOp::create(entry, loc, ptrType,
+                                         entry.getI64Type(), count);
+    DataLayout layout = DataLayout::closest(launch);
     for (auto [i, operand] : llvm::enumerate(operands)) {
       Type llvmType = packedType(emu.getTypeConverter(), operand.getType());
       if (!llvmType)
@@ -110,7 +186,19 @@ struct LaunchFuncLowering : EmulationOpPattern<gpu::LaunchFuncOp> {
       Value element = LLVM::GEPOp::create(b, loc, ptrType, ptrType, array,
                                           ArrayRef<LLVM::GEPArg>{int32_t(i)});
       LLVM::StoreOp::create(b, loc, slot, element);
+      Value size = LLVM::GEPOp::create(b, loc, ptrType, b.getI64Type(), sizes,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      LLVM::StoreOp::create(
+          b, loc,
+          LLVM::ConstantOp::create(
+              b, loc, b.getI64Type(),
+              b.getI64IntegerAttr(layout.getTypeSize(llvmType))),
+          size);
     }
+    auto deps = dependencyArray(emu, b, launch);
+    if (failed(deps))
+      return failure();
+    bool async = launch.getAsyncToken() != nullptr;
 
     auto asIndex = [&](Value v) -> Value {
       if (v.getType().isIndex())
@@ -136,6 +224,8 @@ struct LaunchFuncLowering : EmulationOpPattern<gpu::LaunchFuncOp> {
         emuIndexConst(b, loc, kernel->sites->entries.size()),
         fn,
         array,
+        emuIndexConst(b, loc, operands.size()),
+        sizes,
         asIndex(grid.x),
         asIndex(grid.y),
         asIndex(grid.z),
@@ -146,9 +236,13 @@ struct LaunchFuncLowering : EmulationOpPattern<gpu::LaunchFuncOp> {
         dynamicShared,
         bufferNames,
         bufferCount,
-        bufferRanges};
-    emu.call(b, loc, EXT_EMU_LAUNCH, {}, args);
-    return eraseSynchronousOp(rewriter, launch);
+        bufferRanges,
+        deps->first,
+        deps->second,
+        arith::ConstantIntOp::create(b, loc, async ? 1 : 0, 32)};
+    Value event = emu.call(b, loc, EXT_EMU_LAUNCH, {ptrType}, args);
+    eraseHostOp(rewriter, launch, event);
+    return success();
   }
 
   /// The buffer names, their count and their (space, start, bytes) array
@@ -214,48 +308,60 @@ struct LaunchRejection : OpRewritePattern<gpu::LaunchOp> {
   }
 };
 
-struct AllocLowering : OpRewritePattern<gpu::AllocOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct AllocLowering : EmulationOpPattern<gpu::AllocOp> {
+  using EmulationOpPattern::EmulationOpPattern;
   LogicalResult matchAndRewrite(gpu::AllocOp alloc,
                                 PatternRewriter &rewriter) const override {
     rewriter.setInsertionPoint(alloc);
+    if (failed(waitForDependencies(emu, rewriter, alloc)))
+      return failure();
     Value m = memref::AllocOp::create(
         rewriter, alloc.getLoc(), alloc.getMemref().getType(),
         alloc.getDynamicSizes(), alloc.getSymbolOperands());
     rewriter.replaceAllUsesWith(alloc.getMemref(), m);
-    return eraseSynchronousOp(rewriter, alloc);
+    eraseHostOp(rewriter, alloc);
+    return success();
   }
 };
 
-struct DeallocLowering : OpRewritePattern<gpu::DeallocOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct DeallocLowering : EmulationOpPattern<gpu::DeallocOp> {
+  using EmulationOpPattern::EmulationOpPattern;
   LogicalResult matchAndRewrite(gpu::DeallocOp op,
                                 PatternRewriter &rewriter) const override {
     rewriter.setInsertionPoint(op);
+    if (failed(waitForDependencies(emu, rewriter, op)))
+      return failure();
     memref::DeallocOp::create(rewriter, op.getLoc(), op.getMemref());
-    return eraseSynchronousOp(rewriter, op);
+    eraseHostOp(rewriter, op);
+    return success();
   }
 };
 
-struct MemcpyLowering : OpRewritePattern<gpu::MemcpyOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct MemcpyLowering : EmulationOpPattern<gpu::MemcpyOp> {
+  using EmulationOpPattern::EmulationOpPattern;
   LogicalResult matchAndRewrite(gpu::MemcpyOp op,
                                 PatternRewriter &rewriter) const override {
     rewriter.setInsertionPoint(op);
+    if (failed(waitForDependencies(emu, rewriter, op)))
+      return failure();
     memref::CopyOp::create(rewriter, op.getLoc(), op.getSrc(), op.getDst());
-    return eraseSynchronousOp(rewriter, op);
+    eraseHostOp(rewriter, op);
+    return success();
   }
 };
 
 /// A loop nest storing the value: works for any layout.
-struct MemsetLowering : OpRewritePattern<gpu::MemsetOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct MemsetLowering : EmulationOpPattern<gpu::MemsetOp> {
+  using EmulationOpPattern::EmulationOpPattern;
   LogicalResult matchAndRewrite(gpu::MemsetOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value dst = op.getDst();
     auto type = cast<MemRefType>(dst.getType());
     SmallVector<Value> ivs;
+    rewriter.setInsertionPoint(op);
+    if (failed(waitForDependencies(emu, rewriter, op)))
+      return failure();
     OpBuilder lb(op);
     for (int64_t d = 0; d < type.getRank(); ++d) {
       Value size = memref::DimOp::create(lb, loc, dst, d);
@@ -265,17 +371,47 @@ struct MemsetLowering : OpRewritePattern<gpu::MemsetOp> {
       lb.setInsertionPoint(loop.getBody()->getTerminator());
     }
     memref::StoreOp::create(lb, loc, op.getValue(), dst, ivs);
-    return eraseSynchronousOp(rewriter, op);
+    eraseHostOp(rewriter, op);
+    return success();
   }
 };
 
-/// Host memory is device memory and every op is synchronous.
+/// `gpu.wait async [deps]` joins its tokens; `gpu.wait [deps]` waits for
+/// them (with none, for every grid in flight).
+struct WaitLowering : EmulationOpPattern<gpu::WaitOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(gpu::WaitOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.setInsertionPoint(op);
+    auto deps = dependencyArray(emu, rewriter, op);
+    if (failed(deps))
+      return failure();
+    if (!op.getAsyncToken()) {
+      emu.call(rewriter, op.getLoc(), EXT_EMU_WAIT, {},
+               {deps->first, deps->second});
+      eraseHostOp(rewriter, op);
+      return success();
+    }
+    Value event = Value();
+    if (!op.getAsyncDependencies().empty())
+      event = emu.call(rewriter, op.getLoc(), EXT_EMU_JOIN, {emu.ptrType()},
+                       {deps->first, deps->second});
+    eraseHostOp(rewriter, op, event);
+    return success();
+  }
+};
+
+/// Host memory is device memory: registration only orders.
 template <typename Op>
-struct SynchronousNoOp : OpRewritePattern<Op> {
-  using OpRewritePattern<Op>::OpRewritePattern;
+struct HostNoOp : EmulationOpPattern<Op> {
+  using EmulationOpPattern<Op>::EmulationOpPattern;
   LogicalResult matchAndRewrite(Op op,
                                 PatternRewriter &rewriter) const override {
-    return eraseSynchronousOp(rewriter, op);
+    rewriter.setInsertionPoint(op);
+    if (failed(waitForDependencies(this->emu, rewriter, op)))
+      return failure();
+    eraseHostOp(rewriter, op);
+    return success();
   }
 };
 
@@ -283,13 +419,11 @@ struct SynchronousNoOp : OpRewritePattern<Op> {
 
 void ext::populateGPUHostToEmulationPatterns(RewritePatternSet &patterns,
                                              EmulationModule &emu) {
-  patterns.add<LaunchFuncLowering>(emu);
-  patterns.add<LaunchRejection, AllocLowering, DeallocLowering,
-               MemcpyLowering, MemsetLowering,
-               SynchronousNoOp<gpu::HostRegisterOp>,
-               SynchronousNoOp<gpu::HostUnregisterOp>,
-               SynchronousNoOp<gpu::WaitOp>,
-               SynchronousNoOp<gpu::SetDefaultDeviceOp>>(emu.getContext());
+  patterns.add<LaunchFuncLowering, AllocLowering, DeallocLowering,
+               MemcpyLowering, MemsetLowering, WaitLowering,
+               HostNoOp<gpu::HostRegisterOp>, HostNoOp<gpu::HostUnregisterOp>,
+               HostNoOp<gpu::SetDefaultDeviceOp>>(emu);
+  patterns.add<LaunchRejection>(emu.getContext());
 }
 
 LogicalResult ext::buildEmulationTrampoline(EmulationModule &emu,

@@ -78,12 +78,35 @@ template <typename Op> struct WorkgroupAccessHook : EmulationOpPattern<Op> {
   }
 };
 
-/// Atomics become their hook, a load, the combining code and a store. That
-/// is exact here: threads are fibers on one OS thread and switch only at
-/// yield points, and none lies between the load and the store (the yield
-/// point is the hook just before). It also covers every kind, floats
-/// included, and the region form, which finalize-memref-to-llvm leaves
-/// unlowered.
+/// For an atomic on global memory, brackets the load and store that follow
+/// with the runtime's lock for the address (blocks run on several OS
+/// threads); returns the address to unlock with, null for workgroup memory
+/// (one block's threads share one OS thread).
+Value lockGlobalAtomic(EmulationModule &emu, OpBuilder &b, Location l,
+                       Value memref, ValueRange indices) {
+  if (isWorkgroupMemRef(memref.getType()))
+    return Value();
+  auto type = cast<MemRefType>(memref.getType());
+  Value addr = arith::IndexCastOp::create(
+      b, l, b.getI64Type(),
+      emitElementAddress(b, l, memref, indices,
+                         emu.byteSize(type.getElementType())));
+  emu.call(b, l, EXT_EMU_ATOMIC_BEGIN, {}, {addr});
+  return addr;
+}
+
+void unlockGlobalAtomic(EmulationModule &emu, OpBuilder &b, Location l,
+                        Value addr) {
+  if (addr)
+    emu.call(b, l, EXT_EMU_ATOMIC_END, {}, {addr});
+}
+
+/// Atomics become their hook, a load, the combining code and a store: no
+/// yield point lies between the load and the store (the yield point is the
+/// hook just before), and on global memory the runtime's lock for the
+/// address makes them one step against other OS threads. It covers every
+/// kind, floats included, and the region form, which finalize-memref-to-llvm
+/// leaves unlowered.
 struct AtomicRMWLowering : EmulationOpPattern<memref::AtomicRMWOp> {
   using EmulationOpPattern::EmulationOpPattern;
   LogicalResult matchAndRewrite(memref::AtomicRMWOp rmw,
@@ -94,6 +117,8 @@ struct AtomicRMWLowering : EmulationOpPattern<memref::AtomicRMWOp> {
                rmw.getType(),
                spaceOf(rmw.getMemref()) | EXT_EMU_RMW | EXT_EMU_ATOMIC |
                    EXT_EMU_ACQ_REL);
+    Value lock =
+        lockGlobalAtomic(emu, rewriter, l, rmw.getMemref(), rmw.getIndices());
     Value old =
         memref::LoadOp::create(rewriter, l, rmw.getMemref(), rmw.getIndices());
     Value next = rmw.getKind() == arith::AtomicRMWKind::assign
@@ -102,6 +127,7 @@ struct AtomicRMWLowering : EmulationOpPattern<memref::AtomicRMWOp> {
                                              rmw.getValue(), old);
     memref::StoreOp::create(rewriter, l, next, rmw.getMemref(),
                             rmw.getIndices());
+    unlockGlobalAtomic(emu, rewriter, l, lock);
     rewriter.replaceOp(rmw, old);
     return success();
   }
@@ -118,6 +144,8 @@ struct GenericAtomicRMWLowering
                rmw.getType(),
                spaceOf(rmw.getMemref()) | EXT_EMU_RMW | EXT_EMU_ATOMIC |
                    EXT_EMU_ACQ_REL);
+    Value lock =
+        lockGlobalAtomic(emu, rewriter, l, rmw.getMemref(), rmw.getIndices());
     Value old =
         memref::LoadOp::create(rewriter, l, rmw.getMemref(), rmw.getIndices());
     Block &body = rmw.getAtomicBody().front();
@@ -129,6 +157,7 @@ struct GenericAtomicRMWLowering
     memref::StoreOp::create(rewriter, l,
                             mapping.lookupOrDefault(yield.getResult()),
                             rmw.getMemref(), rmw.getIndices());
+    unlockGlobalAtomic(emu, rewriter, l, lock);
     rewriter.replaceOp(rmw, old);
     return success();
   }

@@ -51,12 +51,29 @@ bool isSupportedOp(Operation *op) {
     op->emitOpError("is not supported by the CPU emulation");
     return false;
   }
-  if (auto compute = dyn_cast<gpu::SubgroupMmaComputeOp>(op);
-      compute && (compute.getATranspose() || compute.getBTranspose())) {
-    op->emitOpError("with a_transpose or b_transpose is not supported by the "
-                    "CPU emulation (load the operands with `transpose` "
-                    "instead)");
-    return false;
+  if (auto compute = dyn_cast<gpu::SubgroupMmaComputeOp>(op)) {
+    // Fragments here hold the matrix as loaded (a `transpose` load holds
+    // its transpose); a_transpose/b_transpose name the layout the operand
+    // was loaded in, which on a GPU the mma must be told (wmma.load.col
+    // pairs with wmma.mma.col). A visible disagreement is a wrong result
+    // there: refuse it.
+    auto check = [&](Value operand, bool flagged, StringRef flag) {
+      auto load = operand.getDefiningOp<gpu::SubgroupMmaLoadMatrixOp>();
+      if (!load || load.getTranspose().has_value() == flagged)
+        return true;
+      InFlightDiagnostic diag = op->emitOpError();
+      diag << (flagged ? "has " : "lacks ") << flag << " but its "
+           << (flag == "a_transpose" ? "A" : "B") << " operand is loaded "
+           << (flagged ? "without" : "with") << " `transpose`; the mma and "
+           << "the load must name the same layout";
+      diag.attachNote(load.getLoc()) << "loaded here";
+      return false;
+    };
+    if (!check(compute.getOpA(), compute.getATranspose().has_value(),
+               "a_transpose") ||
+        !check(compute.getOpB(), compute.getBTranspose().has_value(),
+               "b_transpose"))
+      return false;
   }
   if (auto elementwise = dyn_cast<gpu::SubgroupMmaElementwiseOp>(op)) {
     using E = gpu::MMAElementwiseOp;
@@ -264,8 +281,7 @@ struct ComputeLowering : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaComputeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getATranspose() || op.getBTranspose())
-      return failure(); // rejected before the conversion (isSupportedOp)
+    // The operands' fragments hold A and B as loaded, transposed or not.
     Location l = op.getLoc();
     auto cType = cast<VectorType>(adaptor.getOpC().getType());
     auto halfType = [](VectorType t) {

@@ -74,9 +74,25 @@ module attributes {gpu.container_module} {
     }
   }
   func.func @f(%n: index) -> !gpu.async.token {
-    // expected-error @below {{'gpu.launch_func' op produces an async token used by 'func.return'; the CPU emulation runs gpu ops synchronously and cannot pass tokens through it}}
     %t = gpu.launch_func async @m::@k blocks in (%n, %n, %n) threads in (%n, %n, %n)
+    // expected-error @below {{'func.return' op uses an async token; the CPU emulation passes tokens only from gpu op to gpu op}}
     return %t : !gpu.async.token
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  func.func @f(%n: index, %t: !gpu.async.token) {
+    // expected-error @below {{'gpu.launch_func' op depends on an async token the CPU emulation cannot follow (it comes from a block argument); pass tokens directly from gpu op to gpu op}}
+    %u = gpu.launch_func async [%t] @m::@k blocks in (%n, %n, %n) threads in (%n, %n, %n)
+    gpu.wait [%u]
+    return
   }
 }
 

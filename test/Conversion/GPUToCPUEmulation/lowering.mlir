@@ -39,6 +39,8 @@ module attributes {gpu.container_module} {
 
 // CHECK-LABEL: func.func @host(
 // CHECK-SAME: %[[N:.*]]: index)
+// The dependencies' events, then the arguments' slots.
+// CHECK:   %[[DEPS:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
 // CHECK:   %[[SLOTS:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
 // Three (space, start, bytes) triples.
 // CHECK:   %[[NINE:.*]] = llvm.mlir.constant(9 : i64) : i64
@@ -52,7 +54,8 @@ module attributes {gpu.container_module} {
 // CHECK:   memref.extract_aligned_pointer_as_index %[[H]] : memref<8xf32> -> index
 // Two workgroup buffers, 12 bytes at 0 and 32 bytes at 16: 48 static bytes.
 // CHECK:   %[[STATIC:.*]] = arith.constant 48 : index
-// CHECK:   call @__ext_emu_launch(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ENTRY]], %[[SLOTS]], %[[N]], %[[N]], %[[N]], %[[N]], %[[N]], %[[N]], %[[STATIC]], %{{.*}}, %[[BUFFERS:.*]], %[[THREE:.*]], %[[RANGES]])
+// Two arguments and their sizes; then no dependency and a synchronous launch.
+// CHECK:   call @__ext_emu_launch(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ENTRY]], %[[SLOTS]], %[[TWO:.*]], %[[SIZES:.*]], %[[N]], %[[N]], %[[N]], %[[N]], %[[N]], %[[N]], %[[STATIC]], %{{.*}}, %[[BUFFERS:.*]], %[[THREE:.*]], %[[RANGES]], %[[DEPS]], %[[ZERO:.*]], %[[SYNC:.*]])
 // CHECK:   memref.dealloc %[[D]] : memref<?xf32>
 
 // CHECK-LABEL: func.func private @m_k(

@@ -11,8 +11,22 @@ func.func @shape(%m: memref<32x8xf16>) {
 
 // -----
 
-func.func @transposed(%a: !gpu.mma_matrix<16x16xf16, "AOp">, %b: !gpu.mma_matrix<16x16xf16, "BOp">, %c: !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp"> {
-  // expected-error @below {{'gpu.subgroup_mma_compute' op with a_transpose or b_transpose is not supported by the CPU emulation (load the operands with `transpose` instead)}}
+func.func @transposed(%m: memref<16x16xf16>, %b: !gpu.mma_matrix<16x16xf16, "BOp">, %c: !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp"> {
+  %c0 = arith.constant 0 : index
+  // expected-note @below {{loaded here}}
+  %a = gpu.subgroup_mma_load_matrix %m[%c0, %c0] {leadDimension = 16 : index} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
+  // expected-error @below {{'gpu.subgroup_mma_compute' op has a_transpose but its A operand is loaded without `transpose`; the mma and the load must name the same layout}}
   %d = gpu.subgroup_mma_compute %a, %b, %c {a_transpose} : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+  return %d : !gpu.mma_matrix<16x16xf32, "COp">
+}
+
+// -----
+
+func.func @untransposed(%a: !gpu.mma_matrix<16x16xf16, "AOp">, %m: memref<16x16xf16>, %c: !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp"> {
+  %c0 = arith.constant 0 : index
+  // expected-note @below {{loaded here}}
+  %b = gpu.subgroup_mma_load_matrix %m[%c0, %c0] {leadDimension = 16 : index, transpose} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "BOp">
+  // expected-error @below {{'gpu.subgroup_mma_compute' op lacks b_transpose but its B operand is loaded with `transpose`; the mma and the load must name the same layout}}
+  %d = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
   return %d : !gpu.mma_matrix<16x16xf32, "COp">
 }
