@@ -19,6 +19,7 @@
 #include "ext/Runner/RuntimeLibraries.h"
 #include "ext/Support/ParserHazards.h"
 #include "ext/Support/Plugins.h"
+#include "ext/Support/ReportSvg.h"
 #include "ext/Support/TileWork.h"
 #include "ext/Target/GPU/Serialize.h"
 
@@ -418,7 +419,11 @@ public:
   /// every gpu.module, each kernel's shared memory and the diagnostics.
   py::dict compile(const std::string &target, const std::string &chip,
                    const std::string &features, unsigned optLevel,
-                   bool keepStages) {
+                   bool keepStages, const std::string &svgDir) {
+    // Kernel.plot: the passes draw their plans and packings there.
+    std::optional<ext::ScopedReportSvgDirectory> svgs;
+    if (!svgDir.empty())
+      svgs.emplace(svgDir);
     OwningOpRef<ModuleOp> lowered = module->clone();
     DiagnosticCollector diags(ctx->get());
     PassManager pm(ctx->get());
@@ -465,6 +470,11 @@ public:
     for (auto &[name, text] : stages)
       stageList.append(py::make_tuple(name, text));
     result["stages"] = stageList;
+    py::list svgList;
+    if (svgs)
+      for (const std::string &path : svgs->written())
+        svgList.append(path);
+    result["svgs"] = svgList;
     py::dict shared;
     for (auto &[kernel, bytes] : sharedMemory)
       shared[py::str(kernel)] = bytes;
@@ -679,9 +689,10 @@ PYBIND11_MODULE(_ext, m) {
            "Run a textual pass pipeline (anchored on the module) in place")
       .def("compile", &ModuleHandle::compile, py::arg("target"),
            py::arg("chip") = "", py::arg("features") = "", py::arg("opt") = 2,
-           py::arg("keep_stages") = true,
+           py::arg("keep_stages") = true, py::arg("svg_dir") = "",
            "Lower a copy for cpu, nvvm or rocdl: stages, binaries, shared "
-           "memory per kernel")
+           "memory per kernel; with `svg_dir`, pictures of the decomposition "
+           "plans and shared-memory packings written there (`svgs`)")
       .def("executable", &ModuleHandle::executable, py::arg("entry"),
            py::arg("target") = "cpu", py::arg("opt") = 2, py::arg("chip") = "",
            "Compile `entry` once for calls with numpy arrays")

@@ -1,6 +1,7 @@
 """`ext.build`: computes and schedules -> a kernel to inspect and run."""
 
 import math
+import os
 import threading
 import warnings
 from collections import OrderedDict
@@ -480,6 +481,28 @@ class Kernel:
         """
         return None if self._workspace < 0 else self._workspace
 
+    def plot(self, directory) -> List[str]:
+        """Draws the kernel's decomposition plans and shared-memory packings
+        as SVG files in `directory` (made if missing) and returns their
+        paths, as `ext-opt --ext-report-svg=DIR` does:
+
+        * `<function>.<line>.decomposition.svg`: a row per CTA, its work
+          units in run order (width: iterations, colour: tile; light: a
+          partial it stores, outlined: a tile it owns), arrows from each
+          partial to the unit that waits for it and combines it;
+        * `<kernel>.smem.svg`: each shared buffer as its live interval by
+          the bytes it occupies, and the packed footprint beside the
+          unpacked sum.
+
+            >>> paths = ext.build(s, target="nvvm", chip="sm_90").plot("plots")
+        """
+        os.makedirs(directory, exist_ok=True)
+        target, chip, features, opt = getattr(
+            self, "_compile_args", (self.target, self.chip or "", "", 2))
+        compiled = self.module.compile(target, chip, features, opt, False,
+                                       svg_dir=str(directory))
+        return sorted(compiled["svgs"])
+
     def report(self) -> str:
         """A summary: target, arguments, shared memory per kernel, stages.
 
@@ -629,6 +652,7 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
             raise ValueError(str(e).strip()) from None
         compiled = module.compile(target, chip or "", features, opt, keep_stages)
         kernel = Kernel(module, compiled, target, inputs, outputs, intermediates, name)
+        kernel._compile_args = (target, chip or "", features, opt)
         _CACHE.put(key, kernel)
     _report(kernel, strict, loc)
     return kernel

@@ -9,6 +9,7 @@
 #include "ext/InitAll.h"
 #include "ext/Support/ParserHazards.h"
 #include "ext/Support/Plugins.h"
+#include "ext/Support/ReportSvg.h"
 #include "ext/Support/ToolCommandLine.h"
 
 #include "mlir/Debug/Counter.h"
@@ -49,6 +50,18 @@ int main(int argc, char **argv) {
         << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
+  // Pictures of decomposition plans and shared-memory packings, drawn by
+  // the passes that decide them (ext/Support/ReportSvg.h).
+  static llvm::cl::opt<std::string> reportSvg(
+      "ext-report-svg",
+      llvm::cl::desc("Write an SVG of every kernel's decomposition plan "
+                     "(<function>.<line>.decomposition.svg: CTAs x "
+                     "iterations, fixup waits) and shared-memory packing "
+                     "(<kernel>.smem.svg: buffers' lifetimes x bytes) into "
+                     "this directory"),
+      llvm::cl::value_desc("dir"),
+      llvm::cl::cb<void, std::string>(
+          [](const std::string &dir) { ext::setReportSvgDirectory(dir); }));
   // Register every option first so that --help can show only what a user of
   // ext-opt needs (each registration is idempotent; registerAndParseCLIOptions
   // repeats them) and the pass list can name ext's passes.
@@ -68,6 +81,7 @@ int main(int argc, char **argv) {
       "options.\n";
   ext::showOnlyToolOptions(
       {"pass-pipeline", "split-input-file", "verify-diagnostics",
+       "ext-report-svg",
        "list-passes", "show-dialects", "load-pass-plugin",
        "load-dialect-plugin", "allow-unregistered-dialect", "emit-bytecode",
        "dump-pass-pipeline", "verify-each", "mlir-print-ir-after-all",

@@ -6,6 +6,7 @@
 #include "ext/GPU/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
 #include "ext/Support/IndexConstant.h"
+#include "ext/Support/ReportSvg.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -73,6 +74,8 @@ struct SharedMemoryPacker : ExtGPUReuseSharedMemoryOptions {
       uint64_t bytes = ids.empty() ? 0 : all[ids[0]].sizeBytes;
       kernel->setAttr("ext.shared_memory_bytes",
                       Builder(kernel->getContext()).getI64IntegerAttr(bytes));
+      drawPacking(kernel, all, ids, std::vector<uint64_t>(ids.size(), 0), bytes,
+                  bytes);
       if (report) {
         llvm::errs() << "ext-gpu-reuse-shared-memory: kernel @" << kernelName(kernel)
                      << ": " << ids.size()
@@ -103,6 +106,8 @@ struct SharedMemoryPacker : ExtGPUReuseSharedMemoryOptions {
 
     if (report)
       printReport(kernel, all, ids, result);
+    drawPacking(kernel, all, ids, result.offsets, result.total,
+                result.naiveSum);
 
     // Barriers where a buffer takes bytes an earlier one used.
     OpBuilder b(kernel->getContext());
@@ -208,6 +213,34 @@ struct SharedMemoryPacker : ExtGPUReuseSharedMemoryOptions {
         return;
     OpBuilder b(body->getTerminator());
     gpu::BarrierOp::create(b, loop->getLoc());
+  }
+
+  /// `--ext-report-svg`: the packing's picture, `<kernel>.smem.svg`.
+  void drawPacking(Operation *kernel, ArrayRef<LiveSharedBuffer> all,
+                   ArrayRef<unsigned> ids, ArrayRef<uint64_t> offsets,
+                   uint64_t total, uint64_t unpacked) {
+    if (getReportSvgDirectory().empty())
+      return;
+    std::vector<PackedBuffer> boxes;
+    for (auto [slot, id] : llvm::enumerate(ids)) {
+      const LiveSharedBuffer &b = all[id];
+      PackedBuffer box;
+      llvm::raw_string_ostream ts(box.name);
+      ts << b.type;
+      box.begin = b.begin;
+      box.end = b.end;
+      box.offset = offsets[slot];
+      box.bytes = b.sizeBytes;
+      boxes.push_back(std::move(box));
+    }
+    std::string name = kernelName(kernel).str();
+    std::string error;
+    if (writeReportSvg(name + ".smem",
+                       packingSvg(boxes, total, unpacked,
+                                  "@" + name + ": shared memory"),
+                       error)
+            .empty())
+      kernel->emitWarning() << "--ext-report-svg: " << error;
   }
 
   void printReport(Operation *kernel, ArrayRef<LiveSharedBuffer> all,

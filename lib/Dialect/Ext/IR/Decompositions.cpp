@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ext/Dialect/Ext/IR/DecompositionPlan.h"
 #include "ext/Dialect/Ext/IR/ExtAttrs.h"
 #include "ext/Runtime/LaunchPlannerABI.h"
 #include "ext/Support/TileWork.h"
@@ -939,4 +940,25 @@ StreamK2TileAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult AutoAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t sms) {
   return verifySms(emitError, "auto", sms);
+}
+
+//===----------------------------------------------------------------------===//
+// Plans for reports
+//===----------------------------------------------------------------------===//
+
+std::optional<tw::Plan> ext::planOfDecomposition(Attribute decomposition,
+                                                 int64_t tiles, int64_t iters,
+                                                 const DeviceFacts &device) {
+  if (isa<DataParallelAttr>(decomposition))
+    return tw::makePlan(tw::Kind::DataParallel, tiles, iters, device.numSMs,
+                        0, nullptr);
+  if (auto a = dyn_cast<SplitKAttr>(decomposition))
+    return planOf(specOf(a), tiles, iters, device);
+  if (auto a = dyn_cast<StreamKAttr>(decomposition))
+    return planOf(specOf(a), tiles, iters, device);
+  if (auto a = dyn_cast<StreamKDPAttr>(decomposition))
+    return planOf(specOf(a), tiles, iters, device);
+  if (auto a = dyn_cast<StreamK2TileAttr>(decomposition))
+    return planOf(specOf(a), tiles, iters, device);
+  return std::nullopt;
 }

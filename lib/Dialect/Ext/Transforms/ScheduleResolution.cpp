@@ -10,7 +10,9 @@
 
 #include "TilingPlan.h"
 
+#include "ext/Dialect/Ext/IR/DecompositionPlan.h"
 #include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
+#include "ext/Support/ReportSvg.h"
 #include "ext/Support/TileWork.h"
 
 #include "llvm/Support/Format.h"
@@ -92,6 +94,35 @@ tiling::resolveLaunchDecomposition(ComputeOp op,
   return resolved;
 }
 
+/// `--ext-report-svg`: the resolved plan's picture, as
+/// `<function>.<line>.decomposition.svg`.
+static void drawDecomposition(ComputeOp op, Attribute decomposition,
+                              int64_t tiles, int64_t iters,
+                              const DeviceFacts &device) {
+  if (getReportSvgDirectory().empty())
+    return;
+  std::optional<tilework::Plan> plan =
+      planOfDecomposition(decomposition, tiles, iters, device);
+  if (!plan) {
+    op.emitRemark() << "--ext-report-svg draws no picture of " << decomposition
+                    << ": it is no built-in decomposition";
+    return;
+  }
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  std::string name = func ? func.getName().str() : "compute";
+  int64_t line = 0;
+  if (auto loc = dyn_cast<FileLineColLoc>(op.getLoc()))
+    line = loc.getLine();
+  std::string title;
+  llvm::raw_string_ostream ts(title);
+  ts << "@" << name << " line " << line << ": " << decomposition;
+  std::string error;
+  if (writeReportSvg(name + "." + std::to_string(line) + ".decomposition",
+                     decompositionSvg(*plan, title), error)
+          .empty())
+    op.emitWarning() << "--ext-report-svg: " << error;
+}
+
 FailureOr<TileDecompositionAttrInterface>
 tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
                              int64_t tiles, int64_t iters, int64_t tileK,
@@ -129,6 +160,7 @@ tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
   if (failed(resolved.verifyProblem([&]() { return op.emitOpError(); }, tiles,
                                     iters, device)))
     return failure();
+  drawDecomposition(op, resolved, tiles, iters, device);
   if (options.report) {
     InFlightDiagnostic remark = op.emitRemark();
     remark << "decomposition " << resolved << " for " << tiles << " tiles of "
