@@ -544,6 +544,8 @@ void Worker::run() {
     tlsThread = t;
     t->self = std::move(t->self).resume();
     tlsThread = nullptr;
+    // Read before a retire below, which may end (and free) the grid.
+    bool sweep = g.failedBlock.load(std::memory_order_relaxed) != INT64_MAX;
     if (g.abandoned(*b) || b->givenUp) {
       retire(b);
     } else if (b->exited == g.blockThreads) {
@@ -555,7 +557,8 @@ void Worker::run() {
       g.failBlock(b->linear, g.describeDeadlock(*b));
       retire(b);
     }
-    if (g.failedBlock.load(std::memory_order_relaxed) != INT64_MAX) {
+    if (sweep) {
+      // A failed grid's blocks above its failure are abandoned.
       std::vector<Block *> dropped;
       for (auto &r : resident)
         if (r->grid->abandoned(*r))
