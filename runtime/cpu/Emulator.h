@@ -7,10 +7,10 @@
 // and block index.
 //
 // A launch's blocks are spread over worker threads, one per core
-// (Config::threads), in a fixed pattern; each worker keeps as many of its
-// blocks resident as fit (the device holds at most Config::maxResidentThreads
-// threads, at least one block) and admits its next block when a resident one
-// finishes. Workgroup yield points switch among the threads of the current
+// (Config::threads): they are admitted in linear order, each worker taking
+// the next while it holds less than its share and the device has room (at
+// most Config::maxResidentThreads threads, at least one block), the next
+// one when a resident block finishes. Workgroup yield points switch among the threads of the current
 // block (only they share its memory); atomics and fences, where blocks can
 // wait on each other, and a block with nothing left to run move the worker to
 // another resident block, so spin-waits across resident blocks (and across

@@ -573,8 +573,7 @@ void Worker::run() {
 // Grid
 //===----------------------------------------------------------------------===//
 
-Grid::Grid(LaunchParams params, const Config &config, int32_t workerCount,
-           int32_t)
+Grid::Grid(LaunchParams params, const Config &config, int32_t workerCount)
     : p(std::move(params)), c(config),
       progress(p.kernel, p.grid.count(), p.block.count(), workerCount,
                config.progress < 0    ? LaunchProgress::Mode::Auto
@@ -711,7 +710,7 @@ Event *launchAsync(const LaunchParams &params, const Config &config,
     return nullptr;
   int32_t workers = config.threads > 0 ? config.threads
                                        : Device::defaultWorkers();
-  auto grid = std::make_unique<Grid>(params, config, workers, 0);
+  auto grid = std::make_unique<Grid>(params, config, workers);
   // The arguments' values, copied: the host's slots may be reused before
   // an asynchronous launch starts.
   if (!argBytes.empty()) {

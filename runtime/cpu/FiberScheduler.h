@@ -5,13 +5,13 @@
 // warp collectives, instrumented memory accesses, atomics and fences).
 //
 // A `Grid` is one launch: its parameters, its blocks' bookkeeping, its error.
-// The blocks run on the `Device`'s workers, one OS thread per core: block i
-// of a grid spread over W workers runs on worker (first + i) mod W, so each
-// worker holds a fixed share of the blocks and one block's threads always run
-// on one OS thread (its stacks, its workgroup memory, its interleaving are
-// that worker's). A worker keeps blocks resident while they fit (the device
-// holds at most Config::maxResidentThreads threads) and switches among them
-// at atomics and fences, so spin-waits across blocks (a Stream-K fixup)
+// The blocks run on the `Device`'s workers, one OS thread per core: the
+// workers a grid spreads over admit its blocks in linear order, each up to an
+// even share, and a block stays on the worker that admitted it (its threads,
+// stacks and workgroup memory are that OS thread's). A worker keeps blocks
+// resident while they fit (the device holds at most
+// Config::maxResidentThreads threads) and switches among them at atomics and
+// fences, so spin-waits across blocks (a Stream-K fixup)
 // progress; grids on different streams are resident together, so kernels
 // waiting on each other progress too. Kernels' results do not depend on the
 // worker count: a block's interleaving depends only on the seed and its
@@ -181,8 +181,8 @@ struct Event {
 /// thread-side entry points run on the worker holding the thread's block.
 class Grid {
 public:
-  Grid(LaunchParams params, const Config &config, int32_t workers,
-       int32_t firstWorker);
+  /// `workers`: the worker threads it may spread over.
+  Grid(LaunchParams params, const Config &config, int32_t workers);
   ~Grid();
 
   const LaunchParams &params() const { return p; }
