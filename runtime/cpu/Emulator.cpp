@@ -214,10 +214,11 @@ template <typename F> auto withHostState(F f) {
   return f(fallbackState);
 }
 
-/// A launch's error: kept for the host, or the end of the process.
-void launchFailed(const std::string &message) {
+/// A launch's error (or a host check's, where `keepable`): kept for the
+/// host, or the end of the process.
+void launchFailed(const std::string &message, bool keepable = true) {
   withHostState([&](HostState &h) {
-    if (!h.keepErrors)
+    if (!keepable || !h.keepErrors)
       reportAndExit(message);
     std::fflush(stdout);
     if (h.keptError.empty())
@@ -333,13 +334,7 @@ void __ext_emu_synchronize(void) {
 void __ext_emu_host_assert_fail(const char *message, int32_t guarded) {
   std::string text = std::string("host check failed: ") +
                      (message ? message : "(no message)");
-  withHostState([&](HostState &h) {
-    if (!guarded || !h.keepErrors)
-      reportAndExit(text);
-    std::fflush(stdout);
-    if (h.keptError.empty())
-      h.keptError = text;
-  });
+  launchFailed(text, /*keepable=*/guarded != 0);
 }
 
 void __ext_emu_set_launch_options(const ExtEmuOptions *options) {

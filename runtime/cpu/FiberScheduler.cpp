@@ -281,6 +281,21 @@ StackPool &Worker::poolFor(size_t usable) {
   return *pool;
 }
 
+bool Worker::mayAdmit(Grid &g) {
+  return std::find(g.members.begin(), g.members.end(), index) != g.members.end() &&
+         std::all_of(g.deps.begin(), g.deps.end(),
+                     [&](Event *e) { return device.complete(e); });
+}
+
+std::vector<Block *>
+Worker::residentWhere(const std::function<bool(const Block &)> &which) {
+  std::vector<Block *> blocks;
+  for (auto &b : resident)
+    if (which(*b))
+      blocks.push_back(b.get());
+  return blocks;
+}
+
 void Worker::admit() {
   seenGeneration = device.generation.load(std::memory_order_acquire);
   // Finishing a grid erases it from the list: walk a snapshot.
@@ -289,11 +304,7 @@ void Worker::admit() {
     grids.push_back(g.get());
   for (Grid *gp : grids) {
     Grid &g = *gp;
-    if (std::find(g.members.begin(), g.members.end(), index) ==
-        g.members.end())
-      continue;
-    if (!std::all_of(g.deps.begin(), g.deps.end(),
-                     [&](Event *e) { return device.complete(e); }))
+    if (!mayAdmit(g))
       continue;
     // Room for this worker's share of the grid: what the device holds over
     // the workers, and no more than an even split of the blocks (a worker
@@ -320,11 +331,7 @@ bool Worker::admitBeyondShare() {
   std::lock_guard<std::mutex> lock(device.mutex);
   for (auto &gp : device.grids) {
     Grid &g = *gp;
-    if (g.allAdmitted() ||
-        std::find(g.members.begin(), g.members.end(), index) ==
-            g.members.end() ||
-        !std::all_of(g.deps.begin(), g.deps.end(),
-                     [&](Event *e) { return device.complete(e); }) ||
+    if (g.allAdmitted() || !mayAdmit(g) ||
         device.residentThreads + g.blockThreads > g.c.maxResidentThreads)
       continue;
     admitBlock(g, g.nextBlock++);
@@ -517,12 +524,7 @@ void Worker::run() {
     if (readyCount == 0) {
       // Every resident block is retired as soon as it has nothing to run;
       // this would be a scheduler bug. Fail them rather than hang.
-      for (auto &b : std::vector<Block *>([&] {
-             std::vector<Block *> v;
-             for (auto &r : resident)
-               v.push_back(r.get());
-             return v;
-           }())) {
+      for (Block *b : residentWhere([](const Block &) { return true; })) {
         b->grid->failBlock(b->linear, b->grid->describeDeadlock(*b));
         retire(b);
       }
@@ -559,11 +561,8 @@ void Worker::run() {
     }
     if (sweep) {
       // A failed grid's blocks above its failure are abandoned.
-      std::vector<Block *> dropped;
-      for (auto &r : resident)
-        if (r->grid->abandoned(*r))
-          dropped.push_back(r.get());
-      for (Block *d : dropped)
+      for (Block *d : residentWhere(
+               [](const Block &r) { return r.grid->abandoned(r); }))
         retire(d);
     }
   }

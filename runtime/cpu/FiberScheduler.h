@@ -35,6 +35,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -333,6 +334,13 @@ private:
   char padding[64 - sizeof(std::atomic<uint64_t>)];
 
   StackPool &poolFor(size_t usable);
+  /// Whether this worker takes `g`'s blocks and its dependencies are done
+  /// (device lock held).
+  bool mayAdmit(Grid &g);
+  /// The resident blocks `which` picks (a copy: retiring them edits the
+  /// list).
+  std::vector<Block *>
+  residentWhere(const std::function<bool(const Block &)> &which);
   /// Admits what it may of the device's grids (device lock held).
   void admit();
   /// With every resident block spinning: admits one more block of a grid
