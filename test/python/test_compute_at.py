@@ -55,6 +55,17 @@ def test_softmax_is_one_kernel(m, n, rows, materialize_e):
         assert "ld.global" in first and not any("ld.global" in r for r in rest)
 
 
+@pytest.mark.parametrize("chip,threads", [("gfx942", 64), ("gfx942", 256), ("gfx90a", 512),
+                                          ("sm_80", 64)])
+def test_softmax_on_every_wave_width(chip, threads):
+    # A row's threads span whole 64-lane waves on AMD: its shuffles must
+    # too (they once had width 32, which leaves lanes 32..63 out).
+    s = softmax(5, 300, 1, threads=threads)
+    x = RNG.standard_normal((5, 300)).astype(np.float32)
+    np.testing.assert_allclose(ext.build(s, "cpu", chip=chip).run(x), softmax_reference(x),
+                               rtol=1e-5, atol=1e-7)
+
+
 def test_layernorm_is_one_kernel():
     m, n = 32, 768
     X = ext.placeholder((m, n), "float32", name="X")

@@ -9,6 +9,8 @@
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/GPU/Transforms/Passes.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace ext {
 #define GEN_PASS_DEF_EXTGPUREPORTHOSTCOMPUTES
 #include "ext/GPU/Transforms/Passes.h.inc"
@@ -20,8 +22,27 @@ namespace {
 struct ExtGPUReportHostComputesPass
     : ext::impl::ExtGPUReportHostComputesBase<ExtGPUReportHostComputesPass> {
   void runOnOperation() override {
-    getOperation()->walk([](ext::ComputeOp compute) {
+    // Computes another one's schedule fuses into its kernel (compute_at,
+    // compute_inline, reverse_compute_at) run on the GPU without a
+    // schedule of their own: they are named per block.
+    llvm::DenseSet<std::pair<Block *, StringAttr>> fused;
+    getOperation()->walk([&](ext::ComputeOp compute) {
+      ext::ScheduleAttr s = compute.getScheduleAttr();
+      if (!s)
+        return;
+      Block *block = compute->getBlock();
+      for (ext::AttachAttr at : s.getComputeAt())
+        fused.insert({block, at.getCompute()});
+      for (ext::AttachAttr at : s.getReverseComputeAt())
+        fused.insert({block, at.getCompute()});
+      for (StringAttr name : s.getComputeInline())
+        fused.insert({block, name});
+    });
+    getOperation()->walk([&](ext::ComputeOp compute) {
       if (compute.getScheduleAttr())
+        return;
+      if (StringAttr name = compute.getNameAttr();
+          name && fused.contains({compute->getBlock(), name}))
         return;
       InFlightDiagnostic remark = compute.emitRemark(
           "this ext.compute has no schedule: it becomes loops in the host "

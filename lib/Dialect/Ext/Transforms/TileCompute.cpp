@@ -129,14 +129,18 @@ SmallVector<Value> combineAcrossThreads(LaunchState &state, TileComputeOp op,
     Type t = a.getType();
     return t.isF32() || t.isInteger(32);
   });
-  bool fullWarps = numThreads % 32 == 0;
+  // Shuffles span the chip's whole warp or wave: gpu.shuffle's `width`
+  // counts lanes from lane 0 (the first `width` lanes take part), so on a
+  // 64-lane AMD wave a width of 32 would leave the upper half out.
+  int64_t warpSize = state.getChip() ? state.getChip()->warpSize : 32;
+  bool fullWarps = numThreads % warpSize == 0;
   if (stride == 1 && shuffleable && (fullWarps || hr <= numThreads)) {
-    int64_t width = fullWarps ? 32 : numThreads;
+    int64_t width = fullWarps ? warpSize : numThreads;
     if (!fullWarps && !llvm::isPowerOf2_64(numThreads))
       width = -1;
     if (width > 0) {
       Value widthV = arith::ConstantIntOp::create(rw, loc, width, 32);
-      for (int64_t s = std::min<int64_t>(hr, 32) / 2; s >= 1; s /= 2) {
+      for (int64_t s = std::min<int64_t>(hr, warpSize) / 2; s >= 1; s /= 2) {
         Value off = arith::ConstantIntOp::create(rw, loc, s, 32);
         SmallVector<Value> partner;
         for (Value x : v)
@@ -145,15 +149,17 @@ SmallVector<Value> combineAcrossThreads(LaunchState &state, TileComputeOp op,
                                 .getShuffleResult());
         v = combineAccumulators(rw, loc, kind, op.getReducer(), v, partner);
       }
-      if (hr <= 32)
+      if (hr <= warpSize)
         return v;
       // Across the warps of a group: lane 0 of each warp publishes its
       // value, then the group's thread 0 folds them.
-      int64_t warps = hr / 32, groups = numThreads / hr;
+      int64_t warps = hr / warpSize, groups = numThreads / hr;
       Value group =
           arith::DivUIOp::create(rw, loc, tid, constIndex(rw, loc, hr));
-      Value warp = arith::DivUIOp::create(rw, loc, tr, constIndex(rw, loc, 32));
-      Value lane = arith::RemUIOp::create(rw, loc, tr, constIndex(rw, loc, 32));
+      Value warp =
+          arith::DivUIOp::create(rw, loc, tr, constIndex(rw, loc, warpSize));
+      Value lane =
+          arith::RemUIOp::create(rw, loc, tr, constIndex(rw, loc, warpSize));
       SmallVector<Value> scratch;
       for (Value x : v)
         scratch.push_back(state.newScratch(loc, {groups, warps}, x.getType()));
