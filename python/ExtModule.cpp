@@ -13,6 +13,7 @@
 #include "ScheduleBindings.h"
 
 #include "ext/GPU/Transforms/Passes.h"
+#include "ext/Analysis/BankConflicts.h"
 #include "ext/InitAll.h"
 #include "ext/Pipelines/Pipelines.h"
 #include "ext/Runner/Executable.h"
@@ -20,6 +21,7 @@
 #include "ext/Support/ParserHazards.h"
 #include "ext/Support/Plugins.h"
 #include "ext/Support/ReportSvg.h"
+#include "ext/Support/ChipThroughput.h"
 #include "ext/Support/TileWork.h"
 #include "ext/Target/GPU/Serialize.h"
 
@@ -402,7 +404,9 @@ public:
 
   ModuleHandle clone() { return ModuleHandle(ctx, module->clone()); }
 
-  void runPipeline(const std::string &pipeline) {
+  /// Returns the warnings and remarks the passes emitted, as
+  /// (severity, file, line, text) tuples (a report pass's findings).
+  py::list runPipeline(const std::string &pipeline) {
     DiagnosticCollector diags(ctx->get());
     PassManager pm(ctx->get());
     std::string errors;
@@ -412,6 +416,7 @@ public:
     if (failed(pm.run(*module)))
       throw std::runtime_error("pipeline '" + pipeline + "' failed:\n" +
                                diags.text);
+    return diags.messageList();
   }
 
   /// Lowers a copy for `target` (cpu, nvvm or rocdl) and returns what a
@@ -635,6 +640,80 @@ py::tuple chooseAtLaunch(int64_t tiles, int64_t iters, int64_t sms,
                         predictionDict(p));
 }
 
+/// The chip model (ext/Support/ChipInfo.h and ChipThroughput.h) as a dict:
+/// what the tuner's space and cost model read, from the same table as the
+/// passes' limits.
+ext::ChipInfo chipOrThrow(const std::string &name) {
+  std::optional<ext::ChipInfo> c = ext::lookupChipInfo(name);
+  if (!c)
+    throw py::value_error("chip '" + name + "' " +
+                          ext::unknownChipMessage().str());
+  return *c;
+}
+
+py::dict chipInfo(const std::string &name) {
+  ext::ChipInfo c = chipOrThrow(name);
+  ext::ChipThroughput t = ext::lookupChipThroughput(c);
+  py::dict d;
+  d["name"] = c.name;
+  d["vendor"] = c.isNvidia() ? "nvidia" : "amd";
+  d["sm_version"] = c.smVersion;
+  d["multiprocessors"] = c.multiprocessors;
+  d["static_shared_bytes_per_block"] = c.staticSharedBytesPerBlock;
+  d["max_shared_bytes_per_block"] = c.maxSharedBytesPerBlock;
+  d["max_threads_per_block"] = c.maxThreadsPerBlock;
+  d["max_block_dim"] = py::make_tuple(c.maxBlockDim[0], c.maxBlockDim[1],
+                                      c.maxBlockDim[2]);
+  d["max_registers_per_thread"] = c.maxRegistersPerThread;
+  d["warp_size"] = c.warpSize;
+  d["shared_banks"] = c.sharedBanks;
+  d["bank_bytes"] = c.bankBytes;
+  d["has_bank_model"] = c.hasBankModel;
+  d["has_async_copy"] = c.hasAsyncCopy;
+  d["has_mma_sync"] = c.hasMmaSync;
+  d["has_warpgroup_mma"] = c.hasWarpgroupMma;
+  d["has_mfma"] = c.hasMfma;
+  d["product"] = t.product;
+  d["clock_hz"] = t.clockHz;
+  d["fp32_fma_per_clock"] = t.fp32FmaPerClock;
+  d["tensor_f16_tflops"] = t.tensorF16Tflops;
+  d["dram_bytes_per_second"] = t.dramBytesPerSecond;
+  d["l2_bytes_per_second"] = t.l2BytesPerSecond;
+  d["l2_bytes"] = t.l2Bytes;
+  d["shared_bytes_per_clock"] = t.sharedBytesPerClock;
+  d["shared_bytes_per_multiprocessor"] = t.sharedBytesPerMultiprocessor;
+  d["registers_per_multiprocessor"] = t.registersPerMultiprocessor;
+  d["max_threads_per_multiprocessor"] = t.maxThreadsPerMultiprocessor;
+  d["max_blocks_per_multiprocessor"] = t.maxBlocksPerMultiprocessor;
+  d["register_granule"] = t.registerGranule;
+  d["global_latency_clocks"] = t.globalLatencyClocks;
+  return d;
+}
+
+/// Wavefronts of one warp-wide shared access under ext's bank model
+/// (ext/Analysis/BankConflicts.h): the rule the static analysis and the
+/// emulator's counter use.
+py::dict bankCost(const std::vector<int64_t> &addresses, unsigned bytes,
+                  const std::string &chip) {
+  std::optional<ext::bank::BankModel> model =
+      ext::bank::BankModel::of(chipOrThrow(chip));
+  if (!model)
+    throw py::value_error("ext has no bank model of " + chip);
+  if (addresses.size() != model->warpSize)
+    throw py::value_error("expected " + std::to_string(model->warpSize) +
+                          " lane addresses, got " +
+                          std::to_string(addresses.size()));
+  if (bytes == 0 || bytes > 16 || (bytes & (bytes - 1)))
+    throw py::value_error("bytes must be 1, 2, 4, 8 or 16");
+  ext::bank::Cost cost =
+      ext::bank::countWavefronts(*model, addresses.data(), nullptr, bytes);
+  py::dict d;
+  d["wavefronts"] = cost.wavefronts;
+  d["phases"] = cost.phases;
+  d["degree"] = cost.degree;
+  return d;
+}
+
 } // namespace
 
 PYBIND11_MODULE(_ext, m) {
@@ -652,6 +731,17 @@ PYBIND11_MODULE(_ext, m) {
         py::arg("iters"), py::arg("sms"), py::arg("tile_k") = 16,
         "What `#ext.auto` chooses at launch over a tile count known only "
         "then: (name, prediction), the same function the host code calls.");
+  m.def("chip_info", &chipInfo, py::arg("chip"),
+        "ext's model of `chip` (sm_NN[a], gfxNNN): limits, instructions, "
+        "rates of its usual product (clock, FMA lanes, tensor peak, DRAM "
+        "and assumed L2 bandwidth) and per-multiprocessor occupancy limits.\n\n"
+        "    >>> ext.chip_info(\"sm_90\")[\"multiprocessors\"]\n    132");
+  m.def("bank_cost", &bankCost, py::arg("addresses"), py::arg("bytes"),
+        py::arg("chip"),
+        "Wavefronts, phases and degree (N-way) of one warp-wide shared "
+        "access: a byte address per lane, `bytes` per lane.\n\n"
+        "    >>> ext.bank_cost([128 * l for l in range(32)], 4, \"sm_80\")"
+        "[\"degree\"]\n    32");
   ext::python::bindSchedules(m);
   m.def("load_plugin", &loadPlugin, py::arg("path"),
         "Load a dialect and/or pass plugin built against this ext: its passes\n"
@@ -686,7 +776,9 @@ PYBIND11_MODULE(_ext, m) {
            "    >>> print(kernel.module.to_string(locations=True))")
       .def("clone", &ModuleHandle::clone, "A deep copy")
       .def("run_pipeline", &ModuleHandle::runPipeline, py::arg("pipeline"),
-           "Run a textual pass pipeline (anchored on the module) in place")
+           "Run a textual pass pipeline (anchored on the module) in place; "
+           "returns its warnings and remarks as (severity, file, line, "
+           "text)")
       .def("compile", &ModuleHandle::compile, py::arg("target"),
            py::arg("chip") = "", py::arg("features") = "", py::arg("opt") = 2,
            py::arg("keep_stages") = true, py::arg("svg_dir") = "",

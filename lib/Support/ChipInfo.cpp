@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ext/Support/ChipInfo.h"
+#include "ext/Support/ChipThroughput.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -133,4 +134,77 @@ std::string ext::formatBytes(uint64_t bytes) {
     return llvm::formatv("{0} bytes", bytes).str();
   return llvm::formatv("{0} bytes ({1:F1} KB)", bytes, double(bytes) / kKB)
       .str();
+}
+
+// Rates of the products the SM and CU counts above are for. Sources: NVIDIA's
+// A100, H100/H200 and B200 datasheets (boost clock, dense f16 tensor peak,
+// memory bandwidth, L2 size), the CUDA C++ Programming Guide's occupancy
+// table (per-SM shared memory, threads, blocks), AMD's MI100, MI210 and
+// MI300X datasheets and the CDNA3 ISA guide. L2 bandwidths are assumptions
+// (docs/Performance.md: H200 5.5 TB/s, MI300X 14.7 TB/s).
+namespace {
+struct ProductRow {
+  /// NVIDIA: the row of chips sm_N at or above `sm` (the last such row);
+  /// AMD: chips whose name starts with `prefix`.
+  unsigned sm;
+  const char *prefix;
+  const char *product;
+  double clockGHz, tensorTflops, dramTBs, l2TBs;
+  unsigned l2MB, sharedKBPerSM, fp32Fma, maxThreads;
+};
+
+constexpr ProductRow kNvidiaProducts[] = {
+    {0, "", "Pascal", 1.53, 0, 0.9, 1.5, 6, 96, 64, 2048},
+    {70, "", "V100", 1.53, 0, 0.9, 1.5, 6, 96, 64, 2048},
+    {75, "", "T4", 1.59, 0, 0.32, 1.5, 6, 64, 64, 1024},
+    {80, "", "A100 SXM 80GB", 1.41, 312, 2.039, 4.0, 40, 164, 64, 2048},
+    {86, "", "A40", 1.74, 150, 0.696, 2.5, 6, 100, 128, 1536},
+    {87, "", "Orin", 1.3, 43, 0.204, 0.5, 4, 164, 64, 2048},
+    {89, "", "L40S", 2.52, 362, 0.864, 2.5, 96, 100, 128, 1536},
+    {90, "", "H200 SXM", 1.98, 989.4, 4.8, 5.5, 50, 228, 128, 2048},
+    {100, "", "B200", 1.965, 2250, 8.0, 10.0, 126, 228, 128, 2048},
+    {120, "", "RTX 5090", 2.41, 419, 1.79, 2.5, 96, 100, 128, 1536},
+};
+constexpr ProductRow kAmdProducts[] = {
+    {0, "gfx942", "MI300X", 2.1, 1307.4, 5.3, 14.7, 256, 64, 64, 2048},
+    {0, "gfx94", "MI300A", 2.1, 1307.4, 5.3, 14.7, 256, 64, 64, 2048},
+    {0, "gfx950", "MI355X", 2.4, 2300, 8.0, 14.7, 256, 160, 64, 2048},
+    {0, "gfx90a", "MI210", 1.7, 181.0, 1.6, 4.0, 8, 64, 64, 2048},
+    {0, "gfx908", "MI100", 1.502, 184.6, 1.23, 3.0, 8, 64, 64, 2048},
+    {0, "gfx", "RDNA", 2.5, 0, 0.96, 3.0, 6, 64, 64, 2048},
+};
+} // namespace
+
+ChipThroughput ext::lookupChipThroughput(const ChipInfo &chip) {
+  const ProductRow *row = nullptr;
+  if (chip.isAmd()) {
+    for (const ProductRow &r : kAmdProducts)
+      if (!row && llvm::StringRef(chip.name).starts_with(r.prefix))
+        row = &r;
+  } else {
+    for (const ProductRow &r : kNvidiaProducts)
+      if (r.sm <= chip.smVersion)
+        row = &r;
+  }
+  if (!row)
+    row = chip.isAmd() ? &kAmdProducts[std::size(kAmdProducts) - 1]
+                       : &kNvidiaProducts[0];
+  ChipThroughput t;
+  t.product = row->product;
+  t.clockHz = row->clockGHz * 1e9;
+  t.tensorF16Tflops = row->tensorTflops;
+  t.dramBytesPerSecond = row->dramTBs * 1e12;
+  t.l2BytesPerSecond = row->l2TBs * 1e12;
+  t.l2Bytes = uint64_t(row->l2MB) << 20;
+  t.sharedBytesPerMultiprocessor = row->sharedKBPerSM * kKB;
+  t.fp32FmaPerClock = row->fp32Fma;
+  t.maxThreadsPerMultiprocessor = row->maxThreads;
+  if (chip.isAmd()) {
+    // 4 SIMDs x their VGPR file x 64 lanes; the LDS is the block's limit.
+    t.registersPerMultiprocessor = 4 * chip.maxRegistersPerThread * 64;
+    t.globalLatencyClocks = 800;
+  } else {
+    t.maxBlocksPerMultiprocessor = chip.smVersion >= 80 ? 32 : 16;
+  }
+  return t;
 }

@@ -33,7 +33,12 @@ Levels:
   `cache_info()`).
 * `Module`: parse, print and lower MLIR text (`Module.parse(text)`),
   `run_pipeline`, `run_cpu`.
-* Helpers: `matmul`, `gemv`, `row_reduce`.
+* Helpers: `matmul`, `gemv`, `row_reduce`, `softmax`, `conv2d`.
+* Tuning: `tune(C, chip=...)` searches schedules (a space from the compute
+  and the chip, the cost model `predict`, the verifiers and bank analysis,
+  candidates compiled and run on the emulator, a database:
+  `TuningDatabase`; `schedule(C, tuned=True)` reads it); `chip_info(chip)`
+  is ext's chip model.
 * Cost model: `predict_work(decomposition, tiles, iters, sms)` (what
   `auto` weighs) and `choose_at_launch(tiles, iters, sms)` (what `auto`
   picks when the tile count is known only at launch).
@@ -42,14 +47,16 @@ The C++ core (`ext._ext`) is ext's own pybind11 module over ext's C++ API,
 linked to the same libMLIR.so as ext's tools.
 """
 
-from ._ext import Context, Module, choose_at_launch, predict_work  # noqa: F401
+from ._ext import Context, Module, bank_cost, chip_info, choose_at_launch, predict_work  # noqa: F401
 from .build import (  # noqa: F401
     ExtRemark, ExtWarning, Kernel, build, cache_info, clear_cache, lower, set_cache_limit)
 from .dtypes import canonical as dtype  # noqa: F401
-from .helpers import Workload, gemv, matmul, row_reduce  # noqa: F401
+from .helpers import Workload, conv2d, gemv, matmul, row_reduce, softmax  # noqa: F401
 from .schedule import (  # noqa: F401
     Schedule, decomposition_names, decomposition_parameters, load_plugin, mma_names, schedule,
     schedule_fields)
+from .tuning import TuningReport, predict, search_space, tune  # noqa: F401
+from .tuning_db import TuningDatabase  # noqa: F401
 from .te import (  # noqa: F401
     CommReducer, ComputeOp, Expr, IterVar, Tensor, abs, cast, ceil, comm_reducer, compute,
     const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, max, max_value, min,
@@ -57,7 +64,8 @@ from .te import (  # noqa: F401
     Var, var)
 
 __all__ = [
-    "Context", "Module", "load_plugin", "ExtWarning", "ExtRemark", "Kernel", "build", "cache_info", "clear_cache",
+    "Context", "Module", "load_plugin", "chip_info", "bank_cost", "tune", "predict",
+    "search_space", "TuningReport", "TuningDatabase", "softmax", "conv2d", "ExtWarning", "ExtRemark", "Kernel", "build", "cache_info", "clear_cache",
     "set_cache_limit", "lower", "dtype", "Workload", "matmul", "gemv",
     "row_reduce", "Schedule", "schedule", "decomposition_names", "decomposition_parameters",
     "mma_names", "schedule_fields",

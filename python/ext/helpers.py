@@ -27,6 +27,38 @@ class Workload:
         self.output = output
         self._schedule = sched
         self.chip = chip
+        # How to make the same workload at other sizes (ext.tune checks
+        # candidates at a reduced size): a function of keyword sizes, and
+        # which keyword each axis of the output's compute is.
+        self._factory = None
+        self._axis_params = {}
+
+    def _sized_by(self, factory, axis_params) -> "Workload":
+        self._factory, self._axis_params = factory, dict(axis_params)
+        return self
+
+    @property
+    def resizable(self) -> bool:
+        """Whether `resized` can make this workload at other sizes.
+
+            >>> ext.matmul(64, 64, 64).resizable
+            True
+        """
+        return self._factory is not None
+
+    def resized(self, extents: Dict[str, int]) -> "Workload":
+        """The same workload (unscheduled) with the compute's axes at
+        `extents` (axis name -> size; axes not named keep theirs).
+
+            >>> small = ext.matmul(4096, 4096, 4096).resized({"i": 200, "k": 64})
+        """
+        if self._factory is None:
+            raise ValueError("this workload was not made by a helper that can resize it")
+        sizes = {}
+        for axis, param in self._axis_params.items():
+            if axis in extents:
+                sizes[param] = extents[axis]
+        return self._factory(**sizes)
 
     @property
     def op(self):
@@ -76,7 +108,8 @@ class Workload:
                              "they lay out a shared-memory copy, so cache those inputs too")
         s = _schedule(self.output, tile=tile, threads=threads, blocks=blocks,
                       cache=entries, decomposition=decomposition, **fields)
-        return Workload(self.inputs, self.output, s, self.chip)
+        w = Workload(self.inputs, self.output, s, self.chip)
+        return w._sized_by(self._factory, self._axis_params)
 
     def _items(self):
         return self._schedule if self._schedule is not None else self.output
@@ -169,7 +202,9 @@ def matmul(m: int, n: int, k: int, dtype="f32", acc="f32", tile=None, decomposit
     acc = _dt.canonical(acc)
     C = _te.compute((m, n), lambda i, j: _te.sum(A[i, r].astype(acc) * B[r, j].astype(acc),
                                                  axis=r), name="C")
-    w = Workload([A, B], C, chip=chip)
+    w = Workload([A, B], C, chip=chip)._sized_by(
+        lambda m=m, n=n, k=k: matmul(m, n, k, dtype=dtype, acc=acc, chip=chip),
+        {"i": "m", "j": "n", "k": "k"})
     d = _decomposition(decomposition, grid, split_k, split_k_mode, sms)
     if tile is None and d is None and not schedule_fields:
         return w
@@ -200,3 +235,46 @@ def row_reduce(m: int, k: int, combiner: str = "sum", dtype="f32") -> Workload:
     reducer = getattr(_te, combiner)
     y = _te.compute((m,), lambda i: reducer(X[i, r], axis=r), name="y")
     return Workload([X], y)
+
+
+def softmax(m: int, n: int, dtype="f32") -> Workload:
+    """Y[i, j] = exp(X[i, j] - max_k X[i, k]) / sum_k exp(X[i, k] - max_k X[i, k])
+    as four computes (row max, exponentials, row sum, division), as TVM's
+    topi softmax writes it; schedule the division and fuse the others
+    (`examples/python/softmax.py`), or let `ext.tune` do it.
+
+        >>> y = ext.tune(ext.softmax(64, 1000), chip="sm_80").run(x)
+    """
+    X = _te.placeholder((m, n), dtype, name="X")
+    k1, k2 = _te.reduce_axis(n, name="k1"), _te.reduce_axis(n, name="k2")
+    row_max = _te.compute((m,), lambda i: _te.max(X[i, k1], axis=k1), name="row_max")
+    e = _te.compute((m, n), lambda i, j: _te.exp(X[i, j] - row_max[i]), name="e")
+    row_sum = _te.compute((m,), lambda i: _te.sum(e[i, k2], axis=k2), name="row_sum")
+    Y = _te.compute((m, n), lambda i, j: e[i, j] / row_sum[i], name="softmax")
+    return Workload([X], Y)._sized_by(lambda m=m, n=n: softmax(m, n, dtype),
+                                      {"i": "m", "j": "n"})
+
+
+def conv2d(n: int, c: int, h: int, w: int, f: int, kh: int = 3, kw: int = 3,
+           padding: int = 1, dtype="f32") -> Workload:
+    """Y[n, f, y, x] = sum over (c, ry, rx) of Xp[n, c, y + ry, x + rx] *
+    W[f, c, ry, rx]: a direct NCHW convolution, stride 1, with `padding`
+    zeros around X (`ext.pad`, inlined into the convolution by a schedule
+    as guarded reads). The output is (h + 2 padding - kh + 1) x (...).
+
+        >>> y = ext.conv2d(1, 8, 18, 18, 16).run(x, wt)
+    """
+    X = _te.placeholder((n, c, h, w), dtype, name="X")
+    Wt = _te.placeholder((f, c, kh, kw), dtype, name="W")
+    Xp = _te.pad(X, (0, 0, padding, padding)) if padding else X
+    oh, ow = h + 2 * padding - kh + 1, w + 2 * padding - kw + 1
+    rc, ry, rx = (_te.reduce_axis(c, "rc"), _te.reduce_axis(kh, "ry"),
+                  _te.reduce_axis(kw, "rx"))
+    Y = _te.compute((n, f, oh, ow), lambda b, o, y, x: _te.sum(
+        Xp[b, rc, y + ry, x + rx] * Wt[o, rc, ry, rx], axis=[rc, ry, rx]), name="Y")
+
+    def resized(n=n, c=c, oh=oh, ow=ow, f=f):
+        return conv2d(n, c, oh + kh - 1 - 2 * padding, ow + kw - 1 - 2 * padding, f, kh, kw,
+                      padding, dtype)
+    return Workload([X, Wt], Y)._sized_by(resized, {"b": "n", "o": "f", "y": "oh",
+                                                    "x": "ow", "rc": "c"})

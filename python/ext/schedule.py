@@ -392,8 +392,18 @@ def _default_tile(axes):
     return tile
 
 
+# ext.tune, set by ext.tuning when it is imported (it imports this module,
+# so this one does not import it).
+_TUNER = None
+
+
+def _set_tuner(tune):
+    global _TUNER
+    _TUNER = tune
+
+
 def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
-             decomposition=None, **fields) -> Schedule:
+             decomposition=None, tuned=False, chip=None, **fields) -> Schedule:
     """A schedule for `compute` (a tensor from `ext.compute`): every argument
     is optional (`ext.schedule(C)` alone builds and runs).
 
@@ -416,6 +426,8 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
     * `raster` ("row"/"col"), `swizzle`, `vector`, `unroll`, `stages` (shared
       buffers per cached input; >= 2 pipelines the k-loop): see
       `ext.schedule_fields()`.
+    * `tuned=True` (with `chip=`, default sm_80): the schedule `ext.tune`
+      finds, read from the tuning database when it was found before.
     * `async_` (the attribute's `async`; `async` is a Python keyword): with
       `stages >= 2`, whether the copies into shared memory may be
       asynchronous (cp.async on sm_80 and later; True by default); False
@@ -445,6 +457,16 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
         >>> kernel = ext.build(s, target="nvvm", chip="sm_90")
     """
     loc = _where()
+    if tuned:
+        given = [n for n, v in (("tile", tile), ("threads", threads), ("blocks", blocks),
+                                ("cache", cache or None), ("decomposition", decomposition))
+                 if v is not None] + list(fields)
+        if given:
+            raise _error(loc, f"tuned=True finds the whole schedule; drop {', '.join(given)} "
+                              "(or call ext.tune for more control)")
+        return _TUNER(compute, chip=chip or "sm_80")
+    if chip is not None:
+        raise _error(loc, "chip= goes with tuned=True (a schedule itself serves any chip)")
     op = _as_compute(compute, loc)
     for name in fields:
         if name in ("compute_at", "reverse_compute_at", "compute_inline"):
