@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ComputeQueries.h"
 #include "ProgramBuilder.h"
 #include "ScheduleBindings.h"
 
@@ -48,6 +49,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -403,6 +405,25 @@ public:
   }
 
   ModuleHandle clone() { return ModuleHandle(ctx, module->clone()); }
+
+  py::list computes() { return ext::python::describeComputes(*module); }
+
+  /// A copy with compute #`index` of @`function` scheduled by `text` (an
+  /// empty text: every compute of the function without a schedule).
+  ModuleHandle withSchedule(const std::string &function, int64_t index,
+                            const std::string &text) {
+    ModuleHandle copy = clone();
+    ext::python::setComputeSchedule(*copy.module, function, index, text);
+    return copy;
+  }
+
+  /// A copy with @`function`'s computes at other extents.
+  ModuleHandle resized(const std::string &function,
+                       const std::map<std::string, int64_t> &extents) {
+    ModuleHandle copy = clone();
+    ext::python::resizeComputes(*copy.module, function, extents);
+    return copy;
+  }
 
   /// Returns the warnings and remarks the passes emitted, as
   /// (severity, file, line, text) tuples (a report pass's findings).
@@ -775,6 +796,19 @@ PYBIND11_MODULE(_ext, m) {
            "(for built computes, the Python file and line that wrote it).\n\n"
            "    >>> print(kernel.module.to_string(locations=True))")
       .def("clone", &ModuleHandle::clone, "A deep copy")
+      .def("computes", &ModuleHandle::computes,
+           "Every ext.compute: function, index, name, axes, operands (dtype, "
+           "shape, the axes each dimension reads, argument, producer), "
+           "combiner, whether it is a product of two reads, schedule")
+      .def("with_schedule", &ModuleHandle::withSchedule, py::arg("function"),
+           py::arg("index"), py::arg("schedule"),
+           "A copy with compute #index of @function scheduled by the "
+           "#ext.schedule text (\"\": every schedule of the function "
+           "removed), verified")
+      .def("resized", &ModuleHandle::resized, py::arg("function"),
+           py::arg("extents"),
+           "A copy with @function's axes named in `extents` at those sizes "
+           "and its memrefs to match, verified")
       .def("run_pipeline", &ModuleHandle::runPipeline, py::arg("pipeline"),
            "Run a textual pass pipeline (anchored on the module) in place; "
            "returns its warnings and remarks as (severity, file, line, "

@@ -56,14 +56,14 @@ Type parseDtype(MLIRContext *ctx, StringRef name) {
       .Default(Type());
 }
 
-namespace {
-
 std::string typeName(Type t) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << t;
   return s;
 }
+
+namespace {
 
 bool isFloat(Type t) { return isa<FloatType>(t); }
 bool isInt(Type t) { return t.isSignlessInteger(); }

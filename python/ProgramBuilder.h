@@ -32,6 +32,9 @@ struct BuildError : std::runtime_error {
 /// location otherwise.
 std::string describeLocation(mlir::Location loc);
 
+/// `t` as MLIR prints it ("f32", "memref<4xf16>").
+std::string typeName(mlir::Type t);
+
 /// The MLIR type of a canonical dtype name (f16, bf16, f32, f64, i1, i8,
 /// i16, i32, i64, index); null when unknown.
 mlir::Type parseDtype(mlir::MLIRContext *ctx, llvm::StringRef name);

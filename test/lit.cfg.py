@@ -28,6 +28,11 @@ tool_dirs = [config.ext_tools_dir, config.llvm_tools_dir]
 tools = ["ext-opt", "ext-translate", "ext-run", "ext-fuzz-replay", "mlir-opt",
          "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# ext-tune is Python (built with the bindings): tests of it say
+# `REQUIRES: ext-tune`.
+if os.path.exists(os.path.join(config.ext_tools_dir, "ext-tune")):
+    config.available_features.add("ext-tune")
+    llvm_config.add_tool_substitutions(["ext-tune"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # scripts/test.sh sets sanitized_replay when its sanitizer pass will replay the

@@ -55,7 +55,7 @@ from .helpers import Workload, conv2d, gemv, matmul, row_reduce, softmax  # noqa
 from .schedule import (  # noqa: F401
     Schedule, decomposition_names, decomposition_parameters, load_plugin, mma_names, schedule,
     schedule_fields)
-from .tuning import TuningReport, predict, search_space, tune  # noqa: F401
+from .tuning import TuningReport, predict, search_space, tune, tune_module  # noqa: F401
 from .tuning_db import TuningDatabase  # noqa: F401
 from .te import (  # noqa: F401
     CommReducer, ComputeOp, Expr, IterVar, Tensor, abs, cast, ceil, comm_reducer, compute,
@@ -64,7 +64,7 @@ from .te import (  # noqa: F401
     Var, var)
 
 __all__ = [
-    "Context", "Module", "load_plugin", "chip_info", "bank_cost", "tune", "predict",
+    "Context", "Module", "load_plugin", "chip_info", "bank_cost", "tune", "tune_module", "predict",
     "search_space", "TuningReport", "TuningDatabase", "softmax", "conv2d", "ExtWarning", "ExtRemark", "Kernel", "build", "cache_info", "clear_cache",
     "set_cache_limit", "lower", "dtype", "Workload", "matmul", "gemv",
     "row_reduce", "Schedule", "schedule", "decomposition_names", "decomposition_parameters",

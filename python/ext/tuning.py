@@ -161,8 +161,8 @@ def _module_text(items, args=None):
     return str(module), inputs, outputs, intermediates
 
 
-def _specs(tensors):
-    return [(tuple(int(d) for d in t.shape), t.dtype) for t in tensors]
+def _specs(tensors, is_input):
+    return [(tuple(int(d) for d in t.shape), t.dtype, is_input) for t in tensors]
 
 
 def _reduced_extents(problem, c: _space.Candidate):
@@ -182,42 +182,189 @@ def _reduced_extents(problem, c: _space.Candidate):
     return out
 
 
-def _check_job(problem, workload, tensor, c, info, target, check):
-    """The job dict for `check_job`: the full-size kernel to compile, the
-    reduced one to run and its reference."""
-    s = _space.schedule_of(problem, c)
-    text, _, _, _ = _module_text(s, workload.inputs if workload else None)
-    job = {"text": text, "target": target, "chip": info["name"], "reduced": None,
-           "family": problem.family, "entry": "kernel"}
-    if not check:
+def _tolerance(problem):
+    if problem.family in ("gemm", "contraction"):
+        return (1e-6, 1e-6)  # integer inputs: exact sums
+    return (2e-2, 2e-3) if problem.in_dtype in ("f16", "bf16") else (1e-4, 1e-6)
+
+
+_SMALL = 2e6  # multiply-adds (or points) the emulator runs in a moment
+
+
+class _TeSubject:
+    """A compute of a TE graph (or a Workload's): schedules are ext.Schedule
+    objects, modules are built by `ext.lower`."""
+
+    def __init__(self, tensor, workload):
+        self.tensor, self.workload = tensor, workload
+        self.problem = _space.problem_of(tensor)
+        self.inputs = workload.inputs if workload is not None else None
+
+    def key(self, chip):
+        return problem_key(self.problem, chip)
+
+    def text(self, c):
+        return _module_text(_space.schedule_of(self.problem, c), self.inputs)[0]
+
+    def check_job(self, c, job):
+        problem, workload = self.problem, self.workload
+        if workload is not None and workload.resizable:
+            small = workload.resized(_reduced_extents(problem, c))
+            tensor, inputs = small.output, small.inputs
+        elif problem.points * problem.reduce_points <= _SMALL:
+            tensor, inputs = self.tensor, self.inputs  # small enough as it is
+        else:
+            return job  # compiled, not run: no reduced size is known
+        s_small = _space.schedule_of(_space.problem_of(tensor), c)
+        reduced, ins, outs, scratch = _module_text(s_small, inputs)
+        reference, r_ins, r_outs, r_scratch = _module_text(tensor, inputs)
+        # Without schedules the intermediates are arguments too: compare
+        # the fused kernel's outputs with the reference's of the same names.
+        args = _specs(ins, True) + _specs(outs + scratch, False)
+        r_args = _specs(r_ins, True) + _specs(r_outs + r_scratch, False)
+        r_names = [t.name for t in r_ins + r_outs + r_scratch]
+        if any(t.name not in r_names for t in outs):
+            return job
+        job.update(reduced=reduced, reference=reference, args=args, reference_args=r_args,
+                   compare=[(len(ins) + i, r_names.index(t.name)) for i, t in enumerate(outs)])
         return job
-    small = None
-    if workload is not None and workload.resizable:
-        small = workload.resized(_reduced_extents(problem, c))
-    elif problem.points * problem.reduce_points <= 2e6:
-        small = workload  # small enough to run as it is
-    if small is None and workload is None and problem.points * problem.reduce_points <= 2e6:
-        small_tensor, small_inputs = tensor, None
-    elif small is not None:
-        small_tensor, small_inputs = small.output, small.inputs
-    else:
-        return job  # compiled, not run: no reduced size is known
-    small_problem = _space.problem_of(small_tensor)
-    s_small = _space.schedule_of(small_problem, c)
-    reduced, inputs, outputs, scratch = _module_text(s_small, small_inputs)
-    reference, _, r_outputs, r_scratch = _module_text(small_tensor, small_inputs)
-    # Without schedules the intermediates are arguments too: compare the
-    # fused kernel's outputs with the reference's of the same names.
-    r_names = [t.name for t in r_outputs + r_scratch]
-    if any(t.name not in r_names for t in outputs):
+
+    def timing_arrays(self):
+        return _specs(self.inputs, True) if self.inputs else None
+
+    def kernel(self, c, target, chip):
+        from .build import build
+        return build(_space.schedule_of(self.problem, c), target=target, chip=chip,
+                     args=self.inputs)
+
+    def result(self, best, rep):
+        s = _space.schedule_of(self.problem, best.candidate)
+        s.tuning = rep
+        if self.workload is None:
+            return s
+        from .helpers import Workload
+        w = Workload(self.workload.inputs, self.workload.output, s,
+                     self.workload.chip or rep.chip)
+        w._factory = self.workload._factory
+        w._axis_params = self.workload._axis_params
+        w.tuning = rep
+        return w
+
+
+class _Classes:
+    """Union-find over (compute, axis) and (memref, dimension): which axes
+    of a function's computes must keep one extent."""
+
+    def __init__(self):
+        self.parent = {}
+
+    def find(self, x):
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a, b):
+        self.parent[self.find(a)] = self.find(b)
+
+
+class _MlirSubject:
+    """Compute #index of @function of an MLIR module: schedules are
+    #ext.schedule text set on a copy of the module."""
+
+    def __init__(self, module, function, index):
+        self.module, self.function, self.index = module, function, index
+        self.descs = [d for d in module.computes() if d["function"] == function]
+        nodes = _space.nodes_of_module(self.descs)
+        self.problem = _space.problem_of_node(nodes[index])
+        self.num_inputs = self.descs[index]["num_inputs"]
+
+    def key(self, chip):
+        import hashlib
+        import json
+        fused = {self.problem.op.name} | {t.op.name for t, _ in self.problem.compute_at} | \
+            {t.op.name for t in self.problem.inline}
+        structure = [dict(name=d["name"], axes=[a[:2] for a in d["axes"]],
+                          operands=[(o["dtype"], o["dims"], o["window"]) for o in d["operands"]],
+                          combiner=d["combiner"], product=d["product"])
+                     for d in self.descs if (d["name"] or "") in fused or d is self.descs[self.index]]
+        digest = hashlib.sha256(json.dumps(structure, sort_keys=True).encode()).hexdigest()[:16]
+        return {"structure": digest, "compute": self.problem.op.name,
+                "shape": [a[2] for a in self.problem.axes],
+                "dtype": f"{self.problem.in_dtype}->{self.problem.out_dtype}", "chip": chip}
+
+    def attr(self, c):
+        return _space.schedule_text(self.problem, c, self.num_inputs)
+
+    def scheduled(self, c, module=None):
+        return (module or self.module).with_schedule(self.function, self.index, self.attr(c))
+
+    def text(self, c):
+        return str(self.scheduled(c))
+
+    def _extents(self, wanted):
+        """Per-compute extents ("N.axis") for the anchor's axes at `wanted`,
+        carried to every axis that shares a memref dimension with them."""
+        classes = _Classes()
+        for ci, d in enumerate(self.descs):
+            for o in d["operands"]:
+                for j, dims in enumerate(o["dims"]):
+                    if len(dims) == 1:
+                        classes.union(("ax", ci, dims[0]), ("mem", o["value"], j))
+        sizes = {}
+        for pos, (name, _, _) in enumerate(self.problem.axes):
+            sizes[classes.find(("ax", self.index, pos))] = wanted[name]
+        out = {}
+        for ci, d in enumerate(self.descs):
+            for pos, (name, _, _) in enumerate(d["axes"]):
+                root = classes.find(("ax", ci, pos))
+                if root in sizes:
+                    out[f"{ci}.{name}"] = sizes[root]
+        return out
+
+    def _args(self, module):
+        """(shape, dtype, is_input) per argument of the function, and the
+        arguments its computes write; None if a compute does not touch one."""
+        descs = [d for d in module.computes() if d["function"] == self.function]
+        args = {}
+        written = set()
+        for d in descs:
+            for k, o in enumerate(d["operands"]):
+                if o["arg"] < 0:
+                    continue
+                if k >= d["num_inputs"]:
+                    written.add(o["arg"])
+                shape, dtype, is_input = args.get(o["arg"], (tuple(o["shape"]), o["dtype"], False))
+                args[o["arg"]] = (shape, dtype, is_input or k < d["num_inputs"])
+        if sorted(args) != list(range(len(args))):
+            return None, None
+        return [args[i] for i in range(len(args))], sorted(written)
+
+    def check_job(self, c, job):
+        job["entry"] = self.function
+        try:
+            small = self.module.resized(self.function,
+                                        self._extents(_reduced_extents(self.problem, c)))
+        except ValueError:
+            if self.problem.points * self.problem.reduce_points > _SMALL:
+                return job  # compiled, not run
+            small = self.module
+        reduced = self.scheduled(c, small)
+        reference = small.with_schedule(self.function, 0, "")
+        args, written = self._args(reference)
+        if args is None:
+            return job
+        job.update(reduced=str(reduced), reference=str(reference), args=args,
+                   reference_args=args, compare=[(i, i) for i in written])
         return job
-    job.update(reduced=reduced, reference=reference, inputs=_specs(inputs),
-               outputs=_specs(outputs), scratch=_specs(scratch),
-               reference_outputs=_specs(r_outputs + r_scratch),
-               compare=[r_names.index(t.name) for t in outputs],
-               tolerance=(1e-6, 1e-6) if problem.family in ("gemm", "contraction") else
-               ((2e-2, 2e-3) if problem.in_dtype in ("f16", "bf16") else (1e-4, 1e-6)))
-    return job
+
+    def timing_arrays(self):
+        return None
+
+    def result(self, best, rep):
+        self.report = rep
+        return self.scheduled(best.candidate)
 
 
 def _gpu_timer():
@@ -272,13 +419,19 @@ def tune(target, chip="sm_80", trials: int = 3, executor: Optional[Executor] = N
         >>> s = ext.tune(C, chip="sm_90", trials=2)
         >>> print(s.tuning.report())
     """
-    started = time.perf_counter()
     tensor, workload = _target(target)
+    return _tune(_TeSubject(tensor, workload), chip, trials, executor, database, min_legal,
+                 check, progress, plot, measure, max_workers)
+
+
+def _tune(subject, chip, trials, executor, database, min_legal, check, progress, plot, measure,
+          max_workers):
+    started = time.perf_counter()
     info = dict(chip) if isinstance(chip, dict) else chip_info(chip)
     gpu_target = "nvvm" if info["vendor"] == "nvidia" else "rocdl"
-    problem = _space.problem_of(tensor)
+    problem = subject.problem
     db = _database(database)
-    key = problem_key(problem, info["name"])
+    key = subject.key(info["name"])
     bar = _Progress(progress)
 
     if db is not None:
@@ -290,7 +443,7 @@ def tune(target, chip="sm_80", trials: int = 3, executor: Optional[Executor] = N
             rep = TuningReport(problem.describe(), info["name"], key, best,
                                from_database=True, database=db.path,
                                seconds=time.perf_counter() - started)
-            return _result(problem, workload, best, rep)
+            return subject.result(best, rep)
 
     # The space, pruned by the chip's limits, ranked by the model.
     fitting, pruned = [], Counter()
@@ -315,20 +468,17 @@ def tune(target, chip="sm_80", trials: int = 3, executor: Optional[Executor] = N
 
     own = executor is None
     if own:
-        workers = max_workers or os.cpu_count() or 1
-        executor = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
-    else:
-        workers = max_workers or 4
+        executor = ProcessPoolExecutor(max_workers=max_workers or os.cpu_count() or 1,
+                                       mp_context=get_context("spawn"))
     try:
-        legal, illegal = _legalize(problem, workload, ranked, info, executor, workers,
-                                   min_legal, bar)
+        legal, illegal = _legalize(subject, ranked, info, executor, min_legal, bar)
         if not legal:
             reasons = Counter(r.reason for _, _, r in ranked if r.status == "illegal")
             raise ValueError(f"ext.tune: no legal candidate for {problem.describe()} on "
                              f"{info['name']}; the verifiers said: "
                              f"{reasons.most_common(3)}")
-        best, checked = _check(problem, workload, tensor, legal, info, gpu_target, executor,
-                               trials, check, measure, bar)
+        best, checked = _check(subject, legal, info, gpu_target, executor, trials, check,
+                               measure, bar)
     finally:
         if own:
             executor.shutdown()
@@ -341,10 +491,10 @@ def tune(target, chip="sm_80", trials: int = 3, executor: Optional[Executor] = N
         db.commit(key, _record(best, rep))
     if plot:
         rep.plot = _plot(rep, db)
-    return _result(problem, workload, best, rep)
+    return subject.result(best, rep)
 
 
-def _legalize(problem, workload, ranked, info, executor, workers, min_legal, bar):
+def _legalize(subject, ranked, info, executor, min_legal, bar):
     """Verifies candidates in model order, the bank analysis on the
     executor, until `min_legal` are legal and none left can beat the best."""
     legal: List[Ranked] = []
@@ -363,9 +513,7 @@ def _legalize(problem, workload, ranked, info, executor, workers, min_legal, bar
         texts = []
         for r in chunk:
             try:
-                s = _space.schedule_of(problem, r.candidate)
-                text, _, _, _ = _module_text(s, workload.inputs if workload else None)
-                texts.append(text)
+                texts.append(subject.text(r.candidate))
             except (ValueError, RuntimeError, TypeError) as e:
                 r.status, r.reason = "illegal", _jobs._first_line(e)
                 texts.append(None)
@@ -380,7 +528,8 @@ def _legalize(problem, workload, ranked, info, executor, workers, min_legal, bar
                 r.status, r.reason = "illegal", res["error"]
                 continue
             r.bank = res
-            refined = _model.predict(problem, r.candidate, info, bank_factor=res["mean"])
+            refined = _model.predict(subject.problem, r.candidate, info,
+                                     bank_factor=res["mean"])
             r.prediction = refined or r.prediction
             r.status = "legal"
             legal.append(r)
@@ -393,8 +542,7 @@ def _legalize(problem, workload, ranked, info, executor, workers, min_legal, bar
     return legal, illegal
 
 
-def _check(problem, workload, tensor, legal, info, gpu_target, executor, trials, check,
-           measure, bar):
+def _check(subject, legal, info, gpu_target, executor, trials, check, measure, bar):
     """Compiles and checks the best `trials` (more while they fail);
     returns the best passing one and how many were checked."""
     timer = measure if measure is not None else _gpu_timer()
@@ -404,8 +552,12 @@ def _check(problem, workload, tensor, legal, info, gpu_target, executor, trials,
     while pos < len(legal) and len(passed) < max(1, trials):
         chunk = legal[pos:pos + max(1, trials - len(passed))]
         pos += len(chunk)
-        jobs = [_check_job(problem, workload, tensor, r.candidate, info, gpu_target, check)
-                for r in chunk]
+        jobs = []
+        for r in chunk:
+            job = {"text": subject.text(r.candidate), "target": gpu_target,
+                   "chip": info["name"], "reduced": None, "family": subject.problem.family,
+                   "entry": "kernel", "tolerance": _tolerance(subject.problem)}
+            jobs.append(subject.check_job(r.candidate, job) if check else job)
         results = list(executor.map(_jobs.check_job, jobs))
         checked += len(chunk)
         for r, res in zip(chunk, results):
@@ -422,12 +574,11 @@ def _check(problem, workload, tensor, legal, info, gpu_target, executor, trials,
         worst = legal[0]
         raise RuntimeError(f"ext.tune: the best candidates failed their checks; the best "
                            f"({worst.candidate.short()}) {worst.reason}")
-    if timer is not None and workload is not None:
-        from .build import build
+    specs = subject.timing_arrays()
+    if timer is not None and specs is not None:
         for r in passed:
-            kernel = build(_space.schedule_of(problem, r.candidate), target=gpu_target,
-                           chip=info["name"], args=workload.inputs)
-            arrays = _jobs._inputs(_specs(workload.inputs), problem.family)
+            kernel = subject.kernel(r.candidate, gpu_target, info["name"])
+            arrays = _jobs._inputs([(sh, dt) for sh, dt, _ in specs], subject.problem.family)
             r.measured_seconds = timer(kernel, arrays)
         passed.sort(key=lambda r: r.measured_seconds)
     return passed[0], checked
@@ -474,17 +625,60 @@ def _plot(rep: TuningReport, db) -> Optional[str]:
     return path
 
 
-def _result(problem, workload, best: Ranked, rep: TuningReport):
-    s = _space.schedule_of(problem, best.candidate)
-    s.tuning = rep
-    if workload is None:
-        return s
-    from .helpers import Workload
-    w = Workload(workload.inputs, workload.output, s, workload.chip or rep.chip)
-    w._factory = workload._factory
-    w._axis_params = workload._axis_params
-    w.tuning = rep
-    return w
+def tune_module(module, chip="sm_80", function: Optional[str] = None, compute=None,
+                trials: int = 3, executor: Optional[Executor] = None, database=None,
+                min_legal: int = 100, check: bool = True, progress=None, plot: bool = True,
+                max_workers: Optional[int] = None):
+    """`ext.tune` for computes written in MLIR: `module` is an `ext.Module`
+    or its text; `compute` (a name or an index) of `function`, or else every
+    compute without a schedule that no other compute of its function reads
+    (its named producers are fused into it as in Python). Returns the
+    module with the schedules set and a list of (function, compute, report
+    or the reason it was skipped).
+
+        >>> tuned, reports = ext.tune_module(open("gemm.mlir").read(), chip="sm_90a")
+        >>> print(tuned)
+    """
+    if isinstance(module, str):
+        module = Module.parse(module)
+    if not isinstance(chip, dict):
+        chip_info(chip)  # an unknown chip is an error before anything runs
+    descs = module.computes()
+    functions = [function] if function else list(dict.fromkeys(d["function"] for d in descs))
+    targets = []
+    for f in functions:
+        fd = [d for d in descs if d["function"] == f]
+        if not fd:
+            raise ValueError(f"@{f} has no ext.compute")
+        if compute is not None:
+            picked = [d["index"] for d in fd
+                      if d["name"] == compute or (isinstance(compute, int) and
+                                                  d["index"] == compute)]
+            if not picked:
+                names = [d["name"] or f"#{d['index']}" for d in fd]
+                raise ValueError(f"@{f} has no compute {compute!r} (it has {names})")
+            targets += [(f, i) for i in picked]
+        else:
+            read = {o["producer"] for d in fd for o in d["operands"][:d["num_inputs"]]}
+            targets += [(f, d["index"]) for d in fd
+                        if d["index"] not in read and d["schedule"] is None]
+    results = []
+    for f, i in targets:
+        try:
+            subject = _MlirSubject(module, f, i)
+        except ValueError as e:
+            results.append((f, i, str(e)))
+            continue
+        try:
+            module = _tune(subject, chip, trials, executor, database, min_legal, check,
+                           progress, plot, None, max_workers)
+        except _space.NoSearchSpace as e:
+            if compute is not None:
+                raise
+            results.append((f, i, str(e)))
+            continue
+        results.append((f, i, subject.report))
+    return module, results
 
 
 def predict(target, schedule_or_candidate, chip="sm_80"):

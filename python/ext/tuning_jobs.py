@@ -105,22 +105,27 @@ def _inputs(specs, family, seed=0):
     return arrays
 
 
-def _run(text, entry, inputs, results, chip):
-    """Runs @entry of `text` on the CPU (kernels on the emulator) with
-    `inputs` and fresh arrays of the `results` specs; returns those."""
+def _run(text, entry, args, inputs, chip):
+    """Runs @entry of `text` on the CPU (kernels on the emulator): its
+    arguments are `args` ((shape, dtype, is_input) each), the inputs
+    copies of `inputs` in order, the others zeros. Returns every array."""
     from ._ext import Module
     from . import dtypes as _dt
     module = Module.parse(text)
-    arrays = [np.zeros(shape, _dt.numpy_dtype(dtype)) for shape, dtype in results]
-    module.executable(entry, "cpu", 2, chip)(list(inputs) + arrays)
+    given = iter(inputs)
+    arrays = [next(given).copy() if is_input else np.zeros(shape, _dt.numpy_dtype(dtype))
+              for shape, dtype, is_input in args]
+    module.executable(entry, "cpu", 2, chip)(arrays)
     return arrays
 
 
 def check_job(job: dict) -> dict:
     """Compiles `job["text"]` for `job["target"]` and `job["chip"]`, then runs
-    `job["reduced"]` (the schedule at a reduced size) and `job["reference"]`
-    (the same computes without schedules) on the CPU with one set of inputs
-    and compares the outputs."""
+    @`job["entry"]` of `job["reduced"]` (the schedule at a reduced size) and
+    of `job["reference"]` (the same computes without schedules) on the CPU,
+    their arguments `job["args"]` and `job["reference_args"]` ((shape,
+    dtype, is_input): the same inputs, in order, to both), and compares the
+    arrays `job["compare"]` pairs."""
     from ._ext import Module
     start = time.perf_counter()
     out = {"ok": False}
@@ -134,9 +139,17 @@ def check_job(job: dict) -> dict:
     binaries = compiled["binaries"]
     out["shared_memory"] = dict(compiled["shared_memory"])
     if job["target"] == "nvvm":
-        ptx = b"".join(binaries.values()).decode()
-        out["entries"] = ptx.count(".entry")
-        report = ptxas_report(ptx, job["chip"])
+        # One PTX file per gpu.module: each is assembled on its own.
+        ptxs = [b.decode() for b in binaries.values()]
+        out["entries"] = sum(p.count(".entry") for p in ptxs)
+        reports = [ptxas_report(p, job["chip"]) for p in ptxs]
+        report = reports[0] if len(reports) == 1 else {
+            "ptxas": reports[0]["ptxas"] if reports else None,
+            "ok": all(r.get("ok", True) for r in reports),
+            "registers": max((r.get("registers", 0) for r in reports), default=0),
+            "spill_bytes": sum(r.get("spill_bytes", 0) for r in reports),
+            "serialized": any(r.get("serialized") for r in reports),
+            "log": "".join(r.get("log", "") for r in reports)}
         out["ptxas"] = report
         if report.get("ptxas") and not report["ok"]:
             out.update(stage="ptxas", error=report["log"].strip().splitlines()[-1]
@@ -156,12 +169,13 @@ def check_job(job: dict) -> dict:
         return out
     t = time.perf_counter()
     try:
-        inputs = _inputs(job["inputs"], job["family"], job.get("seed", 0))
-        got = _run(job["reduced"], job["entry"], inputs, job["outputs"] + job["scratch"],
-                   job["chip"])[:len(job["outputs"])]
-        everything = _run(job["reference"], job["entry"], inputs, job["reference_outputs"],
-                          job["chip"])
-        want = [everything[i] for i in job["compare"]]
+        inputs = _inputs([(shape, dtype) for shape, dtype, is_input in job["args"] if is_input],
+                         job["family"], job.get("seed", 0))
+        got_all = _run(job["reduced"], job["entry"], job["args"], inputs, job["chip"])
+        want_all = _run(job["reference"], job["entry"], job["reference_args"], inputs,
+                        job["chip"])
+        got = [got_all[i] for i, _ in job["compare"]]
+        want = [want_all[j] for _, j in job["compare"]]
     except Exception as e:  # noqa: BLE001
         out.update(stage="emulator", error=_first_line(e))
         return out

@@ -47,6 +47,7 @@ class Operand:
     dtype: str
     dims: List[Tuple[int, ...]]
     window: bool
+    via: int = 0  # the anchor's operand it is read through
 
     @property
     def axes(self) -> set:
@@ -124,63 +125,91 @@ def _product_of_two_reads(op) -> bool:
     return body.op == "mul" and all(read(a) for a in body.args)
 
 
-def _producers(op) -> List[object]:
-    """The computes upstream of `op`, producers before readers."""
-    order, seen = [], set()
+@dataclass(eq=False)
+class Node:
+    """A compute as the analysis sees it, from a TE graph or an MLIR
+    module: its name, axes, whether its body is a product of two reads
+    under a sum, its reads as (source, the axes each dimension reads, a
+    window?, dtype) where the source is another Node (a producer) or a leaf
+    (an input: anything with `.name` and `.dtype`), its output references
+    (with `.op.name` and `.dtype`) and the object the Problem keeps as `op`."""
+    name: str
+    axes: List[Tuple[str, str, int]]
+    product: bool
+    reads: list
+    outputs: list
+    op: object = None
 
-    def visit(o):
-        for t, _ in _operands(o):
-            p = t.op
-            if p is None or id(p) in seen:
-                continue
-            seen.add(id(p))
-            visit(p)
-            order.append(p)
-    visit(op)
-    return order
+    @property
+    def reduces(self) -> bool:
+        return any(k == "reduce" for _, k, _ in self.axes)
 
 
-def problem_of(tensor) -> Problem:
-    """The problem of the compute producing `tensor` (a TE tensor)."""
-    op = tensor.op
-    if op is None:
-        raise ValueError(f"'{tensor.name}' is a placeholder: tune a compute")
+def _te_node(op, seen=None) -> Node:
+    seen = {} if seen is None else seen
+    if id(op) in seen:
+        return seen[id(op)]
     for a in op.all_axes:
         if isinstance(a.extent, _te.Var):
             raise ValueError(f"axis '{a.name}' of '{op.name}' is symbolic ({a.extent.name}): "
                              "tune at concrete sizes (the schedule then serves any size)")
-    axes = [(a.name, a.kind, int(a.extent)) for a in op.all_axes]
-    fused_at, inline = [], []
-    for p in _producers(op):
-        if p.reduce_axes:
-            fused_at.append(p.outputs[0])
-        else:
-            inline.append(p.outputs[0])
+    node = Node(op.name, [(a.name, a.kind, int(a.extent)) for a in op.all_axes],
+                _product_of_two_reads(op), [], list(op.outputs), op)
+    seen[id(op)] = node
+    for t, trees in _operands(op):
+        source = _te_node(t.op, seen) if t.op is not None else t
+        node.reads.append((source, [_tree_axes(tr) for tr in trees],
+                           any(len(_tree_axes(tr)) > 1 for tr in trees), t.dtype))
+    return node
+
+
+def problem_of(tensor) -> Problem:
+    """The problem of the compute producing `tensor` (a TE tensor)."""
+    if tensor.op is None:
+        raise ValueError(f"'{tensor.name}' is a placeholder: tune a compute")
+    return problem_of_node(_te_node(tensor.op))
+
+
+def problem_of_node(node: Node) -> Problem:
+    """The problem of a compute (`Node`): its producers fused (element-wise
+    ones inlined, reductions computed at its first spatial axis), the reads
+    that remain, its family."""
+    producers, seen = [], set()
+
+    def visit(n):
+        for source, _, _, _ in n.reads:
+            if isinstance(source, Node) and id(source) not in seen:
+                seen.add(id(source))
+                visit(source)
+                producers.append(source)
+    visit(node)
+    fused_at = [p for p in producers if p.reduces]
+    inline = [p for p in producers if not p.reduces]
+    axes = node.axes
     # Operands of the anchor once its element-wise producers are inlined:
-    # what the kernel reads. The graph is not rewritten; for the model it is
-    # enough to follow inlined tensors to their inputs.
-    inlined = {id(t.op) for t in inline}
+    # what the kernel reads, each with the anchor operand it comes through.
     reads = []
 
-    def collect(o, compose):
-        for t, trees in _operands(o):
-            dims = [compose(_tree_axes(tr)) for tr in trees]
-            window = any(len(_tree_axes(tr)) > 1 for tr in trees)
-            if t.op is not None and id(t.op) in inlined:
-                # T's axis d is read at dims[d] of this access.
-                collect(t.op, lambda ax, dims=dims: tuple(sorted({a for x in ax for a in dims[x]}))
-                        if ax else ())
-            elif t.op is not None and any(t is f for f in fused_at):
+    def collect(n, compose, via):
+        for k, (source, dims, window, dtype) in enumerate(n.reads):
+            dims = [compose(d) for d in dims]
+            here = k if via is None else via
+            if isinstance(source, Node) and source in inline:
+                # The producer's axis d is read at dims[d] of this access.
+                collect(source, lambda ax, dims=dims: tuple(sorted(
+                    {a for x in ax for a in dims[x]})) if ax else (), here)
+            elif isinstance(source, Node) and source in fused_at:
                 continue  # computed in the kernel, in shared memory
             else:
-                reads.append(Operand(t, t.dtype, dims, window))
-    collect(op, lambda ax: ax)
-    out_dtype = op.outputs[0].dtype
+                leaf = source.outputs[0] if isinstance(source, Node) else source
+                reads.append(Operand(leaf, dtype, dims, window, here))
+    collect(node, lambda ax: ax, None)
+    out_dtype = node.outputs[0].dtype
     family = "generic"
     gemm = None
     spatial = [d for d, a in enumerate(axes) if a[1] == "spatial"]
     reduce = [d for d, a in enumerate(axes) if a[1] == "reduce"]
-    if op.reduce_axes and _product_of_two_reads(op) and len(reads) == 2:
+    if reduce and node.product and len(reads) == 2:
         family = "contraction"
         if len(reduce) == 1 and len(spatial) >= 2 and not any(r.window for r in reads):
             m, n, k = spatial[-2], spatial[-1], reduce[0]
@@ -194,13 +223,15 @@ def problem_of(tensor) -> Problem:
                 gemm = dict(m=m, n=n, k=k,
                             a_kmajor=a.dims[-1] == (k,), b_kmajor=b.dims[-1] == (k,),
                             a=reads.index(a), b=reads.index(b))
-    elif op.reduce_axes:
+    elif reduce:
         family = "reduction"
     elif fused_at and spatial:
         family = "rowwise"
-    return Problem(op, axes, reads, out_dtype, family,
-                   compute_at=[(t, axes[spatial[0]][0]) for t in fused_at] if spatial else [],
-                   inline=inline, gemm=gemm, outputs=list(op.outputs))
+    return Problem(node.op if node.op is not None else node, axes, reads, out_dtype, family,
+                   compute_at=[(p.outputs[0], axes[spatial[0]][0]) for p in fused_at]
+                   if spatial else [],
+                   inline=[p.outputs[0] for p in inline], gemm=gemm,
+                   outputs=list(node.outputs))
 
 
 # ---------------------------------------------------------------------------
@@ -623,6 +654,10 @@ def _reduction_candidates(problem: Problem, chip: dict) -> Iterator[Candidate]:
                                         None, None, None, (), None, None)
 
 
+class NoSearchSpace(ValueError):
+    """No family of candidates matches the compute."""
+
+
 _SPACES: List[Tuple[str, Callable, Callable]] = [
     ("gemm", lambda p: p.family == "gemm", _gemm_candidates),
     ("contraction", lambda p: p.family == "contraction", _contraction_candidates),
@@ -655,27 +690,22 @@ def candidates(problem: Problem, chip: dict) -> Iterator[Tuple[Candidate, Option
                 seen.add(c)
                 yield c, prune_reason(problem, c, chip)
             return
-    raise ValueError(f"no search space for {problem.describe()}; ext.tuning_space."
-                     "register_space adds one")
+    raise NoSearchSpace(f"no search space for {problem.describe()}; ext.tuning_space."
+                        "register_space adds one")
 
 
 def schedule_of(problem: Problem, c: Candidate, target=None):
     """`c` as an `ext.Schedule` of the problem's compute, with its fusions."""
     from .schedule import schedule as _schedule
-    operands = [o.tensor for o in problem.operands]
     cache = []
-    # The anchor's own operand list, for tensors read through inlined
-    # producers: cache the producer (its inputs are cached then).
+    # Cache entries name the anchor's reads: a read through an inlined
+    # producer caches that producer (its inputs are cached then).
     anchor_reads = [t for t, _ in _operands(problem.op)]
     for operand, layout in c.cache:
-        if operand >= len(operands):
+        if operand >= len(problem.operands):
             tensor = target if target is not None else problem.outputs[0]
         else:
-            tensor = operands[operand]
-            if not any(tensor is t for t in anchor_reads):
-                # Read through an inlined producer: cache that producer.
-                tensor = next((t for t in problem.inline
-                               if any(tensor is x for x, _ in _operands(t.op))), tensor)
+            tensor = anchor_reads[problem.operands[operand].via]
         if not layout:
             entry = tensor
         elif layout[0] == "align":
@@ -750,3 +780,96 @@ def candidate_of(problem: Problem, schedule) -> Candidate:
     return Candidate(tile, threads, blocks, tuple(int(x) for x in tt.group(1).split(","))
                      if tt else None, one("vector"), one("stages"),
                      mma.group(1) if mma else None, warps, tuple(cache), dec, swizzle)
+
+
+# ---------------------------------------------------------------------------
+# Computes written in MLIR
+
+
+@dataclass(eq=False)
+class Ref:
+    """An input or output of an MLIR compute, for the analysis: a name, a
+    dtype, and (outputs) the compute that writes it as `op`."""
+    name: str
+    dtype: str
+    op: object = None
+
+
+def nodes_of_module(descriptions: List[dict]) -> List[Node]:
+    """Nodes for the computes of one function (`ext.Module.computes()`'s
+    entries of that function, in order). A producer without a `name`
+    cannot be fused (a schedule names what it fuses): it is read as an
+    input."""
+    nodes: List[Node] = []
+    for d in descriptions:
+        for name, kind, extent in d["axes"]:
+            if extent is None:
+                raise ValueError(f"axis '{name}' of compute #{d['index']} of @{d['function']} "
+                                 "is symbolic: tune at concrete sizes")
+        node = Node(d["name"] or f"#{d['index']}", [tuple(a) for a in d["axes"]], d["product"],
+                    [], [], None)
+        node.op = node
+        for k in range(d["num_inputs"]):
+            o = d["operands"][k]
+            p = o["producer"]
+            if p >= 0 and descriptions[p]["name"]:
+                source = nodes[p]
+            else:
+                source = Ref(f"arg{o['arg']}" if o["arg"] >= 0 else f"buffer{o['value']}",
+                             o["dtype"])
+            node.reads.append((source, [tuple(x) for x in o["dims"]], o["window"], o["dtype"]))
+        out = d["operands"][d["num_inputs"]]
+        node.outputs = [Ref(node.name, out["dtype"], node)]
+        nodes.append(node)
+    return nodes
+
+
+def schedule_text(problem: Problem, c: Candidate, num_inputs: int) -> str:
+    """`c` as `#ext.schedule` text for the problem's compute (whose first
+    `num_inputs` operands are its inputs), fusions included: what
+    `schedule_of` makes through Python, for a compute written in MLIR."""
+    def ints(xs):
+        return "[" + ", ".join(str(int(x)) for x in xs) + "]"
+    parts = [f"tile = {ints(c.tile)}",
+             "blocks = [" + ", ".join(f'"{b}"' for b in c.blocks) + "]",
+             f"threads = {ints(c.threads)}"]
+    entries, seen = [], set()
+    for operand, layout in c.cache:
+        n = num_inputs if operand >= len(problem.operands) else problem.operands[operand].via
+        if n in seen:
+            continue
+        seen.add(n)
+        text = f"#ext.cache<operand = {n}"
+        if layout and layout[0] == "align":
+            text += ", align = [" + ", ".join(
+                f"#ext.storage_align<dim = {d}, factor = {f}, offset = {o}>"
+                for d, f, o in layout[1]) + "]"
+        elif layout:
+            bits, base, shift, *panel = layout[1]
+            text += f", swizzle = #ext.swizzle<bits = {bits}, base = {base}, shift = {shift}" + \
+                (f", panel = {panel[0]}" if panel else "") + ">"
+        entries.append(text + ">")
+    if entries:
+        parts.append("cache = [" + ", ".join(entries) + "]")
+    if c.decomposition:
+        name, params = c.decomposition
+        parts.append(f"decomposition = #ext.{name}" + (
+            "<" + ", ".join(f"{k} = {v}" for k, v in params) + ">" if params else ""))
+    if c.swizzle is not None:
+        parts.append(f"swizzle = {c.swizzle}")
+    if c.vector is not None:
+        parts.append(f"vector = {c.vector}")
+    if c.thread_tile:
+        parts.append(f"layout = #ext.blocked<thread_tile = {ints(c.thread_tile)}>")
+    if c.mma:
+        parts.append(f"mma = #ext.mma<{c.mma}>")
+        parts.append(f"warps = {ints(c.warps)}")
+    if c.stages is not None:
+        parts.append(f"stages = {c.stages}")
+    if problem.compute_at:
+        parts.append("compute_at = [" + ", ".join(
+            f'#ext.at<"{t.op.name}", "{axis}">' for t, axis in problem.compute_at) + "]")
+    if problem.inline:
+        parts.append("compute_inline = [" + ", ".join(f'"{t.op.name}"' for t in problem.inline)
+                     + "]")
+    return "#ext.schedule<" + ", ".join(parts) + ">"

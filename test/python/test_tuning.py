@@ -213,3 +213,49 @@ def test_cost_model_is_a_function_printed_per_candidate():
     # The L2 bandwidth is a stated parameter.
     slow = dict(info, l2_bytes_per_second=info["l2_bytes_per_second"] / 10)
     assert cost_model.predict(p, small, slow).seconds > b.seconds
+
+
+def test_mlir_computes_tune_like_te_ones(db):
+    # The same candidate as #ext.schedule text for a compute written in
+    # MLIR and as an ext.Schedule of the TE graph: one attribute.
+    w = ext.softmax(64, 1000)
+    te_problem = tuning_space.problem_of(w.output)
+    text = str(w.module())
+    m = ext.Module.parse(text)
+    subject = tuning._MlirSubject(m, "kernel", 3)
+    assert subject.problem.family == "rowwise"
+    assert [t.op.name for t, _ in subject.problem.compute_at] == ["row_max", "row_sum"]
+    fitting, _ = ext.search_space(w, "sm_80")
+    for c in fitting[::40]:
+        te_text = tuning_space.schedule_of(te_problem, c).text()
+        mlir_text = [d for d in subject.scheduled(c).computes() if d["index"] == 3][0]["schedule"]
+        assert " ".join(te_text.split()) == mlir_text
+    g = ext.matmul(300, 200, 100, dtype="float16")
+    gm = ext.Module.parse(str(g.module()))
+    gs = tuning._MlirSubject(gm, "kernel", 0)
+    assert gs.problem.family == "gemm" and gs.problem.gemm == \
+        tuning_space.problem_of(g.output).gemm
+    for c in ext.search_space(g, "sm_90a")[0][::500]:
+        te_text = tuning_space.schedule_of(tuning_space.problem_of(g.output), c).text()
+        assert " ".join(te_text.split()) == gs.scheduled(c).computes()[0]["schedule"]
+
+
+def test_tune_module_checks_at_a_reduced_size_and_runs_right(db):
+    text = open(os.path.join(ROOT, "test/Tools/Inputs/tune-computes.mlir")).read()
+    tuned, results = ext.tune_module(text, chip="gfx942", database=db, min_legal=30, trials=1)
+    reports = {f: r for f, _, r in results}
+    for f in ("gemm", "softmax"):
+        check = reports[f].best.check
+        assert check["ok"] and check["checked"], (f, check)
+    # Run the tuned softmax (kernels on the emulator, gfx942's waves).
+    x = np.random.default_rng(3).standard_normal((300, 1000)).astype(np.float32)
+    y = np.zeros_like(x)
+    tuned.executable("softmax", "cpu", 2, "gfx942")([x, y])
+    ref = np.exp(x - x.max(1, keepdims=True))
+    np.testing.assert_allclose(y, ref / ref.sum(1, keepdims=True), rtol=1e-5, atol=1e-7)
+    # The second run comes from the database.
+    again, results = ext.tune_module(text, chip="gfx942", database=db)
+    assert all(r.from_database for _, _, r in results)
+    assert str(again) == str(tuned)
+    with pytest.raises(ValueError, match="has no compute 'nope'"):
+        ext.tune_module(text, chip="gfx942", function="gemm", compute="nope", database=db)
