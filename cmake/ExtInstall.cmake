@@ -46,6 +46,8 @@ if(TARGET _ext)
   install(DIRECTORY ${CMAKE_BINARY_DIR}/python_packages/ext
     DESTINATION python_packages
     FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+  # ext-tune finds the package at ../python_packages, as in the build tree.
+  install(PROGRAMS ${CMAKE_BINARY_DIR}/bin/ext-tune DESTINATION ${CMAKE_INSTALL_BINDIR})
   set(EXT_INSTALL_PYTHON_DIR python_packages)
 else()
   set(EXT_INSTALL_PYTHON_DIR "")

@@ -72,7 +72,7 @@ def occupancy(problem, c, chip) -> int:
     threads = math.prod(c.threads)
     smem = _space.shared_bytes(problem, c)
     g = chip["register_granule"]
-    regs = -(-_space.registers_per_thread(problem, c) // g) * g
+    regs = -(-_space.registers_per_thread(problem, c, chip) // g) * g
     limits = [chip["max_blocks_per_multiprocessor"],
               chip["max_threads_per_multiprocessor"] // threads,
               chip["registers_per_multiprocessor"] // max(1, regs * threads)]

@@ -345,7 +345,7 @@ def shared_bytes(problem: Problem, c: Candidate) -> int:
     return max(main, staged_out)
 
 
-def registers_per_thread(problem: Problem, c: Candidate) -> int:
+def registers_per_thread(problem: Problem, c: Candidate, chip: Optional[dict] = None) -> int:
     """A lead for the 32-bit registers a thread needs: accumulators, the
     operand fragments of one step, copy staging, and ~32 for addresses and
     loop state."""
@@ -366,17 +366,15 @@ def registers_per_thread(problem: Problem, c: Candidate) -> int:
         g = problem.gemm
         frag = 2 * (c.tile[g["m"]] // c.threads[g["m"]] + c.tile[g["n"]] // c.threads[g["n"]])
     copies = 0
-    if c.stages and c.stages >= 2 and not _async_copies(problem, c):
+    # Without cp.async (AMD, older NVIDIA) the next stage passes through
+    # registers.
+    if c.stages and c.stages >= 2 and not (chip or {}).get("has_async_copy", False):
         for operand, _ in c.cache:
             if operand < len(problem.operands):
                 o = problem.operands[operand]
                 elems = math.prod(c.tile[d[0]] if d else 1 for d in o.dims)
                 copies += -(-elems * _bytes(o.dtype) // (4 * threads))
     return 32 + acc + frag + copies
-
-
-def _async_copies(problem, c):
-    return getattr(problem, "_chip", {}).get("has_async_copy", False)
 
 
 def prune_reason(problem: Problem, c: Candidate, chip: dict) -> Optional[str]:
@@ -393,7 +391,7 @@ def prune_reason(problem: Problem, c: Candidate, chip: dict) -> Optional[str]:
     smem = shared_bytes(problem, c)
     if smem > chip["max_shared_bytes_per_block"]:
         return f"{smem} B of shared memory > {chip['max_shared_bytes_per_block']}"
-    regs = registers_per_thread(problem, c)
+    regs = registers_per_thread(problem, c, chip)
     # The compiler caps a thread at the multiprocessor's file over the
     # block's threads (ptxas: 65536 / 512 threads = 128): more spills.
     granule = chip.get("register_granule", 8)
@@ -680,7 +678,6 @@ def register_space(name: str, matches: Callable, generate: Callable, first: bool
 def candidates(problem: Problem, chip: dict) -> Iterator[Tuple[Candidate, Optional[str]]]:
     """Every candidate of the first family matching `problem`, each with the
     reason the chip cannot run it (None: it fits)."""
-    problem._chip = chip
     for name, matches, generate in _SPACES:
         if matches(problem):
             seen = set()
