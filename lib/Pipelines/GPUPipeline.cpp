@@ -12,6 +12,7 @@
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
 #include "ext/Support/ChipInfo.h"
+#include "ext/Target/GPU/Serialize.h"
 
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
@@ -175,6 +176,8 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
     // Tensor-core tile computes' nvgpu.ldmatrix / nvgpu.mma.sync likewise
     // (bf16 mma.sync, which it does not convert, goes to NVVM first).
     device.addPass(ext::createExtGPULowerBF16MmaSync());
+    // No __assertfail call in a wgmma kernel: it would serialize them.
+    device.addPass(ext::createExtGPUWgmmaAssertsToTraps());
     device.addPass(createConvertNVGPUToNVVMPass());
     ConvertGpuOpsToNVVMOpsOptions convert;
     // redux.sync (integer subgroup reductions) exists from sm_80 on.
@@ -221,6 +224,7 @@ void ext::buildGPUHostPipeline(OpPassManager &pm, const GPUTarget &options,
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createExtGPUStageKernelOperands());
   buildDeviceStage(pm, options);
+  useShortSharedPointers();
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = format.str();
   binary.toolkitPath = toolkit.str();

@@ -63,6 +63,7 @@
 // NVVM-NEXT: expand-strided-metadata,
 // NVVM-NEXT: lower-affine,
 // NVVM-NEXT: ext-gpu-lower-bf16-mma-sync,
+// NVVM-NEXT: ext-gpu-wgmma-asserts-to-traps,
 // NVVM-NEXT: convert-nvgpu-to-nvvm,
 // NVVM-NEXT: convert-gpu-to-nvvm{{{.*}} has-redux=true {{.*}}},
 // NVVM-NEXT: llvm-optimize-for-nvvm-target,

@@ -7,7 +7,9 @@
 // prologue issuing steps kb and kb+1 (each only if inside the unit), one
 // commit each; a k-loop that waits for its own stage (all but the newest
 // one group) with its one barrier, issues step k+2 into buffer (k+2) mod 3,
-// computes on buffer k mod 3, commits; and a final drain.
+// computes on buffer k mod 3, commits; and a final drain. The loop carries
+// both stages (k mod 3 and (k+2) mod 3, which is the previous step's):
+// stage k+1 is stage k + 1 wrapped at 3, no division per step.
 // CHECK-LABEL: func @stages3
 // CHECK:       ^bb0(%{{.*}}: index, %{{.*}}: index, %[[KB:.*]]: index, %[[KE:.*]]: index):
 // CHECK-COUNT-3: ext.alloc_shared {{.*}}memref<32x16xf32
@@ -23,17 +25,25 @@
 // CHECK:         ext.copy %arg0{{.*}} if %[[P1]] staged
 // CHECK:         ext.copy %arg1{{.*}} if %[[P1]] staged
 // CHECK-NEXT:    ext.copy_commit
-// CHECK:         scf.for %[[K:.*]] = %[[KB]] to %[[KE]] step %{{.*}} {
+// CHECK:         %[[S0:.*]] = arith.remui %[[KB]], %c3{{(_[0-9]+)?}} :
+// CHECK:         %[[C0:.*]] = arith.remui %{{.*}}, %c3{{(_[0-9]+)?}} :
+// CHECK:         scf.for %[[K:.*]] = %[[KB]] to %[[KE]] step %{{.*}} iter_args(%[[S:.*]] = %[[S0]], %[[C:.*]] = %[[C0]]) -> (index, index) {
 // CHECK-NEXT:      ext.copy_wait pending = 1
 // CHECK-NEXT:      %{{.*}} = arith.constant 2 : index
 // CHECK-NEXT:      %[[N:.*]] = arith.addi %[[K]], %{{.*}} :
 // CHECK-NEXT:      %[[PN:.*]] = arith.cmpi slt, %[[N]], %[[KE]]
-// CHECK:           %[[SN:.*]] = arith.remui %[[N]], %{{.*}} :
+// CHECK-NOT:       arith.remui
+// CHECK:           arith.cmpi eq, %[[C]], %c1{{.*}}
+// CHECK:           arith.select {{.*}} {ext.stage_select}
 // CHECK:           ext.copy %arg0{{.*}} if %[[PN]] staged
 // CHECK:           ext.copy %arg1{{.*}} if %[[PN]] staged
-// CHECK:           %[[SK:.*]] = arith.remui %[[K]], %{{.*}} :
+// CHECK:           arith.cmpi eq, %[[S]], %c1{{.*}}
 // CHECK:           ext.tile_compute {{.*}} accumulate
 // CHECK:           ext.copy_commit
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[S]], %c1{{.*}}
+// CHECK:           %[[WRAP:.*]] = arith.cmpi eq, %[[NEXT]], %c3{{.*}}
+// CHECK:           %[[SN:.*]] = arith.select %[[WRAP]], %c0{{.*}}, %[[NEXT]]
+// CHECK-NEXT:      scf.yield %[[SN]], %[[S]] : index, index
 // CHECK-NEXT:    }
 // CHECK-NEXT:    ext.copy_wait pending = 0
 // CHECK-NEXT:    ext.kernel_yield

@@ -8,15 +8,16 @@
 // (ElementwiseAccumulation.cpp): a 8x8 fragment over 4x4 threads is a
 // private 2x2 buffer per thread; zeroed point by point, accumulated by
 // register blocking (one math.fma per point and k step, the inputs read
-// from shared memory once per k step), then stored point by point.
+// from shared memory once per k step; the 4 k steps unrolled), then stored
+// point by point.
 // CHECK-LABEL: func @fragment_accumulation
 // CHECK:         gpu.launch
 // CHECK-SAME:      private(%[[F:.*]] : memref<2x2xf32, #gpu.address_space<private>>)
 // CHECK:           %[[TID:.*]] = gpu.thread_id x
 // CHECK-COUNT-4:   memref.store %{{.*}}, %[[F]]
-// CHECK:           scf.for
-// CHECK-COUNT-4:     math.fma
-// CHECK:           }
+// CHECK-NOT:       scf.for
+// CHECK-COUNT-16:  math.fma
+// CHECK-NOT:       math.fma
 // CHECK-COUNT-4:   memref.load %[[F]]
 // CHECK-NOT:     ext.
 func.func @fragment_accumulation(%C: memref<8x8xf32>) {

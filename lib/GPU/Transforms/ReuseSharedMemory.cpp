@@ -2,6 +2,7 @@
 
 #include "ext/Analysis/SharedMemoryLiveness.h"
 #include "ext/Analysis/SharedMemoryPacking.h"
+#include "ext/Dialect/Ext/Transforms/StageSelect.h"
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -171,7 +173,114 @@ struct SharedMemoryPacker : ExtGPUReuseSharedMemoryOptions {
     ext::eraseWorkgroupAttributions(kernel, erasedAttributions);
     kernel->setAttr("ext.shared_memory_bytes",
                     b.getI64IntegerAttr(result.total));
+    foldStageSelects(kernel, merged);
     return success();
+  }
+
+  /// A pipelined k-loop's choice among its stage tiles (StageSelect.h),
+  /// now views of `merged` at offsets o + s * d: one view at that offset.
+  static void foldStageSelects(Operation *kernel, Value merged) {
+    auto tagged = [](Value v) -> arith::SelectOp {
+      auto select = v.getDefiningOp<arith::SelectOp>();
+      return select && select->hasAttr(kStageSelectAttrName)
+                 ? select
+                 : arith::SelectOp();
+    };
+    SmallVector<arith::SelectOp> tops;
+    kernel->walk([&](arith::SelectOp select) {
+      if (!select->hasAttr(kStageSelectAttrName))
+        return;
+      bool inner = llvm::any_of(select->getUsers(), [&](Operation *user) {
+        auto outer = dyn_cast<arith::SelectOp>(user);
+        return outer && outer->hasAttr(kStageSelectAttrName) &&
+               outer.getFalseValue() == select.getResult();
+      });
+      if (!inner)
+        tops.push_back(select);
+    });
+    for (arith::SelectOp top : tops) {
+      // select(s == 0, v0, select(s == 1, v1, ... vN-1))
+      Value stage;
+      SmallVector<Value> leaves;
+      Value cur = top.getResult();
+      bool ok = true;
+      for (int64_t k = 0; arith::SelectOp select = tagged(cur); ++k) {
+        auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+        std::optional<int64_t> rhs =
+            cmp ? getConstantIntValue(cmp.getRhs()) : std::nullopt;
+        if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
+            rhs != k || (stage && cmp.getLhs() != stage)) {
+          ok = false;
+          break;
+        }
+        stage = cmp.getLhs();
+        leaves.push_back(select.getTrueValue());
+        cur = select.getFalseValue();
+      }
+      leaves.push_back(cur);
+      if (!ok || !stage || leaves.size() < 2)
+        continue;
+      // Each leaf is a view of `merged`, or a static reinterpret_cast of one
+      // (a padded tile's strides), the same for every leaf.
+      SmallVector<int64_t> offsets;
+      memref::ReinterpretCastOp cast;
+      MemRefType viewType;
+      for (Value leaf : leaves) {
+        auto leafCast = leaf.getDefiningOp<memref::ReinterpretCastOp>();
+        if (leafCast) {
+          if (!leafCast.getOffsets().empty() || !leafCast.getSizes().empty() ||
+              !leafCast.getStrides().empty() ||
+              (cast && (cast.getStaticOffsets() != leafCast.getStaticOffsets() ||
+                        cast.getStaticSizes() != leafCast.getStaticSizes() ||
+                        cast.getStaticStrides() !=
+                            leafCast.getStaticStrides()))) {
+            ok = false;
+            break;
+          }
+          cast = leafCast;
+          leaf = leafCast.getSource();
+        } else if (cast) {
+          ok = false;
+          break;
+        }
+        auto view = leaf.getDefiningOp<memref::ViewOp>();
+        std::optional<int64_t> offset =
+            view ? getConstantIntValue(view.getByteShift()) : std::nullopt;
+        if (!view || view.getSource() != merged || !offset ||
+            !view.getSizes().empty() ||
+            (viewType && view.getType() != viewType)) {
+          ok = false;
+          break;
+        }
+        viewType = view.getType();
+        offsets.push_back(*offset);
+      }
+      if (!ok || (cast ? Type(cast.getType()) : Type(viewType)) != top.getType())
+        continue;
+      int64_t step = offsets[1] - offsets[0];
+      for (auto [k, offset] : llvm::enumerate(offsets))
+        ok &= offset == offsets[0] + int64_t(k) * step;
+      if (!ok)
+        continue;
+      OpBuilder b(top);
+      Location loc = top.getLoc();
+      Value at = arith::AddIOp::create(
+          b, loc, constIndex(b, loc, offsets[0]),
+          arith::MulIOp::create(b, loc, stage, constIndex(b, loc, step)));
+      Value view =
+          memref::ViewOp::create(b, loc, viewType, merged, at, ValueRange{});
+      if (cast)
+        view = memref::ReinterpretCastOp::create(
+            b, loc, cast.getType(), view, cast.getStaticOffsets().front(),
+            cast.getStaticSizes(), cast.getStaticStrides());
+      top.getResult().replaceAllUsesWith(view);
+      // The chain, now unused (its leaves stay: the prologue uses them).
+      for (Value v = top.getResult(); arith::SelectOp select = tagged(v);) {
+        v = select.getFalseValue();
+        if (select->use_empty())
+          select->erase();
+      }
+    }
   }
 
   /// A gpu.barrier before `first` unless one already separates it from

@@ -29,6 +29,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
+
 using namespace mlir;
 
 #ifndef EXT_ROCM_TOOLKIT_DIR
@@ -49,9 +51,28 @@ static llvm::StringRef kindName(ext::GPUBinaryKind kind) {
   return kind == ext::GPUBinaryKind::Ptx ? "PTX" : "HSACO";
 }
 
+void ext::useShortSharedPointers() {
+  // NVPTX's `nvptx-short-ptr`: 32-bit pointers to shared (and const and
+  // local) memory. A shared address is a 32-bit window offset, so 64-bit
+  // pointers only add a high half to every shared address computation (two
+  // integer instructions instead of one per address in a k-loop). Set once,
+  // for the process: it is a codegen option of the NVPTX back end.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("nvptx-short-ptr");
+    if (it == options.end())
+      return;
+    if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
+      flag->setValue(true);
+  });
+}
+
 FailureOr<SmallVector<char, 0>>
 ext::serializeGPUModule(gpu::GPUModuleOp module, GPUBinaryKind kind,
                         const SerializeOptions &options) {
+  if (kind == GPUBinaryKind::Ptx)
+    useShortSharedPointers();
   // The first target of the right kind; a module may carry several.
   Attribute target;
   if (ArrayAttr targets = module.getTargetsAttr())

@@ -60,6 +60,30 @@ def ExtGPULowerBF16MmaSync
   ];
 }
 
+def ExtGPUWgmmaAssertsToTraps
+    : Pass<"ext-gpu-wgmma-asserts-to-traps", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "In kernels with wgmma, a failed cf.assert traps instead of "
+                "calling __assertfail";
+  let description = [{
+    Upstream lowers `cf.assert` in a kernel to a call of `__assertfail`. A
+    call anywhere in a function makes ptxas serialize every
+    `wgmma.mma_async` in it ("(C7510) wgmma.mma_async instructions are
+    serialized due to wgmma pipeline crossing function boundary at a
+    function call"), wrapping each in its own warpgroup arrive and wait.
+    In each `gpu.func` holding a wgmma op (`nvvm.wgmma.mma_async`, its
+    fence, commit or wait), this pass
+    rewrites every `cf.assert` into a branch to `llvm.intr.trap`: a failed
+    check still stops the kernel (the launch reports an error), without
+    its message. The CPU emulator lowers `cf.assert` itself, with the
+    message, and this pass runs only in the NVVM pipeline, after
+    `convert-scf-to-cf`. Kernels without wgmma keep their messages.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::cf::ControlFlowDialect"
+  ];
+}
+
 def ExtGPUStageKernelOperands
     : Pass<"ext-gpu-stage-kernel-operands", "::mlir::ModuleOp"> {
   let summary = "Copy host memrefs passed to gpu.launch_func into device "

@@ -47,6 +47,11 @@ llvm::StringRef getDefaultRocmToolkitPath();
 
 /// Serializes `module`, which must carry a target of the kind `kind` needs.
 /// Errors are emitted on the module.
+/// Makes NVPTX use 32-bit pointers to shared memory (its `nvptx-short-ptr`
+/// option), for every PTX this process generates; serializeGPUModule and
+/// the CUDA host pipeline call it.
+void useShortSharedPointers();
+
 mlir::FailureOr<llvm::SmallVector<char, 0>>
 serializeGPUModule(mlir::gpu::GPUModuleOp module, GPUBinaryKind kind,
                    const SerializeOptions &options);

@@ -11,6 +11,7 @@
 #include "TilingPlan.h"
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
+#include "ext/Dialect/Ext/Transforms/StageSelect.h"
 #include "ext/Support/IndexConstant.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -155,15 +156,16 @@ void tiling::emitPipelinedKLoop(
     for (int64_t s = stages - 2; s >= 0; --s) {
       Value is = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, stage,
                                        constIndex(rw, loc, s));
-      buf = arith::SelectOp::create(rw, loc, is, stageBufs[i][s], buf);
+      auto select = arith::SelectOp::create(rw, loc, is, stageBufs[i][s], buf);
+      select->setAttr(kStageSelectAttrName, rw.getUnitAttr());
+      buf = select;
     }
     return buf;
   };
-  auto issueCopies = [&](Value step) {
+  auto issueCopies = [&](Value step, Value stage) {
     Value active =
         arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::slt, step, kEnd);
     SmallVector<Value> offsets = offsetsAt(step);
-    Value stage = stageOf(step);
     for (unsigned i = 0; i < numInputs; ++i) {
       if (!plan.cached.test(i))
         continue;
@@ -179,11 +181,10 @@ void tiling::emitPipelinedKLoop(
                      inBoundsAttr(rw, plan.windows[i]));
     }
   };
-  auto computeStep = [&](Value step, Value bound) {
+  auto computeStep = [&](Value step, Value bound, Value stage) {
     SmallVector<Value> offsets = offsetsAt(step);
     SmallVector<Value> bounds(frame.bounds);
     bounds[k] = bound;
-    Value stage = stageOf(step);
     SmallVector<Value> ins;
     for (unsigned i = 0; i < numInputs; ++i) {
       if (plan.cached.test(i)) {
@@ -206,28 +207,46 @@ void tiling::emitPipelinedKLoop(
         s == 0 ? kBegin
                : arith::AddIOp::create(rw, loc, kBegin, constIndex(rw, loc, s))
                      .getResult();
-    issueCopies(step);
+    issueCopies(step, stageOf(step));
     CopyCommitOp::create(rw, loc);
   }
 
+  // The loop carries its stage and the one its copies fill (the previous
+  // step's, N - 1 ahead): stage t + 1 is stage t + 1 wrapped at N, a compare
+  // and a select, instead of a division per step.
   KSteps steps = planKSteps(rw, loc, op, plan, kEnd);
+  Value firstStage = stageOf(kBegin);
+  Value firstCopyStage = stageOf(
+      arith::AddIOp::create(rw, loc, kBegin, constIndex(rw, loc, stages - 1)));
   auto loop = scf::ForOp::create(rw, loc, kBegin, steps.fullEnd,
-                                 constIndex(rw, loc, 1));
+                                 constIndex(rw, loc, 1),
+                                 ValueRange{firstStage, firstCopyStage});
   {
+    // With iter_args the loop is built without a terminator.
     OpBuilder::InsertionGuard g(rw);
-    rw.setInsertionPoint(loop.getBody()->getTerminator());
+    rw.setInsertionPointToEnd(loop.getBody());
     Value step = loop.getInductionVar();
+    Value stage = loop.getRegionIterArg(0);
+    Value copyStage = loop.getRegionIterArg(1);
     CopyWaitOp::create(rw, waitLoc, pending);
     issueCopies(
-        arith::AddIOp::create(rw, loc, step, constIndex(rw, loc, stages - 1)));
-    computeStep(step, constIndex(rw, loc, tileK));
+        arith::AddIOp::create(rw, loc, step, constIndex(rw, loc, stages - 1)),
+        copyStage);
+    computeStep(step, constIndex(rw, loc, tileK), stage);
     CopyCommitOp::create(rw, loc);
+    Value next = arith::AddIOp::create(rw, loc, stage, constIndex(rw, loc, 1));
+    Value wraps = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, next,
+                                        constIndex(rw, loc, stages));
+    next = arith::SelectOp::create(rw, loc, wraps, constIndex(rw, loc, 0),
+                                   next);
+    // Step t + 1 fills the buffer step t computed from.
+    scf::YieldOp::create(rw, loc, ValueRange{next, stage});
   }
   // The peeled ragged step's copy was issued by the prologue or the loop.
   if (steps.peeled)
     emitPeeledStep(rw, loc, steps, kEnd, [&](Value last) {
       CopyWaitOp::create(rw, waitLoc, pending);
-      computeStep(last, steps.rest);
+      computeStep(last, steps.rest, stageOf(last));
     });
   // Copies past kEnd were never issued, but the last ones issued may still
   // be in flight in a unit shorter than the pipeline: drain before the

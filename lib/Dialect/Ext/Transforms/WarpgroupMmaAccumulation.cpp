@@ -21,7 +21,8 @@
 //
 // The swizzle is applied by the hardware to address bits, by ext to tile
 // offsets: the two agree when a tile starts at a multiple of its pattern
-// (8 W bytes), which the kernel asserts. Each warp's accumulators are
+// (8 W bytes), which the kernel asserts once per stage tile, before the
+// k-loop. Each warp's accumulators are
 // m16n8k16's (register 4j + i of the wgmma is item i of n-tile j), so the
 // fragment storage, the epilogue and the stores are the warp-MMA ones.
 //
@@ -49,6 +50,20 @@ AllocSharedOp allocOf(Value tile) {
     tile = select.getTrueValue();
   return tile.getDefiningOp<AllocSharedOp>();
 }
+
+/// Every shared tile `tile` may be: each stage's, through the selects.
+void stageAllocsOf(Value tile, SmallVectorImpl<AllocSharedOp> &out) {
+  if (auto select = tile.getDefiningOp<arith::SelectOp>()) {
+    stageAllocsOf(select.getTrueValue(), out);
+    stageAllocsOf(select.getFalseValue(), out);
+  } else if (auto alloc = tile.getDefiningOp<AllocSharedOp>()) {
+    if (!llvm::is_contained(out, alloc))
+      out.push_back(alloc);
+  }
+}
+
+/// Marks a stage tile whose alignment check is emitted.
+constexpr llvm::StringLiteral kAlignmentChecked = "ext.wgmma_alignment_checked";
 
 /// How wgmma reads one operand's shared tile.
 struct OperandLayout {
@@ -112,9 +127,12 @@ public:
       Value v = memref::LoadOp::create(rw, loc, storage, storageIndex(r));
       acc = LLVM::InsertValueOp::create(rw, loc, acc, v, r);
     }
+    // Once per stage tile, where it is allocated (before the k-loop): no
+    // call (cf.assert's __assertfail) between the wgmmas, which would make
+    // ptxas serialize them (C7510).
+    checkAlignmentOnce(p.a, a, "A");
+    checkAlignmentOnce(p.b, b, "B");
     Value aBase = baseOf(p.a), bBase = baseOf(p.b);
-    assertAligned(aBase, a, "A");
-    assertAligned(bBase, b, "B");
     // This warpgroup's 64 rows of A.
     Value group = arith::DivUIOp::create(rw, loc, tid, c(128));
     Value aRows = arith::MulIOp::create(
@@ -127,12 +145,22 @@ public:
     auto types = NVVM::WGMMATypesAttr::get(rw.getContext(), type);
     auto one =
         NVVM::WGMMAScaleInAttr::get(rw.getContext(), NVVM::WGMMAScaleIn::one);
+    // Each tile's descriptor once; a k16 step's is it plus the step's byte
+    // offset / 16 (the address field is bits 0-13 of address / 16, and a
+    // CTA's shared addresses stay below 2^18 bytes: no carry leaves it).
+    Value descABase = descriptor(aBase, a, 0);
+    Value descBBase = descriptor(bBase, b, 0, p.tileK);
+    auto at = [&](Value desc, int64_t offset) {
+      return offset == 0 ? desc
+                         : arith::AddIOp::create(rw, loc, desc, c64(offset >> 4))
+                               .getResult();
+    };
     for (int64_t k0 = 0; k0 < p.tileK; k0 += 16) {
       // K-major: 32 bytes further along a row, in the next column panel
       // past its width; N-major B: 16 rows further.
-      Value descA = descriptor(aBase, a, kMajorOffset(a, k0));
-      Value descB = descriptor(
-          bBase, b, b.kMajor ? kMajorOffset(b, k0) : k0 * b.width, p.tileK);
+      Value descA = at(descABase, kMajorOffset(a, k0));
+      Value descB =
+          at(descBBase, b.kMajor ? kMajorOffset(b, k0) : k0 * b.width);
       acc = NVVM::WgmmaMmaAsyncOp::create(
           rw, loc, accType, acc, descA, descB,
           NVVM::MMAShapeAttr::get(rw.getContext(), 64, n, 16), types, types,
@@ -179,16 +207,35 @@ private:
 
   /// The hardware swizzles address bits, ext tile offsets: a tile must
   /// start at a multiple of its pattern (8 rows) for the two to agree.
-  void assertAligned(Value base, OperandLayout l, StringRef name) {
-    Value rem = arith::RemUIOp::create(rw, loc, base, c64(8 * l.width));
-    Value ok =
-        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, rem, c64(0));
-    cf::AssertOp::create(rw, loc, ok,
-                         ("wgmma: the shared tile of " + name +
-                          " does not start at a multiple of its swizzle "
-                          "pattern (" +
-                          std::to_string(8 * l.width) + " bytes)")
-                             .str());
+  /// ext-gpu-reuse-shared-memory places such tiles at multiples of 1024
+  /// bytes; what is left to check is the shared window's base, once per
+  /// stage tile, right after its allocation.
+  void checkAlignmentOnce(Value tile, OperandLayout l, StringRef name) {
+    SmallVector<AllocSharedOp> allocs;
+    stageAllocsOf(tile, allocs);
+    OpBuilder::InsertionGuard guard(rw);
+    for (AllocSharedOp alloc : allocs) {
+      if (alloc->hasAttr(kAlignmentChecked))
+        continue;
+      alloc->setAttr(kAlignmentChecked, rw.getUnitAttr());
+      rw.setInsertionPointAfter(alloc);
+      Location at = alloc.getLoc();
+      Value ptr =
+          memref::ExtractAlignedPointerAsIndexOp::create(rw, at, alloc);
+      Value base = arith::IndexCastOp::create(rw, at, rw.getI64Type(), ptr);
+      Value rem = arith::RemUIOp::create(
+          rw, at, base,
+          arith::ConstantIntOp::create(rw, at, rw.getI64Type(), 8 * l.width));
+      Value ok = arith::CmpIOp::create(
+          rw, at, arith::CmpIPredicate::eq, rem,
+          arith::ConstantIntOp::create(rw, at, rw.getI64Type(), 0));
+      cf::AssertOp::create(rw, at, ok,
+                           ("wgmma: the shared tile of " + name +
+                            " does not start at a multiple of its swizzle "
+                            "pattern (" +
+                            std::to_string(8 * l.width) + " bytes)")
+                               .str());
+    }
   }
 
   /// A wgmma matrix descriptor at `offset` bytes from `base`.

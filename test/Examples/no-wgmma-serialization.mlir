@@ -1,0 +1,21 @@
+// No example's kernel makes ptxas serialize wgmma (C7510): every NVIDIA
+// example with a GPU kernel (matmul.mlir runs on the host), assembled for
+// sm_90a, and the wgmma one checked for its traps
+// (a failed alignment check traps: a call to __assertfail anywhere in the
+// kernel would serialize its wgmmas). Skipped where CUDA's ptxas is absent.
+// REQUIRES: ptxas
+
+// RUN: for e in conv2d_padded gemm_f16 gemm_f16_mma gemm_f16_mma_large gemm_f16_wgmma gemm_f32 gemm_splitk gemm_streamk gemv softmax; do \
+// RUN:   ext-opt %ext_src/examples/kernels/$e.mlir --ext-gpu-pipeline="target=nvvm chip=sm_90a" 2>/dev/null | ext-translate --ext-to-ptx -o %t.$e.ptx || exit 1; \
+// RUN:   %ptxas -arch=sm_90a -v %t.$e.ptx -o /dev/null > %t.$e.log 2>&1 || exit 1; \
+// RUN:   FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7510 --implicit-check-not=serialized < %t.$e.log || exit 1; done
+// PTXAS: Used {{[0-9]+}} registers
+
+// The wgmma example: its HGMMAs issue back to back (no per-instruction
+// warpgroup arrive/wait), its checks trap.
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.gemm_f16_wgmma.ptx
+// WGMMA-NOT: __assertfail
+// WGMMA: wgmma.fence.sync.aligned
+// WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// WGMMA: wgmma.commit_group.sync.aligned
+// WGMMA: trap;
