@@ -9,7 +9,8 @@
 #      runs that one, test/Fuzz/);
 #   2. every lit test that runs only ext-opt, ext-translate and text tools
 #      (not ext-run, whose JIT-compiled kernels the sanitizers cannot see,
-#      nor the Python scripts), from build-fuzz/'s own lit configuration.
+#      nor the Python scripts such as ext-tune), from build-fuzz/'s own lit
+#      configuration.
 # Any sanitizer report fails the step. Prints lit's summary and ends with
 # "sanitize: N passed, N failed" (scripts/test.sh adds it to its totals).
 # Without clang-14 and its runtimes it says so and reports nothing.
@@ -81,7 +82,7 @@ step corpus-replay replay_shards
 # The lit tests whose RUN lines use only tools this build has.
 mapfile -t tests < <(cd "$ROOT/test" && grep -rlE --include='*.mlir' '^// RUN:' . |
   grep -v '/Inputs/' | sort | while read -r t; do
-    if ! grep -E '^// RUN:' "$t" | grep -qE 'ext-run|ext-fuzz-replay|%python|python3|%ext_obj|%fake_cuda'; then
+    if ! grep -E '^// RUN:' "$t" | grep -qE 'ext-run|ext-fuzz-replay|ext-tune|%python|python3|%ext_obj|%fake_cuda'; then
       echo "$SAN/test/${t#./}"
     fi
   done)

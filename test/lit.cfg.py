@@ -28,9 +28,11 @@ tool_dirs = [config.ext_tools_dir, config.llvm_tools_dir]
 tools = ["ext-opt", "ext-translate", "ext-run", "ext-fuzz-replay", "mlir-opt",
          "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
-# ext-tune is Python (built with the bindings): tests of it say
-# `REQUIRES: ext-tune`.
-if os.path.exists(os.path.join(config.ext_tools_dir, "ext-tune")):
+# ext-tune is Python over the bindings: tests of it say `REQUIRES: ext-tune`,
+# which holds where the build has both (a tools-only build has neither).
+import glob
+if os.path.exists(os.path.join(config.ext_tools_dir, "ext-tune")) and glob.glob(
+        os.path.join(config.ext_tools_dir, os.pardir, "python_packages", "ext", "_ext*.so")):
     config.available_features.add("ext-tune")
     llvm_config.add_tool_substitutions(["ext-tune"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

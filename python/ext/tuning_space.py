@@ -364,7 +364,12 @@ def registers_per_thread(problem: Problem, c: Candidate, chip: Optional[dict] = 
             frag = 2 * (c.tile[g["m"]] // wm // 16 * 4 + c.tile[g["n"]] // wn // 8 * 2)
     elif problem.gemm:
         g = problem.gemm
-        frag = 2 * (c.tile[g["m"]] // c.threads[g["m"]] + c.tile[g["n"]] // c.threads[g["n"]])
+        points = c.tile[g["m"]] // c.threads[g["m"]] + c.tile[g["n"]] // c.threads[g["n"]]
+        # The k tile's vector steps (up to 4) are unrolled, and ptxas
+        # hoists their shared reads: operands of every step in registers
+        # (calibrated with ptxas: 8x8 points, k 16 read 4 at a time: 167).
+        steps = c.tile[g["k"]] // max(1, c.vector or 1)
+        frag = points * (steps if 2 < steps <= 4 else 2)
     copies = 0
     # Without cp.async (AMD, older NVIDIA) the next stage passes through
     # registers.
