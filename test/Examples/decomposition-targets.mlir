@@ -18,13 +18,17 @@
 // RUN: %ptxas -arch=sm_90 %t.skp.red.ptx -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.sk.90.ptx
 // The owner spins on a relaxed load of the flag, then fences; a contributor
-// fences, then sets the flag with a relaxed store.
-// PTX: ld.relaxed.sys.b32
+// fences, then sets the flag with a relaxed store; all at GPU scope (the
+// CTAs that exchange partials share one device; .sys would order against
+// the host and peers too, for nothing).
+// PTX-NOT: .sys
+// PTX: ld.relaxed.gpu.b32
 // PTX-NEXT: setp.eq.b32
 // PTX-NEXT: bra
-// PTX-NEXT: fence.acq_rel
-// PTX: fence.acq_rel
-// PTX-NEXT: st.relaxed.sys.b32
+// PTX-NEXT: fence.acq_rel.gpu
+// PTX: fence.acq_rel.gpu
+// PTX-NEXT: st.relaxed.gpu.b32
+// PTX-NOT: .sys
 
 // RUN: for d in sk skdp sk2t sks skp auto; do for c in gfx90a gfx942; do \
 // RUN:   ext-opt %t.$d.mlir --ext-gpu-pipeline="target=rocdl chip=$c" | ext-translate --ext-to-hsaco --ext-gpu-module=gemm_kernel -o %t.$d.$c.hsaco && \

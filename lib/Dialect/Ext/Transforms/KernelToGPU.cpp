@@ -179,8 +179,10 @@ FailureOr<WorkspaceLayout> layoutWorkspace(KernelOp kernel, int64_t slots) {
 /// over the workspace.
 class KernelEmitter : public TileWorkEmitter {
 public:
-  KernelEmitter(KernelOp kernel, bool dropWait, bool dropFence)
-      : kernel(kernel), dropWait(dropWait), dropFence(dropFence) {}
+  KernelEmitter(KernelOp kernel, bool dropWait, bool dropFence,
+                StringRef scope)
+      : kernel(kernel), dropWait(dropWait), dropFence(dropFence),
+        scope(scope) {}
 
   /// Views of `workspace` (memref<Bxi8>) at the builder's point, the start
   /// of a launch.
@@ -244,6 +246,9 @@ private:
 
   KernelOp kernel;
   bool dropWait, dropFence;
+  /// The fixup protocol's synchronization scope: the GPU's (the CTAs that
+  /// exchange partials run on one device), not the system's.
+  StringRef scope;
   Value flags;                // memref<slots x i32>
   SmallVector<Value> partials; // per fragment: memref<slots x tile shape>
 };
@@ -404,13 +409,13 @@ void KernelEmitter::emitSignal(OpBuilder &b, Location loc, Value slot) {
   scf::IfOp::create(
       b, loc, isThreadZero(b, loc), [&](OpBuilder &tb, Location tl) {
         if (!dropFence)
-          LLVM::FenceOp::create(tb, tl, LLVM::AtomicOrdering::release);
+          LLVM::FenceOp::create(tb, tl, LLVM::AtomicOrdering::release, scope);
         Value one = arith::ConstantIntOp::create(tb, tl, 1, 32);
         LLVM::StoreOp::create(tb, tl, one, flagPointer(tb, tl, slot),
                               /*alignment=*/4, /*isVolatile=*/false,
                               /*isNonTemporal=*/false,
                               /*isInvariantGroup=*/false,
-                              LLVM::AtomicOrdering::monotonic);
+                              LLVM::AtomicOrdering::monotonic, scope);
         scf::YieldOp::create(tb, tl);
       });
 }
@@ -430,7 +435,7 @@ void KernelEmitter::emitWait(OpBuilder &b, Location loc, Value slot) {
                   wb, wl, wb.getI32Type(), ptr, /*alignment=*/4,
                   /*isVolatile=*/false, /*isNonTemporal=*/false,
                   /*isInvariant=*/false, /*isInvariantGroup=*/false,
-                  LLVM::AtomicOrdering::monotonic);
+                  LLVM::AtomicOrdering::monotonic, scope);
               Value zero = arith::ConstantIntOp::create(wb, wl, 0, 32);
               Value unset = arith::CmpIOp::create(
                   wb, wl, arith::CmpIPredicate::eq, flag, zero);
@@ -442,7 +447,7 @@ void KernelEmitter::emitWait(OpBuilder &b, Location loc, Value slot) {
         // Orders the contributor's partials (released by its fence) before
         // this CTA's reads of them; the barrier passes that on to every
         // thread.
-        LLVM::FenceOp::create(tb, tl, LLVM::AtomicOrdering::acquire);
+        LLVM::FenceOp::create(tb, tl, LLVM::AtomicOrdering::acquire, scope);
         scf::YieldOp::create(tb, tl);
       });
   gpu::BarrierOp::create(b, loc);
@@ -462,7 +467,13 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
       failed(decomposition.verifyProblem(
           [&]() { return kernel.emitOpError(); }, numTiles, iters, device)))
     return failure();
-  KernelEmitter emitter(kernel, options.dropFixupWait, options.dropFixupFence);
+  // LLVM's names for a device-wide scope: NVPTX's "device" (PTX .gpu),
+  // AMDGPU's "agent"; without a chip, the system's.
+  StringRef scope = !device.chip          ? StringRef()
+                    : device.chip->isNvidia() ? StringRef("device")
+                                              : StringRef("agent");
+  KernelEmitter emitter(kernel, options.dropFixupWait, options.dropFixupFence,
+                        scope);
   rw.setInsertionPoint(kernel);
   Value one = constIndex(rw, loc, 1);
   Value block = constIndex(rw, loc, kernel.getThreads());
