@@ -681,3 +681,21 @@ def test_tuple_of_sums_is_one_multi_output_reduction():
     k2 = ext.reduce_axis(50, name="k2")
     with pytest.raises(ValueError, match="must all come from one reduction"):
         ext.compute((8,), lambda i: (ext.sum(X[i, k], axis=k), ext.max(X[i, k2], axis=k2)))
+
+
+@pytest.mark.parametrize("dtype,fields,vector_store", [
+    ("float16", dict(tile=(64, 64, 32), threads=(4, 32, 1), mma="m16n8k16", warps=(2, 2),
+                     vector=8, stages=2), "st.global.v2.b32"),
+    ("float32", dict(tile=(128, 128, 8), threads=(16, 16, 1), layout=("blocked", [4, 4]),
+                     vector=4, stages=2), "st.global.v4.b32"),
+])
+def test_whole_output_tiles_store_vectors(dtype, fields, vector_store):
+    # Tiles that divide the output are stored with vectors (accumulator
+    # pairs, runs of 4); the numbers stay exact on the emulator.
+    m, n, k = 256, 256, 64
+    A, B, C = matmul_te(m, n, k, dtype, acc="float32")
+    s = ext.schedule(C, cache=[A, B], **fields)
+    assert vector_store in ext.build(s, "nvvm", chip="sm_80").ptx
+    a, b = ints((m, k), np.dtype(dtype)), ints((k, n), np.dtype(dtype))
+    np.testing.assert_array_equal(ext.build(s).run(a, b),
+                                  a.astype(np.float32) @ b.astype(np.float32))

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <functional>
+#include <numeric>
 
 using namespace mlir;
 using namespace ext;
@@ -48,25 +49,80 @@ SmallVector<Value> threadCoords(OpBuilder &b, Location loc, Value tid,
   return coords;
 }
 
-/// For an element-wise tile compute into one shared tile with no bounds
-/// (every point valid) and unrolled points: the spatial axis whose runs of
-/// a thread's consecutive points are consecutive elements of the tile's
-/// rows, and how many of them one aligned vector store (at most 16 bytes)
-/// takes; a width of 1 when there is none.
+/// A number `v` is known to be a multiple of (1 when nothing is known):
+/// constants, products and sums of them, as a tile's origin is made.
+int64_t knownMultiple(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c == 0 ? int64_t(1) << 40 : std::abs(*c);
+  Operation *def = v.getDefiningOp();
+  if (auto cast = dyn_cast_or_null<arith::IndexCastOp>(def))
+    return knownMultiple(cast.getIn());
+  if (isa_and_nonnull<arith::MulIOp>(def))
+    return std::min<int64_t>(int64_t(1) << 40,
+                             knownMultiple(def->getOperand(0)) *
+                                 knownMultiple(def->getOperand(1)));
+  if (isa_and_nonnull<arith::AddIOp>(def))
+    return std::gcd(knownMultiple(def->getOperand(0)),
+                    knownMultiple(def->getOperand(1)));
+  return 1;
+}
+
+/// The element offset of global tile `out` as runVectorWidth reads it: the
+/// type's when static, else 0 when `out` is a subview whose dynamic
+/// offsets are multiples of `width` elements (a tile's origin), else
+/// dynamic.
+int64_t globalTileOffset(Value out, int64_t width) {
+  auto type = cast<MemRefType>(out.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return ShapedType::kDynamic;
+  if (!ShapedType::isDynamic(offset))
+    return offset;
+  auto subview = out.getDefiningOp<memref::SubViewOp>();
+  if (!subview)
+    return ShapedType::kDynamic;
+  SmallVector<int64_t> sourceStrides;
+  int64_t sourceOffset;
+  if (failed(subview.getSourceType().getStridesAndOffset(sourceStrides,
+                                                          sourceOffset)) ||
+      ShapedType::isDynamic(sourceOffset) || sourceOffset % width != 0)
+    return ShapedType::kDynamic;
+  for (auto [ofr, stride] :
+       llvm::zip(subview.getMixedOffsets(), sourceStrides)) {
+    if (ShapedType::isDynamic(stride))
+      return ShapedType::kDynamic;
+    std::optional<int64_t> c = getConstantIntValue(ofr);
+    int64_t multiple = c ? (*c == 0 ? int64_t(1) << 40 : std::abs(*c))
+                         : knownMultiple(cast<Value>(ofr));
+    if ((multiple * stride) % width != 0)
+      return ShapedType::kDynamic;
+  }
+  return 0;
+}
+
+/// For an element-wise tile compute into one tile with no bounds (every
+/// point valid) and unrolled points, in shared memory (the epilogue's
+/// staging tile) or in global memory (an output tile at its origin): the
+/// spatial axis whose runs of a thread's consecutive points are
+/// consecutive elements of the tile's rows, and how many of them one
+/// aligned vector store (at most 16 bytes) takes; a width of 1 when there
+/// is none.
 std::pair<unsigned, int64_t>
-sharedStoreVector(TileComputeOp op, FragmentLayoutAttrInterface layout,
-                  ArrayRef<unsigned> spatial, ArrayRef<int64_t> spatialShape,
-                  ArrayRef<int64_t> spatialThreads,
-                  ArrayRef<int64_t> localCounts, bool unrollPoints,
-                  function_ref<bool(unsigned)> isFullBound) {
+tileStoreVector(TileComputeOp op, FragmentLayoutAttrInterface layout,
+                ArrayRef<unsigned> spatial, ArrayRef<int64_t> spatialShape,
+                ArrayRef<int64_t> spatialThreads,
+                ArrayRef<int64_t> localCounts, bool unrollPoints,
+                bool intoFragment, function_ref<bool(unsigned)> isFullBound) {
   std::pair<unsigned, int64_t> none = {0, 1};
-  if (op.getOutputs().size() != 1 || !unrollPoints ||
+  // A fragment's storage is a thread's registers: no vector stores.
+  if (op.getOutputs().size() != 1 || !unrollPoints || intoFragment ||
       !llvm::all_of(spatial, isFullBound))
     return none;
   Value out = op.getOutputs()[0];
   auto type = cast<MemRefType>(out.getType());
-  if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type) ||
-      type.getRank() == 0)
+  bool shared = gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
+  if (type.getRank() == 0 || (!shared && type.getMemorySpace()))
     return none;
   if (auto alloc = out.getDefiningOp<AllocSharedOp>();
       alloc && alloc.getSwizzle())
@@ -89,6 +145,8 @@ sharedStoreVector(TileComputeOp op, FragmentLayoutAttrInterface layout,
     return none;
   int64_t maxWidth = std::min<int64_t>(
       localCounts[axis], 16 / elementBytes(type.getElementType()));
+  if (!shared)
+    offset = globalTileOffset(out, std::max<int64_t>(1, maxWidth));
   return {axis, runVectorWidth(run, maxWidth, strides, offset)};
 }
 
@@ -436,16 +494,18 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
       op.getOutputs(), [&](Value v) { return state.isFragment(v); });
 
   if (!op.hasReduceAxes()) {
-    // Into a shared tile (the epilogue's staging tile), runs of a thread's
-    // consecutive points along the tile's innermost axis go as one vector
-    // store: one instruction per 16 bytes, and no bank conflicts between
-    // the lanes' scalar stores.
+    // Into a shared tile (the epilogue's staging tile) or a whole global
+    // tile, runs of a thread's consecutive points along the tile's innermost
+    // axis go as one vector store: one instruction per 16 bytes (a tensor
+    // core's accumulator pairs as 8-byte stores), and no bank conflicts
+    // between the lanes' scalar stores into shared memory.
     // Named, not structured, bindings: the lambda below captures them.
     unsigned storeAxis;
     int64_t storeWidth;
     std::tie(storeAxis, storeWidth) =
-        sharedStoreVector(op, layout, spatial, spatialShape, spatialThreads,
-                          localCounts, unrollPoints, isFullBound);
+        tileStoreVector(op, layout, spatial, spatialShape, spatialThreads,
+                        localCounts, unrollPoints,
+                        state.isFragment(op.getOutputs()[0]), isFullBound);
     spatialLoops([&](Value valid) {
       if (storeWidth > 1) {
         std::optional<int64_t> l = getConstantIntValue(locals[storeAxis]);
