@@ -699,3 +699,15 @@ def test_whole_output_tiles_store_vectors(dtype, fields, vector_store):
     a, b = ints((m, k), np.dtype(dtype)), ints((k, n), np.dtype(dtype))
     np.testing.assert_array_equal(ext.build(s).run(a, b),
                                   a.astype(np.float32) @ b.astype(np.float32))
+
+
+def test_stream_k_partials_move_as_vectors():
+    # Stream-K's partial tiles are stored and combined 16 bytes at a time
+    # (a thread's runs of 4); the fixup stays exact on the emulator.
+    w = ext.matmul(512, 512, 512, decomposition="stream_k", grid=7, cache=(0, 1),
+                   tile=(128, 128, 8), threads=(16, 16, 1), layout=("blocked", [4, 4]),
+                   vector=4, stages=2)
+    ptx = w.build("nvvm", chip="sm_80").ptx
+    assert ptx.count("ld.global.v4") >= 16 and ptx.count("st.global.v4") >= 16
+    a, b = ints((512, 512)), ints((512, 512))
+    np.testing.assert_array_equal(w.run(a, b), a @ b)

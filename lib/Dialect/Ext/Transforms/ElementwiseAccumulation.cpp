@@ -113,8 +113,11 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchState &state,
     auto type = cast<MemRefType>(in.getType());
     int64_t maxWidth =
         std::min<int64_t>(vector, 16 / elementBytes(type.getElementType()));
-    if (state.isFragment(in) || !isWorkgroupMemRef(type) || maxWidth <= 1 ||
-        type.getRank() == 0)
+    // Shared tiles, and global tiles read whole (every point valid) at an
+    // origin the vector divides: a fixup's partial tiles, uncached windows.
+    bool shared = isWorkgroupMemRef(type);
+    if (state.isFragment(in) || maxWidth <= 1 || type.getRank() == 0 ||
+        (!shared && (type.getMemorySpace() || !llvm::all_of(spatial, isFull))))
       continue;
     AffineMap map = maps[i];
     SmallVector<int64_t> flat;
@@ -140,6 +143,8 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchState &state,
                  strides.back() != 1) {
         r.whyNarrow = "its innermost dimension is not contiguous";
       } else {
+        if (!shared)
+          offset = globalTileOffset(in, maxWidth);
         unsigned a = used[0];
         int64_t run = 1;
         if (axes[a].isSpatial())

@@ -331,6 +331,13 @@ TileComputeOp createFragmentCompute(OpBuilder &b, Location loc,
     IRMapping mapping;
     kernel.getReducer().cloneInto(&tc.getReducer(), mapping);
   }
+  // A combine reads whole partial tiles: 16 bytes at a time where a
+  // thread's points run that far (the partial is laid out as the tile).
+  if (combine && !ins.empty()) {
+    Type elem = cast<MemRefType>(ins.front().getType()).getElementType();
+    if (elem.isIntOrFloat())
+      tc.setVector(std::max<int64_t>(1, 128 / elem.getIntOrFloatBitWidth()));
+  }
   OpBuilder::InsertionGuard g(b);
   SmallVector<Type> types;
   for (Value in : ins)

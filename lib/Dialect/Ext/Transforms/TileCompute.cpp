@@ -49,58 +49,6 @@ SmallVector<Value> threadCoords(OpBuilder &b, Location loc, Value tid,
   return coords;
 }
 
-/// A number `v` is known to be a multiple of (1 when nothing is known):
-/// constants, products and sums of them, as a tile's origin is made.
-int64_t knownMultiple(Value v) {
-  if (std::optional<int64_t> c = getConstantIntValue(v))
-    return *c == 0 ? int64_t(1) << 40 : std::abs(*c);
-  Operation *def = v.getDefiningOp();
-  if (auto cast = dyn_cast_or_null<arith::IndexCastOp>(def))
-    return knownMultiple(cast.getIn());
-  if (isa_and_nonnull<arith::MulIOp>(def))
-    return std::min<int64_t>(int64_t(1) << 40,
-                             knownMultiple(def->getOperand(0)) *
-                                 knownMultiple(def->getOperand(1)));
-  if (isa_and_nonnull<arith::AddIOp>(def))
-    return std::gcd(knownMultiple(def->getOperand(0)),
-                    knownMultiple(def->getOperand(1)));
-  return 1;
-}
-
-/// The element offset of global tile `out` as runVectorWidth reads it: the
-/// type's when static, else 0 when `out` is a subview whose dynamic
-/// offsets are multiples of `width` elements (a tile's origin), else
-/// dynamic.
-int64_t globalTileOffset(Value out, int64_t width) {
-  auto type = cast<MemRefType>(out.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return ShapedType::kDynamic;
-  if (!ShapedType::isDynamic(offset))
-    return offset;
-  auto subview = out.getDefiningOp<memref::SubViewOp>();
-  if (!subview)
-    return ShapedType::kDynamic;
-  SmallVector<int64_t> sourceStrides;
-  int64_t sourceOffset;
-  if (failed(subview.getSourceType().getStridesAndOffset(sourceStrides,
-                                                          sourceOffset)) ||
-      ShapedType::isDynamic(sourceOffset) || sourceOffset % width != 0)
-    return ShapedType::kDynamic;
-  for (auto [ofr, stride] :
-       llvm::zip(subview.getMixedOffsets(), sourceStrides)) {
-    if (ShapedType::isDynamic(stride))
-      return ShapedType::kDynamic;
-    std::optional<int64_t> c = getConstantIntValue(ofr);
-    int64_t multiple = c ? (*c == 0 ? int64_t(1) << 40 : std::abs(*c))
-                         : knownMultiple(cast<Value>(ofr));
-    if ((multiple * stride) % width != 0)
-      return ShapedType::kDynamic;
-  }
-  return 0;
-}
-
 /// For an element-wise tile compute into one tile with no bounds (every
 /// point valid) and unrolled points, in shared memory (the epilogue's
 /// staging tile) or in global memory (an output tile at its origin): the

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "llvm/Support/CheckedArithmetic.h"
@@ -68,6 +69,36 @@ bool tile_lowering::outerStridesDivisible(ArrayRef<int64_t> strides,
   return llvm::all_of(strides.drop_back(), [&](int64_t s) {
     return !ShapedType::isDynamic(s) && s % w == 0;
   });
+}
+
+int64_t tile_lowering::globalTileOffset(Value out, int64_t width) {
+  auto type = cast<MemRefType>(out.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return ShapedType::kDynamic;
+  if (!ShapedType::isDynamic(offset))
+    return offset;
+  auto subview = out.getDefiningOp<memref::SubViewOp>();
+  if (!subview)
+    return ShapedType::kDynamic;
+  SmallVector<int64_t> sourceStrides;
+  int64_t sourceOffset;
+  if (failed(subview.getSourceType().getStridesAndOffset(sourceStrides,
+                                                          sourceOffset)) ||
+      ShapedType::isDynamic(sourceOffset) || sourceOffset % width != 0)
+    return ShapedType::kDynamic;
+  for (auto [ofr, stride] :
+       llvm::zip(subview.getMixedOffsets(), sourceStrides)) {
+    if (ShapedType::isDynamic(stride))
+      return ShapedType::kDynamic;
+    std::optional<int64_t> c = getConstantIntValue(ofr);
+    int64_t multiple = c ? (*c == 0 ? int64_t(1) << 62 : std::abs(*c))
+                         : knownMultiple(cast<Value>(ofr));
+    if (multipleOfProduct(multiple, stride) % width != 0)
+      return ShapedType::kDynamic;
+  }
+  return 0;
 }
 
 int64_t tile_lowering::runVectorWidth(int64_t run, int64_t maxWidth,

@@ -43,6 +43,12 @@ int64_t multipleOfProduct(int64_t x, int64_t y);
 /// then start `w`-aligned.
 bool outerStridesDivisible(llvm::ArrayRef<int64_t> strides, int64_t w);
 
+/// The element offset of a global tile `tile` as runVectorWidth reads it:
+/// the type's when static, else 0 when `tile` is a subview whose dynamic
+/// offsets are multiples of `width` elements in the source's layout (a
+/// tile's origin), else dynamic.
+int64_t globalTileOffset(mlir::Value tile, int64_t width);
+
 /// The widest vector (a power of two, at most `maxWidth` elements) along a
 /// thread's run of `run` consecutive elements of a memref's rows, with the
 /// memref's `strides` and `offset` and `constant` added to its innermost
