@@ -22,6 +22,17 @@ def available():
     return None
 
 
+def sass_mix_of(cubin):
+    """sass_mix.py's analysis ({"whole", "hot", "kstep", "nloops"}) of the
+    first kernel in `cubin`, or None when it fails."""
+    q = subprocess.run([sys.executable, SASS_MIX, cubin], capture_output=True, text=True)
+    line = q.stdout.strip().splitlines()[-1] if q.stdout.strip() else ""
+    try:
+        return next(iter(json.loads(line[line.index("{"):]).values()))
+    except (ValueError, StopIteration, TypeError):
+        return None
+
+
 def kstep_mix(ptx, arch="sm_80"):
     """{"registers", "stack", <class>: count, ...} of the k-step of the first
     kernel in `ptx`, or None when ptxas or sass_mix fails."""
@@ -33,13 +44,8 @@ def kstep_mix(ptx, arch="sm_80"):
                            capture_output=True, text=True)
         if p.returncode != 0:
             return None
-        q = subprocess.run([sys.executable, SASS_MIX, path + ".cubin"],
-                           capture_output=True, text=True)
-    line = q.stdout.strip().splitlines()[-1] if q.stdout.strip() else ""
-    try:
-        kstep = next(iter(json.loads(line[line.index("{"):]).values()))["kstep"]
-    except (ValueError, KeyError, StopIteration, TypeError):
-        return None
+        analysis = sass_mix_of(path + ".cubin")
+    kstep = analysis.get("kstep") if isinstance(analysis, dict) else None
     if kstep is None:
         return None
     regs = re.search(r"Used (\d+) registers", p.stderr)

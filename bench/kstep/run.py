@@ -16,7 +16,6 @@ anchors); says what is missing otherwise. No GPU is needed.
 """
 
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -24,10 +23,11 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CUDA = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-PTXAS, NVCC = os.path.join(CUDA, "bin", "ptxas"), os.path.join(CUDA, "bin", "nvcc")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from kstep_mix import PTXAS, SASS_MIX, sass_mix_of  # noqa: E402
+
+NVCC = os.path.join(os.path.dirname(PTXAS), "nvcc")
 SHARED = os.path.join(ROOT, "..", "shared", "tools")
-SASS_MIX = os.path.join(SHARED, "sass", "sass_mix.py")
 
 EXAMPLES = [
     ("gemm_f32", "gemm", "sm_90"),
@@ -37,14 +37,8 @@ EXAMPLES = [
 ANCHORS = [("sgemm.cu (anchor)", "sgemm.cu"), ("hgemm_mma.cu (anchor)", "hgemm_mma.cu")]
 
 
-def mix(cubin):
-    out = subprocess.run([sys.executable, SASS_MIX, cubin], capture_output=True, text=True)
-    line = out.stdout.strip().splitlines()[-1]
-    return next(iter(json.loads(line[line.index("{"):]).values()))
-
-
 def row(name, cubin, log):
-    m = mix(cubin)
+    m = sass_mix_of(cubin)
     k = m["kstep"] or m["hot"] or m["whole"]
     math = k["FFMA"] + k["HMMA"] + k["HGMMA"]
     per_hmma = f"{k['total'] / k['HMMA']:.2f}" if k["HMMA"] else "-"

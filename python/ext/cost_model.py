@@ -224,11 +224,7 @@ def _contraction(problem, c, chip, bank_factor):
     if t_dram > main:
         bound = "dram"
     flops = 2 * problem.points * problem.reduce_points
-    return _space_prediction(seconds, flops, bound, R, work["waves"], units)
-
-
-def _space_prediction(seconds, flops, bound, R, waves, units):
-    return Prediction(seconds, flops / seconds / 1e12, bound, R, waves, units)
+    return Prediction(seconds, flops / seconds / 1e12, bound, R, work["waves"], units)
 
 
 def _dram_bytes(problem, c, chip, tiles, slots):

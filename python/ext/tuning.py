@@ -44,7 +44,7 @@ from . import te as _te
 from . import tuning_jobs as _jobs
 from . import tuning_space as _space
 from ._ext import Module, chip_info
-from .tuning_db import TuningDatabase, key_text, problem_key
+from .tuning_db import TuningDatabase, key_of, key_text, problem_key
 
 
 @dataclass
@@ -55,6 +55,7 @@ class Ranked:
     prediction: _model.Prediction
     status: str = "ranked"  # ranked, illegal, legal, checked, failed
     reason: str = ""
+    text: Optional[str] = None  # its module, once verified
     bank: Optional[dict] = None
     check: Optional[dict] = None
     measured_seconds: Optional[float] = None
@@ -118,6 +119,22 @@ class _Progress:
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()
+
+
+def _chip_model(chip) -> dict:
+    """ext's model of `chip`: a name, or a dict of it with rates of one's own."""
+    return dict(chip) if isinstance(chip, dict) else chip_info(chip)
+
+
+def _fitting(problem, info):
+    """The candidates that fit the chip, and a count of the others by reason."""
+    fitting, pruned = [], Counter()
+    for c, why in _space.candidates(problem, info):
+        if why is None:
+            fitting.append(c)
+        else:
+            pruned[why] += 1
+    return fitting, pruned
 
 
 def _category(why: str) -> str:
@@ -245,8 +262,7 @@ class _TeSubject:
         from .helpers import Workload
         w = Workload(self.workload.inputs, self.workload.output, s,
                      self.workload.chip or rep.chip)
-        w._factory = self.workload._factory
-        w._axis_params = self.workload._axis_params
+        w._sized_by(self.workload._factory, self.workload._axis_params)
         w.tuning = rep
         return w
 
@@ -281,18 +297,13 @@ class _MlirSubject:
         self.num_inputs = self.descs[index]["num_inputs"]
 
     def key(self, chip):
-        import hashlib
-        import json
         fused = {self.problem.op.name} | {t.op.name for t, _ in self.problem.compute_at} | \
             {t.op.name for t in self.problem.inline}
         structure = [dict(name=d["name"], axes=[a[:2] for a in d["axes"]],
                           operands=[(o["dtype"], o["dims"], o["window"]) for o in d["operands"]],
                           combiner=d["combiner"], product=d["product"])
                      for d in self.descs if (d["name"] or "") in fused or d is self.descs[self.index]]
-        digest = hashlib.sha256(json.dumps(structure, sort_keys=True).encode()).hexdigest()[:16]
-        return {"structure": digest, "compute": self.problem.op.name,
-                "shape": [a[2] for a in self.problem.axes],
-                "dtype": f"{self.problem.in_dtype}->{self.problem.out_dtype}", "chip": chip}
+        return key_of(structure, self.problem, chip)
 
     def attr(self, c):
         return _space.schedule_text(self.problem, c, self.num_inputs)
@@ -414,7 +425,7 @@ def tune(target, chip="sm_80", trials: int = 3, executor: Optional[Executor] = N
       kernel; by default the CUDA device's when one is present.
     * `progress`: a progress bar on stderr (default: when it is a terminal).
     * `plot`: a PNG of predicted (and measured) performance per candidate
-      beside the database (needs matplotlib).
+      beside the database (none without a database; needs matplotlib).
 
         >>> s = ext.tune(C, chip="sm_90", trials=2)
         >>> print(s.tuning.report())
@@ -427,7 +438,7 @@ def tune(target, chip="sm_80", trials: int = 3, executor: Optional[Executor] = N
 def _tune(subject, chip, trials, executor, database, min_legal, check, progress, plot, measure,
           max_workers):
     started = time.perf_counter()
-    info = dict(chip) if isinstance(chip, dict) else chip_info(chip)
+    info = _chip_model(chip)
     gpu_target = "nvvm" if info["vendor"] == "nvidia" else "rocdl"
     problem = subject.problem
     db = _database(database)
@@ -446,14 +457,11 @@ def _tune(subject, chip, trials, executor, database, min_legal, check, progress,
             return subject.result(best, rep)
 
     # The space, pruned by the chip's limits, ranked by the model.
-    fitting, pruned = [], Counter()
-    generated = 0
-    for c, why in _space.candidates(problem, info):
-        generated += 1
-        if why is None:
-            fitting.append(c)
-        else:
-            pruned[_category(why)] += 1
+    fitting, reasons = _fitting(problem, info)
+    generated = len(fitting) + sum(reasons.values())
+    pruned = Counter()
+    for why, n in reasons.items():
+        pruned[_category(why)] += n
     ranked = []
     for i, c in enumerate(fitting):
         p = _model.predict(problem, c, info)
@@ -510,14 +518,12 @@ def _legalize(subject, ranked, info, executor, min_legal, bar):
             break
         chunk = [r for _, _, r in ranked[pos:pos + batch]]
         pos += len(chunk)
-        texts = []
         for r in chunk:
             try:
-                texts.append(subject.text(r.candidate))
+                r.text = subject.text(r.candidate)
             except (ValueError, RuntimeError, TypeError) as e:
                 r.status, r.reason = "illegal", _jobs._first_line(e)
-                texts.append(None)
-        todo = [(r, t) for r, t in zip(chunk, texts) if t is not None]
+        todo = [(r, r.text) for r in chunk if r.text is not None]
         if bank and todo:
             results = list(executor.map(_jobs.bank_job, [t for _, t in todo],
                                         [info["name"]] * len(todo)))
@@ -554,7 +560,7 @@ def _check(subject, legal, info, gpu_target, executor, trials, check, measure, b
         pos += len(chunk)
         jobs = []
         for r in chunk:
-            job = {"text": subject.text(r.candidate), "target": gpu_target,
+            job = {"text": r.text, "target": gpu_target,
                    "chip": info["name"], "reduced": None, "family": subject.problem.family,
                    "entry": "kernel", "tolerance": _tolerance(subject.problem)}
             jobs.append(subject.check_job(r.candidate, job) if check else job)
@@ -594,13 +600,15 @@ def _record(best: Ranked, rep: TuningReport) -> dict:
 
 
 def _plot(rep: TuningReport, db) -> Optional[str]:
+    if db is None:
+        return None  # a plot lives beside its database, never in the cwd
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    directory = os.path.dirname(db.path) if db else os.getcwd()
+    directory = os.path.dirname(db.path)
     name = key_text(rep.key).replace("/", "_").replace(">", "")
     path = os.path.join(directory, f"tuning-{name}.png")
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -693,7 +701,7 @@ def predict(target, schedule_or_candidate, chip="sm_80"):
         >>> print(ext.predict(w, s, "sm_90").line())
     """
     tensor, _ = _target(target)
-    info = dict(chip) if isinstance(chip, dict) else chip_info(chip)
+    info = _chip_model(chip)
     problem = _space.problem_of(tensor)
     c = schedule_or_candidate
     if not isinstance(c, _space.Candidate):
@@ -709,15 +717,8 @@ def search_space(target, chip="sm_80") -> Tuple[list, Counter]:
         >>> len(fitting), sum(pruned.values())
     """
     tensor, _ = _target(target)
-    info = dict(chip) if isinstance(chip, dict) else chip_info(chip)
-    problem = _space.problem_of(tensor)
-    fitting, pruned = [], Counter()
-    for c, why in _space.candidates(problem, info):
-        if why is None:
-            fitting.append(c)
-        else:
-            pruned[why] += 1
-    return fitting, pruned
+    info = _chip_model(chip)
+    return _fitting(_space.problem_of(tensor), info)
 
 
 _set_tuner(tune)

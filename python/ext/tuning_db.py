@@ -53,9 +53,16 @@ def problem_key(problem, chip: str) -> dict:
             if c.get(region):
                 c[region] = dict(c[region], nodes=[list(n[:4]) for n in c[region]["nodes"]])
         computes.append(_strip(c))
-    structure = hashlib.sha256(json.dumps(computes, sort_keys=True, default=str)
-                               .encode()).hexdigest()[:16]
-    return {"structure": structure, "compute": problem.op.name,
+    return key_of(computes, problem, chip)
+
+
+def key_of(structure, problem, chip: str) -> dict:
+    """The key of `problem` on `chip`: a hash of `structure` (plain data
+    describing the fused computes without sizes), the anchor's name, shape
+    and dtypes."""
+    digest = hashlib.sha256(json.dumps(structure, sort_keys=True, default=str)
+                            .encode()).hexdigest()[:16]
+    return {"structure": digest, "compute": problem.op.name,
             "shape": [a[2] for a in problem.axes],
             "dtype": f"{problem.in_dtype}->{problem.out_dtype}", "chip": chip}
 
