@@ -20,6 +20,9 @@ void ext::buildCpuPipeline(OpPassManager &pm,
   // `reference` runs every compute as plain loops instead. Tile-level ext
   // ops left over have no CPU lowering: they are rejected with a diagnostic
   // rather than left for the LLVM conversion to trip on.
+  // A schedule written in a transform script is attached before anything
+  // reads the module.
+  pm.addPass(createExtApplyTransformScript());
   if (options.reference) {
     pm.addPass(createExtComputeToLoops({/*rejectTileLevel=*/true}));
     pm.addPass(createCanonicalizerPass());
@@ -66,7 +69,10 @@ void ext::registerPipelines() {
       "ext-schedule-to-gpu",
       "Turn scheduled ext.computes into gpu.launch kernels (and the "
       "unscheduled ones into loops)",
-      [](OpPassManager &pm) { buildScheduleToGPUPipeline(pm); });
+      [](OpPassManager &pm) {
+        pm.addPass(createExtApplyTransformScript());
+        buildScheduleToGPUPipeline(pm);
+      });
   PassPipelineRegistration<CpuPipelineOptions>(
       "ext-cpu-pipeline",
       "Lower ext.compute and the surrounding code, gpu kernels included "

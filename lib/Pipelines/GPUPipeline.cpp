@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
 #include "ext/Support/ChipInfo.h"
@@ -203,6 +204,7 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
 
 void ext::buildGPUPipeline(OpPassManager &pm, const GPUTarget &options) {
   // Computes without a schedule stay on the host: say so.
+  pm.addPass(ext::createExtApplyTransformScript());
   pm.addPass(ext::createExtGPUReportHostComputes());
   buildScheduleStage(pm, options);
   buildDeviceStage(pm, options);
@@ -220,6 +222,7 @@ std::string ext::getGPUPipelineText(const GPUTarget &options) {
 void ext::buildGPUHostPipeline(OpPassManager &pm, const GPUTarget &options,
                                llvm::StringRef format,
                                llvm::StringRef toolkit) {
+  pm.addPass(createExtApplyTransformScript());
   buildScheduleStage(pm, options);
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createExtGPUStageKernelOperands());

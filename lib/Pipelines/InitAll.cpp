@@ -3,12 +3,14 @@
 #include "ext/InitAll.h"
 #include "ext/Conversion/Passes.h"
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
+#include "ext/Dialect/Ext/TransformOps/ExtTransformOps.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
 
 void ext::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<ext::ExtDialect>();
+  ext::registerTransformDialectExtension(registry);
 }
 
 void ext::registerAllPasses() {

@@ -39,6 +39,10 @@ Levels:
   candidates compiled and run on the emulator, a database:
   `TuningDatabase`; `schedule(C, tuned=True)` reads it); `chip_info(chip)`
   is ext's chip model.
+* ONNX: `ext.onnx.load(path_or_model)` maps an ONNX graph (MatMul, Gemm,
+  Conv, Softmax, LayerNormalization, element-wise ops, Transpose, Reshape)
+  to computes with default schedules and fusions, and `.run(inputs)` runs
+  it (the onnx package is imported only then; docs/Interop.md).
 * Cost model: `predict_work(decomposition, tiles, iters, sms)` (what
   `auto` weighs) and `choose_at_launch(tiles, iters, sms)` (what `auto`
   picks when the tile count is known only at launch).
@@ -62,6 +66,10 @@ from .te import (  # noqa: F401
     const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, max, max_value, min,
     min_value, pad, placeholder, prod, reduce_axis, round, rsqrt, sigmoid, sin, sqrt, sum, tanh,
     Var, var)
+try:  # ext.onnx imports the onnx package only in load(); guarded all the same
+    from . import onnx  # noqa: F401
+except ImportError:  # pragma: no cover
+    pass
 
 __all__ = [
     "Context", "Module", "load_plugin", "chip_info", "bank_cost", "tune", "tune_module", "predict",
@@ -74,4 +82,5 @@ __all__ = [
     "log", "log2", "log10", "max", "max_value", "min", "min_value", "pad", "placeholder", "prod",
     "Var", "var",
     "reduce_axis", "round", "rsqrt", "sigmoid", "sin", "sqrt", "sum", "tanh",
+    "onnx",
 ]

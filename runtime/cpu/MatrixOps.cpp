@@ -86,6 +86,12 @@ Coord m16n8k8B(int32_t lane, int32_t i) {
   int32_t g = lane >> 2, t = lane & 3;
   return {t + 4 * i, g};
 }
+// PTX ISA, "Matrix Fragments for mma.m16n8k4", .tf32: A holds rows g and
+// g + 8 of column t, B row t of column g.
+Coord m16n8k4A(int32_t lane, int32_t i) {
+  return {(lane >> 2) + 8 * i, lane & 3};
+}
+Coord m16n8k4B(int32_t lane, int32_t) { return {lane & 3, lane >> 2}; }
 // AMD CDNA3 ISA, 7.1 "Dependency and layout of MFMA operands" (and AMD's
 // matrix instruction calculator): for a block of a 64-lane wave, A's lane
 // holds row lane % M and consecutive k from (lane / M) * (K*M/64); B
@@ -172,6 +178,20 @@ const Instruction *instructionOf(int32_t kind) {
                                           m16n8k8A,
                                           m16n8k8B,
                                           m16n8C};
+  static const Instruction m16n8k4tf32 = {"mma.sync m16n8k4 tf32",
+                                          32,
+                                          16,
+                                          8,
+                                          4,
+                                          Elt::TF32,
+                                          Elt::TF32,
+                                          Elt::F32,
+                                          2,
+                                          1,
+                                          4,
+                                          m16n8k4A,
+                                          m16n8k4B,
+                                          m16n8C};
   static const Instruction mfma32x32x8 = {
       "mfma 32x32x8 f16", 64,        32, 32, 8,  Elt::F16,
       Elt::F16,           Elt::F32,  4,  4,  16, mfma32x32x8A,
@@ -203,6 +223,8 @@ const Instruction *instructionOf(int32_t kind) {
     return &m16n8k16bf16;
   case EXT_EMU_MMA_M16N8K8_TF32_F32:
     return &m16n8k8tf32;
+  case EXT_EMU_MMA_M16N8K4_TF32_F32:
+    return &m16n8k4tf32;
   case EXT_EMU_MFMA_32X32X8_F16_F32:
     return &mfma32x32x8;
   case EXT_EMU_MFMA_16X16X16_F16_F32:

@@ -5,6 +5,7 @@
 // RUN: ext-opt %s --ext-gpu-host-pipeline="target=rocdl chip=gfx942" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOST
 
 // CPU: builtin.module(
+// CPU-NEXT: ext-apply-transform-script,
 // CPU-NEXT: ext-set-target{chip=sm_80 if-unset=true sms=0},
 // CPU-NEXT: ext-apply-schedule{{.*}},
 // CPU-NEXT: ext-kernel-to-gpu{{.*}},
@@ -40,6 +41,7 @@
 // CPU-NEXT: )
 
 // NVVM: builtin.module(
+// NVVM-NEXT: ext-apply-transform-script,
 // NVVM-NEXT: ext-gpu-report-host-computes,
 // NVVM-NEXT: ext-set-target{chip=sm_90 if-unset=false sms=0},
 // NVVM-NEXT: ext-apply-schedule{chip= report=false sms=0 weaken-async-wait=false},
@@ -75,6 +77,7 @@
 // NVVM-NEXT: )
 
 // HOST: builtin.module(
+// HOST-NEXT: ext-apply-transform-script,
 // HOST-NEXT: ext-set-target{chip=gfx942 if-unset=false sms=0},
 // HOST-NEXT: ext-apply-schedule{{.*}},
 // HOST-NEXT: ext-kernel-to-gpu{{.*}},

@@ -12,6 +12,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 EXAMPLES = os.path.join(ROOT, "examples", "python")
 
 
+def _has_onnx() -> bool:
+    try:
+        import onnx  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 @pytest.mark.parametrize("script,expected", [
     ("gemm.py", [".target sm_90", "shared memory:", "gemm matches numpy"]),
     ("softmax.py", ["kernel entries in the PTX: 1", "softmax matches numpy"]),
@@ -19,7 +27,9 @@ EXAMPLES = os.path.join(ROOT, "examples", "python")
     ("argmax.py", ["argmax matches numpy"]),
     ("conv2d.py", ["conv2d matches numpy"]),
     ("gemm_bias_relu.py", ["kernels: 1 (unfused: 2), intermediates in memory: []",
-                           "gemm + bias + relu matches numpy"])])
+                           "gemm + bias + relu matches numpy"]),
+    pytest.param("onnx_mlp.py", ["kernels: 2, max error:", "onnx mlp matches numpy"],
+                 marks=pytest.mark.skipif(not _has_onnx(), reason="needs the onnx package"))])
 def test_example(script, expected):
     env = dict(os.environ)
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(ext.__file__)))

@@ -143,4 +143,64 @@ def ExtAsyncToRuntime
   }];
 }
 
+def ExtFromLinalg : Pass<"ext-from-linalg", "::mlir::ModuleOp"> {
+  let summary = "Turn linalg structured ops into ext.computes";
+  let description = [{
+    The way in for MLIR front ends (torch-mlir, StableHLO, TOSA through
+    `tosa-to-linalg`, hand-written linalg): every `linalg.generic` and named
+    structured op (`matmul`, `batch_matmul`, `fill`, `transpose`, `reduce`,
+    `map`, the convolutions, ...) on memrefs becomes an `ext.compute` that
+    ext's schedules, fusions and lowerings take:
+
+    - the op's loops become axes `d0`, `d1`, ... (parallel ones `spatial`,
+      reductions `reduce`), their extents the static loop ranges (`?` where
+      a dimension is dynamic);
+    - the indexing maps become the compute's maps, the region its body
+      (`linalg.index` becomes `ext.index`), a constant scalar input (as
+      `linalg.fill`'s) a constant in the body;
+    - a reduction's combiner is read off the region: each output's yield
+      `out <op> v` with `v` independent of the outputs gives `sum` (`addf`,
+      `addi`), `prod`, `max` (`maximumf`, `maxnumf`, `maxsi`) or `min`; a
+      region that combines several outputs together (argmax) becomes a
+      `custom` reducer whose new values are the region's values independent
+      of the outputs (one per output, told apart by type) and whose
+      identities are the constants the outputs were filled with;
+    - linalg accumulates into its outputs, ext.compute overwrites them: a
+      `linalg.fill` of the combiner's identity into the output just before
+      the op (nothing between touching it) is dropped; otherwise the
+      reduction goes into a new buffer and a second, element-wise compute
+      combines it with the output's previous contents. An element-wise op
+      that reads its output reads it as an input (in place, same map).
+
+    Each compute is named after its op (`matmul_0`, `generic_3`, ...), so
+    schedules can fuse the chains a front end produces (`compute_inline`,
+    `compute_at`, `reverse_compute_at`). `linalg.softmax` and the other
+    ops with a decomposition (`AggregatedOpInterface`) are decomposed
+    first. Ops on tensors are bufferized first with one-shot bufferization
+    over the module (function boundaries included, identity layouts) when
+    `bufferize` is set (the default); before that, an op that does not
+    read its destination's contents gets a fresh `tensor.empty` of its own
+    (and an op starting from a shared fill a fill of its own), so values
+    alive at different times do not share a buffer: a shared buffer would
+    order the computes and keep fusions from putting them in one kernel.
+
+    An op that cannot be expressed stays linalg, with a remark saying why
+    (an output map that is not a permutation of the parallel loops, a
+    region with memory effects, a non-constant scalar input, a combination
+    ext does not recognize); the rest of the module is still converted.
+  }];
+  let options = [
+    Option<"bufferize", "bufferize", "bool", /*default=*/"true",
+           "Bufferize tensor programs (one-shot, function boundaries "
+           "included) before converting">
+  ];
+  let dependentDialects = [
+    "::ext::ExtDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // EXT_CONVERSION_PASSES_TD

@@ -233,11 +233,14 @@ struct MmaSyncLowering : EmulationOpPattern<nvgpu::MmaSyncOp> {
     else if (shape == ArrayRef<int64_t>{16, 8, 8} && a.isF32() && c.isF32() &&
              op.getTf32Enabled())
       kind = EXT_EMU_MMA_M16N8K8_TF32_F32;
+    else if (shape == ArrayRef<int64_t>{16, 8, 4} && a.isF32() && c.isF32() &&
+             op.getTf32Enabled())
+      kind = EXT_EMU_MMA_M16N8K4_TF32_F32;
     if (!kind)
       return op.emitOpError("of shape [")
              << shape << "] on " << a << " with " << c
              << " accumulators is not supported by the CPU emulation "
-                "(m16n8k16 f16/bf16, m16n8k8 tf32)";
+                "(m16n8k16 f16/bf16, m16n8k8 and m16n8k4 tf32)";
     FailureOr<Value> d = emitMma(emu, rewriter, op, *kind, op.getMatrixA(),
                                  op.getMatrixB(), op.getMatrixC());
     if (failed(d))

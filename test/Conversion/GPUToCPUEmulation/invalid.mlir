@@ -114,7 +114,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @k(%a: vector<2x2xf16>, %b: vector<1x2xf16>, %c: vector<2x2xf16>) kernel {
-      // expected-error @below {{'nvgpu.mma.sync' op of shape [16, 8, 8] on 'f16' with 'f16' accumulators is not supported by the CPU emulation (m16n8k16 f16/bf16, m16n8k8 tf32)}}
+      // expected-error @below {{'nvgpu.mma.sync' op of shape [16, 8, 8] on 'f16' with 'f16' accumulators is not supported by the CPU emulation (m16n8k16 f16/bf16, m16n8k8 and m16n8k4 tf32)}}
       %d = nvgpu.mma.sync (%a, %b, %c) {mmaShape = [16, 8, 8]} : (vector<2x2xf16>, vector<1x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
       gpu.return
     }

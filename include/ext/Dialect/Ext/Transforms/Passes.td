@@ -34,6 +34,28 @@ def ExtSetTarget : Pass<"ext-set-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def ExtApplyTransformScript
+    : Pass<"ext-apply-transform-script", "::mlir::ModuleOp"> {
+  let summary = "Run the module's transform script on it, then drop the script";
+  let description = [{
+    A schedule may live in a transform-dialect script beside its payload:
+    a `transform.named_sequence @__transform_main` in the module (or in a
+    nested `module attributes {transform.with_named_sequence}`), with the
+    other named sequences it includes. This pass takes the script out of
+    the module, runs it with the transform interpreter on what is left
+    (the entry's argument is the module), and leaves the payload alone
+    without the script, ready for ext's lowering. ext's pipelines
+    (`ext-schedule-to-gpu` and what builds on it: ext-run, the GPU
+    pipelines, Python) run it first; a module without a script is left as
+    it is. A failing transform reports its diagnostic and fails the pass.
+
+    The script may use any registered transform op: `transform.ext.*`
+    (match computes, set or edit their schedules), upstream's structured
+    and nvgpu transforms, and `transform.apply_registered_pass` (for
+    instance `"ext-from-linalg"` before scheduling what it made).
+  }];
+}
+
 def ExtClearTarget : Pass<"ext-clear-target", "::mlir::ModuleOp"> {
   let summary = "Remove the module's #ext.target once nothing reads it";
   let description = [{

@@ -1,0 +1,323 @@
+//===- ExtTransformOps.cpp - transform-dialect ops for ext ----------------===//
+
+// ext keeps assertions on (-UNDEBUG), but the installed MLIR is a release
+// build: its transform-dialect headers call a checker that exists only in
+// assertion builds when NDEBUG is unset. This file sees MLIR as it was built.
+#ifndef NDEBUG
+#define NDEBUG
+#endif
+
+#include "ext/Dialect/Ext/TransformOps/ExtTransformOps.h"
+
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace ext;
+
+#define GET_OP_CLASSES
+#include "ext/Dialect/Ext/TransformOps/ExtTransformOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// MatchComputesOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure
+transform::MatchComputesOp::apply(transform::TransformRewriter &rewriter,
+                                  transform::TransformResults &results,
+                                  transform::TransformState &state) {
+  SmallVector<Operation *> found;
+  for (Operation *root : state.getPayloadOps(getRoot()))
+    root->walk([&](ComputeOp compute) {
+      if (!getComputeName() || compute.getName() == getComputeName())
+        found.push_back(compute);
+    });
+  if (found.empty()) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError();
+    if (getComputeName())
+      diag << "no ext.compute named '" << *getComputeName()
+           << "' in the payload";
+    else
+      diag << "no ext.compute in the payload";
+    return diag;
+  }
+  results.set(cast<OpResult>(getResult()), found);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::MatchComputesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getRootMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  onlyReadsPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// Schedules
+//===----------------------------------------------------------------------===//
+
+/// Sets `schedule` on `target` and verifies the compute; restores the old
+/// schedule when it does not fit (the verifier has said why, at the compute).
+static DiagnosedSilenceableFailure attachSchedule(Operation *transformOp,
+                                                  Operation *target,
+                                                  ScheduleAttr schedule) {
+  auto compute = dyn_cast<ComputeOp>(target);
+  if (!compute) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableFailure(transformOp)
+        << "expects ext.compute targets, got '" << target->getName() << "'";
+    diag.attachNote(target->getLoc()) << "target";
+    return diag;
+  }
+  ScheduleAttr old = compute.getScheduleAttr();
+  compute.setScheduleAttr(schedule);
+  if (failed(mlir::verify(compute))) {
+    if (old)
+      compute.setScheduleAttr(old);
+    else
+      compute.removeScheduleAttr();
+    return emitDefiniteFailure(transformOp)
+           << "the schedule does not fit the compute (see its diagnostic)";
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::SetScheduleOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  return attachSchedule(*this, target, getSchedule());
+}
+
+void transform::SetScheduleOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+namespace {
+
+/// Reads the fields of an update_schedule over a schedule (or none),
+/// reporting the first field of the wrong kind.
+class ScheduleFields {
+public:
+  ScheduleFields(DictionaryAttr fields,
+                 std::function<InFlightDiagnostic()> emitError)
+      : fields(fields), emitError(std::move(emitError)) {}
+
+  std::optional<SmallVector<int64_t>> integers(StringRef key,
+                                               ArrayRef<int64_t> old) {
+    Attribute a = fields.get(key);
+    if (!a)
+      return SmallVector<int64_t>(old);
+    if (auto dense = dyn_cast<DenseI64ArrayAttr>(a))
+      return SmallVector<int64_t>(dense.asArrayRef());
+    SmallVector<int64_t> values;
+    auto array = dyn_cast<ArrayAttr>(a);
+    for (Attribute e : array ? array.getValue() : ArrayRef<Attribute>{}) {
+      auto i = dyn_cast<IntegerAttr>(e);
+      if (!i)
+        return wrong(key, "an array of integers");
+      values.push_back(i.getInt());
+    }
+    if (!array)
+      return wrong(key, "an array of integers");
+    return values;
+  }
+
+  template <typename T>
+  std::optional<SmallVector<T>> attributes(StringRef key, ArrayRef<T> old,
+                                           StringRef what) {
+    Attribute a = fields.get(key);
+    if (!a)
+      return SmallVector<T>(old);
+    auto array = dyn_cast<ArrayAttr>(a);
+    if (!array)
+      return wrong(key, what);
+    SmallVector<T> values;
+    for (Attribute e : array) {
+      auto t = dyn_cast<T>(e);
+      if (!t)
+        return wrong(key, what);
+      values.push_back(t);
+    }
+    return values;
+  }
+
+  std::optional<int64_t> integer(StringRef key, int64_t old) {
+    Attribute a = fields.get(key);
+    if (!a)
+      return old;
+    if (auto i = dyn_cast<IntegerAttr>(a))
+      return i.getInt();
+    return wrong(key, "an integer");
+  }
+
+  /// An attribute of interface or class `T`, or its old value.
+  template <typename T>
+  std::optional<T> attribute(StringRef key, T old, StringRef what) {
+    Attribute a = fields.get(key);
+    if (!a)
+      return old;
+    if (auto t = dyn_cast<T>(a))
+      return t;
+    return wrong(key, what);
+  }
+
+  /// Whether any field is outside `known`.
+  bool checkKnown(ArrayRef<StringRef> known) {
+    for (NamedAttribute field : fields)
+      if (!llvm::is_contained(known, field.getName().getValue())) {
+        InFlightDiagnostic d = emitError();
+        d << "unknown schedule field '" << field.getName().getValue()
+          << "' (fields:";
+        for (StringRef k : known)
+          d << " " << k;
+        d << ")";
+        return false;
+      }
+    return true;
+  }
+
+  bool failed = false;
+
+private:
+  std::nullopt_t wrong(StringRef key, StringRef what) {
+    if (!failed)
+      emitError() << "schedule field '" << key << "' expects " << what
+                  << ", got " << fields.get(key);
+    failed = true;
+    return std::nullopt;
+  }
+
+  DictionaryAttr fields;
+  std::function<InFlightDiagnostic()> emitError;
+};
+
+} // namespace
+
+DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto compute = dyn_cast<ComputeOp>(target);
+  if (!compute)
+    return attachSchedule(*this, target, ScheduleAttr());
+  MLIRContext *ctx = getContext();
+  ScheduleAttr old = compute.getScheduleAttr();
+  ScheduleFields f(getFields(), [&]() { return emitOpError(); });
+  static constexpr StringRef kKnown[] = {
+      "tile",   "blocks", "threads", "cache",  "decomposition",
+      "raster", "swizzle", "vector", "unroll", "layout",
+      "mma",    "warps",  "stages",  "async",  "compute_at",
+      "reverse_compute_at", "compute_inline"};
+  if (!f.checkKnown(kKnown))
+    return DiagnosedSilenceableFailure::definiteFailure();
+
+  auto tile = f.integers("tile", old ? old.getTile() : ArrayRef<int64_t>{});
+  auto threads =
+      f.integers("threads", old ? old.getThreads() : ArrayRef<int64_t>{});
+  auto warps = f.integers("warps", old ? old.getWarps() : ArrayRef<int64_t>{});
+  auto blocks = f.attributes<StringAttr>(
+      "blocks", old ? old.getBlocks() : ArrayRef<StringAttr>{},
+      "an array of axis names");
+  auto inlined = f.attributes<StringAttr>(
+      "compute_inline", old ? old.getComputeInline() : ArrayRef<StringAttr>{},
+      "an array of compute names");
+  auto cache = f.attributes<CacheAttr>(
+      "cache", old ? old.getCache() : ArrayRef<CacheAttr>{},
+      "an array of #ext.cache");
+  auto computeAt = f.attributes<AttachAttr>(
+      "compute_at", old ? old.getComputeAt() : ArrayRef<AttachAttr>{},
+      "an array of #ext.at");
+  auto reverseComputeAt = f.attributes<AttachAttr>(
+      "reverse_compute_at",
+      old ? old.getReverseComputeAt() : ArrayRef<AttachAttr>{},
+      "an array of #ext.at");
+  auto decomposition = f.attribute<TileDecompositionAttrInterface>(
+      "decomposition", old ? old.getDecomposition() : nullptr,
+      "a tile decomposition (#ext.split_k<...>, #ext.stream_k<...>, ...)");
+  auto layout = f.attribute<FragmentLayoutAttrInterface>(
+      "layout", old ? old.getLayout() : nullptr,
+      "a fragment layout (#ext.cyclic, #ext.blocked<...>)");
+  MmaLayoutAttr mma = old ? old.getMma() : nullptr;
+  if (Attribute a = getFields().get("mma")) {
+    auto s = dyn_cast<StringAttr>(a);
+    if (s && s.getValue() == "auto")
+      mma = MmaLayoutAttr::get(ctx, MmaShape::automatic, {});
+    else if (!(mma = dyn_cast<MmaLayoutAttr>(a)))
+      return emitDefiniteFailure()
+             << "schedule field 'mma' expects an #ext.mma<...> or \"auto\", "
+                "got "
+             << a;
+  }
+  RasterOrder raster = old ? old.getRaster() : RasterOrder::row;
+  if (Attribute a = getFields().get("raster")) {
+    auto s = dyn_cast<StringAttr>(a);
+    std::optional<RasterOrder> r =
+        s ? symbolizeRasterOrder(s.getValue()) : std::nullopt;
+    if (!r)
+      return emitDefiniteFailure()
+             << "schedule field 'raster' expects \"row\" or \"col\", got " << a;
+    raster = *r;
+  }
+  bool async = old ? old.getAsync() : true;
+  if (Attribute a = getFields().get("async")) {
+    auto b = dyn_cast<BoolAttr>(a);
+    if (!b)
+      return emitDefiniteFailure()
+             << "schedule field 'async' expects a bool, got " << a;
+    async = b.getValue();
+  }
+  auto swizzle = f.integer("swizzle", old ? old.getSwizzle() : 1);
+  auto vector = f.integer("vector", old ? old.getVector() : 1);
+  auto unroll = f.integer("unroll", old ? old.getUnroll() : 1);
+  auto stages = f.integer("stages", old ? old.getStages() : 1);
+  if (f.failed)
+    return DiagnosedSilenceableFailure::definiteFailure();
+  if (tile->empty() || threads->empty())
+    return emitDefiniteFailure()
+           << "the compute has no schedule yet: give at least 'tile' and "
+              "'threads'";
+
+  auto schedule = ScheduleAttr::getChecked(
+      [&]() { return emitOpError(); }, ctx, ArrayRef(*tile), ArrayRef(*blocks),
+      ArrayRef(*threads), ArrayRef(*cache), *decomposition, raster, *swizzle,
+      *vector, *unroll, *layout, mma, ArrayRef(*warps), *stages, async,
+      ArrayRef(*computeAt), ArrayRef(*reverseComputeAt), ArrayRef(*inlined));
+  if (!schedule)
+    return DiagnosedSilenceableFailure::definiteFailure();
+  return attachSchedule(*this, target, schedule);
+}
+
+void transform::UpdateScheduleOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+namespace {
+class ExtTransformDialectExtension
+    : public transform::TransformDialectExtension<
+          ExtTransformDialectExtension> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExtTransformDialectExtension)
+
+  ExtTransformDialectExtension() {
+    declareDependentDialect<ExtDialect>();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "ext/Dialect/Ext/TransformOps/ExtTransformOps.cpp.inc"
+        >();
+  }
+};
+} // namespace
+
+void ext::registerTransformDialectExtension(DialectRegistry &registry) {
+  registry.addExtensions<ExtTransformDialectExtension>();
+}
