@@ -263,14 +263,18 @@ std::string Importer::analyze() {
   for (unsigned j = 0; j < numOutputs; ++j) {
     AffineMap map = maps[numInputs + j];
     bool ok = map.isProjectedPermutation() && map.getNumResults() == numParallel;
-    for (AffineExpr e : map.getResults())
-      ok &= linalg::isParallelIterator(
-          iterators[cast<AffineDimExpr>(e).getPosition()]);
-    if (!ok)
-      return ("output #" + Twine(j) + "'s map " + Twine(numLoops) +
-              "-d " + "is not a permutation of the parallel loops, so an "
-              "output element would be written by several points")
-          .str();
+    if (ok)
+      for (AffineExpr e : map.getResults())
+        ok &= linalg::isParallelIterator(
+            iterators[cast<AffineDimExpr>(e).getPosition()]);
+    if (!ok) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "output #" << j << "'s map " << map << " is not a permutation of "
+         << "the " << numParallel << " parallel loop(s) of " << numLoops
+         << ", so an output element would be written by several points";
+      return text;
+    }
   }
 
   dependent = outputDependent(body, numInputs);
@@ -370,6 +374,22 @@ std::string Importer::analyze() {
   }
   if (llvm::is_contained(newValues, Value()))
     return "its custom reduction leaves an output without a new value";
+  // Each partial of a custom reduction starts from the identities, so the
+  // fills' values may be combined in more than once: right only for a
+  // reducer that selects (argmax, argmin), wrong for one that adds.
+  for (Operation &nested : body.without_terminator())
+    if (llvm::any_of(nested.getResults(),
+                     [&](Value r) { return dependent.contains(r); }) &&
+        !isa<arith::CmpFOp, arith::CmpIOp, arith::SelectOp, arith::MaximumFOp,
+             arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
+             arith::MaxSIOp, arith::MinSIOp, arith::AndIOp, arith::OrIOp>(
+            nested))
+      return ("its multi-output reduction combines with '" +
+              nested.getName().getStringRef() +
+              "': ext runs a custom reducer only when it selects (compares, "
+              "selects, takes a max or min), since each partial starts from "
+              "the outputs' fill values")
+          .str();
   for (Value out : op.getDpsInits()) {
     auto fill = fillBefore(op, out);
     if (!fill)

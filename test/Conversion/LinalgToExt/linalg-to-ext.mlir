@@ -145,7 +145,7 @@ func.func @scale_in_place(%Y: memref<32xf32>) {
 
 // What ext.compute cannot say stays linalg, with a remark saying why.
 func.func @stays(%X: memref<8x8xf32>, %Y: memref<8xf32>, %s: f32, %Z: memref<8x8xf32>) {
-  // expected-remark @below {{stays linalg: output #0's map 2-d is not a permutation of the parallel loops}}
+  // expected-remark @below {{stays linalg: output #0's map (d0, d1) -> (d0) is not a permutation of the 2 parallel loop(s) of 2}}
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
                   iterator_types = ["parallel", "parallel"]}
       ins(%X : memref<8x8xf32>) outs(%Y : memref<8xf32>) {
@@ -167,6 +167,23 @@ func.func @stays(%X: memref<8x8xf32>, %Y: memref<8xf32>, %s: f32, %Z: memref<8x8
   ^bb0(%x: f32, %y: f32):
     %d = arith.subf %y, %x : f32
     linalg.yield %d : f32
+  }
+  %V = memref.alloc() : memref<8xf32>
+  %N = memref.alloc() : memref<8xi32>
+  %zf = arith.constant 0.0 : f32
+  %zi = arith.constant 0 : i32
+  linalg.fill ins(%zf : f32) outs(%V : memref<8xf32>)
+  linalg.fill ins(%zi : i32) outs(%N : memref<8xi32>)
+  // expected-remark @below {{stays linalg: its multi-output reduction combines with 'arith.addf'}}
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%X : memref<8x8xf32>) outs(%V, %N : memref<8xf32>, memref<8xi32>) {
+  ^bb0(%x: f32, %v: f32, %n: i32):
+    %xi = arith.fptosi %x : f32 to i32
+    %sum = arith.addf %v, %x : f32
+    %c = arith.addi %n, %xi : i32
+    %w = arith.maximumf %sum, %v : f32
+    linalg.yield %w, %c : f32, i32
   }
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
