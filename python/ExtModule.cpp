@@ -429,11 +429,24 @@ public:
   /// (severity, file, line, text) tuples (a report pass's findings).
   py::list runPipeline(const std::string &pipeline) {
     DiagnosticCollector diags(ctx->get());
-    PassManager pm(ctx->get());
+    // Anchored text (`builtin.module(...)`, as ext-opt --pass-pipeline takes)
+    // runs on the module itself; a manager anchored on `any` would nest it
+    // and look for modules inside this one, silently running nothing.
+    StringRef text = StringRef(pipeline).ltrim();
+    StringRef moduleName = ModuleOp::getOperationName();
+    bool anchored = text.starts_with((moduleName + "(").str());
+    PassManager pm(ctx->get(),
+                   anchored ? moduleName : PassManager::getAnyOpAnchorName());
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
-    if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+    if (anchored) {
+      FailureOr<OpPassManager> parsed = parsePassPipeline(text, errorStream);
+      if (failed(parsed))
+        throw py::value_error("bad pipeline '" + pipeline + "': " + errors);
+      static_cast<OpPassManager &>(pm) = *parsed;
+    } else if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
       throw py::value_error("bad pipeline '" + pipeline + "': " + errors);
+    }
     if (failed(pm.run(*module)))
       throw std::runtime_error("pipeline '" + pipeline + "' failed:\n" +
                                diags.text);
