@@ -390,7 +390,7 @@ void *__ext_emu_shared_base(void) {
 }
 void *__ext_emu_dynamic_shared_base(void) {
   Thread &t = current("__ext_emu_dynamic_shared_base");
-  return t.block->shared + (t.launch->params().staticShared + 15) / 16 * 16;
+  return t.block->shared + dynamicSharedOffset(t.launch->params());
 }
 int64_t __ext_emu_dynamic_shared_size(void) {
   return current("__ext_emu_dynamic_shared_size")

@@ -113,8 +113,21 @@ struct LaunchParams {
     bool shared = false;
     int64_t start = 0, bytes = 0;
   };
+
   std::vector<Buffer> buffers;
 };
+
+/// Where a block's dynamic shared memory starts: after the static part,
+/// 1024-byte aligned, so that TMA boxes with the 128-byte swizzle (whose
+/// pattern repeats every 1024 bytes) can be placed at its start, as kernels
+/// written for Hopper do.
+inline int64_t dynamicSharedOffset(const LaunchParams &p) {
+  return (p.staticShared + 1023) / 1024 * 1024;
+}
+/// The bytes of a block's shared window: static, padding, dynamic.
+inline int64_t sharedWindowBytes(const LaunchParams &p) {
+  return dynamicSharedOffset(p) + p.dynamicShared;
+}
 
 /// Runs a grid to completion. Returns an empty string on success, otherwise
 /// the diagnostic; after an error the threads still suspended are abandoned

@@ -580,7 +580,7 @@ Grid::Grid(LaunchParams params, const Config &config, int32_t workerCount)
                                       : LaunchProgress::Mode::Always) {
   blockThreads = p.block.count();
   totalBlocks = p.grid.count();
-  sharedBytes = (p.staticShared + 15) / 16 * 16 + p.dynamicShared;
+  sharedBytes = sharedWindowBytes(p);
   requested = std::max(1, workerCount);
   workers = int32_t(std::max<int64_t>(
       1, std::min<int64_t>(c.racecheck ? 1 : workerCount, totalBlocks)));
@@ -759,6 +759,7 @@ void Grid::yield(Thread &t) {
 }
 
 void Grid::releaseBarrier(Block &b) {
+  ++b.barriers;
   for (int64_t i : order) {
     Thread &t = b.threads[i];
     if (t.state == ThreadState::AtBarrier) {
@@ -923,7 +924,8 @@ void Grid::recordRace(Thread &t, int64_t addr, int64_t bytes,
 
 void Grid::recordMatrixRead(Thread &t, int64_t addr, int64_t bytes,
                                       int32_t site) {
-  recordRace(t, addr, bytes, EXT_EMU_WORKGROUP | EXT_EMU_LOAD, site);
+  recordRace(t, addr, bytes,
+             EXT_EMU_WORKGROUP | EXT_EMU_LOAD | EXT_EMU_UNRECORDED_READ, site);
 }
 
 void Grid::land(Thread &t, const AsyncCopy &copy) {
@@ -1037,7 +1039,10 @@ void Grid::schedule(Thread &t, int32_t kind, int32_t site) {
     fail(t, "no progress after " + std::to_string(c.spinLimit) +
                 " consecutive yields at atomics and fences (last at " +
                 this->site(site) + " in " + where(t) +
-                "): a spin-wait that is never satisfied? " +
+                "): " +
+                (t.waitingFor.empty()
+                     ? std::string("a spin-wait that is never satisfied? ")
+                     : "it waits for " + t.waitingFor + ". ") +
                 std::to_string(resident) + " of " +
                 std::to_string(totalBlocks) +
                 " blocks are resident (at most " +

@@ -62,6 +62,42 @@ struct AsyncCopy {
   int32_t site;
 };
 
+/// A tensor map (nvgpu.tma.create.descriptor, built on the host): sizes,
+/// byte strides and the box innermost first, as cuTensorMapEncodeTiled
+/// takes them.
+struct TensorMap {
+  static constexpr uint64_t kMagic = 0x6578742d746d6170; // "ext-tmap"
+  uint64_t magic = kMagic;
+  const char *base = nullptr;
+  int32_t elementBytes = 0, rank = 0, swizzle = 0;
+  bool oobNan = false;
+  int64_t sizes[5] = {}, strides[5] = {}, box[5] = {};
+  int64_t boxBytes() const {
+    int64_t n = elementBytes;
+    for (int32_t d = 0; d < rank; ++d)
+      n *= box[d];
+    return n;
+  }
+};
+
+/// A bulk tensor copy issued and not landed.
+struct TmaCopy {
+  const TensorMap *map;
+  char *dst;
+  int64_t coords[5];
+  int32_t site;
+};
+
+/// An mbarrier: arrivals still expected in the current phase, transaction
+/// bytes still to come (negative when copies completed before their
+/// expect_tx), and the copies that will complete them.
+struct MBarrier {
+  int64_t expected = 0, pending = 0, tx = 0, phase = 0;
+  /// Who initialized it, and after how many block barriers.
+  int64_t initThread = -1, initEpoch = -1;
+  std::vector<TmaCopy> copies;
+};
+
 struct Thread {
   Grid *launch = nullptr;
   Block *block = nullptr;
@@ -92,6 +128,20 @@ struct Thread {
   /// issued since its last commit, committed groups not waited for.
   bool wgmmaFenced = false;
   int32_t wgmmaIssued = 0, wgmmaGroups = 0;
+  /// The groups in flight, oldest first, and the one being issued: the
+  /// sites of their MMAs, whose accumulators may not be read yet.
+  struct WgmmaGroup {
+    std::vector<int32_t> sites;
+    /// The sequence number of its last MMA (-1: none).
+    int64_t lastSequence = -1;
+  };
+  std::deque<WgmmaGroup> wgmmaInFlight;
+  WgmmaGroup wgmmaOpen;
+  /// wgmma.mma_async operations it has issued (their order in its
+  /// warpgroup: a warpgroup's threads issue the same sequence).
+  int64_t wgmmaSequence = 0;
+  /// What its current spin waits for, said when it never ends.
+  std::string waitingFor;
 };
 
 /// A line a thread printed, held until its block finishes.
@@ -159,6 +209,19 @@ struct Block {
   bool started = false;
   /// Its worker's bank counter for its grid; null unless counting.
   BankCounter *banks = nullptr;
+  /// A warpgroup MMA is one operation of its 128 threads: the operands
+  /// its first thread to issue it read, by (warpgroup, sequence number),
+  /// until every thread of the warpgroup has taken its accumulators.
+  struct WgmmaOperands {
+    int64_t descA = 0, descB = 0;
+    int32_t kind = 0, n = 0, flags = 0, site = -1, taken = 0;
+    std::vector<float> a, b; // A: 64 x K, B: N x K, row-major
+  };
+  std::map<std::pair<int64_t, int64_t>, WgmmaOperands> wgmmaOperands;
+  /// Block-wide barriers it has passed (orders mbarrier inits).
+  int64_t barriers = 0;
+  /// Its initialized mbarriers, by workgroup byte offset.
+  std::map<int64_t, MBarrier> mbarriers;
   ~Block();
 };
 
@@ -209,6 +272,12 @@ public:
   /// Lands all but the newest `pending` committed groups of `t`.
   void asyncWait(Thread &t, int32_t pending, int32_t site);
   void print(Thread &t, std::string text);
+  /// mbarriers and bulk tensor copies (Tma.cpp).
+  void mbarrierInit(Thread &t, int64_t addr, int64_t count, int32_t site);
+  void mbarrierArrive(Thread &t, int64_t addr, int64_t txBytes, int32_t site);
+  bool mbarrierTryWait(Thread &t, int64_t addr, int32_t parity, int32_t site);
+  void tmaLoad(Thread &t, const TensorMap *map, int64_t dst, int64_t barrier,
+               const int64_t *coords, int32_t site);
   /// A shared-memory read the tensor cores make for `t`'s warpgroup (a wgmma
   /// operand's 16 bytes at `addr`): race detection only, no yield.
   void recordMatrixRead(Thread &t, int64_t addr, int64_t bytes, int32_t site);
@@ -220,6 +289,11 @@ public:
   [[noreturn]] void instructionFailed(Thread &t, int32_t site,
                                       std::string message);
   void onExit(Thread &t);
+  /// wgmma.wait_group: until every thread of `t`'s warpgroup has issued its
+  /// MMA number `sequence` (the group completes for the whole warpgroup).
+  void waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site);
+  /// The source location of site `index`.
+  const std::string &siteName(int32_t index) const { return site(index); }
 
 private:
   friend class Worker;
@@ -286,6 +360,13 @@ private:
 
   void suspend(Thread &t);
   void yield(Thread &t);
+  /// The barrier at workgroup address `addr` of `t`'s block; fails the
+  /// launch when it is outside workgroup memory or not initialized.
+  MBarrier *mbarrierAt(Thread &t, int64_t addr, const char *op, int32_t site);
+  /// Lands `copy` into shared memory; returns the bytes it completes.
+  int64_t landTma(Thread &t, const TmaCopy &copy);
+  /// Completes `b`'s phase when its arrivals and transactions are in.
+  static void maybeCompletePhase(MBarrier &b);
   void push(Thread &t);
   void releaseBarrier(Block &b);
   void checkWarpRelease(Block &b, int32_t warpIndex);

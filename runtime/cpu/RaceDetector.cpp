@@ -103,7 +103,7 @@ void RaceDetector::report(RaceKind kind, bool shared, int64_t where,
 
 void RaceDetector::check(Shadow &sh, const AccessingThread &t, int32_t op,
                          bool atomic, int32_t site, bool shared,
-                         int64_t where) {
+                         int64_t where, bool unrecorded) {
   Access cur{site, t.gtid, t.state.epoch, t.state.clock, atomic};
   bool writes = op & EXT_EMU_STORE;
   if (sh.write.valid() && !(atomic && sh.write.atomic) &&
@@ -119,6 +119,8 @@ void RaceDetector::check(Shadow &sh, const AccessingThread &t, int32_t op,
       r.site = -1;
     return;
   }
+  if (unrecorded)
+    return;
   // A read: replace this thread's earlier read, a free slot, or (shared
   // memory) a read every later access is ordered after; otherwise one
   // slot (a race with the read dropped may go unreported, never invented).
@@ -153,7 +155,7 @@ void RaceDetector::recordAccess(const AccessingThread &t, int64_t addr,
     int64_t offset = ptr - t.shared;
     for (int64_t i = 0; i < bytes; ++i)
       check(t.state.sharedShadow[offset + i], t, op, atomic, site, true,
-            offset + i);
+            offset + i, kind & EXT_EMU_UNRECORDED_READ);
     return;
   }
   // Private memory (the thread's stack) is not shared.
@@ -184,7 +186,7 @@ void RaceDetector::recordAccess(const AccessingThread &t, int64_t addr,
   }
   for (int64_t i = 0; i < bytes; ++i)
     check(globalShadow[uint64_t(addr + i)], t, op, atomic, site, false,
-          addr + i);
+          addr + i, kind & EXT_EMU_UNRECORDED_READ);
 }
 
 void RaceDetector::recordFence(const AccessingThread &t, int32_t kind) {
@@ -227,7 +229,7 @@ std::string RaceDetector::describeByte(bool shared, int64_t where) const {
       buffer = &b;
       break;
     }
-  int64_t dynamicStart = (p.staticShared + 15) / 16 * 16;
+  int64_t dynamicStart = dynamicSharedOffset(p);
   if (buffer) {
     os << "byte " << where - buffer->start << " of " << buffer->name;
   } else if (shared && p.dynamicShared > 0 && where >= dynamicStart) {

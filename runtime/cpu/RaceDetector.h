@@ -137,7 +137,7 @@ private:
   void report(RaceKind kind, bool shared, int64_t where, const Access &first,
               const AccessingThread &t, int32_t site);
   void check(Shadow &sh, const AccessingThread &t, int32_t op, bool atomic,
-             int32_t site, bool shared, int64_t where);
+             int32_t site, bool shared, int64_t where, bool unrecorded);
   std::string describeThread(uint32_t gtid) const;
   std::string describeByte(bool shared, int64_t where) const;
 };

@@ -21,8 +21,10 @@
 
 #include "FiberScheduler.h"
 #include "MatrixElements.h"
+#include "ext/Runtime/CpuEmulationABI.h"
 #include "ext/Runtime/CpuEmulationMatrixABI.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -97,20 +99,17 @@ struct Operand {
                     d.swizzle);
   }
 
-  /// Reports this operand's reads (`rows` along M or N, `depth` along K) to
-  /// the race detector as 16-byte chunks, `t`'s share of its warpgroup's:
-  /// the tensor cores read them for the warpgroup, and a write no barrier
-  /// orders before the MMA races with it.
-  void recordReads(Thread &t, int32_t inGroup, int32_t rows,
-                   int32_t depth) const {
+  /// Collects this operand's reads (`rows` along M or N, `depth` along K)
+  /// as 16-byte chunks, `t`'s share of its warpgroup's.
+  void collectReads(std::vector<int64_t> &reads, int32_t inGroup, int32_t rows,
+                    int32_t depth) const {
     int32_t per = 16 / eltBytes(type); // elements per chunk
     int32_t alongK = kMajor ? depth / per : depth;
     int32_t alongMN = kMajor ? rows : rows / per;
     for (int32_t c = inGroup; c < alongK * alongMN; c += kWarpgroup) {
       int32_t i = c / alongK, j = c % alongK;
       int64_t addr = kMajor ? offsetOf(i, j * per) : offsetOf(i * per, j);
-      t.launch->recordMatrixRead(t, reinterpret_cast<int64_t>(window) + addr,
-                                 16, site);
+      reads.push_back(reinterpret_cast<int64_t>(window) + addr);
     }
   }
 
@@ -127,6 +126,17 @@ struct Operand {
 };
 
 } // namespace
+
+void Grid::waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site) {
+  std::pair<int64_t, int64_t> key{t.linear / kWarpgroup, sequence};
+  while (t.block->wgmmaOperands.count(key)) {
+    t.waitingFor = "the other threads of its warpgroup to issue the "
+                   "warpgroup MMA it waits for (wgmma.mma_async is issued by "
+                   "all 128 threads)";
+    schedule(t, EXT_EMU_ATOMIC, site);
+  }
+  t.waitingFor.clear();
+}
 
 extern "C" {
 
@@ -169,7 +179,7 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
       fail(site, "wgmma matrix descriptor with a nonzero base offset (a "
                  "swizzle pattern not aligned to its repeat) is not "
                  "modeled by the CPU emulation");
-  int64_t windowBytes = (p.staticShared + 15) / 16 * 16 + p.dynamicShared;
+  int64_t windowBytes = sharedWindowBytes(p);
   Operand opA{a,           !(flags & EXT_EMU_WGMMA_TRANS_A),
               in,          t->block->shared,
               windowBytes, site,
@@ -181,10 +191,37 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
   float signs = ((flags & EXT_EMU_WGMMA_NEGATE_A) ? -1.0f : 1.0f) *
                 ((flags & EXT_EMU_WGMMA_NEGATE_B) ? -1.0f : 1.0f);
 
+  // The warpgroup's threads issue the MMA together: its operands are read
+  // once, when the first of them issues it (a later write to shared memory
+  // by a thread that ran ahead does not change what the others multiply).
+  int32_t inGroup = int32_t(t->linear % kWarpgroup);
+  std::pair<int64_t, int64_t> key{t->linear / kWarpgroup, t->wgmmaSequence++};
+  auto [entry, first] = t->block->wgmmaOperands.try_emplace(key);
+  Block::WgmmaOperands &ops = entry->second;
+  if (first) {
+    ops.descA = descA, ops.descB = descB, ops.kind = kind, ops.n = n;
+    ops.flags = flags, ops.site = site;
+    ops.a.resize(size_t(64) * k);
+    ops.b.resize(size_t(n) * k);
+    for (int32_t r = 0; r < 64; ++r)
+      for (int32_t kk = 0; kk < k; ++kk)
+        ops.a[size_t(r) * k + kk] = opA.at(r, kk);
+    for (int32_t c = 0; c < n; ++c)
+      for (int32_t kk = 0; kk < k; ++kk)
+        ops.b[size_t(c) * k + kk] = opB.at(c, kk);
+  } else if (ops.descA != descA || ops.descB != descB || ops.kind != kind ||
+             ops.n != n || ops.flags != flags) {
+    fail(site, "wgmma.mma_async is one operation of the warpgroup, but this "
+               "thread's differs from the one its warpgroup issued at " +
+                   t->launch->siteName(ops.site) +
+                   " as the same operation (another descriptor, shape or "
+                   "mode): its threads must issue the same MMAs in the same "
+                   "order");
+  }
+
   // PTX ISA "Matrix Fragments for wgmma.mma_async.m64nNk*", accumulator D:
   // warp w of the warpgroup holds rows 16w + lane/4 (+8), register i
   // column 8*(i/4) + 2*(lane%4) + i%2, rows +8 for i%4 >= 2.
-  int32_t inGroup = int32_t(t->linear % kWarpgroup);
   int32_t warp = inGroup / 32, lane = inGroup % 32;
   auto *d = reinterpret_cast<float *>(acc);
   for (int32_t i = 0; i < n / 2; ++i) {
@@ -194,11 +231,21 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
     // kept in f32, in k order (the hardware's order is unspecified).
     float sum = (flags & EXT_EMU_WGMMA_ACCUMULATE) ? d[i] : 0.0f;
     for (int32_t kk = 0; kk < k; ++kk)
-      sum += signs * opA.at(row, kk) * opB.at(col, kk);
+      sum += signs * ops.a[size_t(row) * k + kk] * ops.b[size_t(col) * k + kk];
     d[i] = sum;
   }
-  opA.recordReads(*t, inGroup, 64, k);
-  opB.recordReads(*t, inGroup, n, k);
+  if (++ops.taken == kWarpgroup)
+    t->block->wgmmaOperands.erase(entry);
+  // The race detector sees the reads at issue (a write no barrier orders
+  // before the MMA races with them); the group's completion, which every
+  // thread of the warpgroup waits for, orders them before what follows.
+  std::vector<int64_t> reads;
+  opA.collectReads(reads, inGroup, 64, k);
+  opB.collectReads(reads, inGroup, n, k);
+  for (int64_t addr : reads)
+    t->launch->recordMatrixRead(*t, addr, 16, site);
+  t->wgmmaOpen.sites.push_back(site);
+  t->wgmmaOpen.lastSequence = key.second;
   ++t->wgmmaIssued;
 }
 
@@ -211,7 +258,9 @@ void __ext_emu_wgmma_fence(int32_t site) {
 void __ext_emu_wgmma_commit(int32_t site) {
   (void)site;
   if (Thread *t = currentThread()) {
-    ++t->wgmmaGroups;
+    t->wgmmaInFlight.push_back(std::move(t->wgmmaOpen));
+    t->wgmmaOpen = Thread::WgmmaGroup();
+    t->wgmmaGroups = int32_t(t->wgmmaInFlight.size());
     t->wgmmaIssued = 0;
   }
 }
@@ -222,19 +271,48 @@ void __ext_emu_wgmma_wait(int32_t site, int32_t pending) {
     return;
   if (pending < 0)
     fail(site, "wgmma.wait_group with a negative count");
-  if (pending > 0 && t->wgmmaGroups > 0)
-    fail(site, "wgmma.wait_group " + std::to_string(pending) +
-                   " may leave warpgroup MMA groups in flight; the CPU "
-                   "emulation "
-                   "completes each wgmma when it is issued and cannot show "
-                   "what overlapping them would do, so it supports "
-                   "wgmma.wait_group 0 only");
   if (t->wgmmaIssued)
     fail(site, "wgmma.wait_group with wgmma.mma_async operations not "
                "committed (wgmma.commit_group first): they would not be "
                "waited for");
-  t->wgmmaGroups = 0;
+  // The oldest groups retire: their accumulators are readable now. A group
+  // is the warpgroup's: it completes once all its threads have issued it.
+  int64_t last = -1;
+  while (t->wgmmaInFlight.size() > size_t(pending)) {
+    last = std::max(last, t->wgmmaInFlight.front().lastSequence);
+    t->wgmmaInFlight.pop_front();
+  }
+  if (last >= 0)
+    t->launch->waitForWarpgroupMma(*t, last, site);
+  t->wgmmaGroups = int32_t(t->wgmmaInFlight.size());
   t->wgmmaFenced = false;
+}
+
+void __ext_emu_wgmma_check(int32_t site, int32_t producer) {
+  Thread *t = currentThread();
+  if (!t)
+    return;
+  // The MMAs whose accumulators are not readable yet: issued (committed or
+  // not) and not retired.
+  auto inFlight = [&](int32_t mma) {
+    auto has = [&](const Thread::WgmmaGroup &g) {
+      return mma < 0 ? !g.sites.empty()
+                     : std::find(g.sites.begin(), g.sites.end(), mma) != g.sites.end();
+    };
+    if (has(t->wgmmaOpen))
+      return true;
+    for (const Thread::WgmmaGroup &g : t->wgmmaInFlight)
+      if (has(g))
+        return true;
+    return false;
+  };
+  if (inFlight(producer))
+    fail(site, std::string("reads an accumulator register of ") +
+                   (producer < 0 ? std::string("a warpgroup MMA")
+                                 : "the warpgroup MMA at " +
+                                       t->launch->siteName(producer)) +
+                   " while its group is in flight: the tensor cores may "
+                   "still be writing it (wgmma.wait_group first)");
 }
 
 } // extern "C"

@@ -37,6 +37,10 @@ enum AccessKind : int32_t {
   EXT_EMU_RELEASE = 64,
   EXT_EMU_ACQUIRE = 128,
   EXT_EMU_ACQ_REL = EXT_EMU_RELEASE | EXT_EMU_ACQUIRE,
+  /// A read checked against earlier writes but not kept as a reader: a
+  /// warpgroup MMA's operand read, which the MMA's completion (which every
+  /// thread of the warpgroup waits for) orders before later writes.
+  EXT_EMU_UNRECORDED_READ = 256,
 };
 
 /// The memory a named buffer range of __ext_emu_launch lies in.
@@ -83,6 +87,11 @@ enum : int32_t {
 #define EXT_EMU_ATOMIC_BEGIN "__ext_emu_atomic_begin"
 #define EXT_EMU_ATOMIC_END "__ext_emu_atomic_end"
 #define EXT_EMU_WAIT "__ext_emu_wait"
+#define EXT_EMU_TENSOR_MAP_CREATE "__ext_emu_tensor_map_create"
+#define EXT_EMU_MBARRIER_INIT "__ext_emu_mbarrier_init"
+#define EXT_EMU_MBARRIER_ARRIVE "__ext_emu_mbarrier_arrive"
+#define EXT_EMU_MBARRIER_TRY_WAIT_PARITY "__ext_emu_mbarrier_try_wait_parity"
+#define EXT_EMU_TMA_LOAD "__ext_emu_tma_load"
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,7 +100,7 @@ extern "C" {
 /// Runs `trampoline(args)` once per thread of a grid of `g*` blocks of `b*`
 /// threads. `args` points to `numArgs` argument values of `argBytes` bytes
 /// each. `sites` holds `numSites` NUL-terminated strings. Each block gets
-/// `staticShared` bytes of workgroup memory followed (16-byte aligned) by
+/// `staticShared` bytes of workgroup memory followed (1024-byte aligned) by
 /// `dynamicShared` bytes. `buffers` names `numBuffers` memory ranges
 /// (NUL-terminated strings) so that race reports say which buffer a byte
 /// belongs to; `bufferRanges` holds a (BufferSpace, start, bytes) triple per
@@ -200,6 +209,41 @@ void __ext_emu_async_commit(void);
 /// nvgpu.device_async_wait: lands all of the calling thread's committed
 /// groups but the newest `pending`.
 void __ext_emu_async_wait(int32_t pending, int32_t site);
+
+/// Hopper's bulk tensor copies (TMA) and transaction barriers (mbarrier),
+/// as PTX ISA 9.7.9.25 (cp.async.bulk.tensor) and 9.7.13.15 (mbarrier)
+/// define them.
+///
+/// nvgpu.tma.create.descriptor (host, cuTensorMapEncodeTiled's fields): a
+/// `rank`-d tensor at `base` of `elementBytes`-byte elements, `sizes` and
+/// `strides` (in elements) and the copy's `box`, all outermost first;
+/// `swizzle` 0, 32, 64 or 128 (bytes); `oobNan` fills out-of-bounds
+/// elements with NaN instead of zero. Returns the map's address (what the
+/// kernel receives). A map the hardware would refuse ends the process (or
+/// fails the call, for hosts that keep errors) with the reason.
+int64_t __ext_emu_tensor_map_create(int64_t base, int32_t elementBytes,
+                                    int32_t rank, const int64_t *sizes,
+                                    const int64_t *strides, const int64_t *box,
+                                    int32_t swizzle, int32_t oobNan);
+/// mbarrier.init: the 8-byte barrier at workgroup address `addr` expects
+/// `count` arrivals per phase, starts in phase 0 with no transactions.
+void __ext_emu_mbarrier_init(int64_t addr, int32_t count, int32_t site);
+/// mbarrier.arrive (with `txBytes` > 0, arrive.expect_tx: the phase also
+/// waits for that many more bytes of bulk copies).
+void __ext_emu_mbarrier_arrive(int64_t addr, int64_t txBytes, int32_t site);
+/// mbarrier.try_wait.parity: 1 once the phase of parity `parity` has
+/// completed; else yields like a spin (a wait nothing can satisfy is
+/// reported as a hang) and returns 0. The bulk copies the barrier tracks
+/// land here, when a thread first waits on it: a read of their destination
+/// before the wait sees the old bytes, as it may on a GPU.
+int32_t __ext_emu_mbarrier_try_wait_parity(int64_t addr, int32_t parity,
+                                           int32_t site);
+/// cp.async.bulk.tensor.shared::cluster.global.mbarrier::complete_tx: the
+/// box of map `map` at `coords` (innermost first, `rank` of them) into
+/// workgroup address `dst`, swizzled as the map says, completing its bytes
+/// on the barrier at `barrier` when it lands.
+void __ext_emu_tma_load(int64_t map, int64_t dst, int64_t barrier,
+                        const int64_t *coords, int32_t rank, int32_t site);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -74,6 +74,7 @@ enum WarpgroupMmaFlags : int32_t {
 #define EXT_EMU_WGMMA_FENCE "__ext_emu_wgmma_fence"
 #define EXT_EMU_WGMMA_COMMIT "__ext_emu_wgmma_commit"
 #define EXT_EMU_WGMMA_WAIT "__ext_emu_wgmma_wait"
+#define EXT_EMU_WGMMA_CHECK "__ext_emu_wgmma_check"
 
 #ifdef __cplusplus
 extern "C" {
@@ -112,8 +113,14 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
 void __ext_emu_wgmma_fence(int32_t site);
 /// wgmma.commit_group.sync.aligned.
 void __ext_emu_wgmma_commit(int32_t site);
-/// wgmma.wait_group.sync.aligned `pending`.
+/// wgmma.wait_group.sync.aligned `pending`: the calling thread's committed
+/// groups but the newest `pending` retire (their shared-memory reads reach
+/// the race detector now).
 void __ext_emu_wgmma_wait(int32_t site, int32_t pending);
+/// Before a read of an accumulator register at `site`: fails the launch if
+/// the MMA at site `producer` (or, with -1, any warpgroup MMA of the
+/// thread) has not retired.
+void __ext_emu_wgmma_check(int32_t site, int32_t producer);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -16,20 +16,39 @@ using namespace ext::emu;
 // Helpers
 //===----------------------------------------------------------------------===//
 
+/// A memref's memory space as the gpu dialect names it. Integer spaces are
+/// the targets' numbers (NVVM and AMDGPU agree: 1 global, 3 shared/LDS, 5
+/// private), as upstream code writes them (`memref<128x64xf16, 3>`).
+static std::optional<gpu::AddressSpace> addressSpaceOf(BaseMemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space)
+    return gpu::AddressSpace::Global;
+  if (auto attr = dyn_cast<gpu::AddressSpaceAttr>(space))
+    return attr.getValue();
+  if (auto number = dyn_cast<IntegerAttr>(space)) {
+    switch (number.getInt()) {
+    case 0:
+    case 1:
+      return gpu::AddressSpace::Global;
+    case 3:
+      return gpu::AddressSpace::Workgroup;
+    case 5:
+      return gpu::AddressSpace::Private;
+    default:
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 bool ext::isWorkgroupMemRef(Type type) {
   auto memref = dyn_cast<BaseMemRefType>(type);
-  if (!memref)
-    return false;
-  auto attr = dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
-  return attr && attr.getValue() == gpu::AddressSpace::Workgroup;
+  return memref && addressSpaceOf(memref) == gpu::AddressSpace::Workgroup;
 }
 
 bool ext::isGlobalMemRef(Type type) {
   auto memref = dyn_cast<BaseMemRefType>(type);
-  if (!memref)
-    return false;
-  auto attr = dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
-  return !attr || attr.getValue() == gpu::AddressSpace::Global;
+  return memref && addressSpaceOf(memref) == gpu::AddressSpace::Global;
 }
 
 MemRefType ext::withoutMemorySpace(MemRefType type) {
@@ -345,6 +364,12 @@ Value EmulationFunction::entryPtr(StringRef name) {
     v = emu.call(entry, loc(), name, {emu.ptrType()}, {});
   }
   return v;
+}
+
+Value EmulationFunction::sharedSlot(OpBuilder &b, Location l, int64_t offset) {
+  return LLVM::GEPOp::create(b, l, emu.ptrType(), b.getI8Type(),
+                             entryPtr(EXT_EMU_SHARED_BASE),
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset)});
 }
 
 Value EmulationFunction::derived(StringRef name, function_ref<Value()> build) {

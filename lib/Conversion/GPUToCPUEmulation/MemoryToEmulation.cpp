@@ -292,14 +292,49 @@ template <typename Op> struct WorkgroupAllocLowering : EmulationOpPattern<Op> {
         emulationBufferName("'" + op->getName().getStringRef() + "' buffer",
                             withoutMemorySpace(type), op->getLoc()),
         type.getNumElements() * this->emu.byteSize(type.getElementType()));
-    Value ptr = LLVM::GEPOp::create(rewriter, op->getLoc(), this->emu.ptrType(),
-                                    rewriter.getI8Type(),
-                                    fn.entryPtr(EXT_EMU_SHARED_BASE),
-                                    ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    Value ptr = fn.sharedSlot(rewriter, op->getLoc(), offset);
     rewriter.replaceOp(op,
                        this->emu.memrefAt(rewriter, op->getLoc(), type, ptr));
     return success();
   }
+};
+
+/// A workgroup-memory `memref.global` read in a kernel: one slot of the
+/// block's workgroup memory per global and kernel; a zero-sized one (the
+/// idiom for CUDA's `extern __shared__`, as upstream's NVVM lowering reads
+/// it) is the dynamic shared memory.
+struct WorkgroupGlobalLowering : EmulationOpPattern<memref::GetGlobalOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(memref::GetGlobalOp op,
+                                PatternRewriter &rewriter) const override {
+    MemRefType type = op.getType();
+    if (!isWorkgroupMemRef(type))
+      return failure();
+    EmulationFunction &fn = this->emu.function();
+    KernelInfo *kernel = fn.getKernel();
+    if (!kernel)
+      return op->emitOpError("reads a workgroup global outside a kernel; the "
+                             "CPU emulation gives workgroup memory to kernels "
+                             "only");
+    rewriter.setInsertionPoint(op);
+    Value ptr;
+    if (type.getNumElements() == 0) {
+      ptr = fn.entryPtr(EXT_EMU_DYNAMIC_SHARED_BASE);
+    } else {
+      auto key = std::make_pair(kernel, op.getNameAttr().getAttr());
+      auto [it, added] = slots.try_emplace(key, 0);
+      if (added)
+        it->second = kernel->allocateShared(
+            ("workgroup global @" + op.getName()).str(),
+            type.getNumElements() * this->emu.byteSize(type.getElementType()));
+      ptr = fn.sharedSlot(rewriter, op->getLoc(), it->second);
+    }
+    rewriter.replaceOp(op,
+                       this->emu.memrefAt(rewriter, op->getLoc(), type, ptr));
+    return success();
+  }
+  /// Each global's slot in each kernel.
+  mutable DenseMap<std::pair<KernelInfo *, StringAttr>, int64_t> slots;
 };
 
 /// Workgroup memory lives as long as the block.
@@ -357,7 +392,7 @@ void ext::populateGPUAccessHookPatterns(RewritePatternSet &patterns,
 
 void ext::populateGPUWorkgroupMemoryPatterns(RewritePatternSet &patterns,
                                              EmulationModule &emu) {
-  patterns.add<WorkgroupAllocLowering<memref::AllocOp>,
+  patterns.add<WorkgroupGlobalLowering, WorkgroupAllocLowering<memref::AllocOp>,
                WorkgroupAllocLowering<memref::AllocaOp>,
                WorkgroupDeallocLowering, DynamicSharedMemoryLowering>(emu);
 }

@@ -298,7 +298,8 @@ func.func @main() {{
     elif error == "no-fence":
         text += "\n// CHECK: error: {{.*}}wgmma.mma_async without a wgmma.fence\n"
     elif error == "wait-1":
-        text += "\n// CHECK: error: {{.*}}supports wgmma.wait_group 0 only\n"
+        text += ("\n// CHECK: error: {{.*}}reads an accumulator register of the "
+                 "warpgroup MMA at {{.*}} while its group is in flight\n")
     elif wrong:
         text += ("\n// The descriptor of " + wrong.upper() + " swaps its leading and stride byte"
                  "\n// offsets: the hardware reads other elements, and so must the emulator.\n"
@@ -327,7 +328,8 @@ def main():
              "Staging A and B without a barrier before the MMA is a race.",
              error="no-barrier")
     generate("wgmma-wait-pending.mlir", "f16", 16, 16, (True, 0), (False, 0),
-             "wgmma.wait_group 1 would overlap the MMA with what follows: refused.",
+             "wgmma.wait_group 1 leaves the MMA in flight: reading its accumulators "
+             "is reported.",
              error="wait-1")
 
 

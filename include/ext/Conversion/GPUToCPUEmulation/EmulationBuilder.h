@@ -201,6 +201,10 @@ public:
   mlir::Value query(llvm::StringRef name, int dim = -1);
   /// A runtime pointer query made once at the entry.
   mlir::Value entryPtr(llvm::StringRef name);
+  /// A pointer to byte `offset` of the block's workgroup memory (a slot
+  /// KernelInfo::allocateShared gave).
+  mlir::Value sharedSlot(mlir::OpBuilder &b, mlir::Location loc,
+                         int64_t offset);
 
   mlir::Value threadId(int d);
   mlir::Value blockId(int d);

@@ -74,6 +74,21 @@ void populateGPUPrintfToEmulationPatterns(mlir::RewritePatternSet &patterns,
 void populateNVGPUAsyncCopyToEmulationPatterns(
     mlir::RewritePatternSet &patterns, EmulationModule &emu);
 
+/// Hopper's `nvgpu.mbarrier.*` (a group is 8 bytes per barrier of the
+/// block's workgroup memory; arrivals, expected transaction bytes and
+/// parity waits run in the runtime) and `nvgpu.tma.async.load` (a bulk
+/// tensor copy that lands when its barrier is first waited on), the
+/// prefetch dropped (runtime/cpu/Tma.cpp).
+void populateNVGPUTmaToEmulationPatterns(mlir::RewritePatternSet &patterns,
+                                         EmulationModule &emu);
+
+/// Rewrites `func`'s nvgpu warpgroup ops (generate.descriptor,
+/// mma.init.accumulator, mma, mma.store) into what a GPU runs: 64-bit
+/// matrix descriptors, `nvvm.wgmma.*` per 64-row block and k step, and the
+/// accumulator's stores in the instruction's register layout; accumulators
+/// carried through scf ops as LLVM structs.
+mlir::LogicalResult lowerNVGPUWarpgroupOps(mlir::Operation *func);
+
 /// Host code: `gpu.launch_func` calls __ext_emu_launch; gpu memory ops become
 /// memref code; stream and registration ops go (everything is synchronous).
 void populateGPUHostToEmulationPatterns(mlir::RewritePatternSet &patterns,

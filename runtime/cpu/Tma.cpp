@@ -1,0 +1,310 @@
+//===- Tma.cpp - bulk tensor copies and mbarriers on the CPU --------------===//
+//
+// Hopper's TMA and transaction barriers (PTX ISA 9.7.9.25 and 9.7.13.15).
+// A copy is attached to its barrier when issued and lands when a thread
+// first waits on that barrier: a kernel that reads the destination before
+// waiting sees the old bytes (as it may on a GPU), and a barrier whose
+// expected bytes never all arrive, or a wait on a phase that never comes,
+// spins until the launch is reported as hung, saying what it waits for.
+// The destination is swizzled as the map says, by the same function on the
+// shared-window address that wgmma's operand reads use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FiberScheduler.h"
+#include "ext/Runtime/CpuEmulationABI.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+using namespace ext::emu;
+
+namespace {
+
+/// Swizzle<B,4,3> of a shared-window address: the 16-byte chunk (bits 4..)
+/// XOR the 128-byte row within the repeat (bits 7..).
+int64_t swizzled(int64_t addr, int32_t swizzle) {
+  int64_t mask = swizzle == 128 ? 7 : swizzle == 64 ? 3 : swizzle == 32 ? 1 : 0;
+  return addr ^ (((addr >> 7) & mask) << 4);
+}
+
+std::string hex(int64_t v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx", (unsigned long long)v);
+  return text;
+}
+
+} // namespace
+
+void Grid::maybeCompletePhase(MBarrier &b) {
+  if (b.pending == 0 && b.tx == 0) {
+    ++b.phase;
+    b.pending = b.expected;
+  }
+}
+
+MBarrier *Grid::mbarrierAt(Thread &t, int64_t addr, const char *op,
+                           int32_t site) {
+  int64_t offset = addr - reinterpret_cast<int64_t>(t.block->shared);
+  int64_t window = sharedWindowBytes(p);
+  if (offset < 0 || offset + 8 > window || offset % 8) {
+    fail(t, where(t) + ": " + op + " at " + this->site(site) +
+                " on address " + hex(addr) +
+                ", not an 8-byte aligned word of the block's workgroup "
+                "memory");
+    suspend(t);
+    return nullptr;
+  }
+  auto it = t.block->mbarriers.find(offset);
+  if (it == t.block->mbarriers.end()) {
+    fail(t, where(t) + ": " + op + " at " + this->site(site) +
+                " on the mbarrier at workgroup byte " + std::to_string(offset) +
+                ", which was never initialized (mbarrier.init)");
+    suspend(t);
+    return nullptr;
+  }
+  return &it->second;
+}
+
+void Grid::mbarrierInit(Thread &t, int64_t addr, int64_t count, int32_t site) {
+  int64_t offset = addr - reinterpret_cast<int64_t>(t.block->shared);
+  int64_t window = sharedWindowBytes(p);
+  if (offset < 0 || offset + 8 > window || offset % 8 || count < 1 ||
+      count > (int64_t(1) << 20) - 1) {
+    fail(t, where(t) + ": mbarrier.init at " + this->site(site) + " of " +
+                std::to_string(count) + " arrivals at address " + hex(addr) +
+                " (needs an 8-byte aligned word of workgroup memory and 1 to "
+                "2^20 - 1 arrivals)");
+    suspend(t);
+    return;
+  }
+  MBarrier &b = t.block->mbarriers[offset];
+  // Kernels often have every thread initialize the barrier, with no block
+  // barrier before the first arrival: on a GPU the inits of one count run
+  // together, before anyone arrives. Threads here run apart, so another
+  // thread's init of the same count since the last block barrier is taken
+  // as that same init, not as a reset that would lose the arrivals and
+  // copies made since.
+  if (b.initEpoch == t.block->barriers && b.initThread != t.linear &&
+      b.expected == count)
+    return;
+  b = MBarrier();
+  b.expected = b.pending = count;
+  b.initThread = t.linear;
+  b.initEpoch = t.block->barriers;
+}
+
+void Grid::mbarrierArrive(Thread &t, int64_t addr, int64_t txBytes,
+                          int32_t site) {
+  MBarrier *b = mbarrierAt(t, addr, "mbarrier.arrive", site);
+  if (!b)
+    return;
+  b->tx += txBytes;
+  if (--b->pending < 0) {
+    fail(t, where(t) + ": mbarrier.arrive at " + this->site(site) +
+                " arrives more times than the barrier's " +
+                std::to_string(b->expected) + " per phase");
+    suspend(t);
+    return;
+  }
+  maybeCompletePhase(*b);
+}
+
+int64_t Grid::landTma(Thread &t, const TmaCopy &copy) {
+  const TensorMap &m = *copy.map;
+  int64_t elements = 1;
+  for (int32_t d = 0; d < m.rank; ++d)
+    elements *= m.box[d];
+  char *window = t.block->shared;
+  int64_t base = copy.dst - window;
+  int64_t index[5] = {0, 0, 0, 0, 0};
+  for (int64_t e = 0; e < elements; ++e) {
+    // Element `index` of the box: its global coordinates, and its place in
+    // the box (row-major, innermost fastest), then swizzled.
+    bool inside = true;
+    int64_t source = 0;
+    for (int32_t d = 0; d < m.rank; ++d) {
+      int64_t c = copy.coords[d] + index[d];
+      inside &= c >= 0 && c < m.sizes[d];
+      source += c * m.strides[d];
+    }
+    char *to = window + swizzled(base + e * m.elementBytes, m.swizzle);
+    if (inside) {
+      std::memcpy(to, m.base + source, size_t(m.elementBytes));
+    } else if (m.oobNan && m.elementBytes == 4) {
+      float nan = std::numeric_limits<float>::quiet_NaN();
+      std::memcpy(to, &nan, 4);
+    } else if (m.oobNan && m.elementBytes == 2) {
+      uint16_t nan = 0x7e00;
+      std::memcpy(to, &nan, 2);
+    } else {
+      std::memset(to, 0, size_t(m.elementBytes));
+    }
+    for (int32_t d = 0; d < m.rank && ++index[d] == m.box[d]; ++d)
+      index[d] = 0;
+  }
+  return m.boxBytes();
+}
+
+bool Grid::mbarrierTryWait(Thread &t, int64_t addr, int32_t parity,
+                           int32_t site) {
+  MBarrier *b = mbarrierAt(t, addr, "mbarrier.try_wait.parity", site);
+  if (!b)
+    return false;
+  // The copies it tracks land now (in issue order), completing their bytes.
+  std::vector<TmaCopy> copies = std::move(b->copies);
+  b->copies.clear();
+  for (const TmaCopy &copy : copies) {
+    b->tx -= landTma(t, copy);
+    maybeCompletePhase(*b);
+  }
+  // The phase of parity `parity` has completed once the current one's
+  // parity differs (PTX: waiting on the previous phase's parity returns at
+  // once).
+  if ((b->phase & 1) != (parity & 1)) {
+    t.waitingFor.clear();
+    return true;
+  }
+  int64_t offset = addr - reinterpret_cast<int64_t>(t.block->shared);
+  t.waitingFor = "the mbarrier at workgroup byte " + std::to_string(offset) +
+                 " to complete its phase of parity " +
+                 std::to_string(parity & 1) + " (it is in phase " +
+                 std::to_string(b->phase) + ", " +
+                 std::to_string(b->pending) + " of " +
+                 std::to_string(b->expected) + " arrivals and " +
+                 std::to_string(b->tx) +
+                 " transaction bytes still to come): a wait on the wrong "
+                 "parity, or an expect_tx that does not match the copies?";
+  schedule(t, EXT_EMU_ATOMIC, site);
+  return false;
+}
+
+void Grid::tmaLoad(Thread &t, const TensorMap *map, int64_t dst,
+                   int64_t barrier, const int64_t *coords, int32_t site) {
+  if (!map || map->magic != TensorMap::kMagic) {
+    fail(t, where(t) + ": cp.async.bulk.tensor at " + this->site(site) +
+                " with " + hex(reinterpret_cast<int64_t>(map)) +
+                ", which is not a tensor map nvgpu.tma.create.descriptor "
+                "made");
+    suspend(t);
+    return;
+  }
+  int64_t offset = dst - reinterpret_cast<int64_t>(t.block->shared);
+  int64_t window = sharedWindowBytes(p);
+  int64_t bytes = map->boxBytes();
+  // PTX: the destination is 128-byte aligned. (The swizzle follows the
+  // address bits, so a box off its 1024-byte repeat is laid out as the
+  // same addresses read back by a wgmma descriptor with a base offset.)
+  int64_t alignment = 128;
+  if (offset < 0 || offset + bytes > window || offset % alignment) {
+    fail(t, where(t) + ": cp.async.bulk.tensor at " + this->site(site) +
+                " writes " + std::to_string(bytes) +
+                " bytes at workgroup byte " + std::to_string(offset) +
+                " (needs " + std::to_string(alignment) +
+                "-byte alignment and room in the block's " +
+                std::to_string(window) + " bytes)");
+    suspend(t);
+    return;
+  }
+  MBarrier *b = mbarrierAt(t, barrier, "cp.async.bulk.tensor", site);
+  if (!b)
+    return;
+  TmaCopy copy{map, reinterpret_cast<char *>(dst), {0, 0, 0, 0, 0}, site};
+  for (int32_t d = 0; d < map->rank; ++d)
+    copy.coords[d] = coords[d];
+  b->copies.push_back(copy);
+}
+
+extern "C" {
+
+int64_t __ext_emu_tensor_map_create(int64_t base, int32_t elementBytes,
+                                    int32_t rank, const int64_t *sizes,
+                                    const int64_t *strides, const int64_t *box,
+                                    int32_t swizzle, int32_t oobNan) {
+  // cuTensorMapEncodeTiled's rules, so that what fails on a GPU fails here.
+  std::string why;
+  if (rank < 1 || rank > 5)
+    why = "rank " + std::to_string(rank) + " (1 to 5)";
+  else if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 &&
+           elementBytes != 8)
+    why = "elements of " + std::to_string(elementBytes) + " bytes";
+  else if (base % 16)
+    why = "a global address not 16-byte aligned";
+  else if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    why = "swizzle " + std::to_string(swizzle);
+  auto *map = new TensorMap();
+  map->base = reinterpret_cast<const char *>(base);
+  map->elementBytes = elementBytes;
+  map->rank = rank;
+  map->swizzle = swizzle;
+  map->oobNan = oobNan != 0;
+  for (int32_t d = 0; why.empty() && d < rank; ++d) {
+    int32_t from = rank - 1 - d; // innermost first
+    map->sizes[d] = sizes[from];
+    map->strides[d] = strides[from] * elementBytes;
+    map->box[d] = box[from];
+    if (map->box[d] < 1 || map->box[d] > 256)
+      why = "box dimension " + std::to_string(map->box[d]) + " (1 to 256)";
+    else if (d > 0 && map->strides[d] % 16)
+      why = "a stride of " + std::to_string(map->strides[d]) +
+            " bytes (a multiple of 16)";
+  }
+  if (why.empty() && (map->box[0] * elementBytes) % 16)
+    why = "an innermost box of " + std::to_string(map->box[0] * elementBytes) +
+          " bytes (a multiple of 16)";
+  if (why.empty() && swizzle && map->box[0] * elementBytes > swizzle)
+    why = "an innermost box of " + std::to_string(map->box[0] * elementBytes) +
+          " bytes under a " + std::to_string(swizzle) +
+          "-byte swizzle (at most the swizzle's width)";
+  if (!why.empty()) {
+    delete map;
+    std::string message = "nvgpu.tma.create.descriptor: the tensor map has " +
+                          why + ", which cuTensorMapEncodeTiled refuses";
+    __ext_emu_host_assert_fail(message.c_str(), /*guarded=*/0);
+    return 0;
+  }
+  // Lives as long as the process, as a CUtensorMap the host keeps.
+  return reinterpret_cast<int64_t>(map);
+}
+
+void __ext_emu_mbarrier_init(int64_t addr, int32_t count, int32_t site) {
+  Thread *t = currentThread();
+  if (!t)
+    outsideLaunch("__ext_emu_mbarrier_init");
+  t->launch->mbarrierInit(*t, addr, count, site);
+}
+
+void __ext_emu_mbarrier_arrive(int64_t addr, int64_t txBytes, int32_t site) {
+  Thread *t = currentThread();
+  if (!t)
+    outsideLaunch("__ext_emu_mbarrier_arrive");
+  t->launch->mbarrierArrive(*t, addr, txBytes, site);
+}
+
+int32_t __ext_emu_mbarrier_try_wait_parity(int64_t addr, int32_t parity,
+                                           int32_t site) {
+  Thread *t = currentThread();
+  if (!t)
+    outsideLaunch("__ext_emu_mbarrier_try_wait_parity");
+  return t->launch->mbarrierTryWait(*t, addr, parity, site) ? 1 : 0;
+}
+
+void __ext_emu_tma_load(int64_t map, int64_t dst, int64_t barrier,
+                        const int64_t *coords, int32_t rank, int32_t site) {
+  Thread *t = currentThread();
+  if (!t)
+    outsideLaunch("__ext_emu_tma_load");
+  const auto *m = reinterpret_cast<const TensorMap *>(map);
+  if (m && m->magic == TensorMap::kMagic && rank != m->rank) {
+    t->launch->instructionFailed(
+        *t, site,
+        "cp.async.bulk.tensor with " + std::to_string(rank) +
+            " coordinates on a rank-" + std::to_string(m->rank) +
+            " tensor map");
+  }
+  t->launch->tmaLoad(*t, m, dst, barrier, coords, site);
+}
+
+} // extern "C"
