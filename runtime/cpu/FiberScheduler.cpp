@@ -880,6 +880,9 @@ void Grid::failMisaligned(Thread &t, int64_t bytes, const char *what,
 void Grid::access(Thread &t, int64_t addr, int64_t bytes,
                             int32_t kind, int32_t site) {
   schedule(t, kind, site);
+  if ((kind & EXT_EMU_WORKGROUP) && (kind & EXT_EMU_STORE) &&
+      !t.block->wgmmaReadChunks.empty())
+    checkWgmmaOperandWrite(t, addr, bytes, site, "writes");
   // A misaligned ld.shared.v4 (or ld.global.v4) faults on a GPU; the CPU
   // would not notice. Global accesses reach here under racecheck.
   bool shared = kind & EXT_EMU_WORKGROUP;

@@ -218,6 +218,11 @@ struct Block {
     std::vector<float> a, b; // A: 64 x K, B: N x K, row-major
   };
   std::map<std::pair<int64_t, int64_t>, WgmmaOperands> wgmmaOperands;
+  /// The 16-byte shared-memory chunks warpgroup MMAs in flight read: by
+  /// (warpgroup, sequence number), and how many of them read each chunk
+  /// (the site of one); a write there before they retire is an error.
+  std::map<std::pair<int64_t, int64_t>, std::vector<int64_t>> wgmmaReads;
+  std::map<int64_t, std::pair<int32_t, int32_t>> wgmmaReadChunks;
   /// Block-wide barriers it has passed (orders mbarrier inits).
   int64_t barriers = 0;
   /// Its initialized mbarriers, by workgroup byte offset.
@@ -292,6 +297,10 @@ public:
   /// wgmma.wait_group: until every thread of `t`'s warpgroup has issued its
   /// MMA number `sequence` (the group completes for the whole warpgroup).
   void waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site);
+  /// Fails the launch if `t` writes [addr, addr + bytes) of shared memory
+  /// while a warpgroup MMA in flight reads it.
+  void checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
+                              int32_t site, const char *what);
   /// The source location of site `index`.
   const std::string &siteName(int32_t index) const { return site(index); }
 

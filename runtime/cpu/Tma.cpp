@@ -131,6 +131,9 @@ int64_t Grid::landTma(Thread &t, const TmaCopy &copy) {
       source += c * m.strides[d];
     }
     char *to = window + swizzled(base + e * m.elementBytes, m.swizzle);
+    if (!t.block->wgmmaReadChunks.empty())
+      checkWgmmaOperandWrite(t, reinterpret_cast<int64_t>(to), m.elementBytes,
+                             copy.site, "lands a bulk tensor copy into");
     if (inside) {
       std::memcpy(to, m.base + source, size_t(m.elementBytes));
     } else if (m.oobNan && m.elementBytes == 4) {

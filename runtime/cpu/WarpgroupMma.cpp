@@ -128,7 +128,8 @@ struct Operand {
 } // namespace
 
 void Grid::waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site) {
-  std::pair<int64_t, int64_t> key{t.linear / kWarpgroup, sequence};
+  int64_t group = t.linear / kWarpgroup;
+  std::pair<int64_t, int64_t> key{group, sequence};
   while (t.block->wgmmaOperands.count(key)) {
     t.waitingFor = "the other threads of its warpgroup to issue the "
                    "warpgroup MMA it waits for (wgmma.mma_async is issued by "
@@ -136,6 +137,36 @@ void Grid::waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site) {
     schedule(t, EXT_EMU_ATOMIC, site);
   }
   t.waitingFor.clear();
+  // Done: its reads of shared memory (and its warpgroup's earlier ones).
+  auto &reads = t.block->wgmmaReads;
+  for (auto it = reads.lower_bound({group, 0});
+       it != reads.end() && it->first.first == group &&
+       it->first.second <= sequence;) {
+    for (int64_t chunk : it->second) {
+      auto found = t.block->wgmmaReadChunks.find(chunk);
+      if (found != t.block->wgmmaReadChunks.end() && --found->second.second == 0)
+        t.block->wgmmaReadChunks.erase(found);
+    }
+    it = reads.erase(it);
+  }
+}
+
+void Grid::checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
+                                  int32_t site, const char *what) {
+  auto &chunks = t.block->wgmmaReadChunks;
+  for (int64_t chunk = addr & ~int64_t(15); chunk < addr + bytes; chunk += 16) {
+    auto found = chunks.find(chunk);
+    if (found == chunks.end())
+      continue;
+    fail(t, where(t) + ": " + this->site(site) + " " + what +
+                " shared memory (workgroup byte " +
+                std::to_string(chunk - reinterpret_cast<int64_t>(t.block->shared)) +
+                ") that the warpgroup MMA at " + this->site(found->second.first) +
+                " reads while its group is in flight (wgmma.wait_group "
+                "first)");
+    suspend(t);
+    return;
+  }
 }
 
 extern "C" {
@@ -209,6 +240,17 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
     for (int32_t c = 0; c < n; ++c)
       for (int32_t kk = 0; kk < k; ++kk)
         ops.b[size_t(c) * k + kk] = opB.at(c, kk);
+    // What it reads stays read until the warpgroup waits for it.
+    std::vector<int64_t> &chunks = t->block->wgmmaReads[key];
+    for (int32_t g = 0; g < kWarpgroup; ++g) {
+      opA.collectReads(chunks, g, 64, k);
+      opB.collectReads(chunks, g, n, k);
+    }
+    for (int64_t chunk : chunks) {
+      auto &[firstSite, count] = t->block->wgmmaReadChunks[chunk];
+      if (count++ == 0)
+        firstSite = site;
+    }
   } else if (ops.descA != descA || ops.descB != descB || ops.kind != kind ||
              ops.n != n || ops.flags != flags) {
     fail(site, "wgmma.mma_async is one operation of the warpgroup, but this "

@@ -29,6 +29,12 @@
 // RUN: ext-run --racecheck %t.fixed.mlir | FileCheck %s
 // RUN: ext-run --emu-seed=7 %t.fixed.mlir | FileCheck %s
 //
+// nvgpu.warpgroup.mma leaves its group in flight (wait_group 1): a store to
+// its A tile before the wait is reported.
+// RUN: sed 's|// IN-FLIGHT-[W]RITE|%%h = arith.constant 0.0 : f16\n      memref.store %%h, %%a[%%k0, %%k0] : memref<128x64xf16, strided<[64, 1], offset: ?>, 3>|' %s > %t.write.mlir
+// RUN: not ext-run %t.write.mlir 2>&1 | FileCheck %s --check-prefix=WRITE
+// WRITE: writes shared memory (workgroup byte {{[0-9]+}}) that the warpgroup MMA at {{.*}} reads while its group is in flight (wgmma.wait_group first)
+//
 // An expect_tx that does not match the bytes the copies bring leaves the
 // phase open: reported as a hang, saying what the wait waits for.
 // RUN: sed 's|%bytes = arith.constant 32768|%bytes = arith.constant 40000|' %s > %t.tx.mlir
@@ -144,6 +150,7 @@ func.func @main() {
       %d = nvgpu.warpgroup.mma %da, %db, %c {transposeB}
           : <tensor = memref<128x64xf16, 3>>, <tensor = memref<64x128xf16, 3>>, <fragmented = vector<128x128xf32>>
           -> <fragmented = vector<128x128xf32>>
+      // IN-FLIGHT-WRITE
       scf.yield %d : !acc
     }
     nvvm.wgmma.wait.group.sync.aligned 0

@@ -184,6 +184,68 @@ tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
   return resolved;
 }
 
+/// Why sm_90a's warpgroup MMA cannot run `schedule` (empty when it can):
+/// its own distribution rule (warps = [M / 16, 1], N up to 256), and both
+/// inputs cached in a layout its descriptors read (a 32-, 64- or 128-byte
+/// swizzle with rows of that width).
+static std::string whyNotWgmma(ComputeOp op, ScheduleAttr schedule,
+                               const TilingPlan &plan, const ChipInfo &chip,
+                               Type elem) {
+  MLIRContext *ctx = op.getContext();
+  auto layout =
+      MmaLayoutAttr::get(ctx, MmaShape::wgmma_k16, schedule.getWarps());
+  if (!layout.existsOn(chip))
+    return "the chip has no wgmma";
+  if (!elem.isF16() && !elem.isBF16())
+    return "wgmma_k16 takes f16 and bf16 inputs";
+  SmallVector<int64_t> tile, threads;
+  for (unsigned a : plan.spatialAxes) {
+    tile.push_back(plan.tile[a]);
+    threads.push_back(plan.threads[a]);
+  }
+  std::string why;
+  {
+    ScopedDiagnosticHandler quiet(ctx, [&](Diagnostic &d) {
+      if (why.empty())
+        why = d.str();
+      return success();
+    });
+    if (failed(layout.verifyDistribution([&]() { return op.emitOpError(); },
+                                         tile, threads)))
+      return why;
+  }
+  int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
+  for (unsigned operand : {0u, 1u}) {
+    CacheAttr cache;
+    for (CacheAttr c : schedule.getCache())
+      if (c.getOperand() == operand)
+        cache = c;
+    SwizzleAttr swizzle = cache ? cache.getSwizzle() : SwizzleAttr();
+    AffineMap map = op.getMaps()[operand];
+    std::optional<unsigned> inner;
+    if (map.getNumResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back()))
+        inner = dim.getPosition();
+    if (!swizzle || !inner)
+      return ("input #" + Twine(operand) +
+              " is not cached with a swizzle (wgmma reads its operands "
+              "from swizzled shared tiles)")
+          .str();
+    int64_t columns = plan.tile[*inner];
+    if (swizzle.getPanel())
+      columns = std::min(columns, swizzle.getPanel());
+    if (swizzle.getBase() != 3 || swizzle.getShift() != 3 ||
+        swizzle.getBits() < 1 || swizzle.getBits() > 3 ||
+        columns * bytes != (int64_t(16) << swizzle.getBits()))
+      return ("input #" + Twine(operand) +
+              "'s swizzle is not one of wgmma's layouts (rows of W = 32, 64 "
+              "or 128 bytes, #ext.swizzle<bits = log2(W / 16), base = 3, "
+              "shift = 3>)")
+          .str();
+  }
+  return "";
+}
+
 FailureOr<FragmentLayoutAttrInterface>
 tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
                       const TilingPlan &plan,
@@ -208,8 +270,12 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
       return plan.tile[plan.spatialAxes[0]] % (warps[0] * m) == 0 &&
              plan.tile[plan.spatialAxes[1]] % (warps[1] * n) == 0;
     };
+    // sm_90a's warpgroup MMA where the schedule is one it runs (warps down
+    // M, swizzled operands), else mma.sync.
     if (nvidia && (elem.isF16() || elem.isBF16()))
-      shape = MmaShape::m16n8k16;
+      shape = whyNotWgmma(op, schedule, plan, *chip, elem).empty()
+                  ? MmaShape::wgmma_k16
+                  : MmaShape::m16n8k16;
     else if (nvidia && elem.isF32())
       return op.emitOpError()
              << "mma = auto does not round f32 inputs to tf32; name "

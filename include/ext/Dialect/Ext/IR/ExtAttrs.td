@@ -209,7 +209,10 @@ def Ext_MmaLayoutAttr : Ext_Attr<"MmaLayout", "mma", [
       than one such row is column panels of it (the swizzle's `panel`, 64
       for f16 at 128 bytes).
     * `auto` (a schedule's `mma = auto` only): `ext-apply-schedule` picks the
-      instruction for the chip and the inputs' type.
+      instruction for the chip and the inputs' type: `wgmma_k16` on sm_90a
+      for f16 and bf16 where the schedule fits it (its warps rule, and A
+      and B cached in one of the layouts above), `m16n8k16` on NVIDIA
+      otherwise, MFMA on AMD.
 
     In a schedule, `mma = #ext.mma<m16n8k16>` with `warps = [WM, WN]`;
     `ext-apply-schedule` gives fragments and tile computes the layout with
@@ -592,7 +595,9 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       with `arith.extf` of the inputs allowed) on tensor cores: `mma =
       #ext.mma<m16n8k16>` (or `m16n8k8`, `mfma_32x32x8`, `mfma_16x16x16`,
       `mfma_32x32x2`) or `mma = auto` (the instruction for the chip and the
-      inputs' type), and `warps = [WM, WN]` splitting the M x N tile over
+      inputs' type: on sm_90a `wgmma_k16` where the schedule is one it runs,
+      warps down M and both inputs cached in a swizzled layout its
+      descriptors read, else mma.sync `m16n8k16`), and `warps = [WM, WN]` splitting the M x N tile over
       warps. The fragment layout becomes the instruction's accumulator
       layout; the threads must number `WM * WN` warps, the tile must be a
       multiple of warps times the instruction's shape, and both inputs must
