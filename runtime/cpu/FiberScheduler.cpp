@@ -932,6 +932,10 @@ void Grid::recordMatrixRead(Thread &t, int64_t addr, int64_t bytes,
 }
 
 void Grid::land(Thread &t, const AsyncCopy &copy) {
+  if (!t.block->wgmmaReadChunks.empty())
+    checkWgmmaOperandWrite(t, reinterpret_cast<int64_t>(copy.dst),
+                           copy.dstBytes, copy.site,
+                           "lands an asynchronous copy into");
   if (copy.srcBytes > 0) {
     recordRace(t, reinterpret_cast<int64_t>(copy.src), copy.srcBytes,
                EXT_EMU_GLOBAL | EXT_EMU_LOAD, copy.site);
