@@ -124,6 +124,14 @@ struct LaunchParams {
 inline int64_t dynamicSharedOffset(const LaunchParams &p) {
   return (p.staticShared + 1023) / 1024 * 1024;
 }
+/// Swizzle<B,4,3> of a shared-window address (B = 3, 2, 1 for `swizzle` =
+/// 128, 64, 32 bytes): the 16-byte chunk (bits 4..) XOR the row within the
+/// pattern's repeat (bits 7..). TMA writes and wgmma reads both go through
+/// it, so the two agree by construction.
+inline int64_t swizzledSharedAddress(int64_t addr, int32_t swizzle) {
+  int64_t mask = swizzle == 128 ? 7 : swizzle == 64 ? 3 : swizzle == 32 ? 1 : 0;
+  return addr ^ (((addr >> 7) & mask) << 4);
+}
 /// The bytes of a block's shared window: static, padding, dynamic.
 inline int64_t sharedWindowBytes(const LaunchParams &p) {
   return dynamicSharedOffset(p) + p.dynamicShared;

@@ -23,13 +23,6 @@ using namespace ext::emu;
 
 namespace {
 
-/// Swizzle<B,4,3> of a shared-window address: the 16-byte chunk (bits 4..)
-/// XOR the 128-byte row within the repeat (bits 7..).
-int64_t swizzled(int64_t addr, int32_t swizzle) {
-  int64_t mask = swizzle == 128 ? 7 : swizzle == 64 ? 3 : swizzle == 32 ? 1 : 0;
-  return addr ^ (((addr >> 7) & mask) << 4);
-}
-
 std::string hex(int64_t v) {
   char text[32];
   std::snprintf(text, sizeof text, "0x%llx", (unsigned long long)v);
@@ -130,7 +123,7 @@ int64_t Grid::landTma(Thread &t, const TmaCopy &copy) {
       inside &= c >= 0 && c < m.sizes[d];
       source += c * m.strides[d];
     }
-    char *to = window + swizzled(base + e * m.elementBytes, m.swizzle);
+    char *to = window + swizzledSharedAddress(base + e * m.elementBytes, m.swizzle);
     if (!t.block->wgmmaReadChunks.empty())
       checkWgmmaOperandWrite(t, reinterpret_cast<int64_t>(to), m.elementBytes,
                              copy.site, "lands a bulk tensor copy into");

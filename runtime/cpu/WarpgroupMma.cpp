@@ -78,12 +78,6 @@ int64_t canonicalOffset(const Descriptor &d, bool kMajor, int32_t bytes,
          (k / 8) * d.stride;
 }
 
-/// Swizzle<B,4,3> of a shared-window address: bits 4..4+B-1 XOR bits 7..
-int64_t swizzled(int64_t addr, int32_t swizzle) {
-  int64_t mask = swizzle == 128 ? 7 : swizzle == 64 ? 3 : swizzle == 32 ? 1 : 0;
-  return addr ^ (((addr >> 7) & mask) << 4);
-}
-
 struct Operand {
   Descriptor d;
   bool kMajor;
@@ -95,8 +89,8 @@ struct Operand {
 
   /// The shared-window offset of element (mn, k).
   int64_t offsetOf(int32_t mn, int32_t k) const {
-    return swizzled(d.start + canonicalOffset(d, kMajor, eltBytes(type), mn, k),
-                    d.swizzle);
+    return swizzledSharedAddress(
+        d.start + canonicalOffset(d, kMajor, eltBytes(type), mn, k), d.swizzle);
   }
 
   /// Collects this operand's reads (`rows` along M or N, `depth` along K)

@@ -29,7 +29,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -142,7 +141,6 @@ private:
   LogicalResult lowerBody(func::FuncOp func, SiteTable &sites,
                           KernelInfo *kernel);
   LogicalResult lowerHost();
-  LogicalResult lowerTensorMaps();
   void lowerHostAsserts(bool hasGpu);
   void stripMemorySpaces();
 };
@@ -429,102 +427,6 @@ void Emulation::lowerHostAsserts(bool hasGpu) {
   }
 }
 
-/// nvgpu.tma.create.descriptor: the runtime builds the map on the host and
-/// the kernels receive its address. The kernel arguments that take a map
-/// become i64 (cast back to the map type for the ops that use it), so that
-/// launches pass and trampolines unpack a plain word.
-LogicalResult Emulation::lowerTensorMaps() {
-  ModuleOp module = emu.getModule();
-  SmallVector<nvgpu::TmaCreateDescriptorOp> creates;
-  module.walk([&](nvgpu::TmaCreateDescriptorOp op) {
-    if (!op->getParentOfType<gpu::GPUModuleOp>())
-      creates.push_back(op);
-  });
-  for (nvgpu::TmaCreateDescriptorOp op : creates) {
-    Location l = op.getLoc();
-    OpBuilder b(op);
-    auto ranked = op.getTensor().getDefiningOp<memref::CastOp>();
-    auto type = ranked ? dyn_cast<MemRefType>(ranked.getSource().getType())
-                       : MemRefType();
-    if (!type)
-      return op.emitOpError("of a memref that is not a memref.cast of a "
-                            "ranked one: the CPU emulation reads the tensor's "
-                            "sizes and strides from the ranked memref");
-    nvgpu::TensorMapDescriptorType mapType = op.getTensorMap().getType();
-    if (mapType.getInterleave() != nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE)
-      return op.emitOpError("with an interleaved layout is not supported by "
-                            "the CPU emulation");
-    int64_t rank = type.getRank();
-    if (int64_t(op.getBoxDimensions().size()) != rank)
-      return op.emitOpError("has ")
-             << op.getBoxDimensions().size() << " box sizes for a rank-"
-             << rank << " tensor";
-    Value source = ranked.getSource();
-    auto meta = memref::ExtractStridedMetadataOp::create(b, l, source);
-    auto array = [&](auto values) {
-      Value buffer = memref::AllocaOp::create(
-          b, l, MemRefType::get({rank}, b.getI64Type()));
-      for (auto [i, v] : llvm::enumerate(values))
-        memref::StoreOp::create(
-            b, l, arith::IndexCastOp::create(b, l, b.getI64Type(), v), buffer,
-            emuIndexConst(b, l, i));
-      return arith::IndexCastOp::create(
-          b, l, b.getI64Type(),
-          memref::ExtractAlignedPointerAsIndexOp::create(b, l, buffer));
-    };
-    Value sizes = array(meta.getSizes()), strides = array(meta.getStrides()),
-          box = array(op.getBoxDimensions());
-    int64_t bytes = emu.byteSize(type.getElementType());
-    Value base = arith::AddIOp::create(
-        b, l, memref::ExtractAlignedPointerAsIndexOp::create(b, l, source),
-        arith::MulIOp::create(b, l, meta.getOffset(),
-                              emuIndexConst(b, l, bytes)));
-    int64_t swizzle = 0;
-    switch (mapType.getSwizzle()) {
-    case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B: swizzle = 128; break;
-    case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B: swizzle = 64; break;
-    case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B: swizzle = 32; break;
-    default: break;
-    }
-    Value map = emu.call(
-        b, l, EXT_EMU_TENSOR_MAP_CREATE, {b.getI64Type()},
-        {arith::IndexCastOp::create(b, l, b.getI64Type(), base),
-         emuI32Const(b, l, bytes), emuI32Const(b, l, rank), sizes, strides,
-         box, emuI32Const(b, l, swizzle),
-         emuI32Const(b, l,
-                     mapType.getOob() == nvgpu::TensorMapOOBKind::OOB_NAN)});
-    for (OpOperand &use : llvm::make_early_inc_range(op->getUses())) {
-      auto launch = dyn_cast<gpu::LaunchFuncOp>(use.getOwner());
-      auto kernel =
-          launch ? SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
-                       launch, launch.getKernel())
-                 : gpu::GPUFuncOp();
-      if (!kernel)
-        return use.getOwner()->emitOpError(
-            "uses a tensor map on the host; the CPU emulation passes maps "
-            "to kernels (gpu.launch_func) only");
-      unsigned index = use.getOperandNumber() -
-                       launch.getKernelOperands().getBeginOperandIndex();
-      use.set(map);
-      BlockArgument arg = kernel.getArgument(index);
-      if (arg.getType().isInteger(64))
-        continue;
-      Type original = arg.getType();
-      arg.setType(b.getI64Type());
-      OpBuilder kb = OpBuilder::atBlockBegin(&kernel.getBody().front());
-      auto cast = UnrealizedConversionCastOp::create(kb, kernel.getLoc(),
-                                                     original, arg);
-      arg.replaceAllUsesExcept(cast.getResult(0), cast);
-      SmallVector<Type> inputs(kernel.getArgumentTypes());
-      inputs[index] = b.getI64Type();
-      kernel.setType(FunctionType::get(kernel.getContext(), inputs,
-                                       kernel.getResultTypes()));
-    }
-    op.erase();
-  }
-  return success();
-}
-
 LogicalResult Emulation::run() {
   ModuleOp module = emu.getModule();
   bool hasGpu = false;
@@ -543,7 +445,7 @@ LogicalResult Emulation::run() {
   if (!hasGpu)
     return success();
 
-  if (failed(lowerTensorMaps()))
+  if (failed(lowerNVGPUTensorMaps(emu)))
     return failure();
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
   for (gpu::GPUModuleOp gpuModule : gpuModules)

@@ -533,6 +533,95 @@ LogicalResult ext::lowerNVGPUWarpgroupOps(Operation *func) {
   return applyPartialConversion(func, target, std::move(patterns));
 }
 
+/// nvgpu.tma.create.descriptor: the runtime builds the map on the host and
+/// the kernels receive its address. The kernel arguments that take a map
+/// become i64 (cast back to the map type for the ops that use it), so that
+/// launches pass and trampolines unpack a plain word.
+LogicalResult ext::lowerNVGPUTensorMaps(EmulationModule &emu) {
+  ModuleOp module = emu.getModule();
+  SmallVector<nvgpu::TmaCreateDescriptorOp> creates;
+  module.walk([&](nvgpu::TmaCreateDescriptorOp op) {
+    if (!op->getParentOfType<gpu::GPUModuleOp>())
+      creates.push_back(op);
+  });
+  for (nvgpu::TmaCreateDescriptorOp op : creates) {
+    Location l = op.getLoc();
+    OpBuilder b(op);
+    auto ranked = op.getTensor().getDefiningOp<memref::CastOp>();
+    auto type = ranked ? dyn_cast<MemRefType>(ranked.getSource().getType())
+                       : MemRefType();
+    if (!type)
+      return op.emitOpError("of a memref that is not a memref.cast of a "
+                            "ranked one: the CPU emulation reads the tensor's "
+                            "sizes and strides from the ranked memref");
+    nvgpu::TensorMapDescriptorType mapType = op.getTensorMap().getType();
+    if (mapType.getInterleave() != nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE)
+      return op.emitOpError("with an interleaved layout is not supported by "
+                            "the CPU emulation");
+    int64_t rank = type.getRank();
+    if (int64_t(op.getBoxDimensions().size()) != rank)
+      return op.emitOpError("has ")
+             << op.getBoxDimensions().size() << " box sizes for a rank-"
+             << rank << " tensor";
+    Value source = ranked.getSource();
+    auto meta = memref::ExtractStridedMetadataOp::create(b, l, source);
+    auto array = [&](auto values) {
+      Value buffer = memref::AllocaOp::create(
+          b, l, MemRefType::get({rank}, b.getI64Type()));
+      for (auto [i, v] : llvm::enumerate(values))
+        memref::StoreOp::create(
+            b, l, arith::IndexCastOp::create(b, l, b.getI64Type(), v), buffer,
+            emuIndexConst(b, l, i));
+      return arith::IndexCastOp::create(
+          b, l, b.getI64Type(),
+          memref::ExtractAlignedPointerAsIndexOp::create(b, l, buffer));
+    };
+    Value sizes = array(meta.getSizes()), strides = array(meta.getStrides()),
+          box = array(op.getBoxDimensions());
+    int64_t bytes = emu.byteSize(type.getElementType());
+    Value base = arith::AddIOp::create(
+        b, l, memref::ExtractAlignedPointerAsIndexOp::create(b, l, source),
+        arith::MulIOp::create(b, l, meta.getOffset(),
+                              emuIndexConst(b, l, bytes)));
+    Value map = emu.call(
+        b, l, EXT_EMU_TENSOR_MAP_CREATE, {b.getI64Type()},
+        {arith::IndexCastOp::create(b, l, b.getI64Type(), base),
+         emuI32Const(b, l, bytes), emuI32Const(b, l, rank), sizes, strides,
+         box, emuI32Const(b, l, swizzleBytes(mapType)),
+         emuI32Const(b, l,
+                     mapType.getOob() == nvgpu::TensorMapOOBKind::OOB_NAN)});
+    for (OpOperand &use : llvm::make_early_inc_range(op->getUses())) {
+      auto launch = dyn_cast<gpu::LaunchFuncOp>(use.getOwner());
+      auto kernel =
+          launch ? SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+                       launch, launch.getKernel())
+                 : gpu::GPUFuncOp();
+      if (!kernel)
+        return use.getOwner()->emitOpError(
+            "uses a tensor map on the host; the CPU emulation passes maps "
+            "to kernels (gpu.launch_func) only");
+      unsigned index = use.getOperandNumber() -
+                       launch.getKernelOperands().getBeginOperandIndex();
+      use.set(map);
+      BlockArgument arg = kernel.getArgument(index);
+      if (arg.getType().isInteger(64))
+        continue;
+      Type original = arg.getType();
+      arg.setType(b.getI64Type());
+      OpBuilder kb = OpBuilder::atBlockBegin(&kernel.getBody().front());
+      auto cast = UnrealizedConversionCastOp::create(kb, kernel.getLoc(),
+                                                     original, arg);
+      arg.replaceAllUsesExcept(cast.getResult(0), cast);
+      SmallVector<Type> inputs(kernel.getArgumentTypes());
+      inputs[index] = b.getI64Type();
+      kernel.setType(FunctionType::get(kernel.getContext(), inputs,
+                                       kernel.getResultTypes()));
+    }
+    op.erase();
+  }
+  return success();
+}
+
 void ext::populateNVGPUTmaToEmulationPatterns(RewritePatternSet &patterns,
                                               EmulationModule &emu) {
   patterns.add<MBarrierCreateLowering, MBarrierInitLowering,

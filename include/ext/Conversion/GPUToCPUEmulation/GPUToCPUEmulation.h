@@ -82,6 +82,11 @@ void populateNVGPUAsyncCopyToEmulationPatterns(
 void populateNVGPUTmaToEmulationPatterns(mlir::RewritePatternSet &patterns,
                                          EmulationModule &emu);
 
+/// Host code: nvgpu.tma.create.descriptor builds the tensor map in the
+/// runtime and the kernels receive its address (their tensor-map arguments
+/// become i64, cast back to the map type for the ops that use them).
+mlir::LogicalResult lowerNVGPUTensorMaps(EmulationModule &emu);
+
 /// Rewrites `func`'s nvgpu warpgroup ops (generate.descriptor,
 /// mma.init.accumulator, mma, mma.store) into what a GPU runs: 64-bit
 /// matrix descriptors, `nvvm.wgmma.*` per 64-row block and k step, and the

@@ -57,19 +57,21 @@ void transform::MatchComputesOp::getEffects(
 // Schedules
 //===----------------------------------------------------------------------===//
 
-/// Sets `schedule` on `target` and verifies the compute; restores the old
-/// schedule when it does not fit (the verifier has said why, at the compute).
+/// The silenceable failure of a schedule op on a target that is no compute.
+static DiagnosedSilenceableFailure notACompute(Operation *transformOp,
+                                               Operation *target) {
+  DiagnosedSilenceableFailure diag =
+      emitSilenceableFailure(transformOp)
+      << "expects ext.compute targets, got '" << target->getName() << "'";
+  diag.attachNote(target->getLoc()) << "target";
+  return diag;
+}
+
+/// Sets `schedule` on `compute` and verifies it; restores the old schedule
+/// when it does not fit (the verifier has said why, at the compute).
 static DiagnosedSilenceableFailure attachSchedule(Operation *transformOp,
-                                                  Operation *target,
+                                                  ComputeOp compute,
                                                   ScheduleAttr schedule) {
-  auto compute = dyn_cast<ComputeOp>(target);
-  if (!compute) {
-    DiagnosedSilenceableFailure diag =
-        emitSilenceableFailure(transformOp)
-        << "expects ext.compute targets, got '" << target->getName() << "'";
-    diag.attachNote(target->getLoc()) << "target";
-    return diag;
-  }
   ScheduleAttr old = compute.getScheduleAttr();
   compute.setScheduleAttr(schedule);
   if (failed(mlir::verify(compute))) {
@@ -87,7 +89,10 @@ DiagnosedSilenceableFailure transform::SetScheduleOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
-  return attachSchedule(*this, target, getSchedule());
+  auto compute = dyn_cast<ComputeOp>(target);
+  if (!compute)
+    return notACompute(*this, target);
+  return attachSchedule(*this, compute, getSchedule());
 }
 
 void transform::SetScheduleOp::getEffects(
@@ -203,7 +208,7 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
     transform::TransformState &state) {
   auto compute = dyn_cast<ComputeOp>(target);
   if (!compute)
-    return attachSchedule(*this, target, ScheduleAttr());
+    return notACompute(*this, target);
   MLIRContext *ctx = getContext();
   ScheduleAttr old = compute.getScheduleAttr();
   ScheduleFields f(getFields(), [&]() { return emitOpError(); });
@@ -288,7 +293,7 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       ArrayRef(*computeAt), ArrayRef(*reverseComputeAt), ArrayRef(*inlined));
   if (!schedule)
     return DiagnosedSilenceableFailure::definiteFailure();
-  return attachSchedule(*this, target, schedule);
+  return attachSchedule(*this, compute, schedule);
 }
 
 void transform::UpdateScheduleOp::getEffects(
