@@ -275,7 +275,7 @@ constexpr StringLiteral kScheduleFields[] = {
     "tile",   "blocks",  "threads", "cache",  "decomposition",
     "raster", "swizzle", "vector",  "unroll", "layout",
     "mma",    "warps",   "stages",  "async",
-    "compute_at", "reverse_compute_at", "compute_inline"};
+    "compute_at", "reverse_compute_at", "compute_inline", "online"};
 constexpr StringLiteral kAttachFields[] = {"compute", "axis"};
 constexpr StringLiteral kCacheFields[] = {"operand", "align", "swizzle"};
 constexpr StringLiteral kStorageAlignFields[] = {"dim", "factor", "offset"};
@@ -300,7 +300,8 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
                        threads = k.integers("threads"),
                        warps = k.integers("warps");
   SmallVector<std::string> blocks = k.strings("blocks"),
-                           inlined = k.strings("compute_inline");
+                           inlined = k.strings("compute_inline"),
+                           online = k.strings("online");
   std::vector<py::object> cache = k.attributes("cache"),
                           attached = k.attributes("reverse_compute_at"),
                           attachedAt = k.attributes("compute_at");
@@ -313,11 +314,13 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
           unroll = k.integer("unroll", 1), stages = k.integer("stages", 1);
   bool async = k.boolean("async", true);
   return [=](MLIRContext *ctx, EmitError emitError) -> Attribute {
-    SmallVector<StringAttr> blockNames, inlinedNames;
+    SmallVector<StringAttr> blockNames, inlinedNames, onlineNames;
     for (const std::string &b : blocks)
       blockNames.push_back(StringAttr::get(ctx, b));
     for (const std::string &n : inlined)
       inlinedNames.push_back(StringAttr::get(ctx, n));
+    for (const std::string &n : online)
+      onlineNames.push_back(StringAttr::get(ctx, n));
     SmallVector<CacheAttr> caches;
     SmallVector<AttachAttr> computeAt, reverseComputeAt;
     TileDecompositionAttrInterface d;
@@ -343,8 +346,8 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
         emitError, ctx, ArrayRef(tile), ArrayRef(blockNames), ArrayRef(threads),
         ArrayRef(caches), d, raster, swizzle, vector, unroll, l, m,
         ArrayRef(warps), stages, async, ArrayRef(computeAt),
-        ArrayRef(reverseComputeAt),
-        ArrayRef(inlinedNames));
+        ArrayRef(reverseComputeAt), ArrayRef(inlinedNames),
+        ArrayRef(onlineNames));
   };
 }
 

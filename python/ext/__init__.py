@@ -55,7 +55,7 @@ from ._ext import Context, Module, bank_cost, chip_info, choose_at_launch, predi
 from .build import (  # noqa: F401
     ExtRemark, ExtWarning, Kernel, build, cache_info, clear_cache, lower, set_cache_limit)
 from .dtypes import canonical as dtype  # noqa: F401
-from .helpers import Workload, conv2d, gemv, matmul, row_reduce, softmax  # noqa: F401
+from .helpers import Workload, attention, conv2d, gemv, matmul, row_reduce, softmax  # noqa: F401
 from .schedule import (  # noqa: F401
     Schedule, decomposition_names, decomposition_parameters, load_plugin, mma_names, schedule,
     schedule_fields)

@@ -222,7 +222,7 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
             continue
         # The computes of this kernel: the anchor, its fused consumer, the
         # producers it computes (compute_at) or substitutes (compute_inline).
-        members = [op] + [t.op for t in s.attached + s.producers + s.inlined]
+        members = [op] + [t.op for t in s.attached + s.producers + s.inlined + s.online]
         group = {id(m) for m in members}
         for m in members:
             for t in m.outputs:

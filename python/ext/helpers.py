@@ -278,3 +278,58 @@ def conv2d(n: int, c: int, h: int, w: int, f: int, kh: int = 3, kw: int = 3,
                       padding, dtype)
     return Workload([X, Wt], Y)._sized_by(resized, {"b": "n", "o": "f", "y": "oh",
                                                     "x": "ow", "rc": "c"})
+
+
+def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="float16",
+              causal: bool = False, scale: Optional[float] = None, chip=None,
+              **schedule_fields) -> Workload:
+    """Attention's forward pass, out = softmax(scale Q K^T) V per batch-head,
+    as computes (scores S, row max M, row sum L, accumulator O, out = O / L)
+    scheduled as one kernel with FlashAttention's online softmax: a 64-query
+    tile per block, the keys in steps of 64, S = Q K^T and P V on tensor
+    cores (`mma="auto"`: mma.sync on NVIDIA, MFMA on AMD), S and P on chip.
+    Q is (batch_heads, seq_q, head_dim), K and V (batch_heads, seq_kv,
+    head_dim), the output like Q in `dtype`. `scale` defaults to
+    1/sqrt(head_dim); `causal` hides key j from query i unless
+    j <= i + seq_kv - seq_q (aligned at the bottom right, as FlashAttention
+    does; key tiles past a query tile's last visible key are skipped).
+    `schedule_fields` override the schedule's (`tile`, `warps`, `mma`, ...).
+
+        >>> out = ext.attention(8, 1000, 1000, 64).run(q, k, v)
+        >>> ptx = ext.attention(4, 512, 777, 128, causal=True).build("nvvm", chip="sm_80").ptx
+    """
+    dtype = _dt.canonical(dtype)
+    if scale is None:
+        scale = 1.0 / float(np.sqrt(head_dim))
+    Q = _te.placeholder((batch_heads, seq_q, head_dim), dtype, name="Q")
+    K = _te.placeholder((batch_heads, seq_kv, head_dim), dtype, name="K")
+    V = _te.placeholder((batch_heads, seq_kv, head_dim), dtype, name="V")
+    d = _te.reduce_axis(head_dim, name="d")
+    j1, j2, j3 = (_te.reduce_axis(seq_kv, name=n) for n in ("j1", "j2", "j3"))
+    f32 = "float32"
+    S = _te.compute((batch_heads, seq_q, seq_kv),
+                    lambda b, i, j: _te.sum(_te.cast(Q[b, i, d], f32) * _te.cast(K[b, j, d], f32),
+                                            axis=d), name="scores")
+
+    def scaled(b, i, j):
+        t = S[b, i, j] * scale
+        if causal:
+            t = _te.if_then_else(j <= i + (seq_kv - seq_q), t, _te.const(float("-inf")))
+        return t
+
+    T = _te.compute((batch_heads, seq_q, seq_kv), scaled, name="scaled")
+    M = _te.compute((batch_heads, seq_q), lambda b, i: _te.max(T[b, i, j1], axis=j1),
+                    name="row_max")
+    L = _te.compute((batch_heads, seq_q),
+                    lambda b, i: _te.sum(_te.exp(T[b, i, j2] - M[b, i]), axis=j2), name="row_sum")
+    O = _te.compute((batch_heads, seq_q, head_dim),
+                    lambda b, i, e: _te.sum(_te.exp(T[b, i, j3] - M[b, i]) *
+                                            _te.cast(V[b, j3, e], f32), axis=j3), name="acc")
+    out = _te.compute((batch_heads, seq_q, head_dim),
+                      lambda b, i, e: _te.cast(O[b, i, e] / L[b, i], dtype), name="out")
+    fields = {"tile": (1, 64, head_dim, 64), "blocks": ["b", "i"], "mma": "auto",
+              "warps": (4, 1), "vector": 8}
+    fields.update(schedule_fields)
+    s = _schedule(O, **fields)
+    s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")
+    return Workload([Q, K, V], out, s, chip)

@@ -256,6 +256,8 @@ class Schedule:
         self.producers = []
         self._producers_at = []
         self.inlined = []
+        # The online-softmax rewrite: the max reduction, then the sums.
+        self.online = []
 
     _auto_lanes = None  # the threads entry that is the chip's lanes (mma="auto")
 
@@ -275,7 +277,8 @@ class Schedule:
         self.attr = _make(loc, _cpp.schedule, **self._fields,
                           compute_at=self._producers_at,
                           reverse_compute_at=self._attached_at,
-                          compute_inline=[t.op.name for t in self.inlined])
+                          compute_inline=[t.op.name for t in self.inlined],
+                          online=[t.op.name for t in self.online])
 
     def _fused(self, method, tensor, loc):
         if not isinstance(tensor, _te.Tensor) or tensor.op is None:
@@ -284,7 +287,8 @@ class Schedule:
         if tensor.op is self.op:
             raise _error(loc, f"{method}: '{tensor.name}' is the scheduled "
                               "compute itself")
-        if any(t.op is tensor.op for t in self.attached + self.producers + self.inlined):
+        if any(t.op is tensor.op
+               for t in self.attached + self.producers + self.inlined + self.online):
             raise _error(loc, f"{method}: '{tensor.name}' is already fused into "
                               f"'{self.op.name}'")
 
@@ -331,6 +335,31 @@ class Schedule:
         loc = _where()
         self._fused("compute_inline", producer, loc)
         self.inlined.append(producer)
+        self._remake(loc)
+        return self
+
+    def online_softmax(self, row_max, *sums) -> "Schedule":
+        """FlashAttention's online softmax: `row_max` (a max reduction over
+        this compute's reduce axis, the keys) and `sums` (sums over the
+        keys, such as the softmax's denominator) are computed in this
+        kernel in one pass over the keys together with this compute (a sum
+        over the keys whose summand reads `row_max` only in a factor
+        `exp(x - row_max)`): each k-step takes the running maximum and
+        rescales what was summed so far. A producer of the scores attached
+        at the key axis (`compute_at`) is computed per k-step on chip, and
+        the consumer fused by `reverse_compute_at` may read `row_max` and
+        the sums. Returns the schedule.
+
+            >>> s = ext.schedule(O, tile=(1, 64, 64, 64), mma="auto", warps=(4, 1))
+            >>> s.compute_at(S, "j").online_softmax(M, L).reverse_compute_at(out, "e")
+        """
+        loc = _where()
+        if not sums:
+            raise _error(loc, "online_softmax takes the max reduction and at least one "
+                              "sum over the same keys (row_max, row_sum)", TypeError)
+        for t in (row_max,) + sums:
+            self._fused("online_softmax", t, loc)
+        self.online.extend((row_max,) + sums)
         self._remake(loc)
         return self
 
@@ -469,10 +498,11 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
         raise _error(loc, "chip= goes with tuned=True (a schedule itself serves any chip)")
     op = _as_compute(compute, loc)
     for name in fields:
-        if name in ("compute_at", "reverse_compute_at", "compute_inline"):
+        if name in ("compute_at", "reverse_compute_at", "compute_inline", "online"):
             raise _error(loc, "fuse computes with the schedule's methods: "
                               "ext.schedule(C, ...).compute_at(P, axis), "
-                              ".reverse_compute_at(D, axis) or .compute_inline(T)")
+                              ".reverse_compute_at(D, axis), .compute_inline(T) or "
+                              ".online_softmax(M, L)")
         if name not in _SCHEDULE_FIELDS or name in _ARGUMENTS:
             raise _error(loc, f"schedule field {name!r} does not exist in this build of "
                               f"ext; valid fields: {', '.join(schedule_fields())}")

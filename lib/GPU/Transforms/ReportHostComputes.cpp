@@ -23,7 +23,7 @@ struct ExtGPUReportHostComputesPass
     : ext::impl::ExtGPUReportHostComputesBase<ExtGPUReportHostComputesPass> {
   void runOnOperation() override {
     // Computes another one's schedule fuses into its kernel (compute_at,
-    // compute_inline, reverse_compute_at) run on the GPU without a
+    // compute_inline, reverse_compute_at, online) run on the GPU without a
     // schedule of their own: they are named per block.
     llvm::DenseSet<std::pair<Block *, StringAttr>> fused;
     getOperation()->walk([&](ext::ComputeOp compute) {
@@ -36,6 +36,8 @@ struct ExtGPUReportHostComputesPass
       for (ext::AttachAttr at : s.getReverseComputeAt())
         fused.insert({block, at.getCompute()});
       for (StringAttr name : s.getComputeInline())
+        fused.insert({block, name});
+      for (StringAttr name : s.getOnline())
         fused.insert({block, name});
     });
     getOperation()->walk([&](ext::ComputeOp compute) {

@@ -174,8 +174,8 @@ LogicalResult ScheduleAttr::verify(
     FragmentLayoutAttrInterface layout, MmaLayoutAttr mma,
     ArrayRef<int64_t> warps, int64_t stages, bool async,
     ArrayRef<AttachAttr> computeAt, ArrayRef<AttachAttr> reverseComputeAt,
-    ArrayRef<StringAttr> computeInline) {
-  // One role per compute: each name once across the three lists.
+    ArrayRef<StringAttr> computeInline, ArrayRef<StringAttr> online) {
+  // One role per compute: each name once across the four lists.
   llvm::StringSet<> attachedNames;
   auto once = [&](StringAttr name) {
     return attachedNames.insert(name.getValue()).second;
@@ -192,6 +192,14 @@ LogicalResult ScheduleAttr::verify(
     if (!once(name))
       return emitError() << "schedule attaches '" << name.getValue()
                          << "' twice";
+  for (StringAttr name : online)
+    if (!once(name))
+      return emitError() << "schedule attaches '" << name.getValue()
+                         << "' twice";
+  if (online.size() == 1)
+    return emitError() << "online names the max reduction and at least one "
+                          "sum over the same axis (['M', 'L']); it names only '"
+                       << online.front().getValue() << "'";
   if (reverseComputeAt.size() > 1)
     return emitError() << "schedule fuses " << reverseComputeAt.size()
                        << " consumers with reverse_compute_at; one is "
@@ -241,7 +249,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   MmaLayoutAttr mma;
   SmallVector<int64_t> warps;
   SmallVector<AttachAttr> computeAt, reverseComputeAt;
-  SmallVector<StringAttr> computeInline;
+  SmallVector<StringAttr> computeInline, online;
   RasterOrder raster = RasterOrder::row;
   int64_t swizzle = 1, vector = 1, unroll = 1, stages = 1;
   bool async = true;
@@ -284,13 +292,15 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       hasThreads = true;
       return parseInts(threads);
     }
-    if (key == "blocks" || key == "compute_inline")
+    if (key == "blocks" || key == "compute_inline" || key == "online")
       return parser.parseCommaSeparatedList(
           AsmParser::Delimiter::Square, [&]() -> ParseResult {
             std::string name;
             if (parser.parseString(&name))
               return failure();
-            (key == "blocks" ? blocks : computeInline)
+            (key == "blocks"           ? blocks
+             : key == "compute_inline" ? computeInline
+                                       : online)
                 .push_back(StringAttr::get(parser.getContext(), name));
             return success();
           });
@@ -378,7 +388,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
               "layout, mma, warps, raster, swizzle, vector, unroll, stages, "
-              "async, compute_at, reverse_compute_at or compute_inline)";
+              "async, compute_at, reverse_compute_at, compute_inline or "
+              "online)";
   };
 
   SMLoc start = parser.getCurrentLocation();
@@ -392,7 +403,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<ScheduleAttr>(
       start, parser.getContext(), tile, blocks, threads, cache, decomposition,
       raster, swizzle, vector, unroll, layout, mma, warps, stages, async,
-      computeAt, reverseComputeAt, computeInline);
+      computeAt, reverseComputeAt, computeInline, online);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -437,6 +448,7 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   printList("compute_at", getComputeAt());
   printList("reverse_compute_at", getReverseComputeAt());
   printList("compute_inline", getComputeInline());
+  printList("online", getOnline());
   printer << ">";
 }
 

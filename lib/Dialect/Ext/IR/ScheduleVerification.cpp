@@ -167,15 +167,19 @@ LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
     return err() << "asks for " << numThreads
                  << " threads per block; a block allows at most 1024";
 
+  // An online-softmax schedule's fragment is its accumulator, rows x values:
+  // the spatial axes of a tile of 1 (batch, heads) are not in it, and its
+  // operands are the kernel's own buffers (OnlineSoftmax.cpp checks them).
+  bool online = !schedule.getOnline().empty();
   SmallVector<int64_t> spatialTile, spatialThreads;
   for (auto [a, axis] : llvm::enumerate(axes))
-    if (axis.isSpatial()) {
+    if (axis.isSpatial() && !(online && schedule.getTile()[a] == 1)) {
       spatialTile.push_back(schedule.getTile()[a]);
       spatialThreads.push_back(schedule.getThreads()[a]);
     }
   FragmentLayoutAttrInterface layout = schedule.getLayoutOrDefault();
   if (MmaLayoutAttr mma = schedule.getMma()) {
-    if (failed(verifyMmaSchedule(op, schedule, err)))
+    if (!online && failed(verifyMmaSchedule(op, schedule, err)))
       return failure();
     // `auto` is resolved (and checked) by ext-apply-schedule.
     layout = mma.getShape() == MmaShape::automatic

@@ -216,7 +216,7 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       "tile",   "blocks", "threads", "cache",  "decomposition",
       "raster", "swizzle", "vector", "unroll", "layout",
       "mma",    "warps",  "stages",  "async",  "compute_at",
-      "reverse_compute_at", "compute_inline"};
+      "reverse_compute_at", "compute_inline", "online"};
   if (!f.checkKnown(kKnown))
     return DiagnosedSilenceableFailure::definiteFailure();
 
@@ -229,6 +229,9 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       "an array of axis names");
   auto inlined = f.attributes<StringAttr>(
       "compute_inline", old ? old.getComputeInline() : ArrayRef<StringAttr>{},
+      "an array of compute names");
+  auto online = f.attributes<StringAttr>(
+      "online", old ? old.getOnline() : ArrayRef<StringAttr>{},
       "an array of compute names");
   auto cache = f.attributes<CacheAttr>(
       "cache", old ? old.getCache() : ArrayRef<CacheAttr>{},
@@ -290,7 +293,8 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       [&]() { return emitOpError(); }, ctx, ArrayRef(*tile), ArrayRef(*blocks),
       ArrayRef(*threads), ArrayRef(*cache), *decomposition, raster, *swizzle,
       *vector, *unroll, *layout, mma, ArrayRef(*warps), *stages, async,
-      ArrayRef(*computeAt), ArrayRef(*reverseComputeAt), ArrayRef(*inlined));
+      ArrayRef(*computeAt), ArrayRef(*reverseComputeAt), ArrayRef(*inlined),
+      ArrayRef(*online));
   if (!schedule)
     return DiagnosedSilenceableFailure::definiteFailure();
   return attachSchedule(*this, compute, schedule);

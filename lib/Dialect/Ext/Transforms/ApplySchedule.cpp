@@ -105,6 +105,9 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   if (failed(layoutOr))
     return failure();
   FragmentLayoutAttrInterface layout = *layoutOr;
+  if (!schedule.getOnline().empty())
+    return applyOnlineSoftmax(rw, op, schedule, plan, layout, inlinedNames,
+                              options);
 
   SmallVector<Type> fragTypes;
   if (plan.useFragments)

@@ -255,24 +255,52 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
     return schedule.getLayout();
   const std::optional<ChipInfo> &chip = options.device.chip;
   MmaShape shape = mma.getShape();
+  // An online-softmax accumulator (OnlineSoftmax.cpp) is rows x values over
+  // the spatial axes with a tile above 1; its GEMMs take the value input's
+  // type (the first 16-bit float input) and run on mma.sync or MFMA.
+  bool online = !schedule.getOnline().empty();
+  SmallVector<unsigned> fragAxes;
+  for (unsigned a : plan.spatialAxes)
+    if (!online || plan.tile[a] > 1)
+      fragAxes.push_back(a);
   if (shape == MmaShape::automatic) {
     if (!chip)
       return op.emitOpError() << "mma = auto needs the chip (the module's "
                                  "#ext.target, or ext-apply-schedule{chip=...})";
-    if (!matchProductBody(op))
+    if (!online && !matchProductBody(op))
       return op.emitOpError()
              << "mma = auto: the body is not a product under a sum combiner "
                 "(C += A * B), which is what matrix instructions compute";
     Type elem = cast<MemRefType>(op.getInputs()[0].getType()).getElementType();
+    if (online)
+      for (Value in : op.getInputs())
+        if (Type t = cast<MemRefType>(in.getType()).getElementType();
+            t.isF16() || t.isBF16())
+          elem = t;
     bool nvidia = chip->isNvidia();
     auto divides = [&](int64_t m, int64_t n) {
       ArrayRef<int64_t> warps = schedule.getWarps();
-      return plan.tile[plan.spatialAxes[0]] % (warps[0] * m) == 0 &&
-             plan.tile[plan.spatialAxes[1]] % (warps[1] * n) == 0;
+      return fragAxes.size() == 2 &&
+             plan.tile[fragAxes[0]] % (warps[0] * m) == 0 &&
+             plan.tile[fragAxes[1]] % (warps[1] * n) == 0;
     };
     // sm_90a's warpgroup MMA where the schedule is one it runs (warps down
     // M, swizzled operands), else mma.sync.
-    if (nvidia && (elem.isF16() || elem.isBF16()))
+    if (nvidia && online && (elem.isF16() || elem.isBF16())) {
+      // sm_90a's warpgroup MMA where its warps rule holds (64 rows per
+      // warpgroup, N up to 256); the kernel swizzles its own operand tiles.
+      ArrayRef<int64_t> warps = schedule.getWarps();
+      auto wgmma = MmaLayoutAttr::get(op.getContext(), MmaShape::wgmma_k16, warps);
+      bool fits = wgmma.existsOn(*chip) && fragAxes.size() == 2 &&
+                  warps.size() == 2 && warps[1] == 1 && warps[0] % 4 == 0 &&
+                  plan.tile[fragAxes[0]] == 16 * warps[0] &&
+                  plan.tile[fragAxes[1]] % 64 == 0 &&
+                  plan.tile[fragAxes[1]] <= 256 && plan.kAxis &&
+                  plan.tile[*plan.kAxis] % 64 == 0 &&
+                  plan.tile[*plan.kAxis] <= 256;
+      shape = fits ? MmaShape::wgmma_k16 : MmaShape::m16n8k16;
+    }
+    else if (nvidia && (elem.isF16() || elem.isBF16()))
       shape = whyNotWgmma(op, schedule, plan, *chip, elem).empty()
                   ? MmaShape::wgmma_k16
                   : MmaShape::m16n8k16;
@@ -298,13 +326,15 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
            << "; mma = auto picks the chip's instruction (with warps and no "
               "threads in Python, the chip's lanes too)";
   SmallVector<int64_t> tile, threads;
-  for (unsigned a : plan.spatialAxes) {
+  for (unsigned a : fragAxes) {
     tile.push_back(plan.tile[a]);
     threads.push_back(plan.threads[a]);
   }
   auto err = [&]() { return op.emitOpError() << "schedule: "; };
   if (failed(layout.verifyDistribution(err, tile, threads)))
     return failure();
+  if (online)
+    return FragmentLayoutAttrInterface(layout);
   for (unsigned a = 0; a < plan.axes.size(); ++a)
     if (plan.axes[a].isReduce() && plan.tile[a] % layout.getK() != 0)
       return err() << "tile size " << plan.tile[a] << " of reduce axis '"

@@ -342,6 +342,16 @@ void emitPipelinedKLoop(
                             llvm::ArrayRef<mlir::Value>, mlir::ValueRange)>
         compute);
 
+/// The kernel of a schedule with `online` (OnlineSoftmax.cpp): the max
+/// reduction and sums it names fused with `op` into one pass over the keys,
+/// the scores producer attached at the keys computed per k-step; a failure,
+/// reported at `op`, for computes that are not of the online-softmax shape.
+mlir::FailureOr<KernelOp>
+applyOnlineSoftmax(mlir::RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
+                   TilingPlan &plan, FragmentLayoutAttrInterface layout,
+                   llvm::ArrayRef<mlir::StringAttr> inlined,
+                   const ApplyScheduleOptions &options);
+
 } // namespace tiling
 } // namespace ext
 

@@ -678,7 +678,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     DefaultValuedParameter<"bool", "true">:$async,
     OptionalArrayRefParameter<"::ext::AttachAttr">:$compute_at,
     OptionalArrayRefParameter<"::ext::AttachAttr">:$reverse_compute_at,
-    OptionalArrayRefParameter<"::mlir::StringAttr">:$compute_inline
+    OptionalArrayRefParameter<"::mlir::StringAttr">:$compute_inline,
+    OptionalArrayRefParameter<"::mlir::StringAttr">:$online
   );
   // Keyword = value pairs in any order, comma-separated (a custom parser:
   // ODS formats cannot combine optional parameters with comma separators).
