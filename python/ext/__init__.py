@@ -73,7 +73,7 @@ except ImportError:  # pragma: no cover
 
 __all__ = [
     "Context", "Module", "load_plugin", "chip_info", "bank_cost", "tune", "tune_module", "predict",
-    "search_space", "TuningReport", "TuningDatabase", "softmax", "conv2d", "ExtWarning", "ExtRemark", "Kernel", "build", "cache_info", "clear_cache",
+    "search_space", "TuningReport", "TuningDatabase", "softmax", "conv2d", "attention", "ExtWarning", "ExtRemark", "Kernel", "build", "cache_info", "clear_cache",
     "set_cache_limit", "lower", "dtype", "Workload", "matmul", "gemv",
     "row_reduce", "Schedule", "schedule", "decomposition_names", "decomposition_parameters",
     "mma_names", "schedule_fields",

@@ -292,7 +292,8 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     head_dim), the output like Q in `dtype`. `scale` defaults to
     1/sqrt(head_dim); `causal` hides key j from query i unless
     j <= i + seq_kv - seq_q (aligned at the bottom right, as FlashAttention
-    does; key tiles past a query tile's last visible key are skipped).
+    does; key tiles past a query tile's last visible key are skipped; with
+    more queries than keys, the first queries see no key and are 0).
     `schedule_fields` override the schedule's (`tile`, `warps`, `mma`, ...).
 
         >>> out = ext.attention(8, 1000, 1000, 64).run(q, k, v)
@@ -325,10 +326,19 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     O = _te.compute((batch_heads, seq_q, head_dim),
                     lambda b, i, e: _te.sum(_te.exp(T[b, i, j3] - M[b, i]) *
                                             _te.cast(V[b, j3, e], f32), axis=j3), name="acc")
-    out = _te.compute((batch_heads, seq_q, head_dim),
-                      lambda b, i, e: _te.cast(O[b, i, e] / L[b, i], dtype), name="out")
-    fields = {"tile": (1, 64, head_dim, 64), "blocks": ["b", "i"], "mma": "auto",
-              "warps": (4, 1), "vector": 8}
+    def normalized(b, i, e):
+        o = O[b, i, e] / L[b, i]
+        if causal and seq_q > seq_kv:
+            # Queries before the first key see nothing: 0, as FlashAttention.
+            o = _te.if_then_else(L[b, i] > 0.0, o, 0.0)
+        return _te.cast(o, dtype)
+
+    out = _te.compute((batch_heads, seq_q, head_dim), normalized, name="out")
+    # 64 queries on 4 warps; on AMD with a head above 64, 32 queries on 2
+    # wavefronts, so that Q, K, V, S and P fit the 64 KB of LDS.
+    rows = 32 if chip is not None and str(chip).startswith("gfx") and head_dim > 64 else 64
+    fields = {"tile": (1, rows, head_dim, 64), "blocks": ["b", "i"], "mma": "auto",
+              "warps": (rows // 16, 1), "vector": 8}
     fields.update(schedule_fields)
     s = _schedule(O, **fields)
     s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")

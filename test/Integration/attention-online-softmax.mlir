@@ -21,6 +21,11 @@
 // RUN: llvm-objdump -d --mcpu=gfx942 %t.hsaco | FileCheck %s --check-prefix=MFMA
 // RUN: sed -e "s/threads = \[1, \([0-9]\), 32, 1\], mma = #ext.mma<m16n8k16>/threads = [1, \1, 64, 1], mma = #ext.mma<mfma_16x16x16>/" %s \
 // RUN:   | ext-run --chip=gfx942 - | FileCheck %s
+// sm_90a: mma = auto picks wgmma for both GEMMs where 4 warps hold 64 rows
+// (@attn; @attn_causal's 32 rows stay on mma.sync), exact on the emulator.
+// RUN: sed -e "s/mma = #ext.mma<m16n8k16>/mma = auto/" %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: sed -e "s/mma = #ext.mma<m16n8k16>/mma = auto/" %s | ext-opt --ext-gpu-pipeline="target=nvvm chip=sm_90a" 2>/dev/null \
+// RUN:   | ext-translate --ext-to-ptx --ext-gpu-module=attn_kernel | FileCheck %s --check-prefix=WGMMA
 
 // KERNEL-LABEL: func.func @attn(
 // KERNEL: ext.kernel tiles [2, 2] iters 2 threads 128
@@ -51,6 +56,8 @@
 // PTX-NOT: .entry
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // MFMA: v_mfma_f32_16x16x16_f16
+// WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// WGMMA: wgmma.wait_group.sync.aligned 0
 
 // CHECK-COUNT-3: [1]
 // CHECK-NOT: [0]

@@ -25,6 +25,8 @@ def _has_onnx() -> bool:
     ("softmax.py", ["kernel entries in the PTX: 1", "softmax matches numpy"]),
     ("layernorm.py", ["kernel entries in the PTX: 1", "layernorm matches numpy"]),
     ("argmax.py", ["argmax matches numpy"]),
+    ("attention.py", ["kernel entries in the PTX: 1",
+                      "attention matches numpy; ext.attention gives the same numbers"]),
     ("conv2d.py", ["conv2d matches numpy"]),
     ("gemm_bias_relu.py", ["kernels: 1 (unfused: 2), intermediates in memory: []",
                            "gemm + bias + relu matches numpy"]),

@@ -188,8 +188,23 @@ int64_t tile_lowering::copyVectorWidth(CopyOp op, std::string &why) {
           << vector << " element(s) at a time instead of " << op.getVector()
           << ": the target's swizzle moves chunks of " << vector;
     }
-  return rowVectorWidth(cast<MemRefType>(op.getTarget().getType()),
-                        cast<MemRefType>(op.getSource().getType()),
+  // A view that fixes outer dimensions of a row-major memref (a batch's
+  // matrix) and keeps whole rows has the rows of that memref: each starts
+  // at a multiple of the row length, whatever the fixed indices.
+  auto source = cast<MemRefType>(op.getSource().getType());
+  if (auto view = op.getSource().getDefiningOp<memref::SubViewOp>()) {
+    MemRefType base = view.getSourceType();
+    ArrayRef<int64_t> offsets = view.getStaticOffsets(),
+                      sizes = view.getStaticSizes(),
+                      strides = view.getStaticStrides();
+    bool wholeRows = base.getLayout().isIdentity() && base.hasStaticShape() &&
+                     source.getRank() >= 1 && offsets.back() == 0 &&
+                     sizes.back() == base.getShape().back() &&
+                     llvm::all_of(strides, [](int64_t s) { return s == 1; });
+    if (wholeRows)
+      source = MemRefType::get(source.getShape(), source.getElementType());
+  }
+  return rowVectorWidth(cast<MemRefType>(op.getTarget().getType()), source,
                         op.getOffsets().back(), vector, "source", why,
                         op.getRowMultiple());
 }

@@ -1,0 +1,126 @@
+"""ext.attention: FlashAttention's forward pass as one kernel (the online
+softmax over computes), right against numpy on the emulator on NVIDIA's and
+AMD's instructions, one kernel entry, and nothing of the scores' size in
+global memory."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import ext
+
+
+def reference(q, k, v, causal=False, scale=None):
+    d = q.shape[-1]
+    scale = 1 / np.sqrt(d) if scale is None else scale
+    x = np.einsum("bid,bjd->bij", q.astype(np.float64), k.astype(np.float64)) * scale
+    if causal:
+        sq, skv = q.shape[1], k.shape[1]
+        i, j = np.arange(sq)[:, None], np.arange(skv)[None, :]
+        x = np.where(j <= i + skv - sq, x, -np.inf)
+    p = np.exp(x - x.max(-1, keepdims=True))
+    return np.einsum("bij,bjd->bid", p, v.astype(np.float64)) / p.sum(-1, keepdims=True)
+
+
+def inputs(bh, sq, skv, d, seed=0):
+    rng = np.random.default_rng(seed)
+    return tuple(rng.standard_normal((bh, n, d)).astype(np.float16) for n in (sq, skv, skv))
+
+
+def check(out, ref):
+    # f16 inputs, P rounded to f16 for the second GEMM, the output in f16.
+    np.testing.assert_allclose(out.astype(np.float64), ref, rtol=1e-2, atol=2e-3)
+
+
+@pytest.mark.parametrize("shape,causal", [((8, 1000, 1000, 64), False),
+                                          ((4, 512, 777, 128), True)])
+def test_matches_numpy(shape, causal):
+    q, k, v = inputs(*shape)
+    out = ext.attention(*shape, causal=causal).run(q, k, v)
+    assert out.dtype == np.float16 and out.shape == q.shape
+    check(out, reference(q, k, v, causal))
+
+
+@pytest.mark.parametrize("chip", ["sm_90a", "gfx942"])
+def test_other_instructions_on_the_emulator(chip):
+    """wgmma (sm_90a) and MFMA (gfx942) give the same answers; ragged rows
+    and keys, causal with more queries than keys (fully masked rows: 0)."""
+    shape = (2, 100, 70, 64)
+    q, k, v = inputs(*shape, seed=1)
+    out = ext.attention(*shape, causal=True, chip=chip).run(q, k, v)
+    ref = reference(q, k, v, causal=True)
+    masked = np.isnan(ref)
+    assert masked.any() and (out[masked] == 0).all()
+    check(out[~masked], ref[~masked])
+
+
+def test_scale_and_non_causal_rows():
+    q, k, v = inputs(1, 65, 63, 64, seed=2)
+    out = ext.attention(1, 65, 63, 64, scale=0.3).run(q, k, v)
+    check(out, reference(q, k, v, scale=0.3))
+
+
+def _kernel_stores(ptx):
+    return len(re.findall(r"\bst\.global", ptx))
+
+
+@pytest.mark.parametrize("chip,instruction", [("sm_80", "mma.sync.aligned.m16n8k16"),
+                                              ("sm_90a", "wgmma.mma_async")])
+def test_ptx_one_entry_on_tensor_cores(chip, instruction):
+    w = ext.attention(8, 1000, 1000, 64)
+    ptx = w.build("nvvm", chip=chip).ptx
+    assert ptx.count(".entry") == 1
+    assert instruction in ptx
+    # The only global stores are the output's: its 64 x 64 tile over 128
+    # threads is 32 values a thread (no S- or P-sized store).
+    assert 0 < _kernel_stores(ptx) <= 32
+    if chip == "sm_90a":
+        assert "wgmma.wait_group" in ptx
+
+
+@pytest.mark.skipif(shutil.which("ptxas") is None and
+                    not os.path.exists("/usr/local/cuda/bin/ptxas"), reason="needs ptxas")
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90a"])
+def test_ptxas_accepts_without_spills(chip, tmp_path):
+    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    w = ext.attention(4, 512, 777, 128, causal=True)
+    path = tmp_path / "attention.ptx"
+    path.write_text(w.build("nvvm", chip=chip).ptx)
+    r = subprocess.run([ptxas, f"-arch={chip}", "-v", str(path), "-o", "/dev/null"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "0 bytes spill stores" in r.stderr and "C7510" not in r.stderr, r.stderr
+
+
+# LLVM 22's (the system's may lack the AMDGPU target).
+OBJDUMP = next((p for p in ("/usr/lib/llvm-22/bin/llvm-objdump",
+                            shutil.which("llvm-objdump-22")) if p and os.path.exists(p)), None)
+
+
+@pytest.mark.skipif(OBJDUMP is None, reason="needs llvm-objdump")
+def test_hsaco_has_mfma(tmp_path):
+    k = ext.attention(4, 512, 777, 128, causal=True, chip="gfx942").build("rocdl")
+    path = tmp_path / "attention.hsaco"
+    path.write_bytes(k.hsaco)
+    r = subprocess.run([OBJDUMP, "-d", "--mcpu=gfx942", str(path)], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert "v_mfma_f32_16x16x16_f16" in r.stdout
+
+
+def test_intermediates_stay_on_chip():
+    """S, P, M and L are buffers of the function that the kernel never
+    touches: the launch's operands are Q, K, V and the output only."""
+    w = ext.attention(2, 100, 100, 64)
+    program, _, outs, inter = ext.lower(w._items(), args=w.inputs)
+    assert [t.name for t in outs] == ["out"] and inter == []
+    assert {a["name"] for a in program["locals"]} == {"scores", "scaled", "row_max",
+                                                      "row_sum", "acc"}
+    k = w.build("nvvm", chip="sm_80")
+    gpu = next(k.mlir(stage) for stage in k.stages if "gpu.launch_func" in k.mlir(stage))
+    launch = next(line for line in gpu.splitlines() if "gpu.launch_func" in line)
+    assert "2x100x100" not in launch and "2x100x64xf16" in launch, launch
