@@ -380,13 +380,25 @@ private:
   }
   /// A shared tile, allocated at the start of the kernel's body (one buffer
   /// for the whole kernel; shared-memory reuse packs them by liveness).
+  /// A 2-D tile is swizzled for wgmma when `swizzle` is given, else its
+  /// rows are padded by 16 bytes, which spreads the rows that threads (and
+  /// ldmatrix) read together over the banks.
   Value allocShared(const Twine &what, ArrayRef<int64_t> shape, Type elem,
                     SwizzleAttr swizzle = {}) {
     OpBuilder::InsertionGuard guard(rw);
     rw.setInsertionPointToStart(kernelBody);
+    SmallVector<StorageAlignAttr> aligns;
+    int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
+    if (!swizzle && shape.size() == 2 && shape.back() > 1 && bytes <= 16 &&
+        (shape.back() * bytes) % 16 == 0)
+      aligns.push_back(StorageAlignAttr::get(ctx, 0, shape.back(), 16 / bytes));
+    ArrayAttr alignAttr =
+        aligns.empty() ? ArrayAttr()
+                       : rw.getArrayAttr(SmallVector<Attribute>(aligns.begin(),
+                                                                aligns.end()));
     return AllocSharedOp::create(rw, phaseLoc(loc, what),
-                                 sharedType(shape, elem), ArrayAttr(),
-                                 swizzle);
+                                 sharedTileType(shape, elem, aligns),
+                                 alignAttr, swizzle);
   }
   /// Under wgmma, the layout its descriptors read for a 16-bit tile whose
   /// rows are `shape.back()` elements: rows of W = 32, 64 or 128 bytes
@@ -916,7 +928,9 @@ OnlineSoftmaxBuilder::kernelBuffer(const Fused &f, Value v, AffineMap map,
 SmallVector<int64_t> OnlineSoftmaxBuilder::rowThreads(int64_t rows,
                                                       int64_t keys) {
   int64_t block = schedule.getNumThreads();
-  for (int64_t t = std::min<int64_t>(32, keys); t >= 1; t /= 2)
+  // As few threads on the keys as the rows allow: each thread walks its
+  // keys in registers, and the combine across threads is short.
+  for (int64_t t = 1; t <= std::min<int64_t>(32, keys); t *= 2)
     if (keys % t == 0 && block % t == 0 && rows % (block / t) == 0)
       return {block / t, t};
   return {};

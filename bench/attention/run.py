@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Static model of ext.attention on an H200 (no GPU needed).
+
+    PYTHONPATH=build/python_packages /usr/bin/python3 bench/attention/run.py [--out FILE]
+
+For head dims 64 and 128, causal and not, it builds ext.attention for
+sm_90a (wgmma for both GEMMs) and reads off the PTX of the key loop what one
+key step of one block does: tensor-core multiply-adds (the wgmma shapes),
+exp (ex2), shared-memory bytes (ld/st.shared widths, the copies' stores and
+the wgmma operands), barriers and the instructions it issues; ptxas gives
+registers and shared memory, hence blocks per SM. The model then gives
+each sequence length (1k to 16k, FlashAttention's benchmark shape: 16k
+tokens per batch, 2048 hidden, so 2048 / head_dim heads) a time and a
+TFLOP/s against the H200's dense f16 peak. Assumptions (stated again in
+the table's header):
+
+- Per SM and clock: 2048 f16 multiply-adds on wgmma (989.4 TFLOP/s at
+  1.83 GHz over 132 SMs, converted to the 1.98 GHz boost clock), 16 ex2
+  (FlashAttention-3: 3.9 TFLOP/s of special functions), 128 bytes of
+  shared memory (wgmma's operands included), 4 warp instructions issued.
+- The units of one SM overlap across its resident blocks: a key step of
+  all of them takes the slowest unit's total (throughput bound), or a
+  block's own chain of phases divided by the blocks (latency bound) if
+  longer. A block's chain is its phases back to back: its synchronous K/V
+  copy exposes `--l2-latency` clocks (600), each barrier 30, each wgmma
+  wait 100 (drain), plus each phase's work at the SM's full rate.
+- K and V come from L2 at `--l2-tbps` (5.5 TB/s) for every query tile.
+- Causal: the key loop stops at the diagonal (half the work, counted as
+  half the FLOPs, FlashAttention's convention); the diagonal tiles run
+  whole.
+- Every loop nested in the key loop (the row reductions, a thread walking
+  its keys) runs keys / (the reductions' threads on the keys) times.
+"""
+
+import argparse
+import importlib.util
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_spec = importlib.util.spec_from_file_location(
+    "roofline", os.path.join(ROOT, "bench", "roofline", "run.py"))
+roofline = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(roofline)
+
+import ext  # noqa: E402
+
+H200 = dict(sms=132, clock=1.98e9, tensor_tflops=989.4, ex2_per_clk=16,
+            smem_bytes_per_clk=128, issue_per_clk=4, regs=65536, smem=228 * 1024,
+            max_threads=2048)
+TOKENS, HIDDEN = 16384, 2048
+
+
+def key_threads(kernel):
+    """Threads on the keys of the row reductions (their tile computes'
+    second thread count, in the kernel after ext-apply-schedule)."""
+    text = kernel.mlir("ext-apply-schedule")
+    m = re.search(r"ext\.tile_compute \[[^\]]*reduce[^\]]*\] threads \[\d+, (\d+)\][^\n]*"
+                  r"combiner\(max\)", text)
+    return int(m.group(1)) if m else 32
+
+
+def key_step_counts(ptx, keys, threads_on_keys):
+    """What one key step of one block does, read off the PTX: the key loop is
+    the loop holding the wgmma instructions; the loops nested in it (the row
+    reductions, each thread walking its keys) run keys / threads_on_keys
+    times."""
+    lines = ptx.splitlines()
+    loops = roofline.ptx_loops(lines)
+    scored = [(roofline.count_ptx(lines[a:b + 1]), (a, b)) for a, b in loops]
+    outer, (a, b) = max(scored, key=lambda x: (x[0]["wgmma"], x[1][1] - x[1][0]))
+    inner = [(c, r) for c, r in scored if a < r[0] and r[1] < b]
+    trips = keys / threads_on_keys
+    total = dict(outer)
+    for c, _ in inner:
+        for k in ("instrs", "lds", "lds_bytes", "sts", "bar"):
+            total[k] += c[k] * (trips - 1)
+    body = lines[a:b + 1]
+    ex2 = sum("ex2.approx" in l for l in body)
+    ex2 += sum(sum("ex2.approx" in l for l in lines[r[0]:r[1] + 1]) * (trips - 1)
+               for _, r in inner)
+    sts_bytes = 0
+    for l in body:
+        t = l.strip()
+        if t.startswith("st.shared"):
+            width = re.search(r"\.v(\d)", t)
+            bits = re.search(r"\.[bfsu](\d+)\s", t + " ")
+            sts_bytes += (int(width.group(1)) if width else 1) * (int(bits.group(1)) // 8 if bits else 4)
+    macs = 0
+    for l in body:
+        m = re.search(r"wgmma\.mma_async\S*\.m(\d+)n(\d+)k(\d+)", l)
+        if m:
+            macs += math.prod(map(int, m.groups()))
+    waits = sum("wgmma.wait_group" in l for l in body)
+    return dict(instrs=total["instrs"], lds_bytes=total["lds_bytes"], sts_bytes=sts_bytes,
+                bar=total["bar"], ex2=ex2, macs=macs, waits=waits,
+                wgmma_bytes=outer["wgmma_bytes"] * 4, ldg_bytes=outer["ldg_bytes"],
+                cp_async_bytes=outer["cp_async_bytes"])
+
+
+def model(c, info, rows, keys, head_dim, threads, seq, heads, causal, m, l2_latency, l2_tbps):
+    warps = threads // 32
+    per_sm = min(m["regs"] // max(info["regs"] * threads, 1),
+                 m["smem"] // max(info["smem"], 1), m["max_threads"] // threads)
+    per_sm = max(per_sm, 1)
+    tensor_per_clk = m["tensor_tflops"] * 1e12 / 2 / (m["sms"] * 1.83e9)
+    # One block's key step, unit by unit (clocks at the SM's full rate).
+    global_bytes = 2 * keys * head_dim * 2  # K and V tiles
+    shared_bytes = (c["lds_bytes"] * threads + c["sts_bytes"] * threads +
+                    c["wgmma_bytes"])
+    units = {
+        "tensor": c["macs"] / tensor_per_clk,
+        "exp": c["ex2"] * threads / m["ex2_per_clk"],
+        "shared": shared_bytes / m["smem_bytes_per_clk"],
+        "issue": c["instrs"] * warps / m["issue_per_clk"],
+        "L2": global_bytes / (l2_tbps * 1e12 / (m["sms"] * m["clock"])),
+    }
+    chain = (sum(v for k, v in units.items() if k != "L2") + l2_latency +
+             30 * c["bar"] + 100 * c["waits"])
+    step = max(max(units.values()), chain / per_sm)  # clocks per block-step, SM-wide
+    bound = max(units, key=units.get) if max(units.values()) >= chain / per_sm else "latency"
+    q_tiles = math.ceil(seq / rows)
+    k_tiles = math.ceil(seq / keys)
+    if causal:
+        steps = sum(min(k_tiles, math.ceil(((t + 1) * rows) / keys)) for t in range(q_tiles))
+    else:
+        steps = q_tiles * k_tiles
+    batch = max(TOKENS // seq, 1)
+    block_steps = batch * heads * steps
+    seconds = block_steps * step / (m["sms"] * m["clock"])
+    flops = 4 * batch * heads * seq * seq * head_dim * (0.5 if causal else 1.0)
+    tflops = flops / seconds / 1e12
+    return dict(units=units, chain=chain, per_sm=per_sm, step=step, bound=bound,
+                ms=seconds * 1e3, tflops=tflops, frac=tflops / m["tensor_tflops"])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "attention", "results.md"))
+    ap.add_argument("--l2-latency", type=float, default=600.0)
+    ap.add_argument("--l2-tbps", type=float, default=5.5)
+    args = ap.parse_args()
+    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if not os.path.exists(ptxas):
+        sys.exit("bench/attention: needs ptxas (CUDA) for registers and shared memory")
+    header = [
+        "# ext.attention on an H200: static model (sm_90a, wgmma for both GEMMs)",
+        "",
+        "Assumptions: per SM and clock 2048 f16 MACs (989.4 TFLOP/s dense), 16 ex2, "
+        "128 B of shared memory (wgmma operands included), 4 warp instructions; "
+        f"L2 {args.l2_tbps} TB/s and {args.l2_latency:.0f} clocks of exposed latency per "
+        "synchronous K/V copy; 30 clocks per barrier, 100 per wgmma drain; the units of "
+        "an SM overlap across its resident blocks. 16k tokens per batch, 2048 hidden "
+        "(2048 / d heads). Counts per key step of one block, read off the PTX. The "
+        "latency column is a block's chain of phases divided by the blocks per SM.",
+        "",
+    ]
+    rows_out = []
+    details = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for head_dim in (64, 128):
+            w = ext.attention(1, 4096, 4096, head_dim)
+            kernel = w.build("nvvm", chip="sm_90a")
+            ptx = kernel.ptx
+            path = os.path.join(tmp, f"a{head_dim}.ptx")
+            open(path, "w").write(ptx)
+            info = roofline.ptxas_info(ptxas, path, "sm_90a")
+            sched = w._schedule
+            rows, keys = sched.tile[1], sched.tile[3]
+            threads = math.prod(sched.threads)
+            c = key_step_counts(ptx, keys, key_threads(kernel))
+            details.append(
+                f"- d = {head_dim}: tile {rows} queries x {keys} keys, {threads} threads, "
+                f"{info['regs']} registers, {info['smem']} B static shared memory"
+                f"{' (+ dynamic)' if info['smem'] < 1024 else ''}, spills {info['spills']}; "
+                f"per key step: {c['macs']} MACs on wgmma, {c['ex2']} ex2 per thread, "
+                f"{c['lds_bytes']} B ld.shared and {c['sts_bytes']} B st.shared per thread, "
+                f"{c['wgmma_bytes']:.0f} B of wgmma operands, {c['bar']} barriers, "
+                f"{c['waits']} wgmma waits, {c['instrs']:.0f} instructions per warp")
+            smem = info["smem"] if info["smem"] >= 1024 else None
+            if smem is None:
+                # Dynamic shared memory: the kernel's own count.
+                smem = kernel.shared_memory_bytes
+            info = dict(info, smem=smem)
+            for causal in (False, True):
+                for seq in (1024, 2048, 4096, 8192, 16384):
+                    r = model(c, info, rows, keys, head_dim, threads, seq, HIDDEN // head_dim,
+                              causal, H200, args.l2_latency, args.l2_tbps)
+                    u = r["units"]
+                    rows_out.append(
+                        f"| {head_dim} | {'yes' if causal else 'no'} | {seq} | {r['ms']:.2f} | "
+                        f"{r['tflops']:.0f} | {100 * r['frac']:.1f}% | {r['bound']} | "
+                        f"{u['tensor']:.0f} / {u['exp']:.0f} / {u['shared']:.0f} / "
+                        f"{u['issue']:.0f} / {r['chain'] / r['per_sm']:.0f} | {r['per_sm']} |")
+    table = ["| d | causal | seq | ms | TFLOP/s | of peak | bound | clocks per block-step: "
+             "tensor / exp / shared / issue / latency | blocks per SM |",
+             "|---|---|---|---|---|---|---|---|---|"] + rows_out
+    text = "\n".join(header + details + [""] + table) + "\n"
+    print(text)
+    with open(args.out, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
