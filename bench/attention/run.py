@@ -21,9 +21,10 @@ the table's header):
 - The units of one SM overlap across its resident blocks: a key step of
   all of them takes the slowest unit's total (throughput bound), or a
   block's own chain of phases divided by the blocks (latency bound) if
-  longer. A block's chain is its phases back to back: its synchronous K/V
-  copy exposes `--l2-latency` clocks (600), each barrier 30, each wgmma
-  wait 100 (drain), plus each phase's work at the SM's full rate.
+  longer. A block's chain is its phases back to back: a synchronous K/V
+  copy exposes `--l2-latency` clocks (600; copies issued a step ahead with
+  cp.async expose none), each barrier 30, each wgmma wait 100 (drain),
+  plus each phase's work at the SM's full rate.
 - K and V come from L2 at `--l2-tbps` (5.5 TB/s) for every query tile.
 - Causal: the key loop stops at the diagonal (half the work, counted as
   half the FLOPs, FlashAttention's convention); the diagonal tiles run
@@ -111,7 +112,7 @@ def model(c, info, rows, keys, head_dim, threads, seq, heads, causal, m, l2_late
     tensor_per_clk = m["tensor_tflops"] * 1e12 / 2 / (m["sms"] * 1.83e9)
     # One block's key step, unit by unit (clocks at the SM's full rate).
     global_bytes = 2 * keys * head_dim * 2  # K and V tiles
-    shared_bytes = (c["lds_bytes"] * threads + c["sts_bytes"] * threads +
+    shared_bytes = ((c["lds_bytes"] + c["sts_bytes"] + c["cp_async_bytes"]) * threads +
                     c["wgmma_bytes"])
     units = {
         "tensor": c["macs"] / tensor_per_clk,
@@ -120,7 +121,10 @@ def model(c, info, rows, keys, head_dim, threads, seq, heads, causal, m, l2_late
         "issue": c["instrs"] * warps / m["issue_per_clk"],
         "L2": global_bytes / (l2_tbps * 1e12 / (m["sms"] * m["clock"])),
     }
-    chain = (sum(v for k, v in units.items() if k != "L2") + l2_latency +
+    # Copies issued a step ahead (cp.async) hide the L2 latency behind the
+    # step; synchronous ones expose it.
+    exposed = 0 if c["cp_async_bytes"] else l2_latency
+    chain = (sum(v for k, v in units.items() if k != "L2") + exposed +
              30 * c["bar"] + 100 * c["waits"])
     step = max(max(units.values()), chain / per_sm)  # clocks per block-step, SM-wide
     bound = max(units, key=units.get) if max(units.values()) >= chain / per_sm else "latency"
@@ -154,7 +158,7 @@ def main():
         "Assumptions: per SM and clock 2048 f16 MACs (989.4 TFLOP/s dense), 16 ex2, "
         "128 B of shared memory (wgmma operands included), 4 warp instructions; "
         f"L2 {args.l2_tbps} TB/s and {args.l2_latency:.0f} clocks of exposed latency per "
-        "synchronous K/V copy; 30 clocks per barrier, 100 per wgmma drain; the units of "
+        "synchronous K/V copy (none when copied a step ahead); 30 clocks per barrier, 100 per wgmma drain; the units of "
         "an SM overlap across its resident blocks. 16k tokens per batch, 2048 hidden "
         "(2048 / d heads). Counts per key step of one block, read off the PTX. The "
         "latency column is a block's chain of phases divided by the blocks per SM.",
@@ -179,7 +183,8 @@ def main():
                 f"{info['regs']} registers, {info['smem']} B static shared memory"
                 f"{' (+ dynamic)' if info['smem'] < 1024 else ''}, spills {info['spills']}; "
                 f"per key step: {c['macs']} MACs on wgmma, {c['ex2']} ex2 per thread, "
-                f"{c['lds_bytes']} B ld.shared and {c['sts_bytes']} B st.shared per thread, "
+                f"{c['lds_bytes']:.0f} B ld.shared, {c['sts_bytes']} B st.shared and "
+                f"{c['cp_async_bytes']} B cp.async per thread, "
                 f"{c['wgmma_bytes']:.0f} B of wgmma operands, {c['bar']} barriers, "
                 f"{c['waits']} wgmma waits, {c['instrs']:.0f} instructions per warp")
             smem = info["smem"] if info["smem"] >= 1024 else None

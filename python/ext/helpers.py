@@ -286,8 +286,9 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     """Attention's forward pass, out = softmax(scale Q K^T) V per batch-head,
     as computes (scores S, row max M, row sum L, accumulator O, out = O / L)
     scheduled as one kernel with FlashAttention's online softmax: a 64-query
-    tile per block, the keys in steps of 64, S = Q K^T and P V on tensor
-    cores (`mma="auto"`: mma.sync on NVIDIA, MFMA on AMD), S and P on chip.
+    tile per block, the keys in steps of 64 (K and V copied a step ahead),
+    S = Q K^T and P V on tensor cores (`mma="auto"`: mma.sync, wgmma on
+    sm_90a, MFMA on AMD: pass `chip=` for AMD), S and P on chip.
     Q is (batch_heads, seq_q, head_dim), K and V (batch_heads, seq_kv,
     head_dim), the output like Q in `dtype`. `scale` defaults to
     1/sqrt(head_dim); `causal` hides key j from query i unless
@@ -337,8 +338,11 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     # 64 queries on 4 warps; on AMD with a head above 64, 32 queries on 2
     # wavefronts, so that Q, K, V, S and P fit the 64 KB of LDS.
     rows = 32 if chip is not None and str(chip).startswith("gfx") and head_dim > 64 else 64
+    # K and V copied a step ahead (cp.async on NVIDIA) but for AMD, whose
+    # LDS holds one stage.
+    amd = chip is not None and str(chip).startswith("gfx")
     fields = {"tile": (1, rows, head_dim, 64), "blocks": ["b", "i"], "mma": "auto",
-              "warps": (rows // 16, 1), "vector": 8}
+              "warps": (rows // 16, 1), "vector": 8, "stages": 1 if amd else 2}
     fields.update(schedule_fields)
     s = _schedule(O, **fields)
     s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")

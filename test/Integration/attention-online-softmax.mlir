@@ -21,6 +21,10 @@
 // RUN: llvm-objdump -d --mcpu=gfx942 %t.hsaco | FileCheck %s --check-prefix=MFMA
 // RUN: sed -e "s/threads = \[1, \([0-9]\), 32, 1\], mma = #ext.mma<m16n8k16>/threads = [1, \1, 64, 1], mma = #ext.mma<mfma_16x16x16>/" %s \
 // RUN:   | ext-run --chip=gfx942 - | FileCheck %s
+// stages = 2: K and V copied one step ahead (cp.async) into two buffers
+// each; with one wait too few the result goes wrong.
+// RUN: sed -e "s/vector = 8,/vector = 8, stages = 2,/" %s | ext-run --racecheck - | FileCheck %s
+// RUN: sed -e "s/vector = 8,/vector = 8, stages = 2,/" %s | ext-run --weaken-async-wait - | FileCheck %s --check-prefix=WEAK
 // sm_90a: mma = auto picks wgmma for both GEMMs where 4 warps hold 64 rows
 // (@attn; @attn_causal's 32 rows stay on mma.sync), exact on the emulator.
 // RUN: sed -e "s/mma = #ext.mma<m16n8k16>/mma = auto/" %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
@@ -59,6 +63,7 @@
 // WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // WGMMA: wgmma.wait_group.sync.aligned 0
 
+// WEAK: [0]
 // CHECK-COUNT-3: [1]
 // CHECK-NOT: [0]
 

@@ -34,6 +34,7 @@
 #include "TilingPlan.h"
 
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
+#include "ext/Dialect/Ext/Transforms/StageSelect.h"
 #include "ext/Support/IndexConstant.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -338,6 +339,14 @@ private:
   /// operand: a shared copy (`copy`) or a view of global memory.
   FailureOr<TileOperand> inputTile(const Fused &f, unsigned i, bool copy,
                                    ArrayRef<unsigned> over = {});
+  using CopyCacheKey = std::pair<void *, SmallVector<int64_t>>;
+  /// A window that moves with the keys under `stages`: its N buffers, its
+  /// copy for every prefetch, and this step's buffer.
+  TileOperand stagedTile(const Fused &f, unsigned i, AffineMap local,
+                         CopyCacheKey cacheKey);
+  /// bufs[which], as a chain of selects (ext-gpu-reuse-shared-memory makes
+  /// it one view once the buffers are placed).
+  Value bufferAt(ArrayRef<Value> bufs, Value which);
   /// `memref` read by `f` through `map` at this tile (and k-step): a view
   /// without the dimensions the tile fixes (those of a tile of 1,
   /// constants), the window's origin in it and its shape.
@@ -461,6 +470,16 @@ private:
   /// the shared copies made so far, by input and window.
   Operation *keyLoop = nullptr;
   Block *kernelBody = nullptr;
+  /// With `stages = N >= 2`, the windows that move with the keys are
+  /// copied N - 1 steps ahead into N buffers: the copies of each step are
+  /// made before `commits[s]` (the prologue's steps, then the loop's
+  /// prefetch), the step's buffer picked by `stage`.
+  struct Prefetch {
+    Operation *commit;
+    Value offset, active, stage;
+  };
+  SmallVector<Prefetch> prefetches;
+  Value stage;
   /// Both GEMMs on sm_90a's warpgroup MMA: their shared operands swizzled.
   bool warpgroup = false;
   std::map<std::pair<void *, SmallVector<int64_t>>, Value> copies;
@@ -539,8 +558,6 @@ LogicalResult OnlineSoftmaxBuilder::resolve() {
   if (!isa<DataParallelAttr>(schedule.getDecompositionOrDefault()))
     return err() << "each tile needs all of its keys: the decomposition must "
                     "be data_parallel";
-  if (schedule.getStages() > 1)
-    return err() << "stages > 1 is not supported yet";
   if (llvm::any_of(plan.outputCache, [](CacheAttr c) { return bool(c); }))
     return err() << "the output cannot be staged through shared memory";
 
@@ -891,6 +908,8 @@ FailureOr<TileOperand> OnlineSoftmaxBuilder::inputTile(
   OpBuilder::InsertionGuard guard(rw);
   if (copy && !moves && keyLoop)
     rw.setInsertionPoint(keyLoop);
+  if (copy && moves && !prefetches.empty())
+    return stagedTile(f, i, local, cacheKey);
 
   Window w = window(f, input, map);
   if (!copy)
@@ -906,6 +925,61 @@ FailureOr<TileOperand> OnlineSoftmaxBuilder::inputTile(
                  CopyStagingAttr(), 1, DenseBoolArrayAttr());
   copies[cacheKey] = buf;
   return TileOperand{buf, local};
+}
+
+TileOperand OnlineSoftmaxBuilder::stagedTile(const Fused &f, unsigned i,
+                                             AffineMap local,
+                                             CopyCacheKey cacheKey) {
+  Value input = f.op.getInputs()[i];
+  AffineMap map = f.op.getInputMap(i);
+  auto type = cast<MemRefType>(input.getType());
+  int64_t stages = schedule.getStages();
+  SmallVector<Value> bufs;
+  Value step = kOffset;
+  CopyStagingAttr staging = CopyStagingAttr::get(
+      ctx, options.asyncCopies && schedule.getAsync() ? CopyStaging::async
+                                                      : CopyStaging::registers);
+  for (const Prefetch &p : prefetches) {
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPoint(p.commit);
+    kOffset = p.offset;
+    Window w = window(f, input, map);
+    if (bufs.empty())
+      for (int64_t b = 0; b < stages; ++b)
+        bufs.push_back(allocShared(
+            "shared tile of " + quotedName(f.op) + " input " + Twine(i) +
+                ", stage " + Twine(b),
+            w.shape, type.getElementType(),
+            operandSwizzle(w.shape, type.getElementType())));
+    CopyOp::create(rw,
+                   phaseLoc(loc, "staged copy of " + quotedName(f.op) +
+                                     " input " + Twine(i) +
+                                     " into shared memory"),
+                   w.view, w.origins, bufferAt(bufs, p.stage), p.active,
+                   schedule.getVector(), staging, 1, DenseBoolArrayAttr());
+  }
+  kOffset = step;
+  // This step's buffer, picked at the top of the loop's body.
+  Value cur;
+  {
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPointAfterValue(stage);
+    cur = bufferAt(bufs, stage);
+  }
+  copies[cacheKey] = cur;
+  return TileOperand{cur, local};
+}
+
+Value OnlineSoftmaxBuilder::bufferAt(ArrayRef<Value> bufs, Value which) {
+  Value buf = bufs.back();
+  for (int64_t s = bufs.size() - 2; s >= 0; --s) {
+    Value is = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, which,
+                                     constIndex(rw, loc, s));
+    auto select = arith::SelectOp::create(rw, loc, is, bufs[s], buf);
+    select->setAttr(kStageSelectAttrName, rw.getUnitAttr());
+    buf = select;
+  }
+  return buf;
 }
 
 std::optional<TileOperand>
@@ -1170,9 +1244,39 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     Value tiles = arith::CeilDivUIOp::create(rw, loc, last, cKeys);
     loopEnd = arith::MinSIOp::create(rw, loc, kEnd, tiles);
   }
+  int64_t stages = schedule.getStages();
+  // The prologue: the copies of the first N - 1 steps, a group each.
+  for (int64_t s = 0; s + 1 < stages; ++s) {
+    Value step = arith::AddIOp::create(rw, loc, kBegin, constIndex(rw, loc, s));
+    Value active =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::slt, step, loopEnd);
+    Value offset = arith::MulIOp::create(rw, loc, step, cKeys);
+    Value which = constIndex(rw, loc, s);
+    auto commit = CopyCommitOp::create(rw, loc);
+    prefetches.push_back({commit, offset, active, which});
+  }
   auto loop = scf::ForOp::create(rw, loc, kBegin, loopEnd, constIndex(rw, loc, 1));
   keyLoop = loop;
   rw.setInsertionPoint(loop.getBody()->getTerminator());
+  if (stages > 1) {
+    // Wait for this step's group (all but the N - 2 newest), then copy the
+    // step N - 1 ahead into the buffer the previous step freed.
+    Value rel = arith::SubIOp::create(rw, loc, loop.getInductionVar(), kBegin);
+    Value cStages = constIndex(rw, loc, stages);
+    stage = arith::RemUIOp::create(rw, loc, rel, cStages);
+    CopyWaitOp::create(rw, loc, stages - 2 + (options.weakenAsyncWait ? 1 : 0));
+    Value ahead = arith::AddIOp::create(rw, loc, loop.getInductionVar(),
+                                        constIndex(rw, loc, stages - 1));
+    Value active =
+        arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::slt, ahead, loopEnd);
+    Value offset = arith::MulIOp::create(rw, loc, ahead, cKeys);
+    Value aheadStage = arith::RemUIOp::create(
+        rw, loc,
+        arith::AddIOp::create(rw, loc, rel, constIndex(rw, loc, stages - 1)),
+        cStages);
+    auto commit = CopyCommitOp::create(rw, loc);
+    prefetches.push_back({commit, offset, active, aheadStage});
+  }
   kOffset = arith::MulIOp::create(rw, loc, loop.getInductionVar(), cKeys);
   int64_t keyExtent = plan.extents[kAxis];
   kValid = keyExtent % keys == 0
@@ -1498,6 +1602,8 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
 
   // --- after the keys -------------------------------------------------------
   rw.setInsertionPointAfter(loop);
+  if (stages > 1)
+    CopyWaitOp::create(rw, loc, 0);
   FailureOr<std::optional<FusedConsumer>> fusedOr =
       resolveReverseComputeAt(anchor, schedule, plan);
   if (failed(fusedOr))
