@@ -124,3 +124,50 @@ def test_intermediates_stay_on_chip():
     gpu = next(k.mlir(stage) for stage in k.stages if "gpu.launch_func" in k.mlir(stage))
     launch = next(line for line in gpu.splitlines() if "gpu.launch_func" in line)
     assert "2x100x100" not in launch and "2x100x64xf16" in launch, launch
+
+
+def _bf16(x):
+    """x rounded to bfloat16 (nearest even), kept as float32."""
+    u = x.astype(np.float32).view(np.uint32)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000).view(np.float32)
+
+
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90a"])
+def test_heads_inside_rows_bf16_with_bias(chip):
+    """Attention written another way: Q, K, V as (batch, seq, heads, dim)
+    in bf16, heads an axis of their own (a tile of 1), an additive bias over
+    (query, key) read each key step, 32-key steps, stages 2; mma.sync on
+    sm_80, wgmma on sm_90a."""
+    B, S, H, D = 2, 96, 2, 64
+    Q = ext.placeholder((B, S, H, D), "bfloat16", name="Q")
+    K = ext.placeholder((B, S, H, D), "bfloat16", name="K")
+    V = ext.placeholder((B, S, H, D), "bfloat16", name="V")
+    bias = ext.placeholder((S, S), "float32", name="bias")
+    d = ext.reduce_axis(D, name="d")
+    j1, j2, j3 = (ext.reduce_axis(S, name=n) for n in ("j1", "j2", "j3"))
+    f32 = "float32"
+    Sc = ext.compute((B, H, S, S), lambda b, h, i, j: ext.sum(
+        ext.cast(Q[b, i, h, d], f32) * ext.cast(K[b, j, h, d], f32), axis=d), name="scores")
+    T = ext.compute((B, H, S, S), lambda b, h, i, j: Sc[b, h, i, j] * 0.1 + bias[i, j],
+                    name="scaled")
+    M = ext.compute((B, H, S), lambda b, h, i: ext.max(T[b, h, i, j1], axis=j1), name="m")
+    L = ext.compute((B, H, S), lambda b, h, i: ext.sum(ext.exp(T[b, h, i, j2] - M[b, h, i]),
+                                                       axis=j2), name="l")
+    O = ext.compute((B, H, S, D), lambda b, h, i, e: ext.sum(
+        ext.exp(T[b, h, i, j3] - M[b, h, i]) * ext.cast(V[b, j3, h, e], f32), axis=j3),
+        name="o")
+    out = ext.compute((B, H, S, D), lambda b, h, i, e: O[b, h, i, e] / L[b, h, i], name="out")
+    s = ext.schedule(O, tile=(1, 1, 64, D, 32), blocks=["b", "h", "i"], mma="auto",
+                     warps=(4, 1), vector=8, stages=2)
+    s.compute_at(Sc, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")
+    rng = np.random.default_rng(4)
+    q, k, v = (rng.standard_normal((B, S, H, D)).astype(np.float32) for _ in range(3))
+    bb = rng.standard_normal((S, S)).astype(np.float32)
+    got = ext.build(s, "cpu", chip=chip).run(q, k, v, bb)
+    x = np.einsum("bihd,bjhd->bhij", _bf16(q), _bf16(k)) * 0.1 + bb
+    p = np.exp(x - x.max(-1, keepdims=True))
+    ref = np.einsum("bhij,bjhd->bhid", p, _bf16(v)) / p.sum(-1)[..., None]
+    np.testing.assert_allclose(got, ref, rtol=2e-2, atol=5e-3)
+    ptx = ext.build(s, "nvvm", chip=chip).ptx
+    assert ptx.count(".entry") == 1
+    assert ("wgmma.mma_async" if chip == "sm_90a" else "mma.sync") in ptx

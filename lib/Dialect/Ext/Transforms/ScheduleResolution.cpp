@@ -291,13 +291,16 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
       // warpgroup, N up to 256); the kernel swizzles its own operand tiles.
       ArrayRef<int64_t> warps = schedule.getWarps();
       auto wgmma = MmaLayoutAttr::get(op.getContext(), MmaShape::wgmma_k16, warps);
+      // 16-bit rows of 32 or 64 bytes, or 128-byte panels: a swizzle
+      // wgmma's descriptors read.
+      auto swizzleable = [](int64_t n) {
+        return n == 16 || n == 32 || (n % 64 == 0 && n <= 256);
+      };
       bool fits = wgmma.existsOn(*chip) && fragAxes.size() == 2 &&
                   warps.size() == 2 && warps[1] == 1 && warps[0] % 4 == 0 &&
                   plan.tile[fragAxes[0]] == 16 * warps[0] &&
-                  plan.tile[fragAxes[1]] % 64 == 0 &&
-                  plan.tile[fragAxes[1]] <= 256 && plan.kAxis &&
-                  plan.tile[*plan.kAxis] % 64 == 0 &&
-                  plan.tile[*plan.kAxis] <= 256;
+                  swizzleable(plan.tile[fragAxes[1]]) && plan.kAxis &&
+                  swizzleable(plan.tile[*plan.kAxis]);
       shape = fits ? MmaShape::wgmma_k16 : MmaShape::m16n8k16;
     }
     else if (nvidia && (elem.isF16() || elem.isBF16()))
