@@ -13,6 +13,7 @@
 
 #include "FiberScheduler.h"
 #include "MatrixElements.h"
+#include "ext/Runtime/CpuEmulationABI.h"
 #include "ext/Runtime/CpuEmulationMatrixABI.h"
 
 #include <array>
@@ -283,7 +284,10 @@ int64_t align8(int64_t x) { return (x + 7) / 8 * 8; }
 
 const char *laneBuffer(int64_t slots, int32_t lane) {
   int64_t addr;
-  std::memcpy(&addr, reinterpret_cast<const char *>(slots) + 8 * lane, 8);
+  std::memcpy(&addr,
+              reinterpret_cast<const char *>(slots) +
+                  EXT_EMU_SCRATCH_BYTES_PER_THREAD * int64_t(lane),
+              8);
   return reinterpret_cast<const char *>(addr);
 }
 

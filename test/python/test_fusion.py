@@ -80,7 +80,7 @@ def test_one_tile_larger_than_the_problem():
 
 def test_reverse_compute_at_is_the_method_not_a_field():
     A, B, bias, C, D = gemm_bias_relu(32, 32, 32)
-    with pytest.raises(ValueError, match=r"reverse_compute_at\(D, axis\) or \.compute_inline\(T\)"):
+    with pytest.raises(ValueError, match=r"reverse_compute_at\(D, axis\), \.compute_inline\(T\) or \.online_softmax\(M, L\)"):
         ext.schedule(C, reverse_compute_at=[D])
 
 

@@ -431,7 +431,14 @@ FailureOr<Value> EmulationFunction::scratch(OpBuilder &b, Operation *op,
     return op->emitOpError("on a value of ")
            << type << " wider than the emulator's "
            << int64_t(EXT_EMU_SCRATCH_BYTES_PER_THREAD) << "-byte lanes";
-  auto memrefType = MemRefType::get({EXT_EMU_MAX_BLOCK_THREADS}, type);
+  // Each thread owns its EXT_EMU_SCRATCH_BYTES_PER_THREAD bytes whatever
+  // the type: warps exchange independently of each other, so one warp's
+  // f32 shuffle must not land in another's i64 slots (a warp matrix call's
+  // buffer addresses) as a dense view of the narrower type would.
+  int64_t stride = EXT_EMU_SCRATCH_BYTES_PER_THREAD / emu.byteSize(type);
+  auto memrefType = MemRefType::get(
+      {EXT_EMU_MAX_BLOCK_THREADS}, type,
+      StridedLayoutAttr::get(b.getContext(), /*offset=*/0, {stride}));
   Value ptr = entryPtr(EXT_EMU_SCRATCH);
   return emu.memrefAt(b, op->getLoc(), memrefType, ptr);
 }

@@ -97,7 +97,8 @@ public:
                                              fn.entryPtr(EXT_EMU_SCRATCH));
     Value warpOffset = arith::IndexCastOp::create(
         b, l, b.getI64Type(),
-        arith::MulIOp::create(b, l, fn.warpBase(), emuIndexConst(b, l, 8)));
+        arith::MulIOp::create(b, l, fn.warpBase(),
+                              emuIndexConst(b, l, EXT_EMU_SCRATCH_BYTES_PER_THREAD)));
     return std::make_pair(
         mask, Value(arith::AddIOp::create(b, l, scratch, warpOffset)));
   }

@@ -275,3 +275,37 @@ func.func @copy_in_bounds_rank(%A: memref<32x32xf32>, %s: memref<16x8xf32, #gpu.
   ext.copy %A[%c0, %c0] to %s {in_bounds = array<i1: true>} : memref<32x32xf32> to memref<16x8xf32, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+// A fragment reduction along its columns names the rows first, then the
+// reduce axis.
+func.func @fragment_reduction_axes_order(%f: memref<64x64xf32>, %r: memref<64xf32, #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{'ext.tile_compute' op with an #ext.mma layout reduces a fragment along its columns: one spatial axis (the rows), then one reduce axis}}
+  ext.tile_compute [#ext.axis<"j", reduce, 64>, #ext.axis<"i", spatial, 64>] threads [32, 4] layout #ext.mma<m16n8k16, warps = [4, 1]> ins(%f : memref<64x64xf32>) outs(%r : memref<64xf32, #gpu.address_space<workgroup>>) maps [affine_map<(j, i) -> (i, j)>, affine_map<(j, i) -> (i)>] combiner(max) {
+  ^bb0(%v: f32):
+    ext.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+// Rows split over warps (warps = [2, 2]) would need a combine through shared
+// memory: refused at the op.
+func.func @fragment_reduction_rows_over_warps(%A: memref<64x64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    %f = ext.alloc_fragment threads [4, 32] layout(#ext.mma<m16n8k16, warps = [2, 2]>) : memref<64x64xf32>
+    %r = ext.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'ext.tile_compute' op reduces a fragment of #ext.mma<m16n8k16, warps = [2, 2]> along its columns; its rows must each be in one warp (warps = [WM, 1])}}
+    ext.tile_compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", reduce, 64>] threads [4, 32] layout #ext.mma<m16n8k16, warps = [2, 2]> ins(%f : memref<64x64xf32>) outs(%r : memref<64xf32, #gpu.address_space<workgroup>>) maps [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>] combiner(max) {
+    ^bb0(%val: f32):
+      ext.yield %val : f32
+    }
+    gpu.terminator
+  }
+  return
+}

@@ -571,6 +571,20 @@ LogicalResult TileComputeOp::verify() {
       spatialThreads.push_back(threads);
     }
   }
+  // A reduction of an MMA fragment along its columns: the layout
+  // distributes the rows and the columns (the reduce axis) both.
+  SmallVector<AxisAttr> axes = getAxisList();
+  if (isa_and_nonnull<MmaLayoutAttr>(getLayoutAttr()) && hasReduceAxes() &&
+      spatialShape.size() == 1) {
+    if (axes.size() != 2 || !axes[0].isSpatial() || !axes[1].isReduce())
+      return emitOpError()
+             << "with an #ext.mma layout reduces a fragment along its "
+                "columns: one spatial axis (the rows), then one reduce axis";
+    return getLayoutOrDefault().verifyDistribution(
+        [&]() { return emitOpError(); },
+        {axes[0].getExtent(), axes[1].getExtent()},
+        {getThreads()[0], getThreads()[1]});
+  }
   return getLayoutOrDefault().verifyDistribution(
       [&]() { return emitOpError(); }, spatialShape, spatialThreads);
 }

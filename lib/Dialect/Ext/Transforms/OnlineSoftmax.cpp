@@ -464,6 +464,12 @@ private:
   TileFrame frame;
   Value kOffset, kValid;
   Value mBuf, mEffBuf, mNewBuf, sBuf;
+  /// The scores in registers (the MMA fragment), read in place by the row
+  /// reductions and P when its rows each sit in one warp (warps [WM, 1]):
+  /// then nothing of the scores goes through shared memory.
+  Value sFrag;
+  FragmentLayoutAttrInterface sFragLayout;
+  SmallVector<int64_t> sFragThreads;
   SmallVector<Value> sumBufs;
   Value alphaAcc;
   /// The key loop (copies that do not move with the keys go before it) and
@@ -989,7 +995,7 @@ OnlineSoftmaxBuilder::kernelBuffer(const Fused &f, Value v, AffineMap map,
   if (v == max.op.getOutputs()[0])
     buf = mEffBuf;
   else if (scores && v == scores->op.getOutputs()[0])
-    buf = sBuf;
+    buf = sFrag ? sFrag : sBuf;
   else
     for (auto [l, sb] : llvm::zip(sums, sumBufs))
       if (v == l.op.getOutputs()[0])
@@ -1344,7 +1350,20 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     AffineMap sOut = localMap(*scores, scores->op.getOutputMap(0), &sShape);
     Type sElem =
         cast<MemRefType>(scores->op.getOutputs()[0].getType()).getElementType();
-    sBuf = allocShared("scores", sShape, sElem);
+    // Each fused reduction is rows x keys, in that order, over the
+    // fragment.
+    auto rowsThenKeys = [&](const Fused &f) {
+      SmallVector<unsigned> axes = keptAxes(f);
+      return axes.size() == 2 &&
+             f.anchorAxis[axes[0]] == static_cast<int>(rowAxis) &&
+             f.anchorAxis[axes[1]] == static_cast<int>(kAxis);
+    };
+    bool inRegisters = mma && mma.getWarps().size() == 2 &&
+                       mma.getWarps()[1] == 1 && sShape.size() == 2 &&
+                       sElem.isF32() && rowsThenKeys(max) &&
+                       llvm::all_of(sums, rowsThenKeys);
+    if (!inRegisters)
+      sBuf = allocShared("scores", sShape, sElem);
     SmallVector<int64_t> sThreads;
     for (unsigned a : sAxes)
       sThreads.push_back(scores->op.getAxisList()[a].isReduce() ? 1 : 0);
@@ -1378,17 +1397,24 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
                             mma);
       fillBody(*scores, tc, args, {yieldOf(*scores)});
       rw.setInsertionPointAfter(tc);
+      if (inRegisters) {
+        sFrag = frag;
+        sFragLayout = mma;
+        sFragThreads.assign(accThreads.begin(), accThreads.end());
+      }
       AffineMap id = AffineMap::getMultiDimIdentityMap(sShape.size(), ctx);
       SmallVector<unsigned> spatial;
       for (unsigned a : sAxes)
         if (scores->op.getAxisList()[a].isSpatial())
           spatial.push_back(a);
-      auto store = tileCompute(*scores, spatial, accThreads, {}, {{frag, id}},
-                               {{sBuf, id}}, {}, false, mma);
-      Block *b = rw.createBlock(&store.getBody(), {}, {sElem}, {loc});
-      OpBuilder ob = OpBuilder::atBlockBegin(b);
-      YieldOp::create(ob, loc, b->getArgument(0));
-      rw.setInsertionPointAfter(store);
+      if (!inRegisters) {
+        auto store = tileCompute(*scores, spatial, accThreads, {},
+                                 {{frag, id}}, {{sBuf, id}}, {}, false, mma);
+        Block *b = rw.createBlock(&store.getBody(), {}, {sElem}, {loc});
+        OpBuilder ob = OpBuilder::atBlockBegin(b);
+        YieldOp::create(ob, loc, b->getArgument(0));
+        rw.setInsertionPointAfter(store);
+      }
     } else {
       // Straight into shared memory, the rows and keys over the block.
       for (unsigned k = 0, s = 0; k < sThreads.size(); ++k)
@@ -1415,6 +1441,8 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     SmallVector<int64_t> threads;
     for (unsigned a : axes)
       threads.push_back(maxF->op.getAxisList()[a].isReduce() ? rt[1] : rt[0]);
+    if (sFrag)
+      threads = sFragThreads;
     SmallVector<Value> bounds;
     for (unsigned a : axes)
       bounds.push_back(static_cast<unsigned>(maxF->anchorAxis[a]) == kAxis
@@ -1422,8 +1450,7 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
                            : rowsValid);
     auto tc = tileCompute(*maxF, axes, threads, bounds, *ins,
                           {{mNewBuf, localMap(*maxF, maxF->op.getOutputMap(0))}},
-                          maxF->op.getCombinerAttr(), false,
-                          FragmentLayoutAttrInterface());
+                          maxF->op.getCombinerAttr(), false, sFragLayout);
     unsigned oldArg = ins->size() - 1;
     fillBody(*maxF, tc, args, {yieldOf(*maxF)},
              [&](OpBuilder &b, ArrayRef<Value> v) -> SmallVector<Value> {
@@ -1502,10 +1529,12 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
       threads.push_back(key ? rt[1] : rt[0]);
       bounds.push_back(key ? kValid : rowsValid);
     }
+    if (sFrag)
+      threads = sFragThreads;
     auto tc = tileCompute(f, axes, threads, bounds, *ins,
                           {{buf, localMap(f, f.op.getOutputMap(0))}},
                           f.op.getCombinerAttr(), /*accumulate=*/true,
-                          FragmentLayoutAttrInterface());
+                          sFragLayout);
     fillBody(f, tc, args, {yieldOf(f)});
     rw.setInsertionPointAfter(tc);
   }
@@ -1525,8 +1554,10 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     if (failed(ins))
       return failure();
     AffineMap pMap = AffineMap::getMultiDimIdentityMap(2, ctx);
-    auto tc = tileCompute(self, rowKeyAxes, rt, {}, *ins, {{pBuf, pMap}}, {},
-                          false, FragmentLayoutAttrInterface(),
+    auto tc = tileCompute(self, rowKeyAxes,
+                          sFrag ? ArrayRef<int64_t>(sFragThreads)
+                                : ArrayRef<int64_t>(rt),
+                          {}, *ins, {{pBuf, pMap}}, {}, false, sFragLayout,
                           /*allSpatial=*/true);
     // fillBody maps the anchor's axes; the tile compute has rows x keys.
     fillBody(self, tc, args, {pValue},

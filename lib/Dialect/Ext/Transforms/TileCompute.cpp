@@ -98,8 +98,38 @@ tileStoreVector(TileComputeOp op, FragmentLayoutAttrInterface layout,
   return {axis, runVectorWidth(run, maxWidth, strides, offset)};
 }
 
+/// Into a shared tile other threads read next (a producer's region under
+/// compute_at): a barrier after it, and one at the end of the loop around
+/// it before the next iteration overwrites it. A store_tile right after
+/// brings its own.
+void barrierAfterSharedWrites(LaunchState &state, TileComputeOp op) {
+  bool writesShared = llvm::any_of(op.getOutputs(), [&](Value v) {
+    return !state.isFragment(v) &&
+           gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
+               cast<MemRefType>(v.getType()));
+  });
+  if (!writesShared || isa_and_nonnull<StoreTileOp>(op->getNextNode()))
+    return;
+  IRRewriter &rw = state.getRewriter();
+  rw.setInsertionPointAfter(op);
+  state.insertBarrier(op.getLoc());
+  if (auto loop = op->getParentOfType<scf::ForOp>();
+      loop && state.getLaunch()->isProperAncestor(loop))
+    state.addCopyLoop(loop);
+}
+
+/// A reduction of an MMA fragment along its columns: one spatial axis (the
+/// rows) and one reduce axis (the columns), the op's #ext.mma layout
+/// distributing both as the fragment does (TileComputeOp's docs).
+bool isFragmentReduction(TileComputeOp op) {
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  return isa_and_nonnull<MmaLayoutAttr>(op.getLayoutAttr()) &&
+         axes.size() == 2 && axes[0].isSpatial() && axes[1].isReduce();
+}
+
 LogicalResult checkFragmentAccess(TileComputeOp op, const FragmentInfo &info,
                                   AffineMap map) {
+  bool rowsAndColumns = isFragmentReduction(op);
   if (info.layout != op.getLayoutOrDefault())
     return op.emitOpError() << "accesses a fragment of layout " << info.layout
                             << " with layout " << op.getLayoutOrDefault()
@@ -109,7 +139,8 @@ LogicalResult checkFragmentAccess(TileComputeOp op, const FragmentInfo &info,
   for (auto [d, e] : llvm::enumerate(map.getResults())) {
     auto dim = dyn_cast<AffineDimExpr>(e);
     unsigned a = dim ? dim.getPosition() : 0;
-    if (!dim || axes[a].isReduce() || op.getThreads()[a] != info.threads[d] ||
+    if (!dim || (axes[a].isReduce() && !rowsAndColumns) ||
+        op.getThreads()[a] != info.threads[d] ||
         info.shape[d] != axes[a].getExtent())
       return op.emitOpError()
              << "accesses a fragment through dimension #" << d
@@ -118,6 +149,21 @@ LogicalResult checkFragmentAccess(TileComputeOp op, const FragmentInfo &info,
                 "tile size and threads";
   }
   return success();
+}
+
+/// `values` combined with those of the lane `offset` away (xor) in a
+/// shuffle of `width` lanes.
+SmallVector<Value> combineWithLane(IRRewriter &rw, Location loc,
+                                   CombinerKind kind, Region &reducer,
+                                   ValueRange values, int64_t offset,
+                                   Value width) {
+  Value off = arith::ConstantIntOp::create(rw, loc, offset, 32);
+  SmallVector<Value> partner;
+  for (Value x : values)
+    partner.push_back(
+        gpu::ShuffleOp::create(rw, loc, x, off, width, gpu::ShuffleMode::XOR)
+            .getShuffleResult());
+  return combineAccumulators(rw, loc, kind, reducer, values, partner);
 }
 
 /// Combines `accs` across the threads of reduce axis `r` (on `hr` threads,
@@ -146,15 +192,8 @@ SmallVector<Value> combineAcrossThreads(LaunchState &state, TileComputeOp op,
       width = -1;
     if (width > 0) {
       Value widthV = arith::ConstantIntOp::create(rw, loc, width, 32);
-      for (int64_t s = std::min<int64_t>(hr, warpSize) / 2; s >= 1; s /= 2) {
-        Value off = arith::ConstantIntOp::create(rw, loc, s, 32);
-        SmallVector<Value> partner;
-        for (Value x : v)
-          partner.push_back(gpu::ShuffleOp::create(rw, loc, x, off, widthV,
-                                                   gpu::ShuffleMode::XOR)
-                                .getShuffleResult());
-        v = combineAccumulators(rw, loc, kind, op.getReducer(), v, partner);
-      }
+      for (int64_t s = std::min<int64_t>(hr, warpSize) / 2; s >= 1; s /= 2)
+        v = combineWithLane(rw, loc, kind, op.getReducer(), v, s, widthV);
       if (hr <= warpSize)
         return v;
       // Across the warps of a group: lane 0 of each warp publishes its
@@ -347,6 +386,96 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
                           accessIndices(rw, loc, maps[numInputs + o], points,
                                         locals, state.isFragment(out)));
   };
+
+  if (isFragmentReduction(op)) {
+    // Each thread folds its own points of a row (unrolled: the fragment
+    // stays in registers), then the lanes that hold the row's other columns
+    // fold theirs (xor shuffles: the 4 lanes of a quad for NVIDIA's MMAs, the
+    // N lanes of an MFMA row), and the row's first lane writes it.
+    auto mma = cast<MmaLayoutAttr>(op.getLayoutAttr());
+    SmallVector<int64_t> shape{axes[0].getExtent(), axes[1].getExtent()};
+    SmallVector<int64_t> thr{threads[0], threads[1]};
+    SmallVector<Value> coords{t[0], t[1]};
+    SmallVector<int64_t> local = mma.getLocalShape(shape, thr);
+    int64_t columnLanes = mma.isNvidia() ? 4 : mma.getN();
+    if (mma.getWarps().size() != 2 || mma.getWarps()[1] != 1)
+      return op.emitOpError()
+             << "reduces a fragment of " << mma
+             << " along its columns; its rows must each be in one warp "
+                "(warps = [WM, 1])";
+    unsigned numOutputs = op.getOutputs().size();
+    SmallVector<Type> types;
+    for (Value out : op.getOutputs())
+      types.push_back(cast<MemRefType>(out.getType()).getElementType());
+    if (llvm::any_of(types, [](Type t) { return !t.isF32() && !t.isInteger(32); }))
+      return op.emitOpError()
+             << "reduces a fragment across lanes, which shuffles 32-bit "
+                "values only";
+    CombinerKind kind = *op.getCombiner();
+    Value lane = arith::RemUIOp::create(rw, loc, tid,
+                                        constIndex(rw, loc, mma.getWarpSize()));
+    Value leader = arith::CmpIOp::create(
+        rw, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(rw, loc, lane, constIndex(rw, loc, columnLanes)),
+        constIndex(rw, loc, 0));
+    Value width = arith::ConstantIntOp::create(rw, loc, mma.getWarpSize(), 32);
+    for (int64_t lr = 0; lr < local[0]; ++lr) {
+      SmallVector<Value> accs;
+      for (auto [o, type] : llvm::enumerate(types)) {
+        TypedAttr id = op.hasCustomReducer()
+                           ? cast<TypedAttr>((*op.getIdentity())[o])
+                           : getCombinerIdentity(kind, type);
+        accs.push_back(arith::ConstantOp::create(rw, loc, type, id));
+      }
+      Value row;
+      for (int64_t lj = 0; lj < local[1]; ++lj) {
+        locals[0] = constIndex(rw, loc, lr);
+        locals[1] = constIndex(rw, loc, lj);
+        SmallVector<Value> pts = mma.emitPointIndices(
+            rw, loc, shape, thr, coords, {locals[0], locals[1]});
+        points[0] = pts[0];
+        points[1] = pts[1];
+        row = pts[0];
+        SmallVector<Value> combined = combineAccumulators(
+            rw, loc, kind, op.getReducer(), accs, emitBody());
+        if (isFullBound(1)) {
+          accs = combined;
+          continue;
+        }
+        Value in = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult,
+                                         pts[1], bounds[1]);
+        for (unsigned o = 0; o < numOutputs; ++o)
+          accs[o] = arith::SelectOp::create(rw, loc, in, combined[o], accs[o]);
+      }
+      for (int64_t s = 1; s < columnLanes; s *= 2)
+        accs = combineWithLane(rw, loc, kind, op.getReducer(), accs, s, width);
+      Value write = leader;
+      if (!isFullBound(0))
+        write = arith::AndIOp::create(
+            rw, loc, write,
+            arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ult, row,
+                                  bounds[0]));
+      auto ifOp = scf::IfOp::create(rw, loc, write, /*withElse=*/false);
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      SmallVector<Value> results = accs;
+      SmallVector<std::pair<Value, SmallVector<Value>>> refs;
+      for (unsigned o = 0; o < numOutputs; ++o)
+        refs.push_back(outputRef(o));
+      if (op.getAccumulate()) {
+        SmallVector<Value> old;
+        for (auto &[storage, idx] : refs)
+          old.push_back(memref::LoadOp::create(rw, loc, storage, idx));
+        results =
+            combineAccumulators(rw, loc, kind, op.getReducer(), old, accs);
+      }
+      for (unsigned o = 0; o < numOutputs; ++o)
+        memref::StoreOp::create(rw, loc, results[o], refs[o].first,
+                                refs[o].second);
+    }
+    barrierAfterSharedWrites(state, op);
+    return success();
+  }
 
   // Emits the spatial loops (l over each axis' points of this thread); the
   // callback runs inside with `valid` (are all points inside the bounds).
@@ -599,21 +728,6 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
     });
   }
 
-  // Into a shared tile other threads read next (a producer's region under
-  // compute_at): a barrier after it, and one at the end of the loop around
-  // it before the next iteration overwrites it. A store_tile right after
-  // brings its own.
-  bool writesShared = llvm::any_of(op.getOutputs(), [&](Value v) {
-    return !state.isFragment(v) &&
-           gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
-               cast<MemRefType>(v.getType()));
-  });
-  if (writesShared && !isa_and_nonnull<StoreTileOp>(op->getNextNode())) {
-    rw.setInsertionPointAfter(op);
-    state.insertBarrier(loc);
-    if (auto loop = op->getParentOfType<scf::ForOp>();
-        loop && state.getLaunch()->isProperAncestor(loop))
-      state.addCopyLoop(loop);
-  }
+  barrierAfterSharedWrites(state, op);
   return success();
 }

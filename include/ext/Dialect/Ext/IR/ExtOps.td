@@ -416,6 +416,16 @@ def Ext_TileComputeOp : Ext_Op<"tile_compute", [
     * `vector`: the widest vector (in elements; at most 16 bytes are read
       at once) in which inputs in shared memory may be read.
 
+    A reduction of an MMA fragment along its columns has one spatial axis
+    (the rows) and one reduce axis (the columns), in that order, and the
+    fragment's `#ext.mma` layout and threads for both: each lane folds its
+    own points of a row in registers, the lanes holding the row's other
+    columns fold theirs (xor shuffles: the 4 lanes of a quad for NVIDIA's
+    instructions, the N lanes of an MFMA row), and the row's first lane
+    writes (or, with `accumulate`, combines into) the output. Its rows must
+    each sit in one warp (`warps = [WM, 1]`), its outputs be 32-bit. The
+    online softmax's row max and row sum read the scores this way.
+
     `ext-tile-ops-to-threads` lowers it to per-thread loops on `gpu.thread_id`.
   }];
   let arguments = (ins
