@@ -114,8 +114,12 @@ def model(c, info, rows, keys, head_dim, threads, seq, heads, causal, m, l2_late
     global_bytes = 2 * keys * head_dim * 2  # K and V tiles
     shared_bytes = ((c["lds_bytes"] + c["sts_bytes"] + c["cp_async_bytes"]) * threads +
                     c["wgmma_bytes"])
+    # The PTX is one warpgroup's program: every warpgroup of the block runs
+    # its wgmma instructions.
+    warpgroups = max(threads // 128, 1)
+    shared_bytes += c["wgmma_bytes"] * (warpgroups - 1)
     units = {
-        "tensor": c["macs"] / tensor_per_clk,
+        "tensor": c["macs"] * warpgroups / tensor_per_clk,
         "exp": c["ex2"] * threads / m["ex2_per_clk"],
         "shared": shared_bytes / m["smem_bytes_per_clk"],
         "issue": c["instrs"] * warps / m["issue_per_clk"],
@@ -138,6 +142,7 @@ def model(c, info, rows, keys, head_dim, threads, seq, heads, causal, m, l2_late
     block_steps = batch * heads * steps
     seconds = block_steps * step / (m["sms"] * m["clock"])
     flops = 4 * batch * heads * seq * seq * head_dim * (0.5 if causal else 1.0)
+    # (A block-step is `rows` queries against `keys` keys.)
     tflops = flops / seconds / 1e12
     return dict(units=units, chain=chain, per_sm=per_sm, step=step, bound=bound,
                 ms=seconds * 1e3, tflops=tflops, frac=tflops / m["tensor_tflops"])
@@ -148,6 +153,12 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "attention", "results.md"))
     ap.add_argument("--l2-latency", type=float, default=600.0)
     ap.add_argument("--l2-tbps", type=float, default=5.5)
+    ap.add_argument("--rows", type=int, default=None,
+                    help="query rows per block (ext.attention's default when absent)")
+    ap.add_argument("--keys", type=int, default=None,
+                    help="keys per step (ext.attention's default when absent)")
+    ap.add_argument("--stages", type=int, default=None,
+                    help="K/V stages (ext.attention's default when absent)")
     args = ap.parse_args()
     ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
     if not os.path.exists(ptxas):
@@ -168,7 +179,13 @@ def main():
     details = []
     with tempfile.TemporaryDirectory() as tmp:
         for head_dim in (64, 128):
-            w = ext.attention(1, 4096, 4096, head_dim)
+            extra = {}
+            if args.rows or args.keys:
+                rows, keys = args.rows or 64, args.keys or 64
+                extra = dict(tile=(1, rows, head_dim, keys), warps=(rows // 16, 1))
+            if args.stages:
+                extra["stages"] = args.stages
+            w = ext.attention(1, 4096, 4096, head_dim, **extra)
             kernel = w.build("nvvm", chip="sm_90a")
             ptx = kernel.ptx
             path = os.path.join(tmp, f"a{head_dim}.ptx")
@@ -201,9 +218,10 @@ def main():
                         f"| {head_dim} | {'yes' if causal else 'no'} | {seq} | {r['ms']:.2f} | "
                         f"{r['tflops']:.0f} | {100 * r['frac']:.1f}% | {r['bound']} | "
                         f"{u['tensor']:.0f} / {u['exp']:.0f} / {u['shared']:.0f} / "
-                        f"{u['issue']:.0f} / {r['chain'] / r['per_sm']:.0f} | {r['per_sm']} |")
+                        f"{u['issue']:.0f} / {u['L2']:.0f} / {r['chain'] / r['per_sm']:.0f} | "
+                        f"{r['per_sm']} |")
     table = ["| d | causal | seq | ms | TFLOP/s | of peak | bound | clocks per block-step: "
-             "tensor / exp / shared / issue / latency | blocks per SM |",
+             "tensor / exp / shared / issue / L2 / latency | blocks per SM |",
              "|---|---|---|---|---|---|---|---|---|"] + rows_out
     text = "\n".join(header + details + [""] + table) + "\n"
     print(text)

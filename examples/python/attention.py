@@ -1,6 +1,6 @@
 """FlashAttention's forward pass from computes: scores S = Q K^T, their row
-max M and row sum L of exp(S / sqrt(d) - M), the accumulator O of exp(...) V
-and out = O / L. One schedule makes it one kernel: S is computed per key
+max M and row sum L of 2^(T - M) (T = S log2(e) / sqrt(d): the softmax of
+S / sqrt(d) in base 2), the accumulator O of 2^(T - M) V and out = O / L. One schedule makes it one kernel: S is computed per key
 step on tensor cores (compute_at at the key axis), the online softmax keeps
 M and L running and rescales O as the max grows (online_softmax), and the
 division is fused into the store (reverse_compute_at). S and P never reach
@@ -18,12 +18,14 @@ j1, j2, j3 = (ext.reduce_axis(SKV, name=n) for n in ("j1", "j2", "j3"))
 f32 = "float32"
 S = ext.compute((BH, SQ, SKV), lambda b, i, j: ext.sum(
     ext.cast(Q[b, i, d], f32) * ext.cast(K[b, j, d], f32), axis=d), name="scores")
-T = ext.compute((BH, SQ, SKV), lambda b, i, j: S[b, i, j] * (1 / np.sqrt(D)), name="scaled")
+# Base 2 (one ex2 per score, as FlashAttention): exp(x) = 2^(x log2 e).
+T = ext.compute((BH, SQ, SKV), lambda b, i, j: S[b, i, j] * (np.log2(np.e) / np.sqrt(D)),
+                name="scaled")
 M = ext.compute((BH, SQ), lambda b, i: ext.max(T[b, i, j1], axis=j1), name="row_max")
-L = ext.compute((BH, SQ), lambda b, i: ext.sum(ext.exp(T[b, i, j2] - M[b, i]), axis=j2),
+L = ext.compute((BH, SQ), lambda b, i: ext.sum(ext.exp2(T[b, i, j2] - M[b, i]), axis=j2),
                 name="row_sum")
 O = ext.compute((BH, SQ, D), lambda b, i, e: ext.sum(
-    ext.exp(T[b, i, j3] - M[b, i]) * ext.cast(V[b, j3, e], f32), axis=j3), name="acc")
+    ext.exp2(T[b, i, j3] - M[b, i]) * ext.cast(V[b, j3, e], f32), axis=j3), name="acc")
 out = ext.compute((BH, SQ, D), lambda b, i, e: ext.cast(O[b, i, e] / L[b, i], "float16"),
                   name="out")
 

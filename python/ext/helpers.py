@@ -286,7 +286,8 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     """Attention's forward pass, out = softmax(scale Q K^T) V per batch-head,
     as computes (scores S, row max M, row sum L, accumulator O, out = O / L)
     scheduled as one kernel with FlashAttention's online softmax: a 64-query
-    tile per block, the keys in steps of 64 (K and V copied a step ahead),
+    tile per block, the keys in steps of 64 (32 above a head of 64; K and V
+    copied a step ahead),
     S = Q K^T and P V on tensor cores (`mma="auto"`: mma.sync, wgmma on
     sm_90a, MFMA on AMD: pass `chip=` for AMD), S and P on chip.
     Q is (batch_heads, seq_q, head_dim), K and V (batch_heads, seq_kv,
@@ -313,8 +314,12 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
                     lambda b, i, j: _te.sum(_te.cast(Q[b, i, d], f32) * _te.cast(K[b, j, d], f32),
                                             axis=d), name="scores")
 
+    # Base 2, as FlashAttention computes it: exp(x) = 2^(x log2(e)), with
+    # log2(e) folded into the scale, so each score costs one ex2.
+    log2e = 1.4426950408889634
+
     def scaled(b, i, j):
-        t = S[b, i, j] * scale
+        t = S[b, i, j] * (scale * log2e)
         if causal:
             t = _te.if_then_else(j <= i + (seq_kv - seq_q), t, _te.const(float("-inf")))
         return t
@@ -323,9 +328,9 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     M = _te.compute((batch_heads, seq_q), lambda b, i: _te.max(T[b, i, j1], axis=j1),
                     name="row_max")
     L = _te.compute((batch_heads, seq_q),
-                    lambda b, i: _te.sum(_te.exp(T[b, i, j2] - M[b, i]), axis=j2), name="row_sum")
+                    lambda b, i: _te.sum(_te.exp2(T[b, i, j2] - M[b, i]), axis=j2), name="row_sum")
     O = _te.compute((batch_heads, seq_q, head_dim),
-                    lambda b, i, e: _te.sum(_te.exp(T[b, i, j3] - M[b, i]) *
+                    lambda b, i, e: _te.sum(_te.exp2(T[b, i, j3] - M[b, i]) *
                                             _te.cast(V[b, j3, e], f32), axis=j3), name="acc")
     def normalized(b, i, e):
         o = O[b, i, e] / L[b, i]
@@ -341,7 +346,11 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     # K and V copied a step ahead (cp.async on NVIDIA) but for AMD, whose
     # LDS holds one stage.
     amd = chip is not None and str(chip).startswith("gfx")
-    fields = {"tile": (1, rows, head_dim, 64), "blocks": ["b", "i"], "mma": "auto",
+    # Steps of 32 keys above a head of 64 on NVIDIA: 4 blocks per SM instead
+    # of 2 (registers and shared memory), which hides more of each block's
+    # phases (bench/attention). AMD's 64-lane fragments need 64 columns.
+    keys = 32 if not amd and head_dim > 64 else 64
+    fields = {"tile": (1, rows, head_dim, keys), "blocks": ["b", "i"], "mma": "auto",
               "warps": (rows // 16, 1), "vector": 8, "stages": 1 if amd else 2}
     fields.update(schedule_fields)
     s = _schedule(O, **fields)

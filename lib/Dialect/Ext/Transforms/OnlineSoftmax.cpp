@@ -62,8 +62,11 @@ struct OnlineTerm {
   Value hm;
   /// The ops computing h(m) from m, in order.
   SmallVector<Operation *> hOps;
-  /// The exp(u - h(m)) value.
+  /// The exp(u - h(m)) value, and whether it is exp2 (FlashAttention's
+  /// form, the scale times log2(e) folded into the scores): the rescale is
+  /// then exp2 too.
   Value exp;
+  bool base2 = false;
 };
 
 /// What `op` reads: its operands and the values its regions use from
@@ -135,10 +138,11 @@ LogicalResult analyzeTerm(ComputeOp anchor, ComputeOp c, unsigned mInput,
   term.hm = sub.getRhs();
   if (!sub.getResult().hasOneUse())
     return err();
-  auto exp = dyn_cast<math::ExpOp>(*sub.getResult().getUsers().begin());
-  if (!exp)
-    return err() << "; x - h(m) must go straight into math.exp";
-  term.exp = exp.getResult();
+  Operation *exp = *sub.getResult().getUsers().begin();
+  if (!isa<math::ExpOp, math::Exp2Op>(exp))
+    return err() << "; x - h(m) must go straight into math.exp or math.exp2";
+  term.exp = exp->getResult(0);
+  term.base2 = isa<math::Exp2Op>(exp);
   for (Operation *op : slice) {
     if (op == sub || op == exp || isa<YieldOp>(op))
       continue;
@@ -1496,7 +1500,8 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
         return map.lookupOrDefault(t.hm);
       };
       Value d = arith::SubFOp::create(ob, loc, h(mOld), h(mEff));
-      Value e = math::ExpOp::create(ob, loc, d);
+      Value e = t.base2 ? math::Exp2Op::create(ob, loc, d).getResult()
+                        : math::ExpOp::create(ob, loc, d).getResult();
       Value z = arith::ConstantOp::create(ob, loc, ob.getZeroAttr(e.getType()));
       Value a = arith::SelectOp::create(ob, loc, oldIsInf, z, e);
       if (a.getType() != f32)

@@ -656,6 +656,22 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       `async = false`) the next stage goes through registers: loaded before
       the step's compute, stored to shared memory after it.
 
+    * `online`: the online-softmax rewrite (FlashAttention's), `["M", "L",
+      ...]` by name. `M` is a max reduction over the compute's reduce axis
+      `j` (the keys); the compute (a sum over `j`) and each `L` (sums over
+      `j`) read `M` only inside a factor `exp(u - h(M))` (or `exp2`) of
+      their summands, the compute's summand a product `P * V` of that
+      factor and a value input's element. The kernel computes all of them
+      in one pass over `j`: per k-step the running maximum, each sum and
+      the accumulator rescaled by `exp(h(m_old) - h(m_new))`, the step's
+      terms added (docs/Attention.md). A producer of the scores attached at
+      `j` (`compute_at = [#ext.at<"S", "j">]`) runs per k-step on tensor
+      cores under `mma`, kept in registers where its rows each sit in one
+      warp; `reverse_compute_at`'s consumer may read `M` and the `L`s,
+      which are stored to their outputs only when something else reads
+      them; `stages = N` copies the windows that move with `j` N - 1 steps
+      ahead. The decomposition must be data-parallel.
+
     ```mlir
     #ext.schedule<tile = [64, 64, 16], blocks = ["i", "j"], threads = [16, 16, 1],
                   cache = [#ext.cache<operand = 0>, #ext.cache<operand = 1>]>
