@@ -11,14 +11,19 @@
 //   acc    = alpha * acc + sum_j P * V               (the anchor, P = exp(..))
 //
 // This is exact because every summand that reads M does so only in a factor
-// exp(u - h(M)): exp(u - h(m_final)) = exp(u - h(m_k)) * exp(h(m_k) -
-// h(m_final)), the product of the later steps' alphas. The pass checks that
-// shape and builds the tile-level kernel: a producer of the scores attached
-// at j (compute_at) runs per k-step into registers (tensor cores under `mma`)
-// and shared memory, the row statistics live in shared memory, P is written
-// in the value operand's type to a shared tile, and the accumulator stays in
-// registers; the epilogue consumer (reverse_compute_at) reads M and the Ls
-// from shared memory. Nothing of the size of S reaches global memory.
+// exp(u - h(M)) (or exp2): exp(u - h(m_final)) = exp(u - h(m_k)) *
+// exp(h(m_k) - h(m_final)), the product of the later steps' alphas. The pass
+// checks that shape and builds the tile-level kernel: a producer of the
+// scores attached at j (compute_at) runs per k-step on tensor cores under
+// `mma` into a fragment, which the row max and the sums fold in registers
+// (ext.tile_compute's fragment reduction) and P is computed from; without
+// tensor cores, or with a row split over warps, the scores go through a
+// shared tile instead. The row statistics live in shared memory, P is
+// written in the value operand's type to a shared tile for the second GEMM,
+// the accumulator stays in registers, and the windows that move with the
+// keys are copied `stages - 1` steps ahead; the epilogue consumer
+// (reverse_compute_at) reads M and the Ls from shared memory. Nothing of
+// the size of S reaches global memory.
 //
 // A row whose scores seen so far are all -inf contributes zero terms (its
 // statistics are evaluated at 0 instead of -inf), so masked prefixes do not
@@ -335,8 +340,9 @@ private:
     return anchor.emitOpError() << "schedule: online: ";
   }
   LogicalResult resolve();
-  LogicalResult mapAxes(Fused &f, Value mOutput, AffineMap readByAnchor,
-                        AffineMap readByF);
+  /// `f`'s axes as the anchor's: its spatial axes by where it and the
+  /// anchor read M (`readByF`, `readByAnchor`), its reduce axis the keys.
+  LogicalResult mapAxes(Fused &f, AffineMap readByAnchor, AffineMap readByF);
   bool kept(const Fused &f, unsigned axis) const;
   SmallVector<unsigned> keptAxes(const Fused &f) const;
   /// The window of `f`'s input `i` at this tile and k-step, as a tile
@@ -510,8 +516,7 @@ SmallVector<unsigned> OnlineSoftmaxBuilder::keptAxes(const Fused &f) const {
   return out;
 }
 
-LogicalResult OnlineSoftmaxBuilder::mapAxes(Fused &f, Value mOutput,
-                                            AffineMap readByAnchor,
+LogicalResult OnlineSoftmaxBuilder::mapAxes(Fused &f, AffineMap readByAnchor,
                                             AffineMap readByF) {
   SmallVector<AxisAttr> axes = f.op.getAxisList();
   f.anchorAxis.assign(axes.size(), -2);
@@ -548,7 +553,6 @@ LogicalResult OnlineSoftmaxBuilder::mapAxes(Fused &f, Value mOutput,
   if (reduces != 1)
     return err() << quotedName(f.op) << " must have one reduce axis (the "
                  << "keys), not " << reduces;
-  (void)mOutput;
   return success();
 }
 
@@ -603,7 +607,7 @@ LogicalResult OnlineSoftmaxBuilder::resolve() {
                  << names.front().getValue() << "'";
   anchorMInput = *mIn;
   AffineMap anchorReadsM = anchor.getInputMap(*mIn);
-  if (failed(mapAxes(max, mOut, anchorReadsM, max.op.getOutputMap(0))))
+  if (failed(mapAxes(max, anchorReadsM, max.op.getOutputMap(0))))
     return failure();
   for (unsigned a = 0; a < plan.axes.size(); ++a) {
     bool row = llvm::any_of(anchorReadsM.getResults(), [&](AffineExpr e) {
@@ -642,7 +646,7 @@ LogicalResult OnlineSoftmaxBuilder::resolve() {
     if (!lm)
       return err() << "'" << name.getValue() << "' does not read '"
                    << names.front().getValue() << "'";
-    if (failed(mapAxes(f, mOut, anchorReadsM, f.op.getInputMap(*lm))))
+    if (failed(mapAxes(f, anchorReadsM, f.op.getInputMap(*lm))))
       return failure();
     OnlineTerm t;
     if (failed(analyzeTerm(anchor, f.op, *lm, names.front().getValue(), t)))
@@ -1432,7 +1436,7 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     }
   }
 
-  Fused *maxF = &max;
+  Fused *maxF = &max; // the max reduction, as a fused compute
   // m_new = max(m, max_j g(S)) over the valid keys.
   {
     SmallVector<int> args;
@@ -1620,7 +1624,7 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     SmallVector<int64_t> pvThreads(accThreads);
     pvThreads.push_back(1);
     auto pv = tileCompute(self, pvAxes,
-                          mma ? pvThreads : pvThreads, {},
+                          pvThreads, {},
                           {{pBuf, pMap}, {w->buffer, wMap}}, {{acc, AffineMap::get(3, 0, {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)}, ctx)}},
                           anchor.getCombinerAttr(), true, accLayout);
     Block *pb = rw.createBlock(&pv.getBody(), {}, {pElem, wElem}, {loc, loc});
