@@ -352,6 +352,11 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     keys = 32 if not amd and head_dim > 64 else 64
     fields = {"tile": (1, rows, head_dim, keys), "blocks": ["b", "i"], "mma": "auto",
               "warps": (rows // 16, 1), "vector": 8, "stages": 1 if amd else 2}
+    if dtype not in ("f16", "bf16"):
+        # No tensor-core instruction ext picks for these inputs: the GEMMs
+        # on the threads, 4 x 32 over the rows and the head.
+        fields = {"tile": (1, 64, head_dim, 32), "blocks": ["b", "i"],
+                  "threads": (1, 4, 32, 1), "vector": 4}
     fields.update(schedule_fields)
     s = _schedule(O, **fields)
     s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")

@@ -58,6 +58,18 @@ def test_other_instructions_on_the_emulator(chip):
     check(out[~masked], ref[~masked])
 
 
+def test_float32_on_the_threads():
+    """f32 inputs: no tensor-core instruction, the GEMMs on the threads."""
+    q, k, v = (x.astype(np.float32) for x in inputs(2, 70, 50, 64, seed=3))
+    w = ext.attention(2, 70, 50, 64, dtype="float32", causal=True)
+    out = w.run(q, k, v)
+    ref = reference(q, k, v, causal=True)
+    masked = np.isnan(ref)
+    assert (out[masked] == 0).all()
+    np.testing.assert_allclose(out[~masked], ref[~masked], rtol=1e-4, atol=1e-5)
+    assert w.build("nvvm", chip="sm_80").ptx.count(".entry") == 1
+
+
 def test_scale_and_non_causal_rows():
     q, k, v = inputs(1, 65, 63, 64, seed=2)
     out = ext.attention(1, 65, 63, 64, scale=0.3).run(q, k, v)
