@@ -58,6 +58,29 @@ def test_other_instructions_on_the_emulator(chip):
     check(out[~masked], ref[~masked])
 
 
+@pytest.mark.parametrize("shape,causal,chip", [
+    ((1, 1, 1000, 64), False, None),    # decoding: one query
+    ((2, 1, 1, 64), True, None),        # one query, one key
+    ((1, 33, 17, 32), True, None),      # more queries than keys, a head of 32
+    ((1, 40, 70, 256), False, None),    # a head of 256 (wgmma's widest N)
+    ((3, 5, 200, 128), True, "gfx942")])
+def test_edge_shapes(shape, causal, chip):
+    q, k, v = inputs(*shape, seed=7)
+    out = ext.attention(*shape, causal=causal, chip=chip).run(q, k, v)
+    ref = reference(q, k, v, causal)
+    seen = ~np.isnan(ref)
+    assert (out[~seen] == 0).all()
+    check(out[seen], ref[seen])
+
+
+def test_head_dim_the_lanes_do_not_divide():
+    """A head of 80 under mma = auto: the lanes on the head (32) do not
+    divide it; the schedule says so (pass threads= to choose)."""
+    with pytest.raises(ValueError, match="tile size 80 of axis 'e' is not a multiple of its 32 "
+                                         "threads"):
+        ext.attention(1, 64, 64, 80).build("cpu")
+
+
 def test_float32_on_the_threads():
     """f32 inputs: no tensor-core instruction, the GEMMs on the threads."""
     q, k, v = (x.astype(np.float32) for x in inputs(2, 70, 50, 64, seed=3))
