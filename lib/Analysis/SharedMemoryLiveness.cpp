@@ -2,9 +2,10 @@
 //
 // Ops of the kernel are numbered in program order (pre-order). A buffer's
 // interval starts at its first access and ends at the last op where any of
-// its aliases is live (mlir::Liveness) or accessed. Two corrections make the
-// interval hold for the whole block rather than one thread's straight-line
-// view:
+// its aliases is live (mlir::Liveness) or accessed; an address taken as an
+// integer (a wgmma matrix descriptor) is accessed wherever a value computed
+// from it is used. Two corrections make the interval hold for the whole
+// block rather than one thread's straight-line view:
 //
 // * Loops. Liveness sees no back-edge through scf.for, so a buffer accessed
 //   in a loop may carry data from one iteration into the next (a read early
@@ -28,6 +29,7 @@
 #include "ext/Analysis/SharedMemoryLiveness.h"
 
 #include "mlir/Analysis/Liveness.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -174,6 +176,19 @@ static SmallVector<Value> collectAliases(Value root,
       }
       if (isa<memref::DeallocOp>(user))
         continue;
+      // Its address as an integer (a wgmma matrix descriptor, say) reads the
+      // buffer wherever a value computed from it is used: every op of the
+      // address's forward slice is an access, the wgmma that reads through
+      // the descriptor included, however far from where the address was
+      // taken (LICM hoists it out of the loop).
+      if (auto address = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+        accesses.insert(user);
+        llvm::SetVector<Operation *> slice;
+        getForwardSlice(address.getResult(), &slice);
+        for (Operation *op : slice)
+          accesses.insert(op);
+        continue;
+      }
       // Anything else reads or writes through it (or lets it escape: a call,
       // a store of the pointer), which counts as an access too.
       accesses.insert(user);

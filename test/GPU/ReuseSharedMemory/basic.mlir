@@ -423,3 +423,37 @@ func.func @address_taken(%out: memref<512xf32>, %addr: memref<1xindex>) {
   }
   return
 }
+
+// -----
+
+// A's address is taken (as a wgmma matrix descriptor is, and LICM hoists it
+// out of the loop) and read through after B's accesses: A is live until
+// then, so A and B must not share bytes. Before, the address's later use
+// did not count, A looked dead after the store, and B took its bytes (the
+// attention kernel's wgmma read K's tile for V's).
+// CHECK-LABEL: func @address_read_later
+// CHECK-DAG:     memref.view %{{.*}}[%c0{{.*}}][] : memref<{{.*}}xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG:     memref.view %{{.*}}[%c1024{{.*}}][] : memref<{{.*}}xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+func.func private @read_through(i64) -> f32
+func.func @address_read_later(%out: memref<256xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%A : memref<256xf32, #gpu.address_space<workgroup>>, %B : memref<256xf32, #gpu.address_space<workgroup>>) {
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %A[%tx] : memref<256xf32, #gpu.address_space<workgroup>>
+    %p = memref.extract_aligned_pointer_as_index %A : memref<256xf32, #gpu.address_space<workgroup>> -> index
+    %p64 = arith.index_cast %p : index to i64
+    gpu.barrier
+    scf.for %i = %c0 to %n step %c1 {
+      memref.store %f, %B[%tx] : memref<256xf32, #gpu.address_space<workgroup>>
+      %b = memref.load %B[%tx] : memref<256xf32, #gpu.address_space<workgroup>>
+      %a = func.call @read_through(%p64) : (i64) -> f32
+      %s = arith.addf %a, %b : f32
+      memref.store %s, %out[%tx] : memref<256xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
