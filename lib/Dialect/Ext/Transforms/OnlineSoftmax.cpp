@@ -419,21 +419,12 @@ private:
                                  sharedTileType(shape, elem, aligns),
                                  alignAttr, swizzle);
   }
-  /// Under wgmma, the layout its descriptors read for a 16-bit tile whose
-  /// rows are `shape.back()` elements: rows of W = 32, 64 or 128 bytes
-  /// swizzled by #ext.swizzle<bits = log2(W / 16), base = 3, shift = 3>,
-  /// wider rows as 128-byte column panels. Null when not under wgmma or the
-  /// rows fit none of them.
+  /// Under wgmma, the swizzle its descriptors read for a 2-D tile; null
+  /// otherwise.
   SwizzleAttr operandSwizzle(ArrayRef<int64_t> shape, Type elem) const {
-    if (!warpgroup || shape.size() != 2 || elem.getIntOrFloatBitWidth() != 16)
+    if (!warpgroup || shape.size() != 2)
       return {};
-    int64_t row = shape.back() * 2;
-    int64_t width = std::min<int64_t>(row, 128);
-    if ((row > 128 && row % 128 != 0) ||
-        (width != 32 && width != 64 && width != 128))
-      return {};
-    return SwizzleAttr::get(ctx, llvm::Log2_64(width / 16), 3, 3,
-                            row > 128 ? 64 : 0);
+    return wgmmaOperandSwizzle(ctx, shape.back(), elem);
   }
   Value allocFragment(MemRefType type, ArrayRef<int64_t> threads,
                       FragmentLayoutAttrInterface fragLayout) {
@@ -1436,37 +1427,47 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     }
   }
 
-  Fused *maxF = &max; // the max reduction, as a fused compute
-  // m_new = max(m, max_j g(S)) over the valid keys.
-  {
+  // A reduction of `f` over the step's valid keys into the row buffer `out`:
+  // from the scores' fragment in registers where there is one, else across
+  // the block's threads. With `foldOld` (M's), `out`'s old value is one more
+  // input, folded in with max; a sum accumulates into `out`.
+  auto rowReduction = [&](const Fused &f, Value out, Value foldOld,
+                          bool accumulate) -> LogicalResult {
     SmallVector<int> args;
-    FailureOr<SmallVector<TileOperand>> ins = operands(*maxF, args, {yieldOf(*maxF)});
+    FailureOr<SmallVector<TileOperand>> ins = operands(f, args, {yieldOf(f)});
     if (failed(ins))
       return failure();
-    // The old max as one more input.
-    ins->push_back({mBuf, localMap(*maxF, maxF->op.getOutputMap(0))});
-    SmallVector<unsigned> axes = keptAxes(*maxF);
+    AffineMap outMap = localMap(f, f.op.getOutputMap(0));
+    if (foldOld)
+      ins->push_back({foldOld, outMap});
+    SmallVector<unsigned> axes = keptAxes(f);
     SmallVector<int64_t> threads;
-    for (unsigned a : axes)
-      threads.push_back(maxF->op.getAxisList()[a].isReduce() ? rt[1] : rt[0]);
+    SmallVector<Value> bounds;
+    for (unsigned a : axes) {
+      bool key = static_cast<unsigned>(f.anchorAxis[a]) == kAxis;
+      threads.push_back(key ? rt[1] : rt[0]);
+      bounds.push_back(key ? kValid : rowsValid);
+    }
     if (sFrag)
       threads = sFragThreads;
-    SmallVector<Value> bounds;
-    for (unsigned a : axes)
-      bounds.push_back(static_cast<unsigned>(maxF->anchorAxis[a]) == kAxis
-                           ? kValid
-                           : rowsValid);
-    auto tc = tileCompute(*maxF, axes, threads, bounds, *ins,
-                          {{mNewBuf, localMap(*maxF, maxF->op.getOutputMap(0))}},
-                          maxF->op.getCombinerAttr(), false, sFragLayout);
+    auto tc = tileCompute(f, axes, threads, bounds, *ins, {{out, outMap}},
+                          f.op.getCombinerAttr(), accumulate, sFragLayout);
     unsigned oldArg = ins->size() - 1;
-    fillBody(*maxF, tc, args, {yieldOf(*maxF)},
-             [&](OpBuilder &b, ArrayRef<Value> v) -> SmallVector<Value> {
-               Value old = b.getBlock()->getArgument(oldArg);
-               return {arith::MaximumFOp::create(b, loc, v[0], old)};
-             });
+    auto fold = [&](OpBuilder &b, ArrayRef<Value> v) -> SmallVector<Value> {
+      Value old = b.getBlock()->getArgument(oldArg);
+      return {arith::MaximumFOp::create(b, loc, v[0], old)};
+    };
+    if (foldOld)
+      fillBody(f, tc, args, {yieldOf(f)}, fold);
+    else
+      fillBody(f, tc, args, {yieldOf(f)});
     rw.setInsertionPointAfter(tc);
-  }
+    return success();
+  };
+
+  // m_new = max(m, max_j g(S)) over the valid keys.
+  if (failed(rowReduction(max, mNewBuf, /*foldOld=*/mBuf, false)))
+    return failure();
 
   // Per row: the rescale of each sum and of the accumulator, the max the
   // step reads (0 while the row has seen only -inf), m = m_new.
@@ -1525,28 +1526,9 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
   }
 
   // Each sum: l += sum_j over the valid keys, M read as m_eff.
-  for (auto [f, buf] : llvm::zip(sums, sumBufs)) {
-    SmallVector<int> args;
-    FailureOr<SmallVector<TileOperand>> ins = operands(f, args, {yieldOf(f)});
-    if (failed(ins))
+  for (auto [f, buf] : llvm::zip(sums, sumBufs))
+    if (failed(rowReduction(f, buf, /*foldOld=*/Value(), /*accumulate=*/true)))
       return failure();
-    SmallVector<unsigned> axes = keptAxes(f);
-    SmallVector<int64_t> threads;
-    SmallVector<Value> bounds;
-    for (unsigned a : axes) {
-      bool key = static_cast<unsigned>(f.anchorAxis[a]) == kAxis;
-      threads.push_back(key ? rt[1] : rt[0]);
-      bounds.push_back(key ? kValid : rowsValid);
-    }
-    if (sFrag)
-      threads = sFragThreads;
-    auto tc = tileCompute(f, axes, threads, bounds, *ins,
-                          {{buf, localMap(f, f.op.getOutputMap(0))}},
-                          f.op.getCombinerAttr(), /*accumulate=*/true,
-                          sFragLayout);
-    fillBody(f, tc, args, {yieldOf(f)});
-    rw.setInsertionPointAfter(tc);
-  }
 
   // P over rows x keys, in the value operand's type under mma; 0 past the
   // valid keys (the value tile's copy zero-fills there, but P * 0 must stay

@@ -184,6 +184,37 @@ tiling::resolveDecomposition(ComputeOp op, TileDecompositionAttrInterface d,
   return resolved;
 }
 
+/// Why `layout` cannot distribute a `tile` over `threads` (its verifier's
+/// message, kept quiet), or empty when it can.
+static std::string whyNotDistributed(ComputeOp op, MmaLayoutAttr layout,
+                                     ArrayRef<int64_t> tile,
+                                     ArrayRef<int64_t> threads) {
+  std::string why;
+  ScopedDiagnosticHandler quiet(op.getContext(), [&](Diagnostic &d) {
+    if (why.empty())
+      why = d.str();
+    return success();
+  });
+  if (failed(layout.verifyDistribution([&]() { return op.emitOpError(); },
+                                       tile, threads)) &&
+      why.empty())
+    why = "the layout does not distribute the tile";
+  return why;
+}
+
+SwizzleAttr tiling::wgmmaOperandSwizzle(MLIRContext *ctx, int64_t columns,
+                                        Type elem) {
+  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() != 16)
+    return {};
+  int64_t row = columns * 2;
+  int64_t width = std::min<int64_t>(row, 128);
+  if ((row > 128 && row % 128 != 0) ||
+      (width != 32 && width != 64 && width != 128))
+    return {};
+  return SwizzleAttr::get(ctx, llvm::Log2_64(width / 16), 3, 3,
+                          row > 128 ? 64 : 0);
+}
+
 /// Why sm_90a's warpgroup MMA cannot run `schedule` (empty when it can):
 /// its own distribution rule (warps = [M / 16, 1], N up to 256), and both
 /// inputs cached in a layout its descriptors read (a 32-, 64- or 128-byte
@@ -203,17 +234,9 @@ static std::string whyNotWgmma(ComputeOp op, ScheduleAttr schedule,
     tile.push_back(plan.tile[a]);
     threads.push_back(plan.threads[a]);
   }
-  std::string why;
-  {
-    ScopedDiagnosticHandler quiet(ctx, [&](Diagnostic &d) {
-      if (why.empty())
-        why = d.str();
-      return success();
-    });
-    if (failed(layout.verifyDistribution([&]() { return op.emitOpError(); },
-                                         tile, threads)))
-      return why;
-  }
+  if (std::string why = whyNotDistributed(op, layout, tile, threads);
+      !why.empty())
+    return why;
   int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
   for (unsigned operand : {0u, 1u}) {
     CacheAttr cache;
@@ -287,23 +310,27 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
     // sm_90a's warpgroup MMA where the schedule is one it runs (warps down
     // M, swizzled operands), else mma.sync.
     if (nvidia && online && (elem.isF16() || elem.isBF16())) {
-      // sm_90a's warpgroup MMA where its warps rule holds (64 rows per
-      // warpgroup, N up to 256); the kernel swizzles its own operand tiles.
-      ArrayRef<int64_t> warps = schedule.getWarps();
-      auto wgmma = MmaLayoutAttr::get(op.getContext(), MmaShape::wgmma_k16, warps);
-      // 16-bit rows of 32 or 64 bytes, or 128-byte panels: a swizzle
-      // wgmma's descriptors read.
-      auto swizzleable = [](int64_t n) {
-        return n == 16 || n == 32 || (n % 64 == 0 && n <= 256);
-      };
-      bool fits = wgmma.existsOn(*chip) && fragAxes.size() == 2 &&
-                  warps.size() == 2 && warps[1] == 1 && warps[0] % 4 == 0 &&
-                  plan.tile[fragAxes[0]] == 16 * warps[0] &&
-                  swizzleable(plan.tile[fragAxes[1]]) && plan.kAxis &&
-                  swizzleable(plan.tile[*plan.kAxis]);
+      // An online-softmax kernel swizzles its own operand tiles: the
+      // accumulator (rows x head) must be wgmma's distribution, the scores
+      // (rows x keys) too, and both the head's and the keys' rows a layout
+      // its descriptors read.
+      auto wgmma = MmaLayoutAttr::get(op.getContext(), MmaShape::wgmma_k16,
+                                      schedule.getWarps());
+      SmallVector<int64_t> tile, threads;
+      for (unsigned a : fragAxes) {
+        tile.push_back(plan.tile[a]);
+        threads.push_back(plan.threads[a]);
+      }
+      bool fits = wgmma.existsOn(*chip) && plan.kAxis &&
+                  whyNotDistributed(op, wgmma, tile, threads).empty();
+      if (fits) {
+        int64_t keys = plan.tile[*plan.kAxis];
+        fits = whyNotDistributed(op, wgmma, {tile[0], keys}, threads).empty() &&
+               wgmmaOperandSwizzle(op.getContext(), tile[1], elem) &&
+               wgmmaOperandSwizzle(op.getContext(), keys, elem);
+      }
       shape = fits ? MmaShape::wgmma_k16 : MmaShape::m16n8k16;
-    }
-    else if (nvidia && (elem.isF16() || elem.isBF16()))
+    } else if (nvidia && (elem.isF16() || elem.isBF16()))
       shape = whyNotWgmma(op, schedule, plan, *chip, elem).empty()
                   ? MmaShape::wgmma_k16
                   : MmaShape::m16n8k16;

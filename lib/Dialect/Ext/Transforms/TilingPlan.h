@@ -342,6 +342,13 @@ void emitPipelinedKLoop(
                             llvm::ArrayRef<mlir::Value>, mlir::ValueRange)>
         compute);
 
+/// The layout wgmma's descriptors read for a 16-bit shared tile whose rows
+/// are `columns` elements: rows of W = 32, 64 or 128 bytes swizzled by
+/// #ext.swizzle<bits = log2(W / 16), base = 3, shift = 3>, wider rows as
+/// 128-byte column panels. Null when the rows fit none of them.
+SwizzleAttr wgmmaOperandSwizzle(mlir::MLIRContext *ctx, int64_t columns,
+                                mlir::Type elem);
+
 /// The kernel of a schedule with `online` (OnlineSoftmax.cpp): the max
 /// reduction and sums it names fused with `op` into one pass over the keys,
 /// the scores producer attached at the keys computed per k-step; a failure,
