@@ -94,6 +94,21 @@ def schedule_of(path):
                 targets=targets)
 
 
+def reduce_extent(path):
+    """The reduce length of the first scheduled compute in `path`."""
+    text = open(path).read()
+    head = text[:text.index("#ext.schedule<")]
+    compute = head[head.rindex("ext.compute ["):]
+    return int(re.search(r'#ext\.axis<"\w+", reduce, (\d+)>', compute).group(1))
+
+
+def few_k_steps(path, sched):
+    """True when the example's k-loop runs no more trips than its pipeline
+    is deep: LLVM may peel or reshape so short a loop."""
+    k_tile = sched["tile"][-1]
+    return math.ceil(reduce_extent(path) / k_tile) <= max(sched.get("stages") or 1, 1)
+
+
 def widen_k(path, out):
     """Writes `path` with the scheduled compute's reduce length (and every
     memref dimension and axis of that length) set to SIZE: at the examples'
@@ -415,9 +430,10 @@ def main():
                 chip = "sm_90a" if "wgmma" in open(path).read() else "sm_90"
                 nv, mod = compile_to(path, "nvvm", chip, "--ext-to-ptx", ptx)
                 a = analyze_ptx(ptx)
-                if a is None:
+                if a is None or few_k_steps(path, sched):
                     # The k-loop was unrolled whole (K of two tiles under
-                    # three stages): count the same kernel at K = SIZE.
+                    # three stages), or runs so few trips that LLVM gave
+                    # it another shape: count the same kernel at K = SIZE.
                     wide = os.path.join(tmp, "wide.mlir")
                     r["k_example"] = widen_k(path, wide)
                     nv, mod = compile_to(wide, "nvvm", chip, "--ext-to-ptx", ptx)

@@ -776,10 +776,13 @@ void Grid::releaseBarrier(Block &b) {
 void Grid::barrier(Thread &t, int32_t site) {
   Block &b = *t.block;
   maybeLandEarly(t);
-  if (t.wgmmaIssued || t.wgmmaGroups)
+  // Committed groups may stay in flight across a barrier (a pipelined
+  // k-loop's wait_group 1): what they read stays guarded by the in-flight
+  // operand check, their accumulators by the read check.
+  if (t.wgmmaIssued)
     fail(t, where(t) + " reached the gpu.barrier at " + this->site(site) +
-         " with warpgroup MMAs it has not waited for (wgmma.commit_group, "
-         "then wgmma.wait_group 0)");
+         " with warpgroup MMAs it has not committed (wgmma.commit_group, "
+         "then wgmma.wait_group)");
   if (b.atBarrier > 0 && b.barrierSite != site) {
     fail(t, where(t) + " reached the gpu.barrier at " + this->site(site) +
          " while other threads of its block wait at the gpu.barrier at " +
@@ -989,6 +992,11 @@ void Grid::asyncCopy(Thread &t, int64_t dst, int64_t src,
                        ", global address " + std::to_string(src));
     return;
   }
+  // The copy may land as soon as it is issued: into bytes an MMA in flight
+  // reads, that is a write under the MMA whenever it would land.
+  if (!t.block->wgmmaReadChunks.empty())
+    checkWgmmaOperandWrite(t, dst, dstBytes, site,
+                           "issues an asynchronous copy into");
   // The copy's shared-memory write is one lane of a warp-wide request, as
   // a store's is (cp.async writes through the same banks).
   if (t.block->banks && dstBytes > 0)

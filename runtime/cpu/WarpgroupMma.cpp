@@ -10,12 +10,12 @@
 //
 // Both operands come from shared memory, so no lane needs another's
 // registers: each thread computes its own accumulators. The operation
-// completes when it is issued; what the emulator checks instead is the
-// ordering PTX demands (a wgmma.fence before the first wgmma.mma_async
-// after a wait, every operation committed and waited for before a barrier
-// or the thread's exit). A wait that leaves groups pending would let the
-// hardware overlap them with what follows, which this model cannot show:
-// it is refused rather than run as if it were complete.
+// completes when it is issued; what the emulator checks instead is what
+// the hardware's asynchrony could get wrong: a wgmma.fence before the first
+// wgmma.mma_async after a wait; every operation committed before a barrier
+// and waited for before the thread's exit; no accumulator read, and no
+// write of the shared bytes an MMA reads, while its group is in flight
+// (wait_group N > 0 leaves the newest N groups so).
 //
 //===----------------------------------------------------------------------===//
 

@@ -158,8 +158,10 @@ llvm::cl::opt<int> dropBarrier(
 llvm::cl::opt<bool> weakenAsyncWait(
     "weaken-async-wait",
     llvm::cl::desc("tests only: pipelined k-loops (stages >= 2) wait for one "
-                   "copy group fewer than they must, to show the result "
-                   "going wrong (async copies: --chip=sm_80 or later)"),
+                   "copy group fewer than they must, or with wgmma groups "
+                   "in flight copy one step too far ahead, to show the "
+                   "result going wrong (async copies: --chip=sm_80 or "
+                   "later)"),
     llvm::cl::init(false), llvm::cl::cat(cat));
 llvm::cl::opt<bool> dropHazardBarriers(
     "drop-hazard-barriers",

@@ -42,7 +42,8 @@ struct CpuPipelineOptions : mlir::PassPipelineOptions<CpuPipelineOptions> {
   Option<bool> weakenAsyncWait{
       *this, "weaken-async-wait",
       llvm::cl::desc("Tests only: pipelined k-loops wait for one copy group "
-                     "fewer than they must (ext-apply-schedule)"),
+                     "fewer than they must, or with wgmma groups in flight "
+                     "copy one step too far ahead (ext-apply-schedule)"),
       llvm::cl::init(false)};
   Option<bool> racecheck{
       *this, "racecheck",

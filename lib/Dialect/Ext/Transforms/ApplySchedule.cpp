@@ -373,8 +373,15 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
                         /*accumulate=*/true);
     };
     if (plan.kAxis && stages > 1) {
+      // wgmma groups stay in flight across k-steps only where nothing but
+      // the staged copies writes what they read (no attached producer
+      // rewrites its tile each step) and the pipeline is deep enough.
+      auto mma = dyn_cast_if_present<MmaLayoutAttr>(layout);
+      bool mmaInFlight =
+          stages >= 3 && mma && mma.isWarpgroup() && isAttached.none();
       emitPipelinedKLoop(
           rw, loc, op, plan, schedule, options, frame, kBegin, kEnd, stageBufs,
+          mmaInFlight,
           [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds, ValueRange ins) {
             // The attached producers' buffers, not their outputs' views.
             SmallVector<Value> operands(ins);

@@ -12,6 +12,7 @@
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/Transforms/StageSelect.h"
+#include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 #include "ext/Support/IndexConstant.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -128,7 +129,7 @@ void tiling::emitPipelinedKLoop(
     RewriterBase &rw, Location loc, ComputeOp op, const TilingPlan &plan,
     ScheduleAttr schedule, const ApplyScheduleOptions &options,
     const TileFrame &frame, Value kBegin, Value kEnd,
-    ArrayRef<SmallVector<Value>> stageBufs,
+    ArrayRef<SmallVector<Value>> stageBufs, bool mmaInFlight,
     function_ref<void(ArrayRef<Value>, ArrayRef<Value>, ValueRange)> compute) {
   unsigned k = *plan.kAxis;
   int64_t stages = schedule.getStages();
@@ -136,7 +137,14 @@ void tiling::emitPipelinedKLoop(
   CopyStaging staging = options.asyncCopies && schedule.getAsync()
                             ? CopyStaging::async
                             : CopyStaging::registers;
-  int64_t pending = stages - 2 + (options.weakenAsyncWait ? 1 : 0);
+  // A warpgroup MMA may leave its k-step's group in flight while the next
+  // step issues (wait_group 1): the buffers it reads stay busy one step
+  // longer, so the copies run one step less ahead, N-2 instead of N-1.
+  // Weakened (tests), a k-loop waits for one copy group too few, or with
+  // MMAs in flight, copies into the stage the previous step's group reads.
+  bool weaken = options.weakenAsyncWait;
+  int64_t ahead = mmaInFlight && !weaken ? stages - 2 : stages - 1;
+  int64_t pending = ahead - 1 + (weaken && !mmaInFlight ? 1 : 0);
   auto stagingAttr = CopyStagingAttr::get(rw.getContext(), staging);
   unsigned numInputs = op.getInputs().size();
 
@@ -201,8 +209,8 @@ void tiling::emitPipelinedKLoop(
   };
   Location waitLoc = phaseLoc(loc, "wait for the k-step's stage");
 
-  // Prologue: the first N-1 steps' copies, one group each.
-  for (int64_t s = 0; s < stages - 1; ++s) {
+  // Prologue: the first `ahead` steps' copies, one group each.
+  for (int64_t s = 0; s < ahead; ++s) {
     Value step =
         s == 0 ? kBegin
                : arith::AddIOp::create(rw, loc, kBegin, constIndex(rw, loc, s))
@@ -211,16 +219,25 @@ void tiling::emitPipelinedKLoop(
     CopyCommitOp::create(rw, loc);
   }
 
-  // The loop carries its stage and the one its copies fill (the previous
-  // step's, N - 1 ahead): stage t + 1 is stage t + 1 wrapped at N, a compare
-  // and a select, instead of a division per step.
+  // The loop carries its stage and the one its copies fill (`ahead`
+  // steps later): stage t + 1 is stage t + 1 wrapped at N, a compare and a
+  // select, instead of a division per step.
   KSteps steps = planKSteps(rw, loc, op, plan, kEnd);
   Value firstStage = stageOf(kBegin);
   Value firstCopyStage = stageOf(
-      arith::AddIOp::create(rw, loc, kBegin, constIndex(rw, loc, stages - 1)));
+      arith::AddIOp::create(rw, loc, kBegin, constIndex(rw, loc, ahead)));
   auto loop = scf::ForOp::create(rw, loc, kBegin, steps.fullEnd,
                                  constIndex(rw, loc, 1),
                                  ValueRange{firstStage, firstCopyStage});
+  if (mmaInFlight)
+    loop->setAttr(kMmaInFlightAttrName, rw.getUnitAttr());
+  auto nextStage = [&](Value stage) {
+    Value next = arith::AddIOp::create(rw, loc, stage, constIndex(rw, loc, 1));
+    Value wraps = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, next,
+                                        constIndex(rw, loc, stages));
+    return arith::SelectOp::create(rw, loc, wraps, constIndex(rw, loc, 0), next)
+        .getResult();
+  };
   {
     // With iter_args the loop is built without a terminator.
     OpBuilder::InsertionGuard g(rw);
@@ -230,17 +247,13 @@ void tiling::emitPipelinedKLoop(
     Value copyStage = loop.getRegionIterArg(1);
     CopyWaitOp::create(rw, waitLoc, pending);
     issueCopies(
-        arith::AddIOp::create(rw, loc, step, constIndex(rw, loc, stages - 1)),
+        arith::AddIOp::create(rw, loc, step, constIndex(rw, loc, ahead)),
         copyStage);
     computeStep(step, constIndex(rw, loc, tileK), stage);
     CopyCommitOp::create(rw, loc);
-    Value next = arith::AddIOp::create(rw, loc, stage, constIndex(rw, loc, 1));
-    Value wraps = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, next,
-                                        constIndex(rw, loc, stages));
-    next = arith::SelectOp::create(rw, loc, wraps, constIndex(rw, loc, 0),
-                                   next);
-    // Step t + 1 fills the buffer step t computed from.
-    scf::YieldOp::create(rw, loc, ValueRange{next, stage});
+    // N - 1 ahead, step t + 1 fills the buffer step t computed from.
+    Value nextCopyStage = ahead == stages - 1 ? stage : nextStage(copyStage);
+    scf::YieldOp::create(rw, loc, ValueRange{nextStage(stage), nextCopyStage});
   }
   // The peeled ragged step's copy was issued by the prologue or the loop.
   if (steps.peeled)

@@ -332,12 +332,18 @@ void emitPeeledStep(mlir::RewriterBase &rw, mlir::Location loc,
 /// group of step k is always the (k - kBegin)-th and `pending = N-2` covers
 /// it. The copy into (k-1) mod N comes after the barrier that follows every
 /// thread's compute of step k-1, so one barrier per step suffices.
+///
+/// With `mmaInFlight` (N >= 3, a warpgroup MMA compute) the copies run N-2
+/// steps ahead instead, into (k-2) mod N, and the loop is marked
+/// kMmaInFlightAttrName: the compute of step k may leave its MMAs in flight
+/// until step k+1's have issued (wgmma.wait_group 1), since the barrier of
+/// step k+1 follows every warpgroup's retirement of step k-1's group only.
 void emitPipelinedKLoop(
     mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
     const TilingPlan &plan, ScheduleAttr schedule,
     const ApplyScheduleOptions &options, const TileFrame &frame,
     mlir::Value kBegin, mlir::Value kEnd,
-    llvm::ArrayRef<llvm::SmallVector<mlir::Value>> stageBufs,
+    llvm::ArrayRef<llvm::SmallVector<mlir::Value>> stageBufs, bool mmaInFlight,
     llvm::function_ref<void(llvm::ArrayRef<mlir::Value>,
                             llvm::ArrayRef<mlir::Value>, mlir::ValueRange)>
         compute);

@@ -3,7 +3,10 @@
 // The #ext.mma<wgmma_k16> strategy: C += A * B with A and B in shared
 // memory becomes, per k-tile, one wgmma.mma_async.m64nNk16 per 16-deep
 // k-step for each warpgroup (4 consecutive warps, 64 rows of the tile),
-// between a wgmma.fence and a commit + wait_group 0. The operands are read
+// between a wgmma.fence and a commit + wait_group 0; in a k-loop of 3 or
+// more stages (ext.mma_in_flight) + wait_group 1, the accumulators carried
+// by the loop, so a step's MMAs run while the next step waits for its
+// stage and issues. The operands are read
 // through matrix descriptors (PTX ISA 9.7.15.5.1.2), so their shared tiles
 // must be the instruction's canonical layouts, which ext's swizzled tiles
 // are when a row is exactly the swizzle's width:
@@ -38,6 +41,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace ext;
@@ -120,12 +124,27 @@ public:
     int64_t n = p.tileN;
     auto accType = LLVM::LLVMStructType::getLiteral(
         rw.getContext(), SmallVector<Type>(n / 2, f32));
-    // The warp's accumulators as the wgmma's registers: register 4j + i is
-    // item i of n-tile j, stored at [i / 2][2 j + i % 2].
-    Value acc = LLVM::PoisonOp::create(rw, loc, accType);
-    for (int64_t r = 0; r < n / 2; ++r) {
-      Value v = memref::LoadOp::create(rw, loc, storage, storageIndex(r));
-      acc = LLVM::InsertValueOp::create(rw, loc, acc, v, r);
+    // In a k-loop that lets groups stay in flight, the accumulators are the
+    // loop's: read from the storage before it, carried as wgmma registers
+    // from step to step, written back once the last group retired.
+    scf::ForOp loop = inFlightLoop();
+    Value acc;
+    scf::YieldOp yield;
+    if (loop) {
+      Operation *at = &*rw.getInsertionPoint();
+      rw.setInsertionPoint(loop);
+      Value init = loadAccumulators(accType);
+      auto grown = loop.replaceWithAdditionalYields(
+          rw, init, /*replaceInitOperandUsesInLoop=*/false,
+          [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+            return SmallVector<Value>{args.back()};
+          });
+      loop = cast<scf::ForOp>(grown->getOperation());
+      acc = loop.getRegionIterArgs().back();
+      yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      rw.setInsertionPoint(at);
+    } else {
+      acc = loadAccumulators(accType);
     }
     // Once per stage tile, where it is allocated (before the k-loop): no
     // call (cf.assert's __assertfail) between the wgmmas, which would make
@@ -175,11 +194,21 @@ public:
           NVVM::MMAIntOverflowAttr());
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rw, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(rw, loc, 0);
-    for (int64_t r = 0; r < n / 2; ++r) {
-      Value v = LLVM::ExtractValueOp::create(rw, loc, acc, r);
-      memref::StoreOp::create(rw, loc, v, storage, storageIndex(r));
+    if (!loop) {
+      NVVM::WgmmaWaitGroupSyncOp::create(rw, loc, 0);
+      storeAccumulators(acc);
+      return;
     }
+    // The previous step's group retires; this one runs on while the next
+    // step waits for its stage and issues.
+    NVVM::WgmmaWaitGroupSyncOp::create(rw, loc, 1);
+    rw.modifyOpInPlace(yield, [&] {
+      yield->setOperand(yield->getNumOperands() - 1, acc);
+    });
+    OpBuilder::InsertionGuard guard(rw);
+    rw.setInsertionPointAfter(loop);
+    NVVM::WgmmaWaitGroupSyncOp::create(rw, loc, 0);
+    storeAccumulators(loop.getResults().back());
   }
 
 private:
@@ -192,6 +221,39 @@ private:
   /// column panels of `width` bytes, each `rows` rows long.
   static int64_t kMajorOffset(OperandLayout l, int64_t k0) {
     return k0 * 2 / l.width * (l.rows * l.width) + k0 * 2 % l.width;
+  }
+
+  /// The enclosing k-loop, when it lets this op's groups stay in flight
+  /// (kMmaInFlightAttrName) and the op is directly in its body with the
+  /// accumulators' storage touched by nothing else in the loop.
+  scf::ForOp inFlightLoop() {
+    auto loop = dyn_cast<scf::ForOp>(rw.getInsertionBlock()->getParentOp());
+    if (!loop || !loop->hasAttr(kMmaInFlightAttrName) ||
+        rw.getInsertionPoint() == rw.getInsertionBlock()->end() ||
+        loop->isAncestor(storage.getParentBlock()->getParentOp()))
+      return {};
+    for (Operation *user : storage.getUsers())
+      if (loop->isAncestor(user))
+        return {};
+    return loop;
+  }
+
+  /// The warp's accumulators as the wgmma's registers: register 4j + i is
+  /// item i of n-tile j, stored at [i / 2][2 j + i % 2].
+  Value loadAccumulators(Type accType) {
+    Value acc = LLVM::PoisonOp::create(rw, loc, accType);
+    for (int64_t r = 0; r < p.tileN / 2; ++r) {
+      Value v = memref::LoadOp::create(rw, loc, storage, storageIndex(r));
+      acc = LLVM::InsertValueOp::create(rw, loc, acc, v, r);
+    }
+    return acc;
+  }
+
+  void storeAccumulators(Value acc) {
+    for (int64_t r = 0; r < p.tileN / 2; ++r) {
+      Value v = LLVM::ExtractValueOp::create(rw, loc, acc, r);
+      memref::StoreOp::create(rw, loc, v, storage, storageIndex(r));
+    }
   }
 
   SmallVector<Value> storageIndex(int64_t r) {

@@ -159,7 +159,9 @@ def ExtApplySchedule : Pass<"ext-apply-schedule"> {
            "candidate's predicted utilization">,
     Option<"weakenAsyncWait", "weaken-async-wait", "bool", /*default=*/"false",
            "Tests only: pipelined k-loops wait for one copy group fewer than "
-           "they must (the emulator shows wrong numbers or a race)">
+           "they must, or with wgmma groups in flight copy one step too far "
+           "ahead (the emulator shows wrong numbers, a race or a write "
+           "under an MMA)">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -39,6 +39,12 @@ public:
   virtual llvm::LogicalResult emitElementwise(TileComputeOp op) = 0;
 };
 
+/// A pipelined k-loop (scf.for) whose copies run far enough ahead that the
+/// warpgroup MMAs of one step may stay in flight until the next step's have
+/// issued: the strategy carries the accumulators through the loop and waits
+/// with wgmma.wait_group 1 (KLoop.cpp states the schedule that allows it).
+inline constexpr llvm::StringLiteral kMmaInFlightAttrName = "ext.mma_in_flight";
+
 /// Attaches every built-in layout's strategy (element-wise for #ext.cyclic
 /// and #ext.blocked, tensor cores for #ext.mma).
 void registerTileAccumulationModels(mlir::DialectRegistry &registry);

@@ -36,7 +36,8 @@ struct ApplyScheduleOptions {
   /// later): pipelined stages use them unless the schedule says async=false.
   bool asyncCopies = false;
   /// Tests only: pipelined k-loops wait for one copy group fewer than they
-  /// must, to show that the emulator catches it.
+  /// must, or with wgmma groups in flight copy one step too far ahead, to
+  /// show that the emulator catches it.
   bool weakenAsyncWait = false;
 };
 
