@@ -22,15 +22,55 @@ def available():
     return None
 
 
+def _math(s):
+    return s["FFMA"] + s["FMUL"] + 64 * s["HMMA"] + 4096 * s["HGMMA"]
+
+
+def _math_loop(cubin):
+    """The analysis of the loop with the most math (then the smallest), and
+    of the smallest loop around it holding a barrier, over every loop rather
+    than the innermost ones: a TMA k-loop holds its mbarrier's spin-wait
+    loop, which sass_mix.py takes for the hot loop."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("sass_mix", SASS_MIX)
+    sm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sm)
+    for _, b in sm.text(cubin).items():
+        ins = sm.decode(b)
+        ls = sm.loops(ins)
+        body = lambda a, z: sm.summarize(sm.mix([x for x in ins if a <= x[0] <= z]))
+        scored = [(_math(body(a, z)), -(z - a), a, z) for a, z in ls]
+        if not scored or max(scored)[0] == 0:
+            return None
+        _, _, a, z = max(scored)
+        hot = dict(range=[hex(a), hex(z)], **body(a, z))
+        kstep = None
+        for c, d in sorted([(c, d) for c, d in ls if c <= a and z <= d], key=lambda p: p[1] - p[0]):
+            s = body(c, d)
+            if s["BAR"]:
+                kstep = dict(range=[hex(c), hex(d)], **s)
+                break
+        return hot, kstep
+    return None
+
+
 def sass_mix_of(cubin):
     """sass_mix.py's analysis ({"whole", "hot", "kstep", "nloops"}) of the
-    first kernel in `cubin`, or None when it fails."""
+    first kernel in `cubin`, or None when it fails. Where its hot loop holds
+    no math (an mbarrier's spin-wait inside the k-loop), the hot loop and
+    k-step are the loop with the most math and the barrier loop around it."""
     q = subprocess.run([sys.executable, SASS_MIX, cubin], capture_output=True, text=True)
     line = q.stdout.strip().splitlines()[-1] if q.stdout.strip() else ""
     try:
-        return next(iter(json.loads(line[line.index("{"):]).values()))
+        analysis = next(iter(json.loads(line[line.index("{"):]).values()))
     except (ValueError, StopIteration, TypeError):
         return None
+    hot = analysis.get("hot")
+    if hot is not None and _math(hot) == 0:
+        found = _math_loop(cubin)
+        if found:
+            analysis["hot"], analysis["kstep"] = found
+    return analysis
 
 
 def kstep_mix(ptx, arch="sm_80"):

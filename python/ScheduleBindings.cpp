@@ -275,7 +275,7 @@ constexpr StringLiteral kScheduleFields[] = {
     "tile",   "blocks",  "threads", "cache",  "decomposition",
     "raster", "swizzle", "vector",  "unroll", "layout",
     "mma",    "warps",   "stages",  "async",
-    "compute_at", "reverse_compute_at", "compute_inline", "online"};
+    "compute_at", "reverse_compute_at", "compute_inline", "online", "tma"};
 constexpr StringLiteral kAttachFields[] = {"compute", "axis"};
 constexpr StringLiteral kCacheFields[] = {"operand", "align", "swizzle"};
 constexpr StringLiteral kStorageAlignFields[] = {"dim", "factor", "offset"};
@@ -312,7 +312,7 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
       k.enumeration<RasterOrder>("raster", RasterOrder::row, rasterNames);
   int64_t swizzle = k.integer("swizzle", 1), vector = k.integer("vector", 1),
           unroll = k.integer("unroll", 1), stages = k.integer("stages", 1);
-  bool async = k.boolean("async", true);
+  bool async = k.boolean("async", true), tma = k.boolean("tma", false);
   return [=](MLIRContext *ctx, EmitError emitError) -> Attribute {
     SmallVector<StringAttr> blockNames, inlinedNames, onlineNames;
     for (const std::string &b : blocks)
@@ -347,7 +347,7 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
         ArrayRef(caches), d, raster, swizzle, vector, unroll, l, m,
         ArrayRef(warps), stages, async, ArrayRef(computeAt),
         ArrayRef(reverseComputeAt), ArrayRef(inlinedNames),
-        ArrayRef(onlineNames));
+        ArrayRef(onlineNames), tma);
   };
 }
 

@@ -76,6 +76,10 @@ def variants(nk=False):
         m = re.search(r"attributes \{schedule = (#ext\.schedule<.*?>)\}", text, re.S)
         elem = re.search(r"ins\(%A, %B : memref<\w+x(f16|f32)>", text).group(1)
         schedule = re.sub(r"\s+", " ", m.group(1))
+        # TMA loads need tensor maps built on the host, which neither the
+        # replay nor the runner's host code builds yet: the example is timed
+        # with cp.async loads (the rest of its schedule as written).
+        schedule = schedule.replace(", tma = true", "")
         if "mfma" in schedule:
             continue  # AMD matrix cores: not on a CUDA device
         if ("affine_map<(i, j, k) -> (j, k)>" in text) != nk:

@@ -144,7 +144,7 @@ def ptx_loops(lines):
 def count_ptx(lines):
     c = dict(fma=0, unfused=0, lds=0, lds_bytes=0, lds_widths=set(), sts=0, ldg=0,
              ldg_bytes=0, ldg_widths=set(), bar=0, branches=0, instrs=0, cp_async=0,
-             cp_async_bytes=0, cp_wait=0, mma=0, mma_macs=0, wgmma=0, wgmma_bytes=0,
+             cp_async_bytes=0, cp_wait=0, tma=0, mma=0, mma_macs=0, wgmma=0, wgmma_bytes=0,
              ldmatrix=0, ldmatrix_bytes=0,
              ldmatrix_kinds={}, wgmma_waits={})
     for l in lines:
@@ -203,6 +203,9 @@ def count_ptx(lines):
             c["cp_async"] += 1
             size = re.search(r"\],\s*(\d+)", t)
             c["cp_async_bytes"] += int(size.group(1)) if size else 0
+        elif op.startswith("cp.async.bulk.tensor"):
+            # A TMA copy: one thread's instruction moves a whole box.
+            c["tma"] += 1
         elif op.startswith("cp.async.wait"):
             c["cp_wait"] += 1
         elif op.startswith("wgmma.wait_group"):
@@ -554,7 +557,7 @@ def main():
                 f"{inner['branches']} conditional branches besides the back-edge, {mh['trips']:g} trips per k-step; "
                 f"k-step loop {kstep['ldg']} ld.global ({kstep['ldg_bytes']} B), {kstep['bar']} bar.sync, "
                 f"{kstep['cp_async']} cp.async ({kstep['cp_async_bytes']} B), {kstep['cp_wait']} "
-                f"cp.async.wait_group"
+                f"cp.async.wait_group, {kstep['tma']} cp.async.bulk.tensor"
                 + "".join(f", {v} wgmma.{k}" for k, v in sorted(kstep["wgmma_waits"].items()))
                 + ("; ptxas serializes the wgmmas (C7510)" if r["info"].get("serialized") else "")
                 + "; H200 clocks per k-step and CTA: "

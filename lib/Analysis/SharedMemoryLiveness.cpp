@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -218,8 +219,10 @@ void SharedMemoryLiveness::computeInterval(LiveSharedBuffer &buffer) {
   // wgmma matrix descriptor's swizzle is of address bits, which agree with
   // the tile's own offsets only from a multiple of the pattern (1024 bytes
   // at most).
+  // A bulk tensor copy's swizzle is of address bits too.
   if (llvm::any_of(buffer.accesses, [](Operation *op) {
-        return isa<memref::ExtractAlignedPointerAsIndexOp>(op);
+        return isa<memref::ExtractAlignedPointerAsIndexOp,
+                   nvgpu::TmaAsyncLoadOp>(op);
       }))
     buffer.alignment = std::max<uint64_t>(buffer.alignment, 1024);
   llvm::sort(buffer.accesses, [&](Operation *a, Operation *b) {

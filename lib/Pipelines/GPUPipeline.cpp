@@ -126,6 +126,12 @@ ext::resolveGPUTarget(const GPUTarget &requested, std::string &error) {
     return failure();
   }
   resolved.chip = chip;
+  // The Tensor Memory Accelerator's and mbarriers' transaction-count PTX
+  // (cp.async.bulk.tensor, mbarrier.expect_tx) is PTX ISA 8.0, which LLVM's
+  // default for sm_90 (7.8) lacks: it would fail to select them.
+  if (target == "nvvm" && resolved.features.empty() && info &&
+      info->smVersion >= 90)
+    resolved.features = "+ptx80";
   return resolved;
 }
 
@@ -165,6 +171,9 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
     attach.features = options.features;
     pm.addPass(createGpuROCDLAttachTarget(attach));
   }
+  // Tensor maps reach NVIDIA kernels as pointers.
+  if (nvvm)
+    pm.addPass(ext::createExtGPUTensorMapArguments());
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(ext::createExtGPUPromoteWorkgroupAllocs());
   device.addPass(createLowerAffinePass());
@@ -184,6 +193,7 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
     // redux.sync (integer subgroup reductions) exists from sm_80 on.
     convert.hasRedux = lookupChipInfo(options.chip)->smVersion >= 80;
     device.addPass(createConvertGpuOpsToNVVMOps(convert));
+    device.addPass(ext::createExtGPUAlignSharedMemory());
     device.addPass(LLVM::createNVVMOptimizeForTargetPass());
     // NVVM ops that are inline PTX (wgmma.mma_async, the TMA and mbarrier
     // forms) become llvm.inline_asm.

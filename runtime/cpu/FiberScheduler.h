@@ -280,6 +280,7 @@ public:
   /// mbarriers and bulk tensor copies (Tma.cpp).
   void mbarrierInit(Thread &t, int64_t addr, int64_t count, int32_t site);
   void mbarrierArrive(Thread &t, int64_t addr, int64_t txBytes, int32_t site);
+  void mbarrierInval(Thread &t, int64_t addr, int32_t site);
   bool mbarrierTryWait(Thread &t, int64_t addr, int32_t parity, int32_t site);
   void tmaLoad(Thread &t, const TensorMap *map, int64_t dst, int64_t barrier,
                const int64_t *coords, int32_t site);

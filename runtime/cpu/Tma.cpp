@@ -89,6 +89,26 @@ void Grid::mbarrierInit(Thread &t, int64_t addr, int64_t count, int32_t site) {
   b.initEpoch = t.block->barriers;
 }
 
+void Grid::mbarrierInval(Thread &t, int64_t addr, int32_t site) {
+  MBarrier *b = mbarrierAt(t, addr, "mbarrier.inval", site);
+  if (!b)
+    return;
+  if (b->pending != b->expected || b->tx != 0 || !b->copies.empty()) {
+    fail(t, where(t) + ": mbarrier.inval at " + this->site(site) +
+                " of the mbarrier at workgroup byte " +
+                std::to_string(addr - reinterpret_cast<int64_t>(t.block->shared)) +
+                " while its phase is incomplete (" +
+                std::to_string(b->expected - b->pending) + " of " +
+                std::to_string(b->expected) + " arrivals, " +
+                std::to_string(b->tx) + " transaction bytes outstanding, " +
+                std::to_string(b->copies.size()) +
+                " bulk copies not landed): undefined on a GPU");
+    suspend(t);
+    return;
+  }
+  t.block->mbarriers.erase(addr - reinterpret_cast<int64_t>(t.block->shared));
+}
+
 void Grid::mbarrierArrive(Thread &t, int64_t addr, int64_t txBytes,
                           int32_t site) {
   MBarrier *b = mbarrierAt(t, addr, "mbarrier.arrive", site);
@@ -204,6 +224,11 @@ void Grid::tmaLoad(Thread &t, const TensorMap *map, int64_t dst,
     suspend(t);
     return;
   }
+  // The copy may land as soon as it is issued: into bytes an MMA in flight
+  // reads, that is a write under the MMA whenever it would land.
+  if (!t.block->wgmmaReadChunks.empty())
+    checkWgmmaOperandWrite(t, dst, bytes, site,
+                           "issues a bulk tensor copy into");
   MBarrier *b = mbarrierAt(t, barrier, "cp.async.bulk.tensor", site);
   if (!b)
     return;
@@ -277,6 +302,13 @@ void __ext_emu_mbarrier_arrive(int64_t addr, int64_t txBytes, int32_t site) {
   if (!t)
     outsideLaunch("__ext_emu_mbarrier_arrive");
   t->launch->mbarrierArrive(*t, addr, txBytes, site);
+}
+
+void __ext_emu_mbarrier_inval(int64_t addr, int32_t site) {
+  Thread *t = currentThread();
+  if (!t)
+    outsideLaunch("__ext_emu_mbarrier_inval");
+  t->launch->mbarrierInval(*t, addr, site);
 }
 
 int32_t __ext_emu_mbarrier_try_wait_parity(int64_t addr, int32_t parity,

@@ -4,16 +4,16 @@
 // REQUIRES: ptxas
 
 // sm_90: above the static 48 KB, so dynamic shared memory, which ptxas
-// accepts (upstream's lowering of gpu.dynamic_shared_memory: a zero-sized
-// .shared symbol at the start of the block's shared memory, with no static
-// buffer before it) and the launch sizes.
+// accepts (gpu.dynamic_shared_memory declared as the extern array that is
+// the dynamic region, after any static variable: ext-gpu-align-dynamic-
+// shared-memory) and the launch sizes.
 // RUN: ext-opt %ext_src/examples/kernels/gemm_f32.mlir --ext-gpu-pipeline="target=nvvm chip=sm_90" -o %t.sm90.mlir
 // RUN: FileCheck %s --check-prefix=LAUNCH < %t.sm90.mlir
 // RUN: ext-translate %t.sm90.mlir --ext-to-ptx -o %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
 // RUN: %ptxas -arch=sm_90 %t.sm90.ptx -o /dev/null
 // LAUNCH: gpu.launch_func @gemm_kernel::@gemm_kernel {{.*}} dynamic_shared_memory_size %{{.*}}
-// PTX: .shared .align 16 .b8 __dynamic_shmem__0;
+// PTX: .extern .shared .align 16 .b8 __dynamic_shmem__0[];
 // PTX-NOT: .shared .align {{[0-9]+}} .b8 {{.*}}[{{[0-9]+}}]
 
 // The CPU emulator runs the dynamic-shared-memory kernel the same way.

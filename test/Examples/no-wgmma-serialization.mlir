@@ -12,10 +12,18 @@
 // PTXAS: Used {{[0-9]+}} registers
 
 // The wgmma example: its HGMMAs issue back to back (no per-instruction
-// warpgroup arrive/wait), its checks trap.
+// warpgroup arrive/wait), its tiles come by TMA (bulk tensor copies
+// completing on mbarriers), one group stays in flight, and no check is
+// left: the stage tiles' 1024-byte alignment, which its swizzles need, is
+// proven from the dynamic shared memory's declared alignment.
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.gemm_f16_wgmma.ptx
 // WGMMA-NOT: __assertfail
+// WGMMA-NOT: trap;
+// WGMMA: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
+// WGMMA: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WGMMA: mbarrier.try_wait.parity.shared.b64
 // WGMMA: wgmma.fence.sync.aligned
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // WGMMA: wgmma.commit_group.sync.aligned
-// WGMMA: trap;
+// WGMMA-NEXT: wgmma.wait_group.sync.aligned 1
+// WGMMA-NOT: cp.async.cg

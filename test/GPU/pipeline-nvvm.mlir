@@ -11,7 +11,7 @@
 // MATMUL: module attributes {ext.target = #ext.target<chip = "sm_90">, gpu.container_module}
 // MATMUL: func.func @matmul(
 // MATMUL: gpu.launch_func @matmul_kernel::@matmul_kernel blocks in ({{.*}}) threads in ({{.*}}) args(
-// MATMUL: gpu.module @matmul_kernel [#nvvm.target<chip = "sm_90">]
+// MATMUL: gpu.module @matmul_kernel [#nvvm.target<chip = "sm_90", features = "+ptx80">]
 // ext-gpu-reuse-shared-memory (on by default) packs the two tiles, live together
 // in the k loop, into one 2048-byte buffer; without it they stay apart.
 // MATMUL: llvm.mlir.global internal @__wg_matmul_kernel_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2048 x i8>
@@ -33,7 +33,7 @@
 // ROWSUM: nvvm.barrier0
 // ROWSUM: llvm.atomicrmw fadd {{.*}} : !llvm.ptr, f32
 
-// F16: gpu.module @axpy_f16_kernel [#nvvm.target<O = 3, chip = "sm_90">]
+// F16: gpu.module @axpy_f16_kernel [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
 // F16: llvm.load {{.*}} -> f16
 // F16: llvm.fmul {{.*}} : f16
 // F16: llvm.fadd {{.*}} : f16

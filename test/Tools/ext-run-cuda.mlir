@@ -16,7 +16,7 @@
 // LOWERED: gpu.launch_func @main_kernel::@main_kernel
 // LOWERED: llvm.call @mgpuMemcpy
 // LOWERED: llvm.call @mgpuMemFree
-// LOWERED: gpu.binary @main_kernel [#gpu.object<#nvvm.target<chip = "sm_90">, {{.*}}assembly = "{{.*}}.target sm_90
+// LOWERED: gpu.binary @main_kernel [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_90
 
 // RUN: env EXT_CUDA_DRIVER=%fake_cuda ext-run --target=cuda %S/Inputs/gpu-double.mlir 2>%t.err | FileCheck %s --check-prefix=FAKE
 // RUN: FileCheck %s --check-prefix=FAKE-ERR < %t.err

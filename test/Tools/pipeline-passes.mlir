@@ -58,6 +58,7 @@
 // NVVM-NEXT: ext-gpu-check-resource-limits{chip=},
 // NVVM-NEXT: gpu-kernel-outlining{{.*}},
 // NVVM-NEXT: nvvm-attach-target{O=2 chip=sm_90 {{.*}}},
+// NVVM-NEXT: ext-gpu-tensor-map-arguments,
 // NVVM-NEXT: gpu.module(
 // NVVM-NEXT: ext-gpu-promote-workgroup-allocs,
 // NVVM-NEXT: lower-affine,
@@ -68,6 +69,7 @@
 // NVVM-NEXT: ext-gpu-wgmma-asserts-to-traps,
 // NVVM-NEXT: convert-nvgpu-to-nvvm,
 // NVVM-NEXT: convert-gpu-to-nvvm{{{.*}} has-redux=true {{.*}}},
+// NVVM-NEXT: ext-gpu-align-shared-memory,
 // NVVM-NEXT: llvm-optimize-for-nvvm-target,
 // NVVM-NEXT: convert-nvvm-to-llvm,
 // NVVM-NEXT: canonicalize{{.*}},

@@ -94,6 +94,21 @@ def test_async_keyword_changes_the_ir():
         ext.schedule(C, **{"async": False})
 
 
+def test_tma_keyword_loads_tiles_with_the_copy_engine():
+    A, B, C = matmul_te(64, 64, 64)
+    common = dict(tile=(32, 32, 8), threads=(8, 8, 1), cache=[A, B], stages=2)
+    s = ext.schedule(C, tma=True, **common)
+    assert s.text().endswith("stages = 2, tma = true>")
+    ptx = ext.build(s, target="nvvm", chip="sm_90").ptx
+    assert "cp.async.bulk.tensor" in ptx and "mbarrier.try_wait.parity" in ptx
+    assert "cp.async.cg" not in ptx
+    a, b = ints((64, 64)), ints((64, 64))
+    np.testing.assert_array_equal(ext.build(s, chip="sm_90").run(a, b), a @ b)
+    # The copy engine is sm_90's.
+    with pytest.raises(Exception, match="needs an NVIDIA chip of sm_90 or later, not sm_80"):
+        ext.build(s, target="nvvm", chip="sm_80")
+
+
 def test_bad_values_raise_at_the_users_line():
     A, B, C = matmul_te(32, 32, 32)
     with pytest.raises(ValueError, match=rf"test_schedule_attrs.py:{line_of('# bad-vector')}: "

@@ -90,6 +90,7 @@ enum : int32_t {
 #define EXT_EMU_TENSOR_MAP_CREATE "__ext_emu_tensor_map_create"
 #define EXT_EMU_MBARRIER_INIT "__ext_emu_mbarrier_init"
 #define EXT_EMU_MBARRIER_ARRIVE "__ext_emu_mbarrier_arrive"
+#define EXT_EMU_MBARRIER_INVAL "__ext_emu_mbarrier_inval"
 #define EXT_EMU_MBARRIER_TRY_WAIT_PARITY "__ext_emu_mbarrier_try_wait_parity"
 #define EXT_EMU_TMA_LOAD "__ext_emu_tma_load"
 
@@ -231,6 +232,10 @@ void __ext_emu_mbarrier_init(int64_t addr, int32_t count, int32_t site);
 /// mbarrier.arrive (with `txBytes` > 0, arrive.expect_tx: the phase also
 /// waits for that many more bytes of bulk copies).
 void __ext_emu_mbarrier_arrive(int64_t addr, int64_t txBytes, int32_t site);
+/// mbarrier.inval: the barrier at `addr` is no barrier any more (its word may
+/// be initialized again). Invalidating one whose phase has arrivals or bytes
+/// still to come, or copies not landed, is an error (undefined on a GPU).
+void __ext_emu_mbarrier_inval(int64_t addr, int32_t site);
 /// mbarrier.try_wait.parity: 1 once the phase of parity `parity` has
 /// completed; else yields like a spin (a wait nothing can satisfy is
 /// reported as a hang) and returns 0. The bulk copies the barrier tracks

@@ -172,6 +172,44 @@ template <typename Op> struct MBarrierArriveLowering : EmulationOpPattern<Op> {
   }
 };
 
+/// mbarrier.get: the barrier's address (the emulation's are 64-bit).
+struct MBarrierGetLowering : EmulationOpPattern<nvgpu::MBarrierGetOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(nvgpu::MBarrierGetOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isInteger(64))
+      return op.emitOpError("with a 32-bit result: the CPU emulation's "
+                            "shared addresses are 64-bit (take an i64)");
+    rewriter.setInsertionPoint(op);
+    FailureOr<Value> addr =
+        barrierAddress(rewriter, op, op.getBarriers(), op.getMbarId());
+    if (failed(addr))
+      return failure();
+    rewriter.replaceOp(op, *addr);
+    return success();
+  }
+};
+
+/// nvvm.mbarrier.inval on an address (a pointer made from mbarrier.get's).
+struct MBarrierInvalLowering : EmulationOpPattern<NVVM::MBarrierInvalOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(NVVM::MBarrierInvalOp op,
+                                PatternRewriter &rewriter) const override {
+    Location l = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value ptr = op.getAddr();
+    Value addr;
+    if (auto cast = ptr.getDefiningOp<LLVM::IntToPtrOp>())
+      addr = cast.getArg();
+    else
+      addr = LLVM::PtrToIntOp::create(rewriter, l, rewriter.getI64Type(), ptr);
+    emu.call(rewriter, l, EXT_EMU_MBARRIER_INVAL, {},
+             {addr, emu.function().site(rewriter, op)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct MBarrierTryWaitParityLowering
     : EmulationOpPattern<nvgpu::MBarrierTryWaitParityOp> {
   using EmulationOpPattern::EmulationOpPattern;
@@ -627,6 +665,7 @@ void ext::populateNVGPUTmaToEmulationPatterns(RewritePatternSet &patterns,
   patterns.add<MBarrierCreateLowering, MBarrierInitLowering,
                MBarrierArriveLowering<nvgpu::MBarrierArriveOp>,
                MBarrierArriveLowering<nvgpu::MBarrierArriveExpectTxOp>,
-               MBarrierTryWaitParityLowering, TmaAsyncLoadLowering,
+               MBarrierTryWaitParityLowering, MBarrierGetLowering,
+               MBarrierInvalLowering, TmaAsyncLoadLowering,
                TmaPrefetchLowering>(emu);
 }

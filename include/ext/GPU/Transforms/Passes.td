@@ -84,6 +84,47 @@ def ExtGPUWgmmaAssertsToTraps
   ];
 }
 
+def ExtGPUTensorMapArguments
+    : Pass<"ext-gpu-tensor-map-arguments", "::mlir::ModuleOp"> {
+  let summary = "Pass a kernel's tensor maps as pointers, the type they "
+                "have on the device";
+  let description = [{
+    A tensor map (`!nvgpu.tensormap.descriptor`, what
+    `nvgpu.tma.create.descriptor` builds on the host) used in a
+    `gpu.launch` becomes an argument of the outlined kernel of that type,
+    which `convert-gpu-to-nvvm` cannot lower (it knows no nvgpu type) and
+    `convert-nvgpu-to-nvvm` does not convert in a signature. On the device a
+    map is the address of its 128 bytes: this pass makes each such argument
+    an `!llvm.ptr`, cast back to the map's type at the kernel's entry, and
+    casts the launches' operands the same way on the host, so both sides'
+    lowerings meet at the pointer (`reconcile-unrealized-casts` removes the
+    casts). It runs after outlining, in the NVVM pipelines.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def ExtGPUAlignSharedMemory
+    : Pass<"ext-gpu-align-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare NVIDIA dynamic shared memory as the extern array "
+                "it is; align tile buffers to 1024 bytes where swizzles need "
+                "it";
+  let description = [{
+    `convert-gpu-to-nvvm` declares a kernel's dynamic shared memory as an
+    internal zero-sized array, which the NVPTX back end emits as a one-byte
+    static variable: it sits at offset 0 while it is the only static one,
+    but once another static variable exists (an `nvgpu.mbarrier.create`
+    group) ptxas may place either first, and the tiles would overlap the
+    barriers or start misaligned. This pass makes each such global
+    external (`.extern .shared .b8 name[]`: the dynamic region, after every
+    static variable). In modules with a bulk tensor copy or a wgmma, whose
+    32/64/128-byte swizzles are of address bits and repeat every 1024
+    bytes, it also aligns every shared buffer but the mbarrier groups (the
+    dynamic region and the static workgroup buffers, whose tiles ext
+    places at multiples of 1024 bytes) to 1024 bytes. It runs after
+    `convert-gpu-to-nvvm`, in the NVVM pipeline.
+  }];
+}
+
 def ExtGPUStageKernelOperands
     : Pass<"ext-gpu-stage-kernel-operands", "::mlir::ModuleOp"> {
   let summary = "Copy host memrefs passed to gpu.launch_func into device "

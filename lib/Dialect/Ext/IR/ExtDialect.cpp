@@ -174,7 +174,8 @@ LogicalResult ScheduleAttr::verify(
     FragmentLayoutAttrInterface layout, MmaLayoutAttr mma,
     ArrayRef<int64_t> warps, int64_t stages, bool async,
     ArrayRef<AttachAttr> computeAt, ArrayRef<AttachAttr> reverseComputeAt,
-    ArrayRef<StringAttr> computeInline, ArrayRef<StringAttr> online) {
+    ArrayRef<StringAttr> computeInline, ArrayRef<StringAttr> online,
+    bool tma) {
   // One role per compute: each name once across the four lists.
   llvm::StringSet<> attachedNames;
   auto once = [&](StringAttr name) {
@@ -237,6 +238,14 @@ LogicalResult ScheduleAttr::verify(
                        << " (1: one buffer, no pipelining)";
   if (stages > 8)
     return emitError() << "schedule stages must be at most 8, got " << stages;
+  if (tma && stages < 2)
+    return emitError() << "schedule with tma = true needs stages >= 2 (TMA "
+                          "loads the next k-steps' tiles while one computes)";
+  if (tma && !async)
+    return emitError() << "schedule gives both tma = true and async = false";
+  if (tma && !online.empty())
+    return emitError() << "schedule with tma = true: the online-softmax "
+                          "kernel loads its tiles with cp.async";
   return success();
 }
 
@@ -252,7 +261,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   SmallVector<StringAttr> computeInline, online;
   RasterOrder raster = RasterOrder::row;
   int64_t swizzle = 1, vector = 1, unroll = 1, stages = 1;
-  bool async = true;
+  bool async = true, tma = false;
   bool hasTile = false, hasThreads = false;
   llvm::StringSet<> seen;
 
@@ -373,22 +382,22 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(unroll);
     if (key == "stages")
       return parser.parseInteger(stages);
-    if (key == "async") {
+    if (key == "async" || key == "tma") {
       StringRef value;
       SMLoc valueLoc = parser.getCurrentLocation();
       if (parser.parseKeyword(&value))
         return failure();
       if (value != "true" && value != "false")
         return parser.emitError(valueLoc)
-               << "async must be 'true' or 'false', got '" << value << "'";
-      async = value == "true";
+               << key << " must be 'true' or 'false', got '" << value << "'";
+      (key == "async" ? async : tma) = value == "true";
       return success();
     }
     return parser.emitError(loc)
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
               "layout, mma, warps, raster, swizzle, vector, unroll, stages, "
-              "async, compute_at, reverse_compute_at, compute_inline or "
+              "async, tma, compute_at, reverse_compute_at, compute_inline or "
               "online)";
   };
 
@@ -403,7 +412,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<ScheduleAttr>(
       start, parser.getContext(), tile, blocks, threads, cache, decomposition,
       raster, swizzle, vector, unroll, layout, mma, warps, stages, async,
-      computeAt, reverseComputeAt, computeInline, online);
+      computeAt, reverseComputeAt, computeInline, online, tma);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -445,6 +454,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", stages = " << getStages();
   if (!getAsync())
     printer << ", async = false";
+  if (getTma())
+    printer << ", tma = true";
   printList("compute_at", getComputeAt());
   printList("reverse_compute_at", getReverseComputeAt());
   printList("compute_inline", getComputeInline());

@@ -216,7 +216,7 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       "tile",   "blocks", "threads", "cache",  "decomposition",
       "raster", "swizzle", "vector", "unroll", "layout",
       "mma",    "warps",  "stages",  "async",  "compute_at",
-      "reverse_compute_at", "compute_inline", "online"};
+      "reverse_compute_at", "compute_inline", "online", "tma"};
   if (!f.checkKnown(kKnown))
     return DiagnosedSilenceableFailure::definiteFailure();
 
@@ -270,14 +270,28 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
              << "schedule field 'raster' expects \"row\" or \"col\", got " << a;
     raster = *r;
   }
-  bool async = old ? old.getAsync() : true;
-  if (Attribute a = getFields().get("async")) {
+  // A bool field: its value, the old schedule's, or `fallback`.
+  auto boolField = [&](StringRef name, std::optional<bool> previous,
+                       bool fallback) -> FailureOr<bool> {
+    Attribute a = getFields().get(name);
+    if (!a)
+      return previous.value_or(fallback);
     auto b = dyn_cast<BoolAttr>(a);
-    if (!b)
-      return emitDefiniteFailure()
-             << "schedule field 'async' expects a bool, got " << a;
-    async = b.getValue();
-  }
+    if (!b) {
+      DiagnosedSilenceableFailure diag =
+          emitDefiniteFailure()
+          << "schedule field '" << name << "' expects a bool, got " << a;
+      (void)diag.checkAndReport();
+      return failure();
+    }
+    return b.getValue();
+  };
+  FailureOr<bool> async = boolField(
+      "async", old ? std::optional<bool>(old.getAsync()) : std::nullopt, true);
+  FailureOr<bool> tma = boolField(
+      "tma", old ? std::optional<bool>(old.getTma()) : std::nullopt, false);
+  if (failed(async) || failed(tma))
+    return DiagnosedSilenceableFailure::definiteFailure();
   auto swizzle = f.integer("swizzle", old ? old.getSwizzle() : 1);
   auto vector = f.integer("vector", old ? old.getVector() : 1);
   auto unroll = f.integer("unroll", old ? old.getUnroll() : 1);
@@ -292,9 +306,9 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
   auto schedule = ScheduleAttr::getChecked(
       [&]() { return emitOpError(); }, ctx, ArrayRef(*tile), ArrayRef(*blocks),
       ArrayRef(*threads), ArrayRef(*cache), *decomposition, raster, *swizzle,
-      *vector, *unroll, *layout, mma, ArrayRef(*warps), *stages, async,
+      *vector, *unroll, *layout, mma, ArrayRef(*warps), *stages, *async,
       ArrayRef(*computeAt), ArrayRef(*reverseComputeAt), ArrayRef(*inlined),
-      ArrayRef(*online));
+      ArrayRef(*online), *tma);
   if (!schedule)
     return DiagnosedSilenceableFailure::definiteFailure();
   return attachSchedule(*this, compute, schedule);

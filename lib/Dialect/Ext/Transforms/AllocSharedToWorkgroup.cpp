@@ -2,6 +2,7 @@
 
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/Dialect/Ext/Transforms/StageSelect.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
 
@@ -114,6 +115,11 @@ std::optional<SwizzledAccess> accessOf(Operation *user, Value tile) {
                           int64_t(copy.getDstElements().getZExtValue())};
   if (auto ptr = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user))
     return SwizzledAccess{ptr->getOperands().take_front(0), 1}; // the base
+  // A bulk tensor copy writes the whole tile from its base, swizzled by the
+  // copy engine as the tile is.
+  if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user);
+      load && load.getDst() == tile)
+    return SwizzledAccess{load->getOperands().take_front(0), 1};
   if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(user)) {
     int64_t bits = ldmatrix.getSrcMemref().getType().getElementTypeBitWidth();
     return SwizzledAccess{ldmatrix.getIndices(), 128 / bits}; // 16-byte rows
@@ -153,9 +159,12 @@ LogicalResult lowerSwizzled(RewriterBase &rw, ArrayRef<AllocSharedOp> allocs) {
         continue; // reported below as an unsupported use
       AllocSharedOp origin = t->second.second;
       rw.setInsertionPoint(select);
-      Value flat =
+      auto flat =
           arith::SelectOp::create(rw, select.getLoc(), select.getCondition(),
                                   t->second.first, f->second.first);
+      // Still a chain over stage tiles (StageSelect.h): reuse folds it.
+      if (select->hasAttr(kStageSelectAttrName))
+        flat->setAttr(kStageSelectAttrName, rw.getUnitAttr());
       // (Inserting may move the entries `t` and `f` point to.)
       flatOf[select.getResult()] = {flat, origin};
       selects.push_back(select);
@@ -219,6 +228,20 @@ LogicalResult lowerSwizzled(RewriterBase &rw, ArrayRef<AllocSharedOp> allocs) {
         // The tile's first element is the flat buffer's (offset 0).
         rw.replaceOpWithNewOp<memref::ExtractAlignedPointerAsIndexOp>(ptr,
                                                                       flat);
+        continue;
+      }
+      if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(user)) {
+        // The copy's box over the flat buffer, row-major from its start.
+        SmallVector<ReassociationIndices> all(1);
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          all.front().push_back(d);
+        auto flatType = cast<MemRefType>(flat.getType());
+        auto boxType = MemRefType::get(type.getShape(), type.getElementType(),
+                                       MemRefLayoutAttrInterface(),
+                                       flatType.getMemorySpace());
+        Value box = memref::ExpandShapeOp::create(
+            rw, load.getLoc(), boxType, flat, all);
+        rw.modifyOpInPlace(load, [&] { load.getDstMutable().assign(box); });
         continue;
       }
       Location loc = user->getLoc();

@@ -105,6 +105,8 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   if (failed(layoutOr))
     return failure();
   FragmentLayoutAttrInterface layout = *layoutOr;
+  if (schedule.getTma() && failed(checkTmaLoads(op, plan, schedule, options)))
+    return failure();
   if (!schedule.getOnline().empty())
     return applyOnlineSoftmax(rw, op, schedule, plan, layout, inlinedNames,
                               options);
@@ -379,9 +381,12 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
       auto mma = dyn_cast_if_present<MmaLayoutAttr>(layout);
       bool mmaInFlight =
           stages >= 3 && mma && mma.isWarpgroup() && isAttached.none();
+      std::optional<TmaLoads> tma;
+      if (schedule.getTma())
+        tma = buildTmaLoads(rw, op, plan, kernel);
       emitPipelinedKLoop(
           rw, loc, op, plan, schedule, options, frame, kBegin, kEnd, stageBufs,
-          mmaInFlight,
+          mmaInFlight, tma ? &*tma : nullptr,
           [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds, ValueRange ins) {
             // The attached producers' buffers, not their outputs' views.
             SmallVector<Value> operands(ins);

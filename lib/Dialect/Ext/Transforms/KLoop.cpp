@@ -16,6 +16,10 @@
 #include "ext/Support/IndexConstant.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -130,7 +134,9 @@ void tiling::emitPipelinedKLoop(
     ScheduleAttr schedule, const ApplyScheduleOptions &options,
     const TileFrame &frame, Value kBegin, Value kEnd,
     ArrayRef<SmallVector<Value>> stageBufs, bool mmaInFlight,
+    const TmaLoads *tma,
     function_ref<void(ArrayRef<Value>, ArrayRef<Value>, ValueRange)> compute) {
+  MLIRContext *ctx = rw.getContext();
   unsigned k = *plan.kAxis;
   int64_t stages = schedule.getStages();
   int64_t tileK = plan.tile[k];
@@ -145,41 +151,86 @@ void tiling::emitPipelinedKLoop(
   bool weaken = options.weakenAsyncWait;
   int64_t ahead = mmaInFlight && !weaken ? stages - 2 : stages - 1;
   int64_t pending = ahead - 1 + (weaken && !mmaInFlight ? 1 : 0);
-  auto stagingAttr = CopyStagingAttr::get(rw.getContext(), staging);
+  auto stagingAttr = CopyStagingAttr::get(ctx, staging);
   unsigned numInputs = op.getInputs().size();
+  auto c = [&](int64_t v) { return constIndex(rw, loc, v); };
 
   auto offsetsAt = [&](Value step) {
     SmallVector<Value> offsets(frame.offsets);
-    offsets[k] =
-        arith::MulIOp::create(rw, loc, step, constIndex(rw, loc, tileK));
+    offsets[k] = arith::MulIOp::create(rw, loc, step, c(tileK));
     return offsets;
   };
+  // TMA stages count from the unit's first step: its mbarriers start at
+  // phase 0 with stage 0.
   auto stageOf = [&](Value step) {
-    return arith::RemUIOp::create(rw, loc, step, constIndex(rw, loc, stages))
-        .getResult();
+    if (tma)
+      step = arith::SubIOp::create(rw, loc, step, kBegin);
+    return arith::RemUIOp::create(rw, loc, step, c(stages)).getResult();
   };
   // Buffer `stage` of input i (a select chain over the N allocations).
   auto bufferAt = [&](unsigned i, Value stage) {
     Value buf = stageBufs[i].back();
     for (int64_t s = stages - 2; s >= 0; --s) {
       Value is = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, stage,
-                                       constIndex(rw, loc, s));
+                                       c(s));
       auto select = arith::SelectOp::create(rw, loc, is, stageBufs[i][s], buf);
       select->setAttr(kStageSelectAttrName, rw.getUnitAttr());
       buf = select;
     }
     return buf;
   };
+
+  // With TMA: one mbarrier per stage, and the thread that issues the copies.
+  Value barriers, leader;
+  if (tma) {
+    auto group = nvgpu::MBarrierGroupType::get(
+        ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
+        stages);
+    Location at = phaseLoc(loc, "mbarriers of the stages");
+    barriers = nvgpu::MBarrierCreateOp::create(rw, at, group);
+    Value tid = gpu::ThreadIdOp::create(rw, at, gpu::Dimension::x);
+    leader = arith::CmpIOp::create(rw, at, arith::CmpIPredicate::eq, tid, c(0));
+    auto init = scf::IfOp::create(rw, at, leader, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPoint(init.thenBlock()->getTerminator());
+      for (int64_t s = 0; s < stages; ++s)
+        nvgpu::MBarrierInitOp::create(rw, at, barriers, c(1), c(s), Value());
+    }
+    gpu::BarrierOp::create(rw, at);
+  }
+
   auto issueCopies = [&](Value step, Value stage) {
     Value active =
         arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::slt, step, kEnd);
     SmallVector<Value> offsets = offsetsAt(step);
+    std::optional<OpBuilder::InsertionGuard> inLeader;
+    if (tma) {
+      Location at = phaseLoc(loc, "bulk tensor copies of the k-step");
+      Value issue = arith::AndIOp::create(rw, at, leader, active);
+      auto ifOp = scf::IfOp::create(rw, at, issue, /*withElse=*/false);
+      inLeader.emplace(rw);
+      rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      nvgpu::MBarrierArriveExpectTxOp::create(
+          rw, at, barriers, c(tma->bytesPerStep), stage, Value());
+    }
     for (unsigned i = 0; i < numInputs; ++i) {
       if (!plan.cached.test(i))
         continue;
       SmallVector<Value> origins;
       for (const WindowDim &d : plan.windows[i].dims)
         origins.push_back(windowOrigin(rw, loc, d, offsets));
+      if (tma) {
+        // The copy engine's coordinates run innermost first.
+        std::reverse(origins.begin(), origins.end());
+        nvgpu::TmaAsyncLoadOp::create(
+            rw,
+            phaseLoc(loc, "bulk tensor copy of input " + Twine(i) +
+                              " into shared memory"),
+            bufferAt(i, stage), barriers, tma->maps[i], origins, stage,
+            /*multicastMask=*/Value(), /*predicate=*/Value());
+        continue;
+      }
       CopyOp::create(rw,
                      phaseLoc(loc, "staged copy of input " + Twine(i) +
                                        " into shared memory"),
@@ -188,6 +239,32 @@ void tiling::emitPipelinedKLoop(
                      plan.windows[i].rowMultiple,
                      inBoundsAttr(rw, plan.windows[i]));
     }
+  };
+  // A copy group closes each step (cp.async); TMA copies complete on their
+  // mbarrier instead.
+  auto commit = [&] {
+    if (!tma)
+      CopyCommitOp::create(rw, loc);
+  };
+  Location waitLoc = phaseLoc(loc, "wait for the k-step's stage");
+  // Waits until step `step`'s tiles are in its stage (at `phase`, the
+  // parity of the stage's fill) and no thread still reads what this step
+  // overwrites; with TMA the barrier comes first, the copies it orders
+  // between the two.
+  auto waitForStage = [&](Value stage, Value phase) {
+    if (!tma) {
+      CopyWaitOp::create(rw, waitLoc, pending);
+      return;
+    }
+    nvgpu::MBarrierTryWaitParityOp::create(rw, waitLoc, barriers, phase,
+                                           c(10000000), stage);
+  };
+  auto phaseOf = [&](Value step) {
+    Value fill = arith::DivUIOp::create(
+        rw, loc, arith::SubIOp::create(rw, loc, step, kBegin), c(stages));
+    Value odd = arith::RemUIOp::create(rw, loc, fill, c(2));
+    return arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::ne, odd, c(0))
+        .getResult();
   };
   auto computeStep = [&](Value step, Value bound, Value stage) {
     SmallVector<Value> offsets = offsetsAt(step);
@@ -207,37 +284,30 @@ void tiling::emitPipelinedKLoop(
     }
     compute(offsets, bounds, ins);
   };
-  Location waitLoc = phaseLoc(loc, "wait for the k-step's stage");
 
   // Prologue: the first `ahead` steps' copies, one group each.
   for (int64_t s = 0; s < ahead; ++s) {
-    Value step =
-        s == 0 ? kBegin
-               : arith::AddIOp::create(rw, loc, kBegin, constIndex(rw, loc, s))
-                     .getResult();
+    Value step = s == 0 ? kBegin
+                        : arith::AddIOp::create(rw, loc, kBegin, c(s))
+                              .getResult();
     issueCopies(step, stageOf(step));
-    CopyCommitOp::create(rw, loc);
+    commit();
   }
 
   // The loop carries its stage and the one its copies fill (`ahead`
-  // steps later): stage t + 1 is stage t + 1 wrapped at N, a compare and a
-  // select, instead of a division per step.
+  // steps later), and with TMA the phase of its stage's mbarrier: stage
+  // t + 1 is stage t + 1 wrapped at N (the phase flipping as it wraps), a
+  // compare and a select, instead of a division per step.
   KSteps steps = planKSteps(rw, loc, op, plan, kEnd);
   Value firstStage = stageOf(kBegin);
-  Value firstCopyStage = stageOf(
-      arith::AddIOp::create(rw, loc, kBegin, constIndex(rw, loc, ahead)));
-  auto loop = scf::ForOp::create(rw, loc, kBegin, steps.fullEnd,
-                                 constIndex(rw, loc, 1),
-                                 ValueRange{firstStage, firstCopyStage});
+  Value firstCopyStage =
+      stageOf(arith::AddIOp::create(rw, loc, kBegin, c(ahead)));
+  SmallVector<Value> carried = {firstStage, firstCopyStage};
+  if (tma)
+    carried.push_back(arith::ConstantIntOp::create(rw, loc, rw.getI1Type(), 0));
+  auto loop = scf::ForOp::create(rw, loc, kBegin, steps.fullEnd, c(1), carried);
   if (mmaInFlight)
     loop->setAttr(kMmaInFlightAttrName, rw.getUnitAttr());
-  auto nextStage = [&](Value stage) {
-    Value next = arith::AddIOp::create(rw, loc, stage, constIndex(rw, loc, 1));
-    Value wraps = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, next,
-                                        constIndex(rw, loc, stages));
-    return arith::SelectOp::create(rw, loc, wraps, constIndex(rw, loc, 0), next)
-        .getResult();
-  };
   {
     // With iter_args the loop is built without a terminator.
     OpBuilder::InsertionGuard g(rw);
@@ -245,24 +315,65 @@ void tiling::emitPipelinedKLoop(
     Value step = loop.getInductionVar();
     Value stage = loop.getRegionIterArg(0);
     Value copyStage = loop.getRegionIterArg(1);
-    CopyWaitOp::create(rw, waitLoc, pending);
-    issueCopies(
-        arith::AddIOp::create(rw, loc, step, constIndex(rw, loc, ahead)),
-        copyStage);
-    computeStep(step, constIndex(rw, loc, tileK), stage);
-    CopyCommitOp::create(rw, loc);
+    if (tma)
+      gpu::BarrierOp::create(rw, waitLoc);
+    else
+      waitForStage(stage, Value());
+    issueCopies(arith::AddIOp::create(rw, loc, step, c(ahead)), copyStage);
+    if (tma)
+      waitForStage(stage, loop.getRegionIterArg(2));
+    computeStep(step, c(tileK), stage);
+    commit();
+    auto nextStage = [&](Value stage) {
+      Value next = arith::AddIOp::create(rw, loc, stage, c(1));
+      Value wraps = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                          next, c(stages));
+      return std::make_pair(
+          arith::SelectOp::create(rw, loc, wraps, c(0), next).getResult(),
+          wraps);
+    };
+    auto [next, wraps] = nextStage(stage);
     // N - 1 ahead, step t + 1 fills the buffer step t computed from.
-    Value nextCopyStage = ahead == stages - 1 ? stage : nextStage(copyStage);
-    scf::YieldOp::create(rw, loc, ValueRange{nextStage(stage), nextCopyStage});
+    Value nextCopyStage =
+        ahead == stages - 1 ? stage : nextStage(copyStage).first;
+    SmallVector<Value> yields = {next, nextCopyStage};
+    if (tma)
+      yields.push_back(
+          arith::XOrIOp::create(rw, loc, loop.getRegionIterArg(2), wraps));
+    scf::YieldOp::create(rw, loc, yields);
   }
   // The peeled ragged step's copy was issued by the prologue or the loop.
   if (steps.peeled)
     emitPeeledStep(rw, loc, steps, kEnd, [&](Value last) {
-      CopyWaitOp::create(rw, waitLoc, pending);
-      computeStep(last, steps.rest, stageOf(last));
+      if (!tma) {
+        waitForStage(Value(), Value());
+        computeStep(last, steps.rest, stageOf(last));
+        return;
+      }
+      gpu::BarrierOp::create(rw, waitLoc);
+      Value stage = stageOf(last);
+      waitForStage(stage, phaseOf(last));
+      computeStep(last, steps.rest, stage);
     });
   // Copies past kEnd were never issued, but the last ones issued may still
   // be in flight in a unit shorter than the pipeline: drain before the
   // buffers are rewritten (next unit) or reused (shared-memory reuse).
-  CopyWaitOp::create(rw, phaseLoc(loc, "drain of the copy pipeline"), 0);
+  // Every TMA copy issued was waited for: the mbarriers are invalidated
+  // once no thread waits on them, so the next unit may initialize them.
+  Location drain = phaseLoc(loc, "drain of the copy pipeline");
+  if (!tma) {
+    CopyWaitOp::create(rw, drain, 0);
+    return;
+  }
+  gpu::BarrierOp::create(rw, drain);
+  auto inval = scf::IfOp::create(rw, drain, leader, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(rw);
+  rw.setInsertionPoint(inval.thenBlock()->getTerminator());
+  for (int64_t s = 0; s < stages; ++s) {
+    Value address =
+        nvgpu::MBarrierGetOp::create(rw, drain, rw.getI64Type(), barriers, c(s));
+    Value ptr = LLVM::IntToPtrOp::create(
+        rw, drain, LLVM::LLVMPointerType::get(ctx, 3), address);
+    NVVM::MBarrierInvalOp::create(rw, drain, ptr);
+  }
 }

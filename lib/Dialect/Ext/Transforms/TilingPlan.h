@@ -317,6 +317,25 @@ void emitPeeledStep(mlir::RewriterBase &rw, mlir::Location loc,
                     const KSteps &steps, mlir::Value kEnd,
                     llvm::function_ref<void(mlir::Value)> body);
 
+/// The loads of a k-loop through the Tensor Memory Accelerator (`tma =
+/// true`, TmaLoads.cpp): per cached input, its tensor map (built by the host
+/// before the kernel; null for the other inputs), and the bytes one k-step's
+/// copies bring to their stage's mbarrier.
+struct TmaLoads {
+  llvm::SmallVector<mlir::Value> maps;
+  int64_t bytesPerStep = 0;
+};
+
+/// Checks that the chip has the copy engine and every cached input's tile is
+/// a box it writes in ext's layout of the tile; reports at `op` otherwise.
+mlir::LogicalResult checkTmaLoads(ComputeOp op, const TilingPlan &plan,
+                                  ScheduleAttr schedule,
+                                  const ApplyScheduleOptions &options);
+
+/// Builds the tensor maps of a checked plan before `kernel`.
+TmaLoads buildTmaLoads(mlir::RewriterBase &rw, ComputeOp op,
+                       const TilingPlan &plan, mlir::Operation *kernel);
+
 /// The k-loop of a schedule with `stages = N >= 2` over the unit's
 /// [kBegin, kEnd): step k computes on buffer k mod N of every cached input.
 ///
@@ -338,12 +357,20 @@ void emitPeeledStep(mlir::RewriterBase &rw, mlir::Location loc,
 /// kMmaInFlightAttrName: the compute of step k may leave its MMAs in flight
 /// until step k+1's have issued (wgmma.wait_group 1), since the barrier of
 /// step k+1 follows every warpgroup's retirement of step k-1's group only.
+///
+/// With `tma`, one thread loads each step's tiles with bulk tensor copies
+/// that complete on the stage's mbarrier (initialized at the unit's start,
+/// invalidated at its end, so a CTA's next unit starts at phase 0); each
+/// step waits on its stage's mbarrier at the phase of its fill, after the
+/// barrier that orders the new copies behind every thread's use of the
+/// stage they refill.
 void emitPipelinedKLoop(
     mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
     const TilingPlan &plan, ScheduleAttr schedule,
     const ApplyScheduleOptions &options, const TileFrame &frame,
     mlir::Value kBegin, mlir::Value kEnd,
     llvm::ArrayRef<llvm::SmallVector<mlir::Value>> stageBufs, bool mmaInFlight,
+    const TmaLoads *tma,
     llvm::function_ref<void(llvm::ArrayRef<mlir::Value>,
                             llvm::ArrayRef<mlir::Value>, mlir::ValueRange)>
         compute);

@@ -655,6 +655,18 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       and later; `true` by default). Elsewhere (AMD, older NVIDIA chips,
       `async = false`) the next stage goes through registers: loaded before
       the step's compute, stored to shared memory after it.
+    * `tma`: with `stages >= 2` on sm_90 and later, the cached inputs'
+      tiles are loaded by the Tensor Memory Accelerator (`false` by
+      default): one thread issues a bulk tensor copy per input and k-step
+      (`cp.async.bulk.tensor`, the tensor maps built by the host code
+      before the launch, out-of-bounds elements zero), and each stage has
+      an mbarrier its copies complete (`arrive.expect_tx`) and the threads
+      wait on (`try_wait.parity`, the stage's phase). Each cached tile must
+      be a TMA box: dense rows (no `align`) of a multiple of 16 bytes, or
+      rows of exactly 32, 64 or 128 bytes swizzled as wgmma reads them
+      (`#ext.swizzle<bits = 1|2|3, base = log2(16 / element bytes), shift =
+      3>`); each input row-major with rows of a multiple of 16 bytes; one
+      work unit per CTA (data-parallel or split-K decompositions).
 
     * `online`: the online-softmax rewrite (FlashAttention's), `["M", "L",
       ...]` by name. `M` is a max reduction over the compute's reduce axis
@@ -695,7 +707,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     OptionalArrayRefParameter<"::ext::AttachAttr">:$compute_at,
     OptionalArrayRefParameter<"::ext::AttachAttr">:$reverse_compute_at,
     OptionalArrayRefParameter<"::mlir::StringAttr">:$compute_inline,
-    OptionalArrayRefParameter<"::mlir::StringAttr">:$online
+    OptionalArrayRefParameter<"::mlir::StringAttr">:$online,
+    DefaultValuedParameter<"bool", "false">:$tma
   );
   // Keyword = value pairs in any order, comma-separated (a custom parser:
   // ODS formats cannot combine optional parameters with comma separators).

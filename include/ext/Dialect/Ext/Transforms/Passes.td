@@ -163,13 +163,18 @@ def ExtApplySchedule : Pass<"ext-apply-schedule"> {
            "ahead (the emulator shows wrong numbers, a race or a write "
            "under an MMA)">
   ];
+  // nvgpu, NVVM and LLVM: a `tma = true` schedule's tensor maps, mbarriers
+  // and bulk tensor copies.
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
-    "::mlir::gpu::GPUDialect"
+    "::mlir::gpu::GPUDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
 }
 
