@@ -4,14 +4,14 @@
 // gpu.alloc'ed buffers once, the timed launches on them, C copied back and
 // compared with a host reference) lowers, launches and is timed; the fake's kernels compute nothing, so every check must fail and
 // the script exit 1. Without a driver it says so and exits 0.
-// RUN: env EXT_CUDA_DRIVER=%fake_cuda not %python %ext_src/bench/gpu/run.py --build %ext_obj --no-cublas --shapes 256x256x64 --decomposition-shapes 256x512x64 --reps 1 --out %t.csv | FileCheck %s
+// RUN: env EXT_CUDA_DRIVER=%fake_cuda not %python %ext_src/bench/gpu/run.py --build %ext_obj --no-cublas --shapes 256x256x128 --decomposition-shapes 256x512x64 --reps 1 --out %t.csv | FileCheck %s
 // CHECK: bench/gpu: Fake CUDA Device
-// CHECK-DAG: gemm_f16 256x256x64 {{.*}} WRONG
-// CHECK-DAG: gemm_f16_mma 256x256x64 {{.*}} WRONG
-// CHECK-DAG: gemm_f16_mma_large 256x256x64 {{.*}} WRONG
-// CHECK-DAG: gemm_f32 256x256x64 {{.*}} WRONG
-// CHECK-DAG: gemm_splitk 256x256x64 {{.*}} WRONG
-// CHECK-DAG: gemm_streamk 256x256x64 {{.*}} WRONG
+// CHECK-DAG: gemm_f16 256x256x128 {{.*}} WRONG
+// CHECK-DAG: gemm_f16_mma 256x256x128 {{.*}} WRONG
+// CHECK-DAG: gemm_f16_mma_large 256x256x128 {{.*}} WRONG
+// CHECK-DAG: gemm_f32 256x256x128 {{.*}} WRONG
+// CHECK-DAG: gemm_splitk 256x256x128 {{.*}} WRONG
+// CHECK-DAG: gemm_streamk 256x256x128 {{.*}} WRONG
 // CHECK-DAG: mma_large+data_parallel 256x512x64 {{.*}} WRONG
 // CHECK-DAG: mma_large+split_k 256x512x64 {{.*}} WRONG
 // CHECK-DAG: mma_large+split_k_par 256x512x64 {{.*}} WRONG
