@@ -51,6 +51,16 @@
 // RUN: ext-opt %s --ext-apply-schedule="chip=sm_90a" 2>/dev/null | sed 's/constant 24576 :/constant 16384 :/' | env EXT_EMU_SPIN_LIMIT=100000 not ext-run --chip=sm_90a - 2>&1 | FileCheck %s --check-prefix=TX
 // TX: it waits for the mbarrier at workgroup byte {{[0-9]+}} to complete its phase of parity
 
+// ext's host code for a GPU does not build tensor maps yet: refused, not run
+// with maps of host memory.
+// RUN: not ext-opt %s --ext-gpu-host-pipeline="target=nvvm chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOST
+// HOST: error: 'gpu.launch_func' op passes a TMA tensor map (a schedule with tma = true); running it on a GPU from ext's host code is not supported yet
+
+// The mbarriers' static words push the tiles to the next 1024 bytes: the
+// resource check counts them (the wgmma example at 5 stages is over).
+// RUN: sed 's/stages = 4, tma = true/stages = 5, tma = true/' %ext_src/examples/kernels/gemm_f16_wgmma.mlir | not ext-opt --ext-gpu-pipeline="target=nvvm chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIMIT
+// LIMIT: uses 246784 bytes (241.0 KB) of shared memory per block (1024 bytes (1.0 KB) of it mbarriers and the tiles' alignment after them); sm_90a allows at most 232448 bytes
+
 // RUN: ext-opt %s --ext-gpu-pipeline="target=nvvm chip=sm_90a" 2>/dev/null | ext-translate --ext-to-ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -44,6 +45,10 @@ struct Footprint {
   SmallVector<Buffer> privateBuffers;
   uint64_t sharedBytes = 0;
   uint64_t privateBytes = 0;
+  /// mbarrier groups' static words (nvgpu.mbarrier.create): with bulk
+  /// tensor copies, up to 1024 bytes, the swizzle period the tile buffers
+  /// after them are aligned to (ext-gpu-align-shared-memory).
+  uint64_t barrierBytes = 0;
 };
 
 bool isPrivateMemRef(MemRefType type) {
@@ -93,6 +98,8 @@ Footprint measure(Operation *kernel, ArrayRef<BlockArgument> workgroup,
                (isa<memref::AllocaOp>(op) && !type.getMemorySpace()))
         addBuffer(fp.privateBuffers, fp.privateBytes, op->getResult(0),
                   op->getLoc(), type, kernel);
+    } else if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
+      fp.barrierBytes += 8 * create.getBarriers().getType().getNumBarriers();
     } else if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
       // A workgroup global is one buffer however often it is named.
       if (gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(get.getType()) &&
@@ -101,6 +108,10 @@ Footprint measure(Operation *kernel, ArrayRef<BlockArgument> workgroup,
                   get.getType(), kernel);
     }
   });
+  bool bulkCopies = false;
+  body.walk([&](nvgpu::TmaAsyncLoadOp) { bulkCopies = true; });
+  if (bulkCopies && fp.barrierBytes)
+    fp.barrierBytes = llvm::alignTo(fp.barrierBytes, 1024);
   return fp;
 }
 
@@ -121,13 +132,16 @@ public:
   /// dynamic shared memory size, if any.
   LogicalResult checkShared(Operation *kernel, const Footprint &fp,
                             uint64_t dynamicBytes) {
-    uint64_t total = fp.sharedBytes + dynamicBytes;
+    uint64_t total = fp.sharedBytes + dynamicBytes + fp.barrierBytes;
     if (total > chip.maxSharedBytesPerBlock) {
       InFlightDiagnostic diag = kernel->emitError();
       diag << describeKernel(kernel) << " uses " << ext::formatBytes(total)
            << " of shared memory per block";
       if (dynamicBytes)
         diag << " (" << ext::formatBytes(dynamicBytes) << " of it dynamic)";
+      if (fp.barrierBytes)
+        diag << " (" << ext::formatBytes(fp.barrierBytes)
+             << " of it mbarriers and the tiles' alignment after them)";
       diag << "; " << chip.name << " allows at most "
            << ext::formatBytes(chip.maxSharedBytesPerBlock)
            << (chip.isNvidia() ? "" : " of LDS")
