@@ -119,6 +119,14 @@ def host_plan(mlir):
     consts = {name: int(v) for name, v in
               re.findall(r"(%[\w-]+) = arith\.constant (-?\d+) : (?:index|i32|i64)", host)}
     buffers, views, steps = {}, {}, []
+    # TMA tensor maps (tma = true): built on the host from an operand or a
+    # buffer, passed to the kernel as a pointer.
+    casts, maps = {}, {}
+    def source_of(name):
+        if am := re.fullmatch(r"%arg(\d+)", name):
+            return {"operand": int(am.group(1)), "byte_offset": 0}
+        base, shift = views[name]
+        return {"buffer": base, "byte_offset": shift}
     for line in host.splitlines():
         line = line.strip()
         if (not line or line.startswith(("module", "func.func", "return", "}", "gpu.wait"))
@@ -149,22 +157,35 @@ def host_plan(mlir):
                 raise ValueError(f"memset of {esize}-byte elements: {line}")
             steps.append({"op": "memset32", "buffer": base, "byte_offset": shift,
                           "count": count, "value": consts[m.group(2)]})
+        elif m := re.match(r"(%\w+) = memref\.cast (%\w+) : (memref<[^>]*>) to memref<\*x\w+>$",
+                           line):
+            casts[m.group(1)] = (m.group(2), m.group(3))
+        elif m := re.match(r"(%\w+) = nvgpu\.tma\.create\.descriptor (%\w+) box\[(.*?)\] : "
+                           r"memref<\*x(\w+)> -> <tensor = memref<[^>]*>, swizzle = (\w+), "
+                           r"l2promo = (\w+), oob = (\w+), interleave = (\w+)>$", line):
+            src, ty = casts[m.group(2)]
+            shape, esize, strides, offset = memref_layout(ty)
+            maps[m.group(1)] = dict(
+                source_of(src), shape=shape, strides=strides, offset=offset, elem_bytes=esize,
+                elem=m.group(4), box=[consts[x.strip()] for x in m.group(3).split(",")],
+                swizzle=m.group(5), l2promo=m.group(6), oob=m.group(7), interleave=m.group(8))
+        elif m := re.match(r"(%\w+) = builtin\.unrealized_conversion_cast (%\w+) : "
+                           r"!nvgpu\.tensormap\.descriptor<.*> to !llvm\.ptr$", line):
+            maps[m.group(1)] = maps[m.group(2)]
         elif m := re.match(r"%\w+ = gpu\.dealloc async \[%\w+\] (%\w+) : .*$", line):
             steps.append({"op": "free", "buffer": views[m.group(1)][0]})
         elif m := re.match(r"gpu\.launch_func\s+@(\w+)::@(\w+) blocks in \((.*?)\) threads in "
                            r"\((.*?)\)\s*(?:dynamic_shared_memory_size (%\w+) )?args\((.*)\)$",
                            line):
             args = []
-            for name, ty in re.findall(r"(%\w+) : (memref<[^>]*(?:<[^>]*>[^>]*)*>)",
+            for name, ty in re.findall(r"(%\w+) : (memref<[^>]*(?:<[^>]*>[^>]*)*>|!llvm\.ptr)",
                                        m.group(6)):
+                if ty == "!llvm.ptr":
+                    args.append({"tensor_map": maps[name]})
+                    continue
                 shape, esize, strides, offset = memref_layout(ty)
-                if am := re.fullmatch(r"%arg(\d+)", name):
-                    src = {"operand": int(am.group(1)), "byte_offset": 0}
-                else:
-                    base, shift = views[name]
-                    src = {"buffer": base, "byte_offset": shift}
-                args.append(dict(src, shape=shape, strides=strides, offset=offset,
-                                 elem_bytes=esize))
+                args.append(dict(source_of(name), shape=shape, strides=strides,
+                                 offset=offset, elem_bytes=esize))
             steps.append({"op": "launch", "module": m.group(1), "kernel": m.group(2),
                           "grid": [consts[x.strip()] for x in m.group(3).split(",")],
                           "block": [consts[x.strip()] for x in m.group(4).split(",")],
@@ -261,10 +282,11 @@ def main():
         for nk in (False, True):
             jobs.append((f"wgmma_{tile[0]}x{tile[1]}x{tile[2]}_s{stages}" + (":nt" if nk else ""),
                          "f16", wgmma_schedule(tile, stages, nk), parse(args.sweep_shapes)))
-    jobs += [(name, elem, sched, parse(args.shapes)) for name, elem, sched in run.variants()]
+    jobs += [(name, elem, sched, parse(args.shapes))
+             for name, elem, sched in run.variants(tma=True)]
     # C = A B^T examples (B [N][K]: wgmma's K-major B of any width).
     jobs += [(name + ":nt", elem, sched, parse(args.shapes))
-             for name, elem, sched in run.variants(nk=True)]
+             for name, elem, sched in run.variants(nk=True, tma=True)]
     jobs += run.decomposition_variants(parse(args.decomposition_shapes))
     os.makedirs(args.outdir, exist_ok=True)
     entries, errors = [], 0

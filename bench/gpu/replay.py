@@ -110,6 +110,32 @@ class Driver:
             self.check("cuFuncSetAttribute", f, 8, shared_bytes)  # MAX_DYNAMIC_SHARED_SIZE_BYTES
         return f
 
+    # CUtensorMap's enums (cuda.h).
+    TMA_DTYPES = {"f16": 6, "f32": 7, "bf16": 9}
+    TMA_SWIZZLES = {"none": 0, "swizzle_32b": 1, "swizzle_64b": 2, "swizzle_128b": 3}
+    TMA_L2 = {"none": 0, "l2promo_64b": 1, "l2promo_128b": 2, "l2promo_256b": 3}
+
+    def tensor_map(self, address, tm):
+        """The device address of a tensor map over `address` (export.py's
+        `tensor_map` argument), built by cuTensorMapEncodeTiled on the host
+        and copied to the device, as the kernel takes it by pointer."""
+        rank = len(tm["shape"])
+        dims = (c_u64 * rank)(*reversed(tm["shape"]))  # innermost first
+        strides = (c_u64 * max(rank - 1, 1))(
+            *[s * tm["elem_bytes"] for s in reversed(tm["strides"][:-1])])
+        box = (ctypes.c_uint * rank)(*reversed(tm["box"]))
+        ones = (ctypes.c_uint * rank)(*([1] * rank))
+        host = (ctypes.c_ubyte * 128)()
+        self.check("cuTensorMapEncodeTiled", host, self.TMA_DTYPES[tm["elem"]],
+                   ctypes.c_uint(rank), c_void_p(address), dims, strides, box, ones,
+                   0, self.TMA_SWIZZLES[tm["swizzle"]], self.TMA_L2[tm["l2promo"]],
+                   0 if tm["oob"] == "zero" else 1)
+        dev = self.alloc(128)
+        self.check("cuMemcpyAsync", c_u64(dev), c_u64(ctypes.addressof(host)),
+                   ctypes.c_size_t(128), None)
+        self.sync()
+        return dev
+
     def launch(self, f, grid, block, shared_bytes, values):
         slots = (c_u64 * len(values))(*values)
         params = (c_void_p * len(values))(
@@ -157,6 +183,7 @@ class Entry:
         self.modules = {m: drv.load(root, files) for m, files in entry["modules"].items()}
         self.functions = {}
         self.buffers = {}
+        self.maps = {}
         for s in entry["steps"]:
             if s["op"] == "launch":
                 key = (s["module"], s["kernel"])
@@ -174,13 +201,27 @@ class Entry:
             elif s["op"] == "launch":
                 values = []
                 for a in s["args"]:
+                    if "tensor_map" in a:
+                        values.append(self.map_for(a["tensor_map"], operands))
+                        continue
                     base = operands[a["operand"]] if "operand" in a else self.buffers[a["buffer"]]
                     values += descriptor(base, a)
                 self.drv.launch(self.functions[(s["module"], s["kernel"])], s["grid"],
                                 s["block"], s["shared_bytes"], values)
 
+    def map_for(self, tm, operands):
+        """The tensor map over this call's operand, built once per address."""
+        base = operands[tm["operand"]] if "operand" in tm else self.buffers[tm["buffer"]]
+        address = base + tm["byte_offset"] + tm["offset"] * tm["elem_bytes"]
+        key = (id(tm), address)
+        if key not in self.maps:
+            self.maps[key] = self.drv.tensor_map(address, tm)
+        return self.maps[key]
+
     def release(self):
         for p in self.buffers.values():
+            self.drv.free(p)
+        for p in self.maps.values():
             self.drv.free(p)
         for m in self.modules.values():
             self.drv.check("cuModuleUnload", m)

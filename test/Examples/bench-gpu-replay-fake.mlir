@@ -10,6 +10,10 @@
 // EXPORT: mma_128x256x32_w2x4_s3 512x512x128:
 // EXPORT: mma_large+split_k_par 256x512x64:
 // EXPORT: 36 exported, 0 failed
+// The TMA example passes its tensor maps (built by the replay with
+// cuTensorMapEncodeTiled over the operands, then copied to the device).
+// RUN: grep -c '"tensor_map"' %t/manifest.json | FileCheck %s --check-prefix=TMA
+// TMA: {{^}}2{{$}}
 // RUN: env EXT_CUDA_DRIVER=%fake_cuda not %python %ext_src/bench/gpu/replay.py %t --no-cublas --out %t/results.csv 2>&1 | FileCheck %s
 // CHECK: bench/gpu/replay: Fake CUDA Device
 // CHECK-DAG: fake-cuda: max dynamic shared memory 81408 bytes

@@ -133,6 +133,21 @@ API cuMemcpyAsync(unsigned long long dst, unsigned long long src, size_t size,
   return 0;
 }
 API cuMemsetD32Async(unsigned long long, unsigned, size_t, void *) { return 0; }
+// A tensor map the fake never reads: its 128 bytes, with the rank and box
+// checked as the real encoder checks them.
+API cuTensorMapEncodeTiled(void *map, int, unsigned rank, void *address,
+                           const unsigned long long *, const unsigned long long *,
+                           const unsigned *box, const unsigned *, int, int, int,
+                           int) {
+  if (rank < 1 || rank > 5 || !address ||
+      reinterpret_cast<unsigned long long>(address) % 16)
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  for (unsigned d = 0; d < rank; ++d)
+    if (box[d] < 1 || box[d] > 256)
+      return 1;
+  std::memset(map, 0, 128);
+  return 0;
+}
 API cuMemsetD16Async(unsigned long long, unsigned short, size_t, void *) {
   return 0;
 }
