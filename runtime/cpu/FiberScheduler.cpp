@@ -760,6 +760,8 @@ void Grid::yield(Thread &t) {
 
 void Grid::releaseBarrier(Block &b) {
   ++b.barriers;
+  // Every thread now follows every wait before the barrier.
+  b.wgmmaRetiredChunks.clear();
   for (int64_t i : order) {
     Thread &t = b.threads[i];
     if (t.state == ThreadState::AtBarrier) {
@@ -884,7 +886,8 @@ void Grid::access(Thread &t, int64_t addr, int64_t bytes,
                             int32_t kind, int32_t site) {
   schedule(t, kind, site);
   if ((kind & EXT_EMU_WORKGROUP) && (kind & EXT_EMU_STORE) &&
-      !t.block->wgmmaReadChunks.empty())
+      (!t.block->wgmmaReadChunks.empty() ||
+       !t.block->wgmmaRetiredChunks.empty()))
     checkWgmmaOperandWrite(t, addr, bytes, site, "writes");
   // A misaligned ld.shared.v4 (or ld.global.v4) faults on a GPU; the CPU
   // would not notice. Global accesses reach here under racecheck.
@@ -938,7 +941,8 @@ void Grid::land(Thread &t, const AsyncCopy &copy) {
   if (!t.block->wgmmaReadChunks.empty())
     checkWgmmaOperandWrite(t, reinterpret_cast<int64_t>(copy.dst),
                            copy.dstBytes, copy.site,
-                           "lands an asynchronous copy into");
+                           "lands an asynchronous copy into",
+                           /*byThread=*/false);
   if (copy.srcBytes > 0) {
     recordRace(t, reinterpret_cast<int64_t>(copy.src), copy.srcBytes,
                EXT_EMU_GLOBAL | EXT_EMU_LOAD, copy.site);
@@ -994,7 +998,8 @@ void Grid::asyncCopy(Thread &t, int64_t dst, int64_t src,
   }
   // The copy may land as soon as it is issued: into bytes an MMA in flight
   // reads, that is a write under the MMA whenever it would land.
-  if (!t.block->wgmmaReadChunks.empty())
+  if (!t.block->wgmmaReadChunks.empty() ||
+      !t.block->wgmmaRetiredChunks.empty())
     checkWgmmaOperandWrite(t, dst, dstBytes, site,
                            "issues an asynchronous copy into");
   // The copy's shared-memory write is one lane of a warp-wide request, as

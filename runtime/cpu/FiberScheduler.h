@@ -137,6 +137,8 @@ struct Thread {
   };
   std::deque<WgmmaGroup> wgmmaInFlight;
   WgmmaGroup wgmmaOpen;
+  /// The last MMA sequence number its own waits retired (-1: none).
+  int64_t wgmmaRetired = -1;
   /// wgmma.mma_async operations it has issued (their order in its
   /// warpgroup: a warpgroup's threads issue the same sequence).
   int64_t wgmmaSequence = 0;
@@ -223,6 +225,16 @@ struct Block {
   /// (the site of one); a write there before they retire is an error.
   std::map<std::pair<int64_t, int64_t>, std::vector<int64_t>> wgmmaReads;
   std::map<int64_t, std::pair<int32_t, int32_t>> wgmmaReadChunks;
+  /// Chunks of MMAs that retired since the block's last barrier: one
+  /// thread's wait proved them done, but a thread that neither waited for
+  /// them itself nor passed a barrier since may still run ahead of them (on
+  /// a GPU its write could land under the MMA). Per chunk: the MMA's site,
+  /// its warpgroup and the sequence number of the group's last MMA.
+  struct RetiredRead {
+    int32_t site;
+    int64_t warpgroup, sequence;
+  };
+  std::map<int64_t, RetiredRead> wgmmaRetiredChunks;
   /// Block-wide barriers it has passed (orders mbarrier inits).
   int64_t barriers = 0;
   /// Its initialized mbarriers, by workgroup byte offset.
@@ -298,10 +310,13 @@ public:
   /// wgmma.wait_group: until every thread of `t`'s warpgroup has issued its
   /// MMA number `sequence` (the group completes for the whole warpgroup).
   void waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site);
-  /// Fails the launch if `t` writes [addr, addr + bytes) of shared memory
-  /// while a warpgroup MMA in flight reads it.
+  /// Fails the launch on a write by `t` (`byThread`: its own store or issue; else a copy
+  /// landing, whose issue was checked) into bytes MMAs read: an error while
+  /// they are in flight, or, for `t`'s own writes, while their retirement
+  /// is not known to `t`.
   void checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
-                              int32_t site, const char *what);
+                              int32_t site, const char *what,
+                              bool byThread = true);
   /// The source location of site `index`.
   const std::string &siteName(int32_t index) const { return site(index); }
 

@@ -146,7 +146,8 @@ int64_t Grid::landTma(Thread &t, const TmaCopy &copy) {
     char *to = window + swizzledSharedAddress(base + e * m.elementBytes, m.swizzle);
     if (!t.block->wgmmaReadChunks.empty())
       checkWgmmaOperandWrite(t, reinterpret_cast<int64_t>(to), m.elementBytes,
-                             copy.site, "lands a bulk tensor copy into");
+                             copy.site, "lands a bulk tensor copy into",
+                             /*byThread=*/false);
     if (inside) {
       std::memcpy(to, m.base + source, size_t(m.elementBytes));
     } else if (m.oobNan && m.elementBytes == 4) {
@@ -226,7 +227,8 @@ void Grid::tmaLoad(Thread &t, const TensorMap *map, int64_t dst,
   }
   // The copy may land as soon as it is issued: into bytes an MMA in flight
   // reads, that is a write under the MMA whenever it would land.
-  if (!t.block->wgmmaReadChunks.empty())
+  if (!t.block->wgmmaReadChunks.empty() ||
+      !t.block->wgmmaRetiredChunks.empty())
     checkWgmmaOperandWrite(t, dst, bytes, site,
                            "issues a bulk tensor copy into");
   MBarrier *b = mbarrierAt(t, barrier, "cp.async.bulk.tensor", site);

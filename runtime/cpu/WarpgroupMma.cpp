@@ -131,14 +131,20 @@ void Grid::waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site) {
     schedule(t, EXT_EMU_ATOMIC, site);
   }
   t.waitingFor.clear();
-  // Done: its reads of shared memory (and its warpgroup's earlier ones).
+  t.wgmmaRetired = std::max(t.wgmmaRetired, sequence);
+  // Done: its reads of shared memory (and its warpgroup's earlier ones),
+  // known to this thread; to the others once they wait or pass a barrier.
   auto &reads = t.block->wgmmaReads;
   for (auto it = reads.lower_bound({group, 0});
        it != reads.end() && it->first.first == group &&
        it->first.second <= sequence;) {
     for (int64_t chunk : it->second) {
       auto found = t.block->wgmmaReadChunks.find(chunk);
-      if (found != t.block->wgmmaReadChunks.end() && --found->second.second == 0)
+      if (found == t.block->wgmmaReadChunks.end())
+        continue;
+      t.block->wgmmaRetiredChunks[chunk] = {found->second.first, group,
+                                            it->first.second};
+      if (--found->second.second == 0)
         t.block->wgmmaReadChunks.erase(found);
     }
     it = reads.erase(it);
@@ -146,12 +152,31 @@ void Grid::waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site) {
 }
 
 void Grid::checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
-                                  int32_t site, const char *what) {
+                                  int32_t site, const char *what,
+                                  bool byThread) {
   auto &chunks = t.block->wgmmaReadChunks;
+  auto &retired = t.block->wgmmaRetiredChunks;
   for (int64_t chunk = addr & ~int64_t(15); chunk < addr + bytes; chunk += 16) {
     auto found = chunks.find(chunk);
-    if (found == chunks.end())
-      continue;
+    if (found == chunks.end()) {
+      // Retired, but not known to this thread: not by its own wait, and no
+      // barrier since.
+      auto done = byThread ? retired.find(chunk) : retired.end();
+      if (done == retired.end() ||
+          (done->second.warpgroup == t.linear / kWarpgroup &&
+           t.wgmmaRetired >= done->second.sequence))
+        continue;
+      fail(t, where(t) + ": " + this->site(site) + " " + what +
+                  " shared memory (workgroup byte " +
+                  std::to_string(chunk - reinterpret_cast<int64_t>(t.block->shared)) +
+                  ") that the warpgroup MMA at " +
+                  this->site(done->second.site) +
+                  " reads: another thread's wait retired its group, but "
+                  "nothing orders this write after that wait (its own "
+                  "wgmma.wait_group, or a barrier after the wait)");
+      suspend(t);
+      return;
+    }
     fail(t, where(t) + ": " + this->site(site) + " " + what +
                 " shared memory (workgroup byte " +
                 std::to_string(chunk - reinterpret_cast<int64_t>(t.block->shared)) +

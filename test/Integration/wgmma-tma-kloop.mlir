@@ -40,11 +40,15 @@
 // RUN: sed -e 's/#ext.data_parallel/#ext.stream_k<grid = 4>/' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
 // CHECK: [0]
 //
-// Copies one step further ahead than MMAs in flight allow: in lock step
-// (as a GPU's warps run) the copy is issued into a stage the previous
-// step's group still reads.
+// Copies one step further ahead than MMAs in flight allow: the copy is
+// issued into a stage the previous step's group still reads. In lock step
+// (as a GPU's warps run) the group is in flight at the issue; with threads
+// apart (seed 0) other threads' waits may have retired it, but nothing
+// orders the issuing thread after them.
 // RUN: not ext-run --chip=sm_90a --weaken-async-wait --emu-schedule=round-robin %s 2>&1 | FileCheck %s --check-prefix=WEAK
 // WEAK: (bulk tensor copy of input {{[01]}} into shared memory) issues a bulk tensor copy into shared memory (workgroup byte {{[0-9]+}}) that the warpgroup MMA at {{.*}} reads while its group is in flight
+// RUN: not ext-run --chip=sm_90a --weaken-async-wait %s 2>&1 | FileCheck %s --check-prefix=WEAK0
+// WEAK0: (bulk tensor copy of input {{[01]}} into shared memory) issues a bulk tensor copy into shared memory (workgroup byte {{[0-9]+}}) that the warpgroup MMA at {{.*}} reads: another thread's wait retired its group, but nothing orders this write after that wait
 //
 // An expect_tx short of the bytes the copies bring lets a phase complete
 // early and leaves the next one owing bytes: the wait is reported as a hang.
