@@ -14,7 +14,6 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/SymbolTable.h"
 
 namespace ext {
 #define GEN_PASS_DEF_EXTGPUTENSORMAPARGUMENTS
@@ -25,9 +24,8 @@ using namespace mlir;
 
 namespace {
 
-/// Makes the tensor-map arguments of `kernel` pointers; returns whether it
-/// had any.
-bool convertKernel(gpu::GPUFuncOp kernel) {
+/// Makes the tensor-map arguments of `kernel` pointers.
+void convertKernel(gpu::GPUFuncOp kernel) {
   auto ptr = LLVM::LLVMPointerType::get(kernel.getContext());
   Block &entry = kernel.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
@@ -46,14 +44,12 @@ bool convertKernel(gpu::GPUFuncOp kernel) {
   if (changed)
     kernel.setType(FunctionType::get(kernel.getContext(), inputs,
                                      kernel.getResultTypes()));
-  return changed;
 }
 
 struct ExtGPUTensorMapArgumentsPass
     : ext::impl::ExtGPUTensorMapArgumentsBase<ExtGPUTensorMapArgumentsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SymbolTableCollection symbols;
     module.walk([&](gpu::GPUFuncOp kernel) {
       if (kernel.isKernel())
         convertKernel(kernel);

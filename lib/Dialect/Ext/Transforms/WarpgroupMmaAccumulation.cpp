@@ -131,6 +131,9 @@ public:
     Value acc;
     scf::YieldOp yield;
     if (loop) {
+      // The loop is rebuilt with one more iter_arg (its body moved over):
+      // the tile lowering keeps loops only for unstaged copies and shared
+      // writes (fenceCopyLoops), which a pipelined k-loop has not.
       Operation *at = &*rw.getInsertionPoint();
       rw.setInsertionPoint(loop);
       Value init = loadAccumulators(accType);
