@@ -94,9 +94,8 @@ def schedule_of(path):
                 targets=targets)
 
 
-def reduce_extent(path):
-    """The reduce length of the first scheduled compute in `path`."""
-    text = open(path).read()
+def reduce_extent(text):
+    """The reduce length of the first scheduled compute in `text`."""
     head = text[:text.index("#ext.schedule<")]
     compute = head[head.rindex("ext.compute ["):]
     return int(re.search(r'#ext\.axis<"\w+", reduce, (\d+)>', compute).group(1))
@@ -106,7 +105,7 @@ def few_k_steps(path, sched):
     """True when the example's k-loop runs no more trips than its pipeline
     is deep: LLVM may peel or reshape so short a loop."""
     k_tile = sched["tile"][-1]
-    return math.ceil(reduce_extent(path) / k_tile) <= max(sched.get("stages") or 1, 1)
+    return math.ceil(reduce_extent(open(path).read()) / k_tile) <= max(sched.get("stages") or 1, 1)
 
 
 def widen_k(path, out):
@@ -115,9 +114,7 @@ def widen_k(path, out):
     small K (100: 4 k-steps) the AMDGPU backend unrolls the whole k-loop,
     and the model needs one k-step of the loop that runs at K = SIZE."""
     text = open(path).read()
-    head = text[:text.index("#ext.schedule<")]
-    compute = head[head.rindex("ext.compute ["):]
-    k = re.search(r'#ext\.axis<"\w+", reduce, (\d+)>', compute).group(1)
+    k = str(reduce_extent(text))
     text = re.sub(r"memref<[^>]*>", lambda m: re.sub(rf"(?<=[<x]){k}(?=x)", str(SIZE), m.group(0)), text)
     text = re.sub(rf'(#ext\.axis<"\w+", \w+, ){k}>', rf"\g<1>{SIZE}>", text)
     with open(out, "w") as f:

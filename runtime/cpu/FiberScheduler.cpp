@@ -886,8 +886,7 @@ void Grid::access(Thread &t, int64_t addr, int64_t bytes,
                             int32_t kind, int32_t site) {
   schedule(t, kind, site);
   if ((kind & EXT_EMU_WORKGROUP) && (kind & EXT_EMU_STORE) &&
-      (!t.block->wgmmaReadChunks.empty() ||
-       !t.block->wgmmaRetiredChunks.empty()))
+      t.block->hasWgmmaReads())
     checkWgmmaOperandWrite(t, addr, bytes, site, "writes");
   // A misaligned ld.shared.v4 (or ld.global.v4) faults on a GPU; the CPU
   // would not notice. Global accesses reach here under racecheck.
@@ -998,8 +997,7 @@ void Grid::asyncCopy(Thread &t, int64_t dst, int64_t src,
   }
   // The copy may land as soon as it is issued: into bytes an MMA in flight
   // reads, that is a write under the MMA whenever it would land.
-  if (!t.block->wgmmaReadChunks.empty() ||
-      !t.block->wgmmaRetiredChunks.empty())
+  if (t.block->hasWgmmaReads())
     checkWgmmaOperandWrite(t, dst, dstBytes, site,
                            "issues an asynchronous copy into");
   // The copy's shared-memory write is one lane of a warp-wide request, as

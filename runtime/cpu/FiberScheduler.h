@@ -235,6 +235,12 @@ struct Block {
     int64_t warpgroup, sequence;
   };
   std::map<int64_t, RetiredRead> wgmmaRetiredChunks;
+  /// Whether a thread's own write could fall under an MMA's reads (in
+  /// flight, or retired but not yet ordered by a barrier): the one test
+  /// before checkWgmmaOperandWrite on the store and copy-issue paths.
+  bool hasWgmmaReads() const {
+    return !wgmmaReadChunks.empty() || !wgmmaRetiredChunks.empty();
+  }
   /// Block-wide barriers it has passed (orders mbarrier inits).
   int64_t barriers = 0;
   /// Its initialized mbarriers, by workgroup byte offset.

@@ -227,8 +227,7 @@ void Grid::tmaLoad(Thread &t, const TensorMap *map, int64_t dst,
   }
   // The copy may land as soon as it is issued: into bytes an MMA in flight
   // reads, that is a write under the MMA whenever it would land.
-  if (!t.block->wgmmaReadChunks.empty() ||
-      !t.block->wgmmaRetiredChunks.empty())
+  if (t.block->hasWgmmaReads())
     checkWgmmaOperandWrite(t, dst, bytes, site,
                            "issues a bulk tensor copy into");
   MBarrier *b = mbarrierAt(t, barrier, "cp.async.bulk.tensor", site);
