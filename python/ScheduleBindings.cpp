@@ -88,6 +88,10 @@ std::vector<std::string> enumNames(std::optional<E> (*symbolize)(uint32_t),
 std::vector<std::string> mmaNames() {
   return enumNames<MmaShape>(symbolizeMmaShape, getMaxEnumValForMmaShape());
 }
+std::vector<std::string> specializeNames() {
+  return enumNames<WarpSpecialization>(symbolizeWarpSpecialization,
+                                       getMaxEnumValForWarpSpecialization());
+}
 std::vector<std::string> rasterNames() {
   return enumNames<RasterOrder>(symbolizeRasterOrder,
                                 getMaxEnumValForRasterOrder());
@@ -275,7 +279,8 @@ constexpr StringLiteral kScheduleFields[] = {
     "tile",   "blocks",  "threads", "cache",  "decomposition",
     "raster", "swizzle", "vector",  "unroll", "layout",
     "mma",    "warps",   "stages",  "async",
-    "compute_at", "reverse_compute_at", "compute_inline", "online", "tma"};
+    "compute_at", "reverse_compute_at", "compute_inline", "online", "tma",
+    "specialize"};
 constexpr StringLiteral kAttachFields[] = {"compute", "axis"};
 constexpr StringLiteral kCacheFields[] = {"operand", "align", "swizzle"};
 constexpr StringLiteral kStorageAlignFields[] = {"dim", "factor", "offset"};
@@ -313,6 +318,8 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
   int64_t swizzle = k.integer("swizzle", 1), vector = k.integer("vector", 1),
           unroll = k.integer("unroll", 1), stages = k.integer("stages", 1);
   bool async = k.boolean("async", true), tma = k.boolean("tma", false);
+  WarpSpecialization specialize = k.enumeration<WarpSpecialization>(
+      "specialize", WarpSpecialization::none, specializeNames);
   return [=](MLIRContext *ctx, EmitError emitError) -> Attribute {
     SmallVector<StringAttr> blockNames, inlinedNames, onlineNames;
     for (const std::string &b : blocks)
@@ -347,7 +354,7 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
         ArrayRef(caches), d, raster, swizzle, vector, unroll, l, m,
         ArrayRef(warps), stages, async, ArrayRef(computeAt),
         ArrayRef(reverseComputeAt), ArrayRef(inlinedNames),
-        ArrayRef(onlineNames), tma);
+        ArrayRef(onlineNames), tma, specialize);
   };
 }
 

@@ -194,6 +194,7 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
     convert.hasRedux = lookupChipInfo(options.chip)->smVersion >= 80;
     device.addPass(createConvertGpuOpsToNVVMOps(convert));
     device.addPass(ext::createExtGPUAlignSharedMemory());
+    device.addPass(ext::createExtGPUCapRegistersAtEntry());
     device.addPass(LLVM::createNVVMOptimizeForTargetPass());
     // NVVM ops that are inline PTX (wgmma.mma_async, the TMA and mbarrier
     // forms) become llvm.inline_asm.

@@ -96,6 +96,12 @@ struct MBarrier {
   /// Who initialized it, and after how many block barriers.
   int64_t initThread = -1, initEpoch = -1;
   std::vector<TmaCopy> copies;
+  /// What its arrivals passed on of warpgroup MMAs' retirement (per
+  /// warpgroup, the last sequence number known retired): gathered over the
+  /// current phase, and that of the last completed phase, which a wait that
+  /// returns passes to the waiter (an mbarrier orders the arrivals before
+  /// the completed wait).
+  std::map<int64_t, int64_t> releasing, released;
 };
 
 struct Thread {
@@ -139,9 +145,15 @@ struct Thread {
   WgmmaGroup wgmmaOpen;
   /// The last MMA sequence number its own waits retired (-1: none).
   int64_t wgmmaRetired = -1;
+  /// Per warpgroup, the last MMA sequence number whose retirement reached
+  /// it through an mbarrier (another thread waited, then arrived on a
+  /// barrier this thread then waited on).
+  std::map<int64_t, int64_t> wgmmaLearned;
   /// wgmma.mma_async operations it has issued (their order in its
   /// warpgroup: a warpgroup's threads issue the same sequence).
   int64_t wgmmaSequence = 0;
+  /// setmaxnreg instructions it has executed.
+  int64_t setmaxnregCalls = 0;
   /// What its current spin waits for, said when it never ends.
   std::string waitingFor;
 };
@@ -241,6 +253,10 @@ struct Block {
   bool hasWgmmaReads() const {
     return !wgmmaReadChunks.empty() || !wgmmaRetiredChunks.empty();
   }
+  /// Each warpgroup's setmaxnreg instructions in order, as its first thread
+  /// to reach them executed them: by (warpgroup, index), (site, count).
+  std::map<std::pair<int64_t, int64_t>, std::pair<int32_t, int32_t>>
+      setmaxnreg;
   /// Block-wide barriers it has passed (orders mbarrier inits).
   int64_t barriers = 0;
   /// Its initialized mbarriers, by workgroup byte offset.
@@ -323,8 +339,13 @@ public:
   void checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
                               int32_t site, const char *what,
                               bool byThread = true);
+  /// An arrival of `t` on `b` passes on what `t` knows of retired MMAs; a
+  /// completed wait of `t` on `b` learns what the phase's arrivals knew.
+  static void publishWgmmaRetirement(const Thread &t, MBarrier &b);
+  static void learnWgmmaRetirement(Thread &t, const MBarrier &b);
   /// The source location of site `index`.
   const std::string &siteName(int32_t index) const { return site(index); }
+  int64_t threadsPerBlock() const { return blockThreads; }
 
 private:
   friend class Worker;

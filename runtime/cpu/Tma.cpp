@@ -35,6 +35,8 @@ void Grid::maybeCompletePhase(MBarrier &b) {
   if (b.pending == 0 && b.tx == 0) {
     ++b.phase;
     b.pending = b.expected;
+    b.released = std::move(b.releasing);
+    b.releasing.clear();
   }
 }
 
@@ -115,6 +117,7 @@ void Grid::mbarrierArrive(Thread &t, int64_t addr, int64_t txBytes,
   if (!b)
     return;
   b->tx += txBytes;
+  publishWgmmaRetirement(t, *b);
   if (--b->pending < 0) {
     fail(t, where(t) + ": mbarrier.arrive at " + this->site(site) +
                 " arrives more times than the barrier's " +
@@ -182,6 +185,7 @@ bool Grid::mbarrierTryWait(Thread &t, int64_t addr, int32_t parity,
   // once).
   if ((b->phase & 1) != (parity & 1)) {
     t.waitingFor.clear();
+    learnWgmmaRetirement(t, *b);
     return true;
   }
   int64_t offset = addr - reinterpret_cast<int64_t>(t.block->shared);

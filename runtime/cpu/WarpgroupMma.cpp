@@ -151,6 +151,26 @@ void Grid::waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site) {
   }
 }
 
+void Grid::publishWgmmaRetirement(const Thread &t, MBarrier &b) {
+  auto merge = [&](int64_t group, int64_t sequence) {
+    auto [it, added] = b.releasing.try_emplace(group, sequence);
+    if (!added)
+      it->second = std::max(it->second, sequence);
+  };
+  if (t.wgmmaRetired >= 0)
+    merge(t.linear / kWarpgroup, t.wgmmaRetired);
+  for (auto [group, sequence] : t.wgmmaLearned)
+    merge(group, sequence);
+}
+
+void Grid::learnWgmmaRetirement(Thread &t, const MBarrier &b) {
+  for (auto [group, sequence] : b.released) {
+    auto [it, added] = t.wgmmaLearned.try_emplace(group, sequence);
+    if (!added)
+      it->second = std::max(it->second, sequence);
+  }
+}
+
 void Grid::checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
                                   int32_t site, const char *what,
                                   bool byThread) {
@@ -165,6 +185,10 @@ void Grid::checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
       if (done == retired.end() ||
           (done->second.warpgroup == t.linear / kWarpgroup &&
            t.wgmmaRetired >= done->second.sequence))
+        continue;
+      auto learned = t.wgmmaLearned.find(done->second.warpgroup);
+      if (learned != t.wgmmaLearned.end() &&
+          learned->second >= done->second.sequence)
         continue;
       fail(t, where(t) + ": " + this->site(site) + " " + what +
                   " shared memory (workgroup byte " +
@@ -374,6 +398,40 @@ void __ext_emu_wgmma_check(int32_t site, int32_t producer) {
                                        t->launch->siteName(producer)) +
                    " while its group is in flight: the tensor cores may "
                    "still be writing it (wgmma.wait_group first)");
+}
+
+void __ext_emu_setmaxnreg(int32_t site, int32_t count, int32_t increase) {
+  Thread *t = currentThread();
+  if (!t)
+    outsideLaunch("__ext_emu_setmaxnreg");
+  const char *action = increase ? "setmaxnreg.inc" : "setmaxnreg.dec";
+  std::string what = std::string(action) + " " + std::to_string(count);
+  if (count < 24 || count > 256 || count % 8)
+    fail(site, what + ": the register count must be a multiple of 8 in "
+                      "[24, 256]");
+  int64_t group = t->linear / kWarpgroup;
+  int64_t blockThreads = t->launch->threadsPerBlock();
+  if ((group + 1) * kWarpgroup > blockThreads)
+    fail(site, what + " in warpgroup " + std::to_string(group) +
+                   ", which the block's " + std::to_string(blockThreads) +
+                   " threads leave incomplete: setmaxnreg is executed by "
+                   "whole warpgroups");
+  int64_t index = t->setmaxnregCalls++;
+  auto &calls = t->block->setmaxnreg;
+  auto [it, first] = calls.try_emplace({group, index}, site, count);
+  if (!first && it->second.first != site)
+    fail(site, what + ": another thread of warpgroup " +
+                   std::to_string(group) + " executed the setmaxnreg at " +
+                   t->launch->siteName(it->second.first) +
+                   " instead; every thread of a warpgroup executes the same "
+                   "setmaxnreg");
+  if (!first || index == 0)
+    return;
+  int32_t previous = calls[{group, index - 1}].second;
+  if (increase ? count < previous : count > previous)
+    fail(site, what + " after the warpgroup's count was set to " +
+                   std::to_string(previous) + ": ." +
+                   (increase ? "inc may not lower it" : "dec may not raise it"));
 }
 
 } // extern "C"

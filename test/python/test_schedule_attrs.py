@@ -109,6 +109,29 @@ def test_tma_keyword_loads_tiles_with_the_copy_engine():
         ext.build(s, target="nvvm", chip="sm_80")
 
 
+def test_specialize_keyword_spells_warp_specialization():
+    # A producer warpgroup loads by TMA, two consumer warpgroups compute on
+    # wgmma: ragged 150x130x200 (TMA wants rows of a multiple of 16 bytes).
+    m, n, k = 150, 130, 200
+    A, B, C = matmul_te(m, n, k, "float16", acc="float32", b_transposed=True)
+    sw = {"swizzle": (3, 3, 3)}
+    common = dict(tile=(128, 128, 64), cache=[(A, sw), (B, sw)], mma="wgmma_k16",
+                  warps=(8, 1), vector=8, stages=3)
+    s = ext.schedule(C, tma=True, specialize="cooperative", **common)
+    assert s.text().endswith("tma = true, specialize = cooperative>")
+    kernel = ext.build(s, target="nvvm", chip="sm_90a")
+    assert "setmaxnreg.dec.sync.aligned.u32" in kernel.ptx
+    assert "setmaxnreg.inc.sync.aligned.u32" in kernel.ptx
+    a, b = ints((m, k)).astype(np.float16), ints((n, k)).astype(np.float16)
+    np.testing.assert_array_equal(kernel.run(a, b),
+                                  a.astype(np.float32) @ b.astype(np.float32).T)
+    # Its producer warpgroup loads with the copy engine.
+    with pytest.raises(ValueError, match="specialize = cooperative needs tma = true"):
+        ext.schedule(C, specialize="cooperative", **common)
+    with pytest.raises(ValueError, match="specialize must be 'none' or 'cooperative', got 'pingpong'"):
+        ext.schedule(C, tma=True, specialize="pingpong", **common)
+
+
 def test_bad_values_raise_at_the_users_line():
     A, B, C = matmul_te(32, 32, 32)
     with pytest.raises(ValueError, match=rf"test_schedule_attrs.py:{line_of('# bad-vector')}: "

@@ -75,6 +75,7 @@ enum WarpgroupMmaFlags : int32_t {
 #define EXT_EMU_WGMMA_COMMIT "__ext_emu_wgmma_commit"
 #define EXT_EMU_WGMMA_WAIT "__ext_emu_wgmma_wait"
 #define EXT_EMU_WGMMA_CHECK "__ext_emu_wgmma_check"
+#define EXT_EMU_SETMAXNREG "__ext_emu_setmaxnreg"
 
 #ifdef __cplusplus
 extern "C" {
@@ -121,6 +122,12 @@ void __ext_emu_wgmma_wait(int32_t site, int32_t pending);
 /// the MMA at site `producer` (or, with -1, any warpgroup MMA of the
 /// thread) has not retired.
 void __ext_emu_wgmma_check(int32_t site, int32_t producer);
+/// setmaxnreg.{inc,dec}.sync.aligned.u32 `count` (`increase` 1 or 0): fails
+/// the launch unless the count is a multiple of 8 in [24, 256], the thread's
+/// warpgroup is whole, every thread of it executes the same setmaxnreg in
+/// the same order, and an .inc does not lower (nor a .dec raise) the count
+/// its warpgroup's previous one set. Registers themselves are not emulated.
+void __ext_emu_setmaxnreg(int32_t site, int32_t count, int32_t increase);
 
 #ifdef __cplusplus
 } // extern "C"

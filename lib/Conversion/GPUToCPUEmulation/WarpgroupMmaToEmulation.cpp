@@ -45,6 +45,23 @@ template <typename OpT> struct WgmmaOrderingLowering : EmulationOpPattern<OpT> {
   StringRef fn;
 };
 
+/// setmaxnreg: a call that checks the warpgroup executes it as PTX asks.
+struct SetMaxRegisterLowering : EmulationOpPattern<NVVM::SetMaxRegisterOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(NVVM::SetMaxRegisterOp op,
+                                PatternRewriter &rewriter) const override {
+    Location l = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    bool increase = op.getAction() == NVVM::SetMaxRegisterAction::increase;
+    emu.call(rewriter, l, EXT_EMU_SETMAXNREG, {},
+             {emu.function().site(rewriter, op),
+              emuI32Const(rewriter, l, int32_t(op.getRegCount())),
+              emuI32Const(rewriter, l, increase ? 1 : 0)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct WgmmaMmaAsyncLowering : EmulationOpPattern<NVVM::WgmmaMmaAsyncOp> {
   using EmulationOpPattern::EmulationOpPattern;
   LogicalResult matchAndRewrite(NVVM::WgmmaMmaAsyncOp op,
@@ -131,5 +148,5 @@ void ext::populateNVVMWarpgroupMmaToEmulationPatterns(
       emu, EXT_EMU_WGMMA_COMMIT);
   patterns.add<WgmmaOrderingLowering<NVVM::WgmmaWaitGroupSyncOp>>(
       emu, EXT_EMU_WGMMA_WAIT);
-  patterns.add<WgmmaMmaAsyncLowering>(emu);
+  patterns.add<WgmmaMmaAsyncLowering, SetMaxRegisterLowering>(emu);
 }

@@ -125,6 +125,27 @@ def ExtGPUAlignSharedMemory
   }];
 }
 
+def ExtGPUCapRegistersAtEntry
+    : Pass<"ext-gpu-cap-registers-at-entry", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Give kernels that set their warpgroups' registers "
+                "(setmaxnreg) one CTA per SM, so ptxas fixes their count at "
+                "entry";
+  let description = [{
+    `setmaxnreg` moves registers between the warpgroups of a CTA (a
+    warp-specialized kernel's producer gives up registers its consumers
+    take), out of the pool the CTA was given at launch. ptxas honors it
+    only when the kernel's register count at entry is known: its thread
+    limit (`.maxntid`, from the launch's block size) and `.minnctapersm 1`,
+    under which it allocates 64K registers over the CTA's threads. Without
+    them it ignores the instruction (warning C7508) and allocates what the
+    code needs, which leaves a consumer's `setmaxnreg.inc` waiting for
+    registers the pool does not have. This pass sets `nvvm.minctasm = 1` on
+    every kernel with a `nvvm.setmaxregister`, and fails on one whose block
+    size is unknown. It runs after `convert-gpu-to-nvvm`, in the NVVM
+    pipeline.
+  }];
+}
+
 def ExtGPUStageKernelOperands
     : Pass<"ext-gpu-stage-kernel-operands", "::mlir::ModuleOp"> {
   let summary = "Copy host memrefs passed to gpu.launch_func into device "

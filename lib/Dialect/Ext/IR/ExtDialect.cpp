@@ -175,7 +175,7 @@ LogicalResult ScheduleAttr::verify(
     ArrayRef<int64_t> warps, int64_t stages, bool async,
     ArrayRef<AttachAttr> computeAt, ArrayRef<AttachAttr> reverseComputeAt,
     ArrayRef<StringAttr> computeInline, ArrayRef<StringAttr> online,
-    bool tma) {
+    bool tma, WarpSpecialization specialize) {
   // One role per compute: each name once across the four lists.
   llvm::StringSet<> attachedNames;
   auto once = [&](StringAttr name) {
@@ -246,6 +246,19 @@ LogicalResult ScheduleAttr::verify(
   if (tma && !online.empty())
     return emitError() << "schedule with tma = true: the online-softmax "
                           "kernel loads its tiles with cp.async";
+  if (specialize != WarpSpecialization::none) {
+    if (!tma)
+      return emitError() << "schedule with specialize = "
+                         << stringifyWarpSpecialization(specialize)
+                         << " needs tma = true (its producer warpgroup "
+                            "issues bulk tensor copies)";
+    if (!mma ||
+        (!mma.isWarpgroup() && mma.getShape() != MmaShape::automatic))
+      return emitError() << "schedule with specialize = "
+                         << stringifyWarpSpecialization(specialize)
+                         << " needs mma = #ext.mma<wgmma_k16> (its consumer "
+                            "warpgroups compute on warpgroup MMAs)";
+  }
   return success();
 }
 
@@ -262,6 +275,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   RasterOrder raster = RasterOrder::row;
   int64_t swizzle = 1, vector = 1, unroll = 1, stages = 1;
   bool async = true, tma = false;
+  WarpSpecialization specialize = WarpSpecialization::none;
   bool hasTile = false, hasThreads = false;
   llvm::StringSet<> seen;
 
@@ -393,11 +407,24 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       (key == "async" ? async : tma) = value == "true";
       return success();
     }
+    if (key == "specialize") {
+      StringRef value;
+      SMLoc valueLoc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&value))
+        return failure();
+      std::optional<WarpSpecialization> w = symbolizeWarpSpecialization(value);
+      if (!w)
+        return parser.emitError(valueLoc)
+               << "specialize must be 'none' or 'cooperative', got '" << value
+               << "'";
+      specialize = *w;
+      return success();
+    }
     return parser.emitError(loc)
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
               "layout, mma, warps, raster, swizzle, vector, unroll, stages, "
-              "async, tma, compute_at, reverse_compute_at, compute_inline or "
+              "async, tma, specialize, compute_at, reverse_compute_at, compute_inline or "
               "online)";
   };
 
@@ -412,7 +439,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<ScheduleAttr>(
       start, parser.getContext(), tile, blocks, threads, cache, decomposition,
       raster, swizzle, vector, unroll, layout, mma, warps, stages, async,
-      computeAt, reverseComputeAt, computeInline, online, tma);
+      computeAt, reverseComputeAt, computeInline, online, tma, specialize);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -456,6 +483,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", async = false";
   if (getTma())
     printer << ", tma = true";
+  if (getSpecialize() != WarpSpecialization::none)
+    printer << ", specialize = " << stringifyWarpSpecialization(getSpecialize());
   printList("compute_at", getComputeAt());
   printList("reverse_compute_at", getReverseComputeAt());
   printList("compute_inline", getComputeInline());

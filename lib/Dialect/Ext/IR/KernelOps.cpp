@@ -12,10 +12,56 @@
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace ext;
+
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp and PipelineBaseOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpSpecializeOp::verify() {
+  auto kernel = dyn_cast_if_present<KernelOp>((*this)->getParentOp());
+  if (!kernel || (*this)->getBlock() != &kernel.getBody().front())
+    return emitOpError("must be directly in an ext.kernel's body");
+  if (getProducerThreads() != 128)
+    return emitOpError() << "has " << getProducerThreads()
+                         << " producer threads; the producer is one "
+                            "warpgroup (128)";
+  int64_t consumers = kernel.getThreads() - getProducerThreads();
+  if (consumers < 128 || consumers % 128)
+    return emitOpError() << "leaves " << consumers
+                         << " of the kernel's " << kernel.getThreads()
+                         << " threads to the consumers; they must be whole "
+                            "warpgroups (a multiple of 128)";
+  if (kernel.getDecomposition().splitsReduction())
+    return emitOpError() << "in a kernel whose decomposition "
+                         << kernel.getDecomposition()
+                         << " splits the reduction: its fixup synchronizes "
+                            "the whole CTA, which the producer never joins";
+  for (Value group : {getFull(), getEmpty()}) {
+    auto type = dyn_cast<nvgpu::MBarrierGroupType>(group.getType());
+    auto create = group.getDefiningOp<nvgpu::MBarrierCreateOp>();
+    if (!type || !create || create->getBlock() != (*this)->getBlock())
+      return emitOpError("takes two !nvgpu.mbarrier.group values created "
+                         "(nvgpu.mbarrier.create) in the kernel's body");
+  }
+  if (getFull().getType() != getEmpty().getType())
+    return emitOpError("has full and empty barriers of different types");
+  for (Operation &op : kernel.getBody().front())
+    if (&op != getOperation() && isa<WarpSpecializeOp>(op))
+      return emitOpError("is the second in its kernel; a kernel has one "
+                         "producer part");
+  return success();
+}
+
+LogicalResult PipelineBaseOp::verify() {
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError("must be inside an ext.kernel");
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // KernelOp

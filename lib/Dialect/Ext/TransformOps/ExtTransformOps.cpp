@@ -216,7 +216,7 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       "tile",   "blocks", "threads", "cache",  "decomposition",
       "raster", "swizzle", "vector", "unroll", "layout",
       "mma",    "warps",  "stages",  "async",  "compute_at",
-      "reverse_compute_at", "compute_inline", "online", "tma"};
+      "reverse_compute_at", "compute_inline", "online", "tma", "specialize"};
   if (!f.checkKnown(kKnown))
     return DiagnosedSilenceableFailure::definiteFailure();
 
@@ -292,6 +292,18 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       "tma", old ? std::optional<bool>(old.getTma()) : std::nullopt, false);
   if (failed(async) || failed(tma))
     return DiagnosedSilenceableFailure::definiteFailure();
+  WarpSpecialization specialize =
+      old ? old.getSpecialize() : WarpSpecialization::none;
+  if (Attribute a = getFields().get("specialize")) {
+    auto s = dyn_cast<StringAttr>(a);
+    std::optional<WarpSpecialization> w =
+        s ? symbolizeWarpSpecialization(s.getValue()) : std::nullopt;
+    if (!w)
+      return emitDefiniteFailure() << "schedule field 'specialize' expects "
+                                      "\"none\" or \"cooperative\", got "
+                                   << a;
+    specialize = *w;
+  }
   auto swizzle = f.integer("swizzle", old ? old.getSwizzle() : 1);
   auto vector = f.integer("vector", old ? old.getVector() : 1);
   auto unroll = f.integer("unroll", old ? old.getUnroll() : 1);
@@ -308,7 +320,7 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       ArrayRef(*threads), ArrayRef(*cache), *decomposition, raster, *swizzle,
       *vector, *unroll, *layout, mma, ArrayRef(*warps), *stages, *async,
       ArrayRef(*computeAt), ArrayRef(*reverseComputeAt), ArrayRef(*inlined),
-      ArrayRef(*online), *tma);
+      ArrayRef(*online), *tma, specialize);
   if (!schedule)
     return DiagnosedSilenceableFailure::definiteFailure();
   return attachSchedule(*this, compute, schedule);

@@ -182,10 +182,17 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
     return failure();
   // A split tile's partial accumulators combine with the compute's combiner.
   bool hasCombiner = plan.useFragments && op.getCombiner();
+  // A producer warpgroup joins the schedule's threads, which compute.
+  bool specialized = schedule.getSpecialize() != WarpSpecialization::none;
+  if (specialized && failed(checkWarpSpecialization(op, plan, schedule, layout,
+                                                    attached.size(),
+                                                    *decomposition)))
+    return failure();
   auto kernel = KernelOp::create(
       rw, loc, dynamicTiles, rw.getDenseI64ArrayAttr(plan.tileCounts),
       dyn_cast<Value>(iters), plan.iters,
-      schedule.getNumThreads(), *decomposition, schedule.getRaster(),
+      schedule.getNumThreads() + (specialized ? 128 : 0), *decomposition,
+      schedule.getRaster(),
       schedule.getSwizzle(),
       hasCombiner ? op.getCombinerAttr() : CombinerKindAttr(),
       hasCombiner ? op.getIdentityAttr() : ArrayAttr(),
@@ -384,18 +391,24 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
       std::optional<TmaLoads> tma;
       if (schedule.getTma())
         tma = buildTmaLoads(rw, op, plan, kernel);
-      emitPipelinedKLoop(
-          rw, loc, op, plan, schedule, options, frame, kBegin, kEnd, stageBufs,
-          mmaInFlight, tma ? &*tma : nullptr,
-          [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds, ValueRange ins) {
-            // The attached producers' buffers, not their outputs' views.
-            SmallVector<Value> operands(ins);
-            for (unsigned i = 0; i < numInputs; ++i)
-              if (isAttached.test(i))
-                operands[i] = attachedBufs[i];
-            createTileCompute(offsets, bounds, operands, frags, outMaps,
-                              /*accumulate=*/true);
-          });
+      auto computeStep = [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds,
+                             ValueRange ins) {
+        // The attached producers' buffers, not their outputs' views.
+        SmallVector<Value> operands(ins);
+        for (unsigned i = 0; i < numInputs; ++i)
+          if (isAttached.test(i))
+            operands[i] = attachedBufs[i];
+        createTileCompute(offsets, bounds, operands, frags, outMaps,
+                          /*accumulate=*/true);
+      };
+      if (specialized)
+        emitWarpSpecializedKLoop(rw, loc, op, plan, schedule, frame, kBegin,
+                                 kEnd, stageBufs, mmaInFlight, *tma,
+                                 options.weakenAsyncWait, computeStep);
+      else
+        emitPipelinedKLoop(rw, loc, op, plan, schedule, options, frame, kBegin,
+                           kEnd, stageBufs, mmaInFlight,
+                           tma ? &*tma : nullptr, computeStep);
     } else if (plan.kAxis) {
       // Full k-steps run with a constant bound (no checks in the steady
       // state). A ragged last step either runs as a full one, when the

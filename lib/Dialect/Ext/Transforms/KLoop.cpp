@@ -86,6 +86,63 @@ bool zeroFillIsIdentity(ComputeOp op, const TilingPlan &plan) {
 
 } // namespace
 
+Value tiling::selectStage(RewriterBase &rw, Location loc, ArrayRef<Value> bufs,
+                          Value stage) {
+  Value buf = bufs.back();
+  for (int64_t s = int64_t(bufs.size()) - 2; s >= 0; --s) {
+    Value is = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, stage,
+                                     constIndex(rw, loc, s));
+    auto select = arith::SelectOp::create(rw, loc, is, bufs[s], buf);
+    select->setAttr(kStageSelectAttrName, rw.getUnitAttr());
+    buf = select;
+  }
+  return buf;
+}
+
+SmallVector<Value> tiling::stepOperands(RewriterBase &rw, Location loc,
+                                        ComputeOp op, const TilingPlan &plan,
+                                        ArrayRef<SmallVector<Value>> stageBufs,
+                                        Value stage, ArrayRef<Value> offsets) {
+  SmallVector<Value> ins;
+  for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i) {
+    if (plan.cached.test(i)) {
+      ins.push_back(selectStage(rw, loc, stageBufs[i], stage));
+      continue;
+    }
+    SmallVector<Value> origins;
+    for (const WindowDim &d : plan.windows[i].dims)
+      origins.push_back(windowOrigin(rw, loc, d, offsets));
+    ins.push_back(
+        tileView(rw, loc, op.getInputs()[i], origins, plan.windows[i].shape));
+  }
+  return ins;
+}
+
+void tiling::issueTmaCopies(RewriterBase &rw, Location loc, ComputeOp op,
+                            const TilingPlan &plan, const TmaLoads &tma,
+                            ArrayRef<Value> offsets, Value barriers,
+                            Value stage,
+                            ArrayRef<SmallVector<Value>> stageBufs) {
+  nvgpu::MBarrierArriveExpectTxOp::create(
+      rw, phaseLoc(loc, "bulk tensor copies of the k-step"), barriers,
+      constIndex(rw, loc, tma.bytesPerStep), stage, Value());
+  for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i) {
+    if (!plan.cached.test(i))
+      continue;
+    SmallVector<Value> origins;
+    for (const WindowDim &d : plan.windows[i].dims)
+      origins.push_back(windowOrigin(rw, loc, d, offsets));
+    // The copy engine's coordinates run innermost first.
+    std::reverse(origins.begin(), origins.end());
+    nvgpu::TmaAsyncLoadOp::create(
+        rw,
+        phaseLoc(loc,
+                 "bulk tensor copy of input " + Twine(i) + " into shared memory"),
+        selectStage(rw, loc, stageBufs[i], stage), barriers, tma.maps[i],
+        origins, stage, /*multicastMask=*/Value(), /*predicate=*/Value());
+  }
+}
+
 KSteps tiling::planKSteps(RewriterBase &rw, Location loc, ComputeOp op,
                           const TilingPlan &plan, Value kEnd) {
   KSteps steps;
@@ -169,15 +226,7 @@ void tiling::emitPipelinedKLoop(
   };
   // Buffer `stage` of input i (a select chain over the N allocations).
   auto bufferAt = [&](unsigned i, Value stage) {
-    Value buf = stageBufs[i].back();
-    for (int64_t s = stages - 2; s >= 0; --s) {
-      Value is = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, stage,
-                                       c(s));
-      auto select = arith::SelectOp::create(rw, loc, is, stageBufs[i][s], buf);
-      select->setAttr(kStageSelectAttrName, rw.getUnitAttr());
-      buf = select;
-    }
-    return buf;
+    return selectStage(rw, loc, stageBufs[i], stage);
   };
 
   // With TMA: one mbarrier per stage, and the thread that issues the copies.
@@ -204,15 +253,15 @@ void tiling::emitPipelinedKLoop(
     Value active =
         arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::slt, step, kEnd);
     SmallVector<Value> offsets = offsetsAt(step);
-    std::optional<OpBuilder::InsertionGuard> inLeader;
     if (tma) {
       Location at = phaseLoc(loc, "bulk tensor copies of the k-step");
       Value issue = arith::AndIOp::create(rw, at, leader, active);
       auto ifOp = scf::IfOp::create(rw, at, issue, /*withElse=*/false);
-      inLeader.emplace(rw);
+      OpBuilder::InsertionGuard inLeader(rw);
       rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      nvgpu::MBarrierArriveExpectTxOp::create(
-          rw, at, barriers, c(tma->bytesPerStep), stage, Value());
+      issueTmaCopies(rw, loc, op, plan, *tma, offsets, barriers, stage,
+                     stageBufs);
+      return;
     }
     for (unsigned i = 0; i < numInputs; ++i) {
       if (!plan.cached.test(i))
@@ -220,17 +269,6 @@ void tiling::emitPipelinedKLoop(
       SmallVector<Value> origins;
       for (const WindowDim &d : plan.windows[i].dims)
         origins.push_back(windowOrigin(rw, loc, d, offsets));
-      if (tma) {
-        // The copy engine's coordinates run innermost first.
-        std::reverse(origins.begin(), origins.end());
-        nvgpu::TmaAsyncLoadOp::create(
-            rw,
-            phaseLoc(loc, "bulk tensor copy of input " + Twine(i) +
-                              " into shared memory"),
-            bufferAt(i, stage), barriers, tma->maps[i], origins, stage,
-            /*multicastMask=*/Value(), /*predicate=*/Value());
-        continue;
-      }
       CopyOp::create(rw,
                      phaseLoc(loc, "staged copy of input " + Twine(i) +
                                        " into shared memory"),
@@ -270,19 +308,8 @@ void tiling::emitPipelinedKLoop(
     SmallVector<Value> offsets = offsetsAt(step);
     SmallVector<Value> bounds(frame.bounds);
     bounds[k] = bound;
-    SmallVector<Value> ins;
-    for (unsigned i = 0; i < numInputs; ++i) {
-      if (plan.cached.test(i)) {
-        ins.push_back(bufferAt(i, stage));
-        continue;
-      }
-      SmallVector<Value> origins;
-      for (const WindowDim &d : plan.windows[i].dims)
-        origins.push_back(windowOrigin(rw, loc, d, offsets));
-      ins.push_back(
-          tileView(rw, loc, op.getInputs()[i], origins, plan.windows[i].shape));
-    }
-    compute(offsets, bounds, ins);
+    compute(offsets, bounds,
+            stepOperands(rw, loc, op, plan, stageBufs, stage, offsets));
   };
 
   // Prologue: the first `ahead` steps' copies, one group each.

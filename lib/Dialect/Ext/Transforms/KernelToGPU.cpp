@@ -3,6 +3,7 @@
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
+#include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
 #include "ext/Support/TileWork.h"
@@ -11,12 +12,15 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace ext {
 #define GEN_PASS_DEF_EXTKERNELTOGPU
@@ -189,17 +193,39 @@ public:
   void setWorkspace(OpBuilder &b, Location loc, Value workspace,
                     const WorkspaceLayout &layout);
 
+  /// Under warp specialization, which role's walk this emitter builds: the
+  /// body's per-CTA values (`hoisted`: its shared buffers and mbarriers,
+  /// made once at the kernel's start) and the count of k-steps the role ran
+  /// before the unit (`stepCounter`, a per-thread memref<index>).
+  enum class Role { all, consumer, producer };
+  void specialize(Role r, const IRMapping *h, Value counter) {
+    role = r;
+    hoisted = h;
+    stepCounter = counter;
+  }
+
   FailureOr<SmallVector<Value>> emitMainloop(OpBuilder &b, Location loc,
                                              Value tile, Value kBegin,
                                              Value kEnd) override {
     SmallVector<Value> args = coordsOf(b, loc, tile);
     args.push_back(kBegin);
     args.push_back(kEnd);
-    return inlineRegion(b, kernel.getBody(), args);
+    if (role == Role::all)
+      return inlineRegion(b, kernel.getBody(), args);
+    FailureOr<SmallVector<Value>> frags = emitRoleMainloop(b, loc, args);
+    // The role's pipeline moves on by the unit's k-steps.
+    Value before = memref::LoadOp::create(b, loc, stepCounter);
+    Value steps = arith::SubIOp::create(b, loc, kEnd, kBegin);
+    memref::StoreOp::create(b, loc,
+                            arith::AddIOp::create(b, loc, before, steps),
+                            stepCounter);
+    return frags;
   }
 
   LogicalResult emitEpilogue(OpBuilder &b, Location loc, Value tile,
                              ValueRange fragments) override {
+    if (role == Role::producer)
+      return success();
     SmallVector<Value> args = coordsOf(b, loc, tile);
     llvm::append_range(args, fragments);
     return success(succeeded(inlineRegion(b, kernel.getEpilogue(), args)));
@@ -244,7 +270,16 @@ private:
 
   Value flagPointer(OpBuilder &b, Location loc, Value slot);
 
+  /// The body for one role: the consumers' without the producer's region,
+  /// or the producer's region alone with the body values it uses. Both
+  /// read the hoisted per-CTA values and the unit's pipeline base.
+  FailureOr<SmallVector<Value>> emitRoleMainloop(OpBuilder &b, Location loc,
+                                                 ValueRange args);
+
   KernelOp kernel;
+  Role role = Role::all;
+  const IRMapping *hoisted = nullptr;
+  Value stepCounter;
   bool dropWait, dropFence;
   /// The fixup protocol's synchronization scope: the GPU's (the CTAs that
   /// exchange partials run on one device), not the system's.
@@ -252,6 +287,62 @@ private:
   Value flags;                // memref<slots x i32>
   SmallVector<Value> partials; // per fragment: memref<slots x tile shape>
 };
+
+FailureOr<SmallVector<Value>>
+KernelEmitter::emitRoleMainloop(OpBuilder &b, Location loc, ValueRange args) {
+  Block &block = kernel.getBody().front();
+  IRMapping mapping;
+  for (auto [from, to] : hoisted->getValueMap())
+    mapping.map(from, to);
+  mapping.map(block.getArguments(), args);
+  Value base = memref::LoadOp::create(b, loc, stepCounter);
+  WarpSpecializeOp producer;
+  for (Operation &op : block)
+    if (auto ws = dyn_cast<WarpSpecializeOp>(op))
+      producer = ws;
+  auto clone = [&](Operation &op) {
+    if (auto pb = dyn_cast<PipelineBaseOp>(op)) {
+      mapping.map(pb.getResult(), base);
+      return;
+    }
+    if (!llvm::all_of(op.getResults(),
+                      [&](Value r) { return mapping.contains(r); }) ||
+        op.getNumResults() == 0)
+      b.clone(op, mapping);
+  };
+  if (role == Role::consumer) {
+    for (Operation &op : block.without_terminator())
+      if (&op != producer.getOperation())
+        clone(op);
+    auto yield = cast<KernelYieldOp>(block.getTerminator());
+    return llvm::map_to_vector(yield.getFragments(), [&](Value v) {
+      return mapping.lookupOrDefault(v);
+    });
+  }
+  // The producer: the body's ops its region reads (index math of the
+  // tile's coordinates), then the region.
+  SetVector<Value> used;
+  getUsedValuesDefinedAbove(producer.getRegion(), used);
+  llvm::SmallPtrSet<Operation *, 16> needed;
+  SmallVector<Value> worklist(used.begin(), used.end());
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != &block || mapping.contains(def->getResult(0)) ||
+        !needed.insert(def).second)
+      continue;
+    if (!isPure(def) && !isa<PipelineBaseOp>(def))
+      return emitError(def->getLoc())
+             << "the producer warpgroup's part of the work unit reads this "
+                "op's result, which only the consumers compute";
+    llvm::append_range(worklist, def->getOperands());
+  }
+  for (Operation &op : block.without_terminator())
+    if (needed.contains(&op))
+      clone(op);
+  for (Operation &op : producer.getRegion().front())
+    b.clone(op, mapping);
+  return SmallVector<Value>();
+}
 
 void KernelEmitter::setWorkspace(OpBuilder &b, Location loc, Value workspace,
                                  const WorkspaceLayout &layout) {
@@ -351,6 +442,8 @@ TileComputeOp createFragmentCompute(OpBuilder &b, Location loc,
 LogicalResult KernelEmitter::emitStorePartial(OpBuilder &b, Location loc,
                                               Value slot,
                                               ValueRange fragments) {
+  if (role == Role::producer)
+    return success();
   MLIRContext *ctx = b.getContext();
   for (auto [i, frag] : llvm::enumerate(fragments)) {
     FailureOr<AllocFragmentOp> alloc = allocOf(frag, loc);
@@ -368,7 +461,7 @@ LogicalResult KernelEmitter::emitStorePartial(OpBuilder &b, Location loc,
 LogicalResult KernelEmitter::emitCombinePartial(OpBuilder &b, Location loc,
                                                 Value slot,
                                                 ValueRange fragments) {
-  if (fragments.empty())
+  if (fragments.empty() || role == Role::producer)
     return success();
   if (!kernel.getCombiner())
     return kernel.emitOpError("has no combiner to combine partial tiles");
@@ -460,6 +553,91 @@ void KernelEmitter::emitWait(OpBuilder &b, Location loc, Value slot) {
   gpu::BarrierOp::create(b, loc);
 }
 
+/// Registers per thread of a warp-specialized CTA's roles: the producer
+/// warpgroup keeps 40, the consumers share what that frees of the CTA's
+/// registers at launch (the kernel's cap, 64K over the CTA's threads, which
+/// ptxas allocates in a kernel that sets its registers).
+std::pair<int64_t, int64_t> roleRegisters(int64_t threads, int64_t consumers) {
+  constexpr int64_t producer = 40;
+  auto multipleOf8 = [](int64_t r) { return r / 8 * 8; };
+  int64_t atLaunch = std::min<int64_t>(255, 65536 / threads);
+  int64_t pool = multipleOf8(atLaunch) * threads;
+  int64_t consumer = multipleOf8((pool - producer * (threads - consumers)) /
+                                 consumers);
+  return {producer, std::min<int64_t>(consumer, 256)};
+}
+
+/// The main launch's body of a warp-specialized kernel: the per-CTA values
+/// and barrier initialization, then one branch per role (the form under
+/// which ptxas honors setmaxnreg), each walking the CTA's work units.
+LogicalResult
+emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
+                     WarpSpecializeOp ws, KernelEmitter &emitter,
+                     function_ref<LogicalResult(OpBuilder &)> walk) {
+  Block &body = kernel.getBody().front();
+  int64_t threads = kernel.getThreads();
+  int64_t consumers = threads - ws.getProducerThreads();
+  IRMapping hoisted;
+  for (Operation &op : body)
+    if (isa<AllocSharedOp, nvgpu::MBarrierCreateOp>(op))
+      b.clone(op, hoisted);
+  Value full = hoisted.lookup(ws.getFull()), empty = hoisted.lookup(ws.getEmpty());
+  int64_t stages =
+      cast<nvgpu::MBarrierGroupType>(ws.getFull().getType()).getNumBarriers();
+  Location initLoc = NameLoc::get(
+      b.getStringAttr("mbarriers of the warp-specialized pipeline"), loc);
+  Value tid = gpu::ThreadIdOp::create(b, initLoc, gpu::Dimension::x);
+  auto c = [&](int64_t v) { return constIndex(b, loc, v); };
+  Value first = arith::CmpIOp::create(b, initLoc, arith::CmpIPredicate::eq, tid,
+                                      c(0));
+  scf::IfOp::create(b, initLoc, first, [&](OpBuilder &tb, Location tl) {
+    // Full: the producer's expect_tx; empty: one arrival per consumer
+    // warpgroup.
+    for (int64_t s = 0; s < stages; ++s) {
+      nvgpu::MBarrierInitOp::create(tb, tl, full, c(1), c(s), Value());
+      nvgpu::MBarrierInitOp::create(tb, tl, empty, c(consumers / 128), c(s),
+                                    Value());
+    }
+    scf::YieldOp::create(tb, tl);
+  });
+  gpu::BarrierOp::create(b, initLoc);
+  // Each thread counts the k-steps its role ran (registers, once promoted).
+  Value counter =
+      memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getIndexType()));
+  memref::StoreOp::create(b, loc, c(0), counter);
+
+  auto [producerRegs, consumerRegs] = roleRegisters(threads, consumers);
+  Value isConsumer = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult, tid, c(consumers));
+  auto roles = scf::IfOp::create(b, loc, isConsumer, /*withElse=*/true);
+  roles->setAttr(kRoleThreadsAttrName, b.getI64IntegerAttr(consumers));
+  LogicalResult result = success();
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(roles.elseBlock()->getTerminator());
+    NVVM::SetMaxRegisterOp::create(b, loc, producerRegs,
+                                   NVVM::SetMaxRegisterAction::decrease);
+    // One thread of the producer warpgroup issues the copies; the others
+    // are done.
+    Value issuer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                         c(consumers));
+    auto ifIssuer = scf::IfOp::create(b, loc, issuer, /*withElse=*/false);
+    b.setInsertionPoint(ifIssuer.thenBlock()->getTerminator());
+    emitter.specialize(KernelEmitter::Role::producer, &hoisted, counter);
+    result = walk(b);
+  }
+  if (failed(result))
+    return failure();
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPoint(roles.thenBlock()->getTerminator());
+  NVVM::SetMaxRegisterOp::create(b, loc, consumerRegs,
+                                 NVVM::SetMaxRegisterAction::increase);
+  emitter.specialize(KernelEmitter::Role::consumer, &hoisted, counter);
+  result = walk(b);
+  emitter.specialize(KernelEmitter::Role::all, nullptr, Value());
+  return result;
+}
+
 } // namespace
 
 FailureOr<gpu::LaunchOp>
@@ -481,6 +659,10 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
                                               : StringRef("agent");
   KernelEmitter emitter(kernel, options.dropFixupWait, options.dropFixupFence,
                         scope);
+  WarpSpecializeOp producer;
+  for (Operation &op : kernel.getBody().front())
+    if (auto ws = dyn_cast<WarpSpecializeOp>(op))
+      producer = ws;
   rw.setInsertionPoint(kernel);
   Value one = constIndex(rw, loc, 1);
   Value block = constIndex(rw, loc, kernel.getThreads());
@@ -622,11 +804,16 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
   FailureOr<gpu::LaunchOp> main = emitLaunchOver(
       grid, workspace, layout ? &*layout : nullptr,
       [&](OpBuilder &b, Value blockId) {
-        if (launchPlan)
-          return decomposition.emitLaunchWorkUnits(b, loc, blockId,
-                                                   *launchPlan, emitter);
-        return decomposition.emitWorkUnits(b, loc, blockId, numTiles, iters,
-                                           device, emitter);
+        auto walk = [&](OpBuilder &wb) {
+          if (launchPlan)
+            return decomposition.emitLaunchWorkUnits(wb, loc, blockId,
+                                                     *launchPlan, emitter);
+          return decomposition.emitWorkUnits(wb, loc, blockId, numTiles,
+                                             iters, device, emitter);
+        };
+        if (producer)
+          return emitSpecializedRoles(b, loc, kernel, producer, emitter, walk);
+        return walk(b);
       });
   if (failed(main))
     return kernel.emitOpError() << "decomposition " << decomposition

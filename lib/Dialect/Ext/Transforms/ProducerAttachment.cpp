@@ -339,7 +339,7 @@ tiling::resolveComputeAt(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
     SmallVector<int64_t> threads = producerThreads(p, tile, blockThreads);
     auto pSchedule = ScheduleAttr::get(
         ctx, tile, {}, threads, {}, {}, RasterOrder::row, 1, 1, 1, {}, {}, {},
-        1, true, {}, {}, {}, {}, false);
+        1, true, {}, {}, {}, {}, false, WarpSpecialization::none);
     FailureOr<TilingPlan> pPlan = planTiling(p, pSchedule);
     if (failed(pPlan))
       return failure();

@@ -134,7 +134,7 @@ ComputeOp inlineOne(RewriterBase &rw, ComputeOp op, ComputeOp producer,
       schedule.getLayout(), schedule.getMma(), schedule.getWarps(),
       schedule.getStages(), schedule.getAsync(), schedule.getComputeAt(),
       schedule.getReverseComputeAt(),
-      rest, schedule.getOnline(), schedule.getTma());
+      rest, schedule.getOnline(), schedule.getTma(), schedule.getSpecialize());
 
   rw.setInsertionPoint(op);
   auto fused = ComputeOp::create(

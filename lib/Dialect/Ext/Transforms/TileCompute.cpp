@@ -315,7 +315,7 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
   Location loc = op.getLoc();
   IRRewriter &rw = state.getRewriter();
   Value tid = state.getThreadId();
-  int64_t blockThreads = state.getBlockThreads();
+  int64_t blockThreads = state.getThreadsAt(op);
   SmallVector<AxisAttr> axes = op.getAxisList();
   ArrayRef<int64_t> threads = op.getThreads();
   unsigned numAxes = axes.size();

@@ -195,7 +195,7 @@ LogicalResult tile_lowering::lowerCopy(LaunchState &state, CopyOp op) {
   Location loc = op.getLoc();
   IRRewriter &rw = state.getRewriter();
   Value tid = state.getThreadId();
-  int64_t blockThreads = state.getBlockThreads();
+  int64_t blockThreads = state.getThreadsAt(op);
   rw.setInsertionPoint(op);
   auto srcType = cast<MemRefType>(op.getSource().getType());
   auto dstType = cast<MemRefType>(op.getTarget().getType());

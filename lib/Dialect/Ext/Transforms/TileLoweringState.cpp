@@ -6,6 +6,8 @@
 
 #include "TileLoweringState.h"
 
+#include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
+
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -23,6 +25,15 @@ LogicalResult LaunchState::setUpThreads() {
   rw.setInsertionPointToStart(&launch.getBody().front());
   tid = gpu::ThreadIdOp::create(rw, launch.getLoc(), gpu::Dimension::x);
   return success();
+}
+
+int64_t LaunchState::getThreadsAt(Operation *op) const {
+  for (Operation *p = op->getParentOp(); p && !isa<gpu::LaunchOp>(p);
+       p = p->getParentOp())
+    if (auto n = p->getAttrOfType<IntegerAttr>(kRoleThreadsAttrName))
+      if (p->getRegion(0).isAncestor(op->getParentRegion()))
+        return n.getInt();
+  return blockThreads;
 }
 
 Value LaunchState::addPrivateBuffer(Location loc, ArrayRef<int64_t> shape,

@@ -60,6 +60,9 @@ public:
   /// The thread's linear id in the block (`gpu.thread_id x`).
   mlir::Value getThreadId() const { return tid; }
   int64_t getBlockThreads() const { return blockThreads; }
+  /// The threads that run `op`: the block's, or in a warp-specialized
+  /// kernel's consumer region, the consumers' (kRoleThreadsAttrName).
+  int64_t getThreadsAt(mlir::Operation *op) const;
 
   /// Records `fragment` (an ext.alloc_fragment's result) as lowered.
   void addFragment(mlir::Value fragment, FragmentInfo info) {

@@ -375,6 +375,52 @@ void emitPipelinedKLoop(
                             llvm::ArrayRef<mlir::Value>, mlir::ValueRange)>
         compute);
 
+/// Buffer `stage` of a pipelined input's `bufs` (one per stage): a chain of
+/// selects tagged as stage selects, which shared-memory lowering folds.
+mlir::Value selectStage(mlir::RewriterBase &rw, mlir::Location loc,
+                        llvm::ArrayRef<mlir::Value> bufs, mlir::Value stage);
+
+/// The tile operands of a pipelined k-step at `offsets`: stage `stage` of
+/// each cached input, a view of the others.
+llvm::SmallVector<mlir::Value>
+stepOperands(mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
+             const TilingPlan &plan,
+             llvm::ArrayRef<llvm::SmallVector<mlir::Value>> stageBufs,
+             mlir::Value stage, llvm::ArrayRef<mlir::Value> offsets);
+
+/// One thread's issue of a k-step's bulk tensor copies (at `offsets`) into
+/// `stage` of every cached input: `arrive.expect_tx` of their bytes on the
+/// stage's mbarrier in `barriers`, then one copy per input.
+void issueTmaCopies(mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
+                    const TilingPlan &plan, const TmaLoads &tma,
+                    llvm::ArrayRef<mlir::Value> offsets, mlir::Value barriers,
+                    mlir::Value stage,
+                    llvm::ArrayRef<llvm::SmallVector<mlir::Value>> stageBufs);
+
+/// Reports at `op` what warp specialization cannot do with this plan: other
+/// than warpgroup MMAs, attached producers, a split reduction.
+mlir::LogicalResult
+checkWarpSpecialization(ComputeOp op, const TilingPlan &plan,
+                        ScheduleAttr schedule,
+                        FragmentLayoutAttrInterface layout, size_t numAttached,
+                        TileDecompositionAttrInterface decomposition);
+
+/// The k-loop of `specialize = cooperative` (WarpSpecializedKLoop.cpp): an
+/// ext.warp_specialize whose producer thread copies each k-step's tiles by
+/// TMA once its stage is empty, and the consumers' loop that waits for the
+/// stage to be full, computes, and releases it (a step later with MMAs in
+/// flight). Stages and phases continue from the CTA's previous units
+/// (ext.pipeline_base).
+void emitWarpSpecializedKLoop(
+    mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
+    const TilingPlan &plan, ScheduleAttr schedule, const TileFrame &frame,
+    mlir::Value kBegin, mlir::Value kEnd,
+    llvm::ArrayRef<llvm::SmallVector<mlir::Value>> stageBufs, bool mmaInFlight,
+    const TmaLoads &tma, bool weakenRelease,
+    llvm::function_ref<void(llvm::ArrayRef<mlir::Value>,
+                            llvm::ArrayRef<mlir::Value>, mlir::ValueRange)>
+        compute);
+
 /// The layout wgmma's descriptors read for a 16-bit shared tile whose rows
 /// are `columns` elements: rows of W = 32, 64 or 128 bytes swizzled by
 /// #ext.swizzle<bits = log2(W / 16), base = 3, shift = 3>, wider rows as

@@ -416,6 +416,15 @@ def Ext_SplitKMode : I32EnumAttr<"SplitKMode",
   let genSpecializedAttr = 0;
 }
 
+def Ext_WarpSpecialization : I32EnumAttr<"WarpSpecialization",
+    "which warps of a CTA load the k-loop's tiles and which compute", [
+    I32EnumAttrCase<"none", 0>,
+    I32EnumAttrCase<"cooperative", 1>
+  ]> {
+  let cppNamespace = "::ext";
+  let genSpecializedAttr = 0;
+}
+
 def Ext_SplitKAttr : Ext_Attr<"SplitK", "split_k", [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
         ["verifyProblem", "getNumPartials", "getNumReductionBlocks",
@@ -667,6 +676,19 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       (`#ext.swizzle<bits = 1|2|3, base = log2(16 / element bytes), shift =
       3>`); each input row-major with rows of a multiple of 16 bytes; one
       work unit per CTA (data-parallel or split-K decompositions).
+    * `specialize`: with `tma = true` on warpgroup MMAs (`wgmma_k16`),
+      `cooperative` adds a producer warpgroup to the CTA (`none` by
+      default). Its one issuing thread runs the k-loop's copies: for each
+      k-step it waits on the stage's *empty* mbarrier, then arrives with
+      `expect_tx` on its *full* mbarrier and issues the bulk tensor copies.
+      The `threads` of the schedule are the consumers: all their
+      warpgroups compute every tile together, wait on the stage's full
+      mbarrier and, once `wgmma.wait_group` has retired the step's MMAs,
+      release it (one arrival per consumer warpgroup). The producer keeps
+      40 registers per thread (`setmaxnreg.dec`), the consumers take the
+      rest (`setmaxnreg.inc`, 232 with two consumer warpgroups). The
+      pipeline's stage and phase run on across the work units of a CTA.
+      The decomposition must not split the reduction.
 
     * `online`: the online-softmax rewrite (FlashAttention's), `["M", "L",
       ...]` by name. `M` is a max reduction over the compute's reduce axis
@@ -708,7 +730,9 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     OptionalArrayRefParameter<"::ext::AttachAttr">:$reverse_compute_at,
     OptionalArrayRefParameter<"::mlir::StringAttr">:$compute_inline,
     OptionalArrayRefParameter<"::mlir::StringAttr">:$online,
-    DefaultValuedParameter<"bool", "false">:$tma
+    DefaultValuedParameter<"bool", "false">:$tma,
+    DefaultValuedParameter<"::ext::WarpSpecialization",
+                           "::ext::WarpSpecialization::none">:$specialize
   );
   // Keyword = value pairs in any order, comma-separated (a custom parser:
   // ODS formats cannot combine optional parameters with comma separators).

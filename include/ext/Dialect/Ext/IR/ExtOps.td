@@ -235,6 +235,62 @@ def Ext_KernelYieldOp : Ext_Op<"kernel_yield", [Pure, ReturnLike, Terminator,
   let assemblyFormat = "attr-dict ($fragments^ `:` type($fragments))?";
 }
 
+def Ext_WarpSpecializeOp : Ext_Op<"warp_specialize", [SingleBlock,
+                                                      NoTerminator]> {
+  let summary = "the producer warpgroup's part of a work unit";
+  let description = [{
+    In an `ext.kernel`'s body: the CTA's last `producer_threads` threads (a
+    warpgroup) run this region for the work unit, the others (the
+    consumers) the rest of the body. `full` and `empty` are the k-loop's
+    mbarrier groups (`!nvgpu.mbarrier.group`, one barrier per stage),
+    created in the body itself: the producer arrives on `full` with the
+    stage's transaction bytes (one arrival per phase), each consumer
+    warpgroup arrives on `empty` once it no longer reads the stage.
+
+    `ext-kernel-to-gpu` gives each role its own walk over the CTA's work
+    units (warp specialization): the body's `ext.alloc_shared` and
+    `nvgpu.mbarrier.create` move to the start of the kernel, where thread 0
+    initializes the barriers before a block barrier. Then the producer
+    warpgroup lowers its registers (`setmaxnreg.dec` to 40) and its first
+    thread runs the region once per unit, while the consumers raise theirs
+    (`setmaxnreg.inc`) and run the body without it. The two roles meet only
+    at the barriers: nothing else in the body may synchronize the whole
+    CTA.
+
+    ```mlir
+    ext.warp_specialize producer_threads 128 full(%full) empty(%empty)
+        : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>,
+          !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4> {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins I64Attr:$producer_threads, AnyType:$full,
+                       AnyType:$empty);
+  let regions = (region SizedRegion<1>:$region);
+  let assemblyFormat = [{
+    `producer_threads` $producer_threads `full` `(` $full `)`
+    `empty` `(` $empty `)` `:` type($full) `,` type($empty)
+    attr-dict-with-keyword $region
+  }];
+  let hasVerifier = 1;
+}
+
+def Ext_PipelineBaseOp : Ext_Op<"pipeline_base", [Pure]> {
+  let summary = "k-steps the CTA's pipeline ran before this work unit";
+  let description = [{
+    In an `ext.kernel`'s body (or its `ext.warp_specialize`): how many
+    k-steps the CTA's role ran through its stages in the work units before
+    the current one (0 in its first). A warp-specialized pipeline carries
+    its stages and mbarrier phases across units with it: step `t` of a
+    unit starting at `k_begin` is the CTA's step `base + t - k_begin`.
+    `ext-kernel-to-gpu` counts it per thread.
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def Ext_AllocSharedOp : Ext_Op<"alloc_shared"> {
   let summary = "a shared-memory tile buffer with storage_align padding";
   let description = [{

@@ -44,6 +44,10 @@ public:
 /// issued: the strategy carries the accumulators through the loop and waits
 /// with wgmma.wait_group 1 (KLoop.cpp states the schedule that allows it).
 inline constexpr llvm::StringLiteral kMmaInFlightAttrName = "ext.mma_in_flight";
+/// On the scf.if of a warp-specialized kernel whose then-region runs on the
+/// CTA's first N threads (the consumer warpgroups; N is the attribute's
+/// value): the tile lowering distributes that region's tile ops over N.
+inline constexpr llvm::StringLiteral kRoleThreadsAttrName = "ext.role_threads";
 
 /// Attaches every built-in layout's strategy (element-wise for #ext.cyclic
 /// and #ext.blocked, tensor cores for #ext.mma).

@@ -1,0 +1,209 @@
+//===- WarpSpecializedKLoop.cpp - producer and consumers of a k-loop ------===//
+//
+// The k-loop of `specialize = cooperative`: a producer warpgroup loads the
+// stages by TMA while the consumer warpgroups compute, the two handing each
+// stage back and forth through a pair of mbarriers (CUTLASS's TMA
+// warp-specialized pipeline). Step n of the CTA (counted across its work
+// units, ext.pipeline_base) uses stage n mod N in fill n / N:
+//
+//   producer (one thread):            consumers:
+//     wait empty[s] (fill - 1 done)     wait full[s] (fill done)
+//     arrive.expect_tx full[s]          compute (wgmma, commit)
+//     bulk tensor copies into s         release empty[s'] once retired
+//
+// `empty` is waited at the opposite parity: a fresh barrier's previous
+// phase counts as complete, so the first fill of every stage goes at once.
+// With MMAs in flight (wait_group 1) a step's stage is released after the
+// next step's wait, which retires its group.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TilingPlan.h"
+
+#include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
+#include "ext/Support/IndexConstant.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace ext;
+using namespace ext::tiling;
+
+namespace {
+
+/// Stage and phase of the pipeline, carried through a loop.
+struct StagePhase {
+  Value stage, phase;
+};
+
+/// The next step's stage and phase: the stage wraps at N, flipping the
+/// phase.
+StagePhase advance(RewriterBase &rw, Location loc, StagePhase at,
+                   int64_t stages) {
+  Value next =
+      arith::AddIOp::create(rw, loc, at.stage, constIndex(rw, loc, 1));
+  Value wraps = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, next,
+                                      constIndex(rw, loc, stages));
+  return {arith::SelectOp::create(rw, loc, wraps, constIndex(rw, loc, 0), next),
+          arith::XOrIOp::create(rw, loc, at.phase, wraps)};
+}
+
+} // namespace
+
+LogicalResult tiling::checkWarpSpecialization(
+    ComputeOp op, const TilingPlan &plan, ScheduleAttr schedule,
+    FragmentLayoutAttrInterface layout, size_t numAttached,
+    TileDecompositionAttrInterface decomposition) {
+  auto err = [&]() {
+    return op.emitOpError()
+           << "schedule with specialize = "
+           << stringifyWarpSpecialization(schedule.getSpecialize()) << ": ";
+  };
+  auto mma = dyn_cast_if_present<MmaLayoutAttr>(layout);
+  if (!mma || !mma.isWarpgroup())
+    return err() << "its consumers compute on warpgroup MMAs; mma resolved to "
+                 << (layout ? Twine("another layout") : Twine("none"));
+  if (!plan.useFragments || !plan.kAxis)
+    return err() << "there is no k-loop to split between a producer and "
+                    "consumers";
+  if (numAttached)
+    return err() << "producers attached with compute_at synchronize the "
+                    "whole CTA every k-step, which the producer warpgroup "
+                    "never joins";
+  if (decomposition.splitsReduction())
+    return err() << "decomposition " << decomposition
+                 << " splits the reduction: its fixup synchronizes the whole "
+                    "CTA, which the producer warpgroup never joins "
+                    "(use data_parallel)";
+  int64_t threads = schedule.getNumThreads();
+  if (threads % 128 || threads + 128 > 1024)
+    return err() << "its " << threads
+                 << " consumer threads must be whole warpgroups, at most 896 "
+                    "(the producer warpgroup makes the CTA 128 larger)";
+  return success();
+}
+
+void tiling::emitWarpSpecializedKLoop(
+    RewriterBase &rw, Location loc, ComputeOp op, const TilingPlan &plan,
+    ScheduleAttr schedule, const TileFrame &frame, Value kBegin, Value kEnd,
+    ArrayRef<SmallVector<Value>> stageBufs, bool mmaInFlight,
+    const TmaLoads &tma, bool weakenRelease,
+    function_ref<void(ArrayRef<Value>, ArrayRef<Value>, ValueRange)> compute) {
+  MLIRContext *ctx = rw.getContext();
+  // Weakened (tests), consumers release each stage as soon as they issued
+  // its MMAs, which may still be reading it.
+  bool releaseLate = mmaInFlight && !weakenRelease;
+  unsigned k = *plan.kAxis;
+  int64_t stages = schedule.getStages();
+  int64_t tileK = plan.tile[k];
+  auto c = [&](int64_t v) { return constIndex(rw, loc, v); };
+  auto offsetsAt = [&](Value step) {
+    SmallVector<Value> offsets(frame.offsets);
+    offsets[k] = arith::MulIOp::create(rw, loc, step, c(tileK));
+    return offsets;
+  };
+
+  auto group = nvgpu::MBarrierGroupType::get(
+      ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
+      stages);
+  Value full = nvgpu::MBarrierCreateOp::create(
+      rw, phaseLoc(loc, "full mbarriers of the stages"), group);
+  Value empty = nvgpu::MBarrierCreateOp::create(
+      rw, phaseLoc(loc, "empty mbarriers of the stages"), group);
+  // Where this unit's first step falls in the CTA's pipeline.
+  Value base = PipelineBaseOp::create(rw, loc, rw.getIndexType());
+  StagePhase first = {
+      arith::RemUIOp::create(rw, loc, base, c(stages)),
+      arith::CmpIOp::create(
+          rw, loc, arith::CmpIPredicate::ne,
+          arith::RemUIOp::create(
+              rw, loc, arith::DivUIOp::create(rw, loc, base, c(stages)), c(2)),
+          c(0))};
+  Value one = arith::ConstantIntOp::create(rw, loc, rw.getI1Type(), 1);
+  Value ticks = c(10000000);
+
+  // --- producer -----------------------------------------------------------
+  auto producer = WarpSpecializeOp::create(rw, loc, 128, full, empty);
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.createBlock(&producer.getRegion());
+    auto loop = scf::ForOp::create(rw, loc, kBegin, kEnd, c(1),
+                                   ValueRange{first.stage, first.phase});
+    rw.setInsertionPointToEnd(loop.getBody());
+    StagePhase at = {loop.getRegionIterArg(0), loop.getRegionIterArg(1)};
+    nvgpu::MBarrierTryWaitParityOp::create(
+        rw, phaseLoc(loc, "wait for the consumers to release the stage"),
+        empty, arith::XOrIOp::create(rw, loc, at.phase, one), ticks, at.stage);
+    issueTmaCopies(rw, loc, op, plan, tma, offsetsAt(loop.getInductionVar()),
+                   full, at.stage, stageBufs);
+    StagePhase next = advance(rw, loc, at, stages);
+    scf::YieldOp::create(rw, loc, ValueRange{next.stage, next.phase});
+  }
+
+  // --- consumers ----------------------------------------------------------
+  // One arrival per consumer warpgroup: its first thread's, after the
+  // warpgroup's wait retired the MMAs that read the stage.
+  Location releaseLoc = phaseLoc(loc, "release of the stage to the producer");
+  Value tid = gpu::ThreadIdOp::create(rw, releaseLoc, gpu::Dimension::x);
+  Value wgLeader = arith::CmpIOp::create(
+      rw, releaseLoc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(rw, releaseLoc, tid, c(128)), c(0));
+  auto release = [&](Value when, Value stage) {
+    Value cond = when ? arith::AndIOp::create(rw, releaseLoc, when, wgLeader)
+                            .getResult()
+                      : wgLeader;
+    auto ifOp = scf::IfOp::create(rw, releaseLoc, cond, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    nvgpu::MBarrierArriveOp::create(
+        rw, releaseLoc, nvgpu::MBarrierTokenType::get(ctx), empty, stage);
+  };
+  Location waitLoc = phaseLoc(loc, "wait for the k-step's stage");
+  auto computeStep = [&](Value step, Value bound, StagePhase at) {
+    nvgpu::MBarrierTryWaitParityOp::create(rw, waitLoc, full, at.phase, ticks,
+                                           at.stage);
+    SmallVector<Value> bounds(frame.bounds);
+    bounds[k] = bound;
+    SmallVector<Value> offsets = offsetsAt(step);
+    compute(offsets, bounds,
+            stepOperands(rw, loc, op, plan, stageBufs, at.stage, offsets));
+  };
+
+  KSteps steps = planKSteps(rw, loc, op, plan, kEnd);
+  auto loop = scf::ForOp::create(
+      rw, loc, kBegin, steps.fullEnd, c(1),
+      ValueRange{first.stage, first.phase, first.stage});
+  if (mmaInFlight)
+    loop->setAttr(kMmaInFlightAttrName, rw.getUnitAttr());
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPointToEnd(loop.getBody());
+    Value step = loop.getInductionVar();
+    StagePhase at = {loop.getRegionIterArg(0), loop.getRegionIterArg(1)};
+    computeStep(step, c(tileK), at);
+    if (releaseLate)
+      // This step's wait_group 1 retired the previous step's group.
+      release(arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::sgt, step,
+                                    kBegin),
+              loop.getRegionIterArg(2));
+    else
+      release(Value(), at.stage);
+    StagePhase next = advance(rw, loc, at, stages);
+    scf::YieldOp::create(rw, loc, ValueRange{next.stage, next.phase, at.stage});
+  }
+  // After the loop the last group is waited for (wait_group 0, which the
+  // warpgroup MMA lowering puts right after the loop): its stage goes back.
+  if (releaseLate)
+    release(arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::sgt,
+                                  steps.fullEnd, kBegin),
+            loop.getResult(2));
+  if (steps.peeled)
+    emitPeeledStep(rw, loc, steps, kEnd, [&](Value last) {
+      StagePhase at = {loop.getResult(0), loop.getResult(1)};
+      computeStep(last, steps.rest, at);
+      release(Value(), at.stage);
+    });
+}

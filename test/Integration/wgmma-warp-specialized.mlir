@@ -1,0 +1,166 @@
+// `specialize = cooperative`: a producer warpgroup joins the CTA's two
+// consumer warpgroups. Its one issuing thread waits for a stage to be empty
+// (an mbarrier per stage, one arrival per consumer warpgroup), then fills
+// it by TMA (arrive.expect_tx on the stage's full mbarrier); the consumers
+// wait for it to be full, compute on wgmma with one group in flight, and
+// release it once the next step's wait_group 1 retired its MMAs. The
+// producer keeps 40 registers, the consumers take 232 (setmaxnreg).
+// 200x136x712 (ragged M, N, K) on 2, 3 and 4 stages, f16 and bf16.
+//
+// RUN: ext-opt %s --ext-apply-schedule="chip=sm_90a" | FileCheck %s --check-prefix=TILE
+// TILE-LABEL: func.func @gemm_f16
+// TILE: ext.kernel tiles [2, 3] iters 12 threads 384 decomposition #ext.data_parallel
+// TILE: %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// TILE: %[[EMPTY:.*]] = nvgpu.mbarrier.create
+// TILE: ext.pipeline_base
+// TILE: ext.warp_specialize producer_threads 128 full(%[[FULL]]) empty(%[[EMPTY]])
+// TILE: scf.for
+// TILE: nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// TILE: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c24576
+// TILE-COUNT-2: nvgpu.tma.async.load
+// TILE: scf.for
+// TILE: nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// TILE: ext.tile_compute
+// TILE: nvgpu.mbarrier.arrive %[[EMPTY]]
+// TILE: } {ext.mma_in_flight}
+// TILE: nvgpu.mbarrier.arrive %[[EMPTY]]
+// TILE-NOT: gpu.barrier
+// TILE: ext.kernel_yield
+//
+// Each role walks the CTA's units in its own branch, after the barriers'
+// one initialization.
+// RUN: ext-opt %s --ext-apply-schedule="chip=sm_90a" --ext-kernel-to-gpu | FileCheck %s --check-prefix=ROLES
+// ROLES: gpu.launch
+// ROLES-COUNT-6: nvgpu.mbarrier.init
+// ROLES: gpu.barrier
+// ROLES: scf.if
+// ROLES: nvvm.setmaxregister  increase 232
+// ROLES: ext.tile_compute
+// ROLES: } else {
+// ROLES: nvvm.setmaxregister  decrease 40
+// ROLES: nvgpu.tma.async.load
+// ROLES: } {ext.role_threads = 256 : i64}
+//
+// RUN: ext-run --chip=sm_90a %s | FileCheck %s
+// RUN: ext-run --chip=sm_90a --racecheck --emu-seed=3 %s | FileCheck %s
+// RUN: ext-run --chip=sm_90a --emu-schedule=round-robin %s | FileCheck %s
+// RUN: sed -e 's/stages = 3,/stages = 4,/' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: sed -e 's/stages = 3,/stages = 2,/' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: sed -e 's/xf16/xbf16/g' -e 's/: f16/: bf16/g' -e 's/to f16/to bf16/g' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// CHECK: [0]
+//
+// Consumers that release a stage as soon as they issued its MMAs: the
+// producer's copy lands under an MMA still in flight (lock step), or, with
+// threads apart, after another thread's wait that no mbarrier ordered
+// before it.
+// RUN: not ext-run --chip=sm_90a --weaken-async-wait %s 2>&1 | FileCheck %s --check-prefix=WEAK
+// WEAK: (bulk tensor copy of input {{[01]}} into shared memory) issues a bulk tensor copy into shared memory (workgroup byte {{[0-9]+}}) that the warpgroup MMA at {{.*}} reads
+// RUN: not ext-run --chip=sm_90a --weaken-async-wait --emu-schedule=round-robin %s 2>&1 | FileCheck %s --check-prefix=WEAK
+//
+// A producer that does not wait for the consumers to empty a stage refills
+// it while its phase is still owed: reported.
+// RUN: ext-opt %s --ext-apply-schedule="chip=sm_90a" | sed '/ext.warp_specialize/,/scf.yield/{/try_wait.parity/d}' | not ext-run --chip=sm_90a - 2>&1 | FileCheck %s --check-prefix=NOEMPTY
+// NOEMPTY: mbarrier.arrive at {{.*}} arrives more times than the barrier's 1 per phase
+//
+// A decomposition that splits the reduction is refused: its fixup's block
+// barriers would wait for the producer.
+// RUN: sed -e 's/#ext.data_parallel/#ext.stream_k<grid = 4>/' %s | not ext-opt --ext-apply-schedule="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+// SPLIT: error: 'ext.compute' op schedule with specialize = cooperative: decomposition #ext.stream_k<grid = 4, sms = 132> splits the reduction: its fixup synchronizes the whole CTA, which the producer warpgroup never joins (use data_parallel)
+//
+// RUN: ext-opt %s --ext-gpu-pipeline="target=nvvm chip=sm_90a" 2>/dev/null | ext-translate --ext-to-ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// PTX: .maxntid 384, 1, 1
+// PTX-NEXT: .minnctapersm 1
+// PTX: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
+// PTX: mbarrier.try_wait.parity.shared.b64
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// PTX: wgmma.wait_group.sync.aligned {{[[:space:]]*}}1;
+// PTX: mbarrier.arrive.shared.b64
+// PTX: setmaxnreg.dec.sync.aligned.u32 {{[[:space:]]*}}40;
+// PTX: mbarrier.arrive.expect_tx.shared.b64
+// PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7508 --implicit-check-not=C7510 %}
+// PTXAS: 0 bytes spill stores
+// PTXAS: Used 168 registers
+
+func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }
+
+func.func @gemm_f16(%A: memref<200x712xf16>, %B: memref<712x136xf16>, %C: memref<200x136xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 200>, #ext.axis<"j", spatial, 136>,
+               #ext.axis<"k", reduce, 712>]
+      ins(%A, %B : memref<200x712xf16>, memref<712x136xf16>) outs(%C : memref<200x136xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>,
+            affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {schedule = #ext.schedule<
+        tile = [128, 64, 64], blocks = ["i", "j"], threads = [8, 32, 1],
+        mma = #ext.mma<wgmma_k16>, warps = [8, 1], vector = 8, stages = 3, tma = true, specialize = cooperative,
+        decomposition = #ext.data_parallel,
+        cache = [#ext.cache<operand = 0, swizzle = #ext.swizzle<bits = 3, base = 3, shift = 3>>,
+                 #ext.cache<operand = 1, swizzle = #ext.swizzle<bits = 3, base = 3, shift = 3>>]>} {
+  ^bb0(%a: f16, %b: f16):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %p = arith.mulf %a32, %b32 : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+func.func @reference(%A: memref<200x712xf16>, %B: memref<712x136xf16>, %C: memref<200x136xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 200>, #ext.axis<"j", spatial, 136>,
+               #ext.axis<"k", reduce, 712>]
+      ins(%A, %B : memref<200x712xf16>, memref<712x136xf16>) outs(%C : memref<200x136xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>,
+            affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) {
+  ^bb0(%a: f16, %b: f16):
+    %a32 = arith.extf %a : f16 to f32
+    %b32 = arith.extf %b : f16 to f32
+    %p = arith.mulf %a32, %b32 : f32
+    ext.yield %p : f32
+  }
+  return
+}
+
+func.func @main() {
+  %A = memref.alloc() : memref<200x712xf16>
+  %B = memref.alloc() : memref<712x136xf16>
+  %C = memref.alloc() : memref<200x136xf32>
+  %R = memref.alloc() : memref<200x136xf32>
+  %err = memref.alloc() : memref<f32>
+  // A[i, k] = ((3i + 5k) mod 11) - 5, B[k, j] = ((7k + 2j) mod 13) - 6
+  ext.compute [#ext.axis<"i", spatial, 200>, #ext.axis<"k", spatial, 712>]
+      outs(%A : memref<200x712xf16>) maps [affine_map<(i, k) -> (i, k)>] {
+  ^bb0:
+    %i = ext.index "i" : index
+    %k = ext.index "k" : index
+    %v = affine.apply affine_map<(i, k) -> ((i * 3 + k * 5) mod 11 - 5)>(%i, %k)
+    %vi = arith.index_cast %v : index to i32
+    %vf = arith.sitofp %vi : i32 to f16
+    ext.yield %vf : f16
+  }
+  ext.compute [#ext.axis<"k", spatial, 712>, #ext.axis<"j", spatial, 136>]
+      outs(%B : memref<712x136xf16>) maps [affine_map<(k, j) -> (k, j)>] {
+  ^bb0:
+    %k = ext.index "k" : index
+    %j = ext.index "j" : index
+    %v = affine.apply affine_map<(k, j) -> ((k * 7 + j * 2) mod 13 - 6)>(%k, %j)
+    %vi = arith.index_cast %v : index to i32
+    %vf = arith.sitofp %vi : i32 to f16
+    ext.yield %vf : f16
+  }
+  call @gemm_f16(%A, %B, %C) : (memref<200x712xf16>, memref<712x136xf16>, memref<200x136xf32>) -> ()
+  call @reference(%A, %B, %R) : (memref<200x712xf16>, memref<712x136xf16>, memref<200x136xf32>) -> ()
+  ext.compute [#ext.axis<"i", reduce, 200>, #ext.axis<"j", reduce, 136>]
+      ins(%C, %R : memref<200x136xf32>, memref<200x136xf32>) outs(%err : memref<f32>)
+      maps [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>]
+      combiner(max) {
+  ^bb0(%c: f32, %r: f32):
+    %d = arith.subf %c, %r : f32
+    %a = math.absf %d : f32
+    ext.yield %a : f32
+  }
+  %u = memref.cast %err : memref<f32> to memref<*xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}
