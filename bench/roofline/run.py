@@ -385,8 +385,13 @@ def model(m, sched, inner, kstep, ctas_per_sm):
     else:
         peak, peak_name = 2 * m["sms"] * m["fma_per_clk"] * m["clock"] / 1e12, "FP32"
     tflops = 2 * macs_step * m["sms"] * m["clock"] / t[bound] * wave_eff / 1e12
+    # The L2 bandwidth the kernel would need for 70% of the peak (None when
+    # another unit's bound keeps it below that whatever the L2 moves).
+    target = 2 * macs_step * m["sms"] * m["clock"] * wave_eff / (0.7 * peak * 1e12)
+    others = max(v for k, v in t.items() if k != "L2")
+    l2_for_70 = copy_bytes * m["sms"] * m["clock"] / target / 1e12 if others <= target else None
     return dict(t=t, bound=bound, wave_eff=wave_eff, peak=peak, peak_name=peak_name,
-                tflops=tflops, trips=trips, fraction=fraction)
+                tflops=tflops, trips=trips, fraction=fraction, l2_for_70=l2_for_70)
 
 
 def main():
@@ -559,7 +564,9 @@ def main():
                 + ("; ptxas serializes the wgmmas (C7510)" if r["info"].get("serialized") else "")
                 + "; H200 clocks per k-step and CTA: "
                 + ", ".join(f"{k} {v:.0f}" for k, v in mh["t"].items())
-                + f"; wave efficiency {mh['wave_eff']:.2f}.")
+                + f"; wave efficiency {mh['wave_eff']:.2f}; 70% of peak "
+                + (f"at an L2 of {mh['l2_for_70']:.1f} TB/s or more." if mh["l2_for_70"]
+                   else "out of reach whatever the L2 moves (another unit bounds it)."))
         else:
             line.append("not compiled for sm_90 (AMD matrix instruction).")
         g, ma = r.get("g"), r.get("ma")

@@ -160,9 +160,10 @@ def _decomposition(name, grid, split_k, split_k_mode, sms):
     """The `ext.schedule` decomposition for matmul's keywords."""
     if name is None:
         name = "split_k" if split_k is not None else "stream_k" if grid is not None else None
-    if grid is not None and name != "stream_k":
-        raise ValueError(f"grid = {grid} is Stream-K's CTA count; decomposition {name!r} "
-                         "does not take it (use decomposition=\"stream_k\")")
+    if grid is not None and name not in ("stream_k", "persistent"):
+        raise ValueError(f"grid = {grid} is the CTA count of Stream-K or the persistent "
+                         f"grid; decomposition {name!r} does not take it (use "
+                         "decomposition=\"stream_k\" or \"persistent\")")
     if split_k is not None and name != "split_k":
         raise ValueError(f"split_k = {split_k} is split-K's slice count; decomposition "
                          f"{name!r} does not take it (use decomposition=\"split_k\")")
@@ -170,8 +171,8 @@ def _decomposition(name, grid, split_k, split_k_mode, sms):
         return None
     if name == "split_k":
         return ("split_k", {"slices": 2 if split_k is None else split_k, "mode": split_k_mode})
-    if name == "stream_k":
-        return ("stream_k", {"grid": grid, "sms": sms})
+    if name in ("stream_k", "persistent"):
+        return (name, {"grid": grid, "sms": sms})
     if name == "data_parallel":
         return name
     return (name, {"sms": sms})
@@ -184,8 +185,9 @@ def matmul(m: int, n: int, k: int, dtype="f32", acc="f32", tile=None, decomposit
     default, also for f16 inputs).
 
     Unscheduled it runs as loops on the CPU. With any of `tile` (BM, BN, BK),
-    `decomposition` ("data_parallel", "split_k", "stream_k", "stream_k_dp",
-    "stream_k_2tile", "auto"), `grid` (Stream-K's CTAs), `split_k` (slices;
+    `decomposition` ("data_parallel", "persistent", "split_k", "stream_k",
+    "stream_k_dp", "stream_k_2tile", "auto"), `grid` (the CTAs of Stream-K or
+    of the persistent grid), `split_k` (slices;
     `split_k_mode` "serial" or "parallel") or other `ext.schedule` fields
     (`threads`, `cache`, `stages`, `mma`, `warps`, ...), it is a scheduled GPU
     kernel; `.run(a, b)` runs it on ext's CPU emulator (or target="cuda").

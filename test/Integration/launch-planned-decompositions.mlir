@@ -10,6 +10,9 @@
 // RUN: ext-opt --ext-apply-schedule=report=true %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: ext-opt --ext-apply-schedule --ext-kernel-to-gpu %s | FileCheck %s --check-prefix=LAUNCH
 // RUN: env EXT_REPORT_LAUNCH_PLANS=1 ext-run %s 2> %t.plans | FileCheck %s
+// The persistent grid, planned at launch too: min(tiles, 3) CTAs walking
+// the tiles.
+// RUN: sed 's/#ext.stream_k_2tile<sms = 3>/#ext.persistent<sms = 3>/' %s | ext-run - | FileCheck %s
 // RUN: FileCheck %s --check-prefix=PLAN --input-file=%t.plans
 
 // What ext-apply-schedule leaves to the launch, and with what.

@@ -49,6 +49,24 @@
 // RUN: sed -e 's/xf16/xbf16/g' -e 's/: f16/: bf16/g' -e 's/to f16/to bf16/g' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
 // CHECK: [0]
 //
+// A persistent grid: each CTA walks tiles a grid apart, its pipeline's
+// stages and phases running on from one tile to the next (11 k-steps per
+// tile over 3 or 4 stages: a tile starts mid-round, at either phase).
+// RUN: sed -e 's/#ext.data_parallel/#ext.persistent<grid = 2>/' %s | ext-opt --ext-apply-schedule="chip=sm_90a" --ext-kernel-to-gpu | FileCheck %s --check-prefix=WALK
+// WALK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2,
+// WALK: scf.if
+// WALK: nvvm.setmaxregister  increase 232
+// WALK: scf.for
+// WALK: memref.load %alloca[] : memref<index>
+// WALK: ext.tile_compute
+// WALK: memref.store {{.*}}, %alloca[] : memref<index>
+// WALK: } else {
+// WALK: nvvm.setmaxregister  decrease 40
+// WALK: scf.for
+// RUN: sed -e 's/#ext.data_parallel/#ext.persistent<grid = 2>/' -e 's/712/648/g' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: sed -e 's/#ext.data_parallel/#ext.persistent<grid = 2>/' -e 's/712/648/g' -e 's/stages = 3,/stages = 4,/' %s | ext-run --chip=sm_90a --racecheck --emu-schedule=round-robin - | FileCheck %s
+// RUN: sed -e 's/#ext.data_parallel/#ext.persistent/' %s | ext-run --chip=sm_90a - | FileCheck %s
+//
 // Consumers that release a stage as soon as they issued its MMAs: the
 // producer's copy lands under an MMA still in flight (lock step), or, with
 // threads apart, after another thread's wait that no mbarrier ordered
@@ -63,7 +81,8 @@
 // NOEMPTY: mbarrier.arrive at {{.*}} arrives more times than the barrier's 1 per phase
 //
 // A decomposition that splits the reduction is refused: its fixup's block
-// barriers would wait for the producer.
+// barriers would wait for the producer.  (#ext.persistent walks whole
+// tiles: no fixup.)
 // RUN: sed -e 's/#ext.data_parallel/#ext.stream_k<grid = 4>/' %s | not ext-opt --ext-apply-schedule="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // SPLIT: error: 'ext.compute' op schedule with specialize = cooperative: decomposition #ext.stream_k<grid = 4, sms = 132> splits the reduction: its fixup synchronizes the whole CTA, which the producer warpgroup never joins (use data_parallel)
 //

@@ -32,6 +32,7 @@ def test_f16_inputs_f32_accumulation():
     ("data_parallel", {}), ("split_k", {"split_k": 3}),
     ("split_k", {"split_k": 4, "split_k_mode": "parallel"}), ("stream_k", {"grid": 7}),
     ("stream_k", {"grid": 6}), ("stream_k_dp", {"sms": 5}), ("stream_k_2tile", {"sms": 5}),
+    ("persistent", {"grid": 4}), ("persistent", {"chip": "sm_80"}),
     ("auto", {"sms": 132}), ("auto", {"chip": "sm_90"})])
 def test_matmul_decompositions(dtype, decomposition, params):
     # Issue 15's one-call form: a ragged 150x130x200 GEMM (5 x 5 tiles of 32,
@@ -49,8 +50,11 @@ def test_matmul_decomposition_keywords():
     s = ext.matmul(64, 64, 64, split_k=4).mlir()  # split_k alone implies split-K
     assert "decomposition = #ext.split_k<slices = 4>" in s  # serial: the default
     assert "#ext.stream_k<grid = 9>" in ext.matmul(64, 64, 64, grid=9).mlir()
-    with pytest.raises(ValueError, match="grid = 3 is Stream-K's CTA count; decomposition "
-                                         "'split_k' does not take it"):
+    assert "#ext.persistent<grid = 9>" in ext.matmul(64, 64, 64, decomposition="persistent",
+                                                      grid=9).mlir()
+    with pytest.raises(ValueError, match="grid = 3 is the CTA count of Stream-K or the "
+                                         "persistent grid; decomposition 'split_k' does not "
+                                         "take it"):
         ext.matmul(64, 64, 64, decomposition="split_k", grid=3)
     with pytest.raises(ValueError, match="split_k = 2 is split-K's slice count"):
         ext.matmul(64, 64, 64, decomposition="auto", split_k=2)

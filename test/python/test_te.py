@@ -475,7 +475,7 @@ def test_shape_mismatch():
 def test_unknown_decomposition_and_fields():
     A, B, C = matmul_te(32, 32, 32)
     with pytest.raises(ValueError, match="unknown decomposition 'streamk'; valid "
-                                         "decompositions: auto, data_parallel, split_k, "
+                                         "decompositions: auto, data_parallel, persistent, split_k, "
                                          "stream_k, stream_k_2tile, stream_k_dp"):
         ext.schedule(C, decomposition="streamk")
     with pytest.raises(ValueError, match="schedule field 'num_stages' does not exist in this "

@@ -10,6 +10,16 @@ func.func @f() attributes {d = #ext.stream_k<grid = -2>} { return }
 
 // -----
 
+// expected-error @+1 {{persistent grid must be a CTA count in [1, 2147483647] (the grid's x limit), or 0 for the SM count, got -1}}
+func.func @f() attributes {d = #ext.persistent<grid = -1>} { return }
+
+// -----
+
+// expected-error @+1 {{persistent sms must be a positive SM count (or 0 for the chip's), got -3}}
+func.func @f() attributes {d = #ext.persistent<sms = -3>} { return }
+
+// -----
+
 // expected-error @+1 {{stream_k_dp sms must be a positive SM count (or 0 for the chip's), got -1}}
 func.func @f() attributes {d = #ext.stream_k_dp<sms = -1>} { return }
 
@@ -101,3 +111,18 @@ func.func @f() attributes {d = #ext.split_k<slices = 4294967297>} { return }
 
 // expected-error @+1 {{stream_k grid must be a CTA count in [1, 2147483647] (the grid's x limit), or 0 for the SM count, got 99999999999}}
 func.func @f() attributes {d = #ext.stream_k<grid = 99999999999>} { return }
+
+// -----
+
+// Without a chip or `sms`, the persistent grid has no CTA count.
+func.func @no_sms(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @below {{decomposition #ext.persistent needs the SM count: give `grid = N`, `sms = N` or the chip}}
+  ext.kernel tiles [4] iters 1 threads 64 decomposition #ext.persistent {
+  ^bb0(%t: index, %kb: index, %ke: index):
+    ext.kernel_yield
+  } epilogue {
+  ^bb0(%t: index):
+    ext.kernel_yield
+  }
+  return
+}

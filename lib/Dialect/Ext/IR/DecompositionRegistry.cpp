@@ -49,6 +49,10 @@ std::vector<DecompositionEntry> builtinDecompositions() {
   add(AutoAttr::getMnemonic(),
       "the registered decomposition the cost model predicts fastest", {"sms"},
       [](MLIRContext *ctx) { return AutoAttr::get(ctx, 0); });
+  add(PersistentAttr::getMnemonic(),
+      "`grid` CTAs (the SM count) walking whole tiles a grid apart",
+      {"grid", "sms"},
+      [](MLIRContext *ctx) { return PersistentAttr::get(ctx, 0, 0); });
   return entries;
 }
 

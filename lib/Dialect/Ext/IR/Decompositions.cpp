@@ -709,6 +709,110 @@ LogicalResult DataParallelAttr::emitLaunchWorkUnits(
 }
 
 //===----------------------------------------------------------------------===//
+// PersistentAttr: `grid` CTAs walking whole tiles a grid apart.
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySms(function_ref<InFlightDiagnostic()> emitError,
+                               StringRef name, int64_t sms);
+
+/// CTA `blockId` of `grid` runs tiles blockId, blockId + grid, ... below
+/// `tiles`, each whole.
+static LogicalResult emitTileWalk(OpBuilder &b, Location loc, Value blockId,
+                                  Value tiles, Value grid, OpFoldResult iters,
+                                  TileWorkEmitter &emitter) {
+  LogicalResult result = success();
+  scf::ForOp::create(b, loc, blockId, tiles, grid, ValueRange{},
+                     [&](OpBuilder &nb, Location l, Value tile, ValueRange) {
+                       result = emitWhole(nb, l, tile, iters, emitter);
+                       scf::YieldOp::create(nb, l);
+                     });
+  return result;
+}
+
+LogicalResult
+PersistentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t grid, int64_t sms) {
+  if (grid < 0 || grid > std::numeric_limits<int32_t>::max())
+    return emitError() << "persistent grid must be a CTA count in [1, "
+                          "2147483647] (the grid's x limit), or 0 for the SM "
+                          "count, got "
+                       << grid;
+  return verifySms(emitError, "persistent", sms);
+}
+
+/// The CTAs before capping at the tile count: `grid`, else the SM count (0
+/// when unknown).
+static int64_t persistentCtas(PersistentAttr a, const DeviceFacts &device) {
+  return a.getGrid() ? a.getGrid() : withSms(device, a.getSms()).numSMs;
+}
+
+int64_t PersistentAttr::getNumBlocks(int64_t numTiles, int64_t,
+                                     const DeviceFacts &device) const {
+  return std::min(numTiles, persistentCtas(*this, device));
+}
+
+bool PersistentAttr::splitsReduction() const { return false; }
+
+LogicalResult PersistentAttr::verifyProblem(
+    function_ref<InFlightDiagnostic()> emitError, int64_t numTiles,
+    int64_t itersPerTile, const DeviceFacts &device) const {
+  if (persistentCtas(*this, device) == 0)
+    return emitError() << "decomposition " << *this
+                       << " needs the SM count: give `grid = N`, `sms = N` "
+                          "or the chip";
+  return success();
+}
+
+std::optional<WorkPrediction>
+PersistentAttr::predictWork(int64_t numTiles, int64_t itersPerTile,
+                            const DeviceFacts &device, double) const {
+  return predictWholeTiles(numTiles, itersPerTile,
+                           getNumBlocks(numTiles, itersPerTile, device),
+                           withSms(device, getSms()).numSMs);
+}
+
+LogicalResult PersistentAttr::emitWorkUnits(OpBuilder &b, Location loc,
+                                            Value blockId, int64_t numTiles,
+                                            int64_t itersPerTile,
+                                            const DeviceFacts &device,
+                                            TileWorkEmitter &emitter) const {
+  return emitTileWalk(
+      b, loc, blockId, cst(b, loc, numTiles),
+      cst(b, loc, getNumBlocks(numTiles, itersPerTile, device)),
+      b.getIndexAttr(itersPerTile), emitter);
+}
+
+SmallVector<Attribute>
+PersistentAttr::getAutoCandidates(int64_t, int64_t, const DeviceFacts &) const {
+  return {};
+}
+
+bool PersistentAttr::plansAtLaunch() const { return true; }
+
+FailureOr<LaunchPlan>
+PersistentAttr::emitLaunchPlan(OpBuilder &b, Location loc, Value numTiles,
+                               OpFoldResult iters, const DeviceFacts &device,
+                               double) const {
+  int64_t ctas = persistentCtas(*this, device);
+  if (ctas == 0)
+    return emitError(loc) << "decomposition " << *this
+                          << " needs the SM count: give `grid = N`, `sms = "
+                             "N` or the chip";
+  LaunchPlan plan;
+  plan.itersPerTile = iters;
+  plan.grid = arith::MinUIOp::create(b, loc, numTiles, cst(b, loc, ctas));
+  plan.params = {numTiles, plan.grid};
+  return plan;
+}
+
+LogicalResult PersistentAttr::emitLaunchWorkUnits(
+    OpBuilder &b, Location loc, Value blockId, const LaunchPlan &plan,
+    TileWorkEmitter &emitter) const {
+  return emitTileWalk(b, loc, blockId, plan.params[0], plan.params[1],
+                      plan.itersPerTile, emitter);
+}
+
+//===----------------------------------------------------------------------===//
 // Split-K, the Stream-K family and auto: one implementation over their Spec.
 //===----------------------------------------------------------------------===//
 

@@ -34,10 +34,13 @@ static FailureOr<int64_t> smsOfAuto(ComputeOp op, AutoAttr a,
   return sms;
 }
 
-/// The Stream-K family keeps the SM count it was planned for.
+/// The Stream-K family and the persistent grid keep the SM count they
+/// were planned for.
 static TileDecompositionAttrInterface
 withPlannedSms(TileDecompositionAttrInterface d, int64_t sms) {
   MLIRContext *ctx = d.getContext();
+  if (auto a = dyn_cast<PersistentAttr>(d); a && !a.getSms() && !a.getGrid())
+    return PersistentAttr::get(ctx, 0, sms);
   if (auto a = dyn_cast<StreamKAttr>(d); a && !a.getSms())
     return StreamKAttr::get(ctx, a.getGrid(), sms);
   if (auto a = dyn_cast<StreamKDPAttr>(d); a && !a.getSms())

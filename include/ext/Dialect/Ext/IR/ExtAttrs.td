@@ -416,6 +416,34 @@ def Ext_SplitKMode : I32EnumAttr<"SplitKMode",
   let genSpecializedAttr = 0;
 }
 
+def Ext_PersistentAttr : Ext_Attr<"Persistent", "persistent", [
+    DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
+        ["verifyProblem", "predictWork", "plansAtLaunch", "emitLaunchPlan",
+         "emitLaunchWorkUnits", "getAutoCandidates"]>]> {
+  let summary = "a persistent grid: each CTA walks whole tiles a grid apart";
+  let description = [{
+    `grid` CTAs (the SM count by default: `sms`, or the chip's; never more
+    than the tiles), CTA `c` running tiles `c, c + grid, c + 2 grid, ...`
+    whole, each followed by its epilogue. No partial tiles, no fixup; the
+    wave efficiency is data-parallel's, but a CTA's per-CTA setup (a warp-
+    specialized pipeline's mbarriers, its registers) is paid once, and its
+    producer warpgroup loads the next tile's first stages while the
+    consumers store the last one's. `auto` does not weigh it: its cost model
+    predicts it as data-parallel.
+
+    ```mlir
+    #ext.persistent
+    #ext.persistent<grid = 66>
+    ```
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"int64_t", "0">:$grid,
+    DefaultValuedParameter<"int64_t", "0">:$sms
+  );
+  let assemblyFormat = "(`<` struct(params)^ `>`)?";
+  let genVerifyDecl = 1;
+}
+
 def Ext_WarpSpecialization : I32EnumAttr<"WarpSpecialization",
     "which warps of a CTA load the k-loop's tiles and which compute", [
     I32EnumAttrCase<"none", 0>,
@@ -688,7 +716,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       40 registers per thread (`setmaxnreg.dec`), the consumers take the
       rest (`setmaxnreg.inc`, 232 with two consumer warpgroups). The
       pipeline's stage and phase run on across the work units of a CTA.
-      The decomposition must not split the reduction.
+      The decomposition must not split the reduction (`#ext.persistent`
+      walks tiles with one pipeline per CTA).
 
     * `online`: the online-softmax rewrite (FlashAttention's), `["M", "L",
       ...]` by name. `M` is a max reduction over the compute's reduce axis
