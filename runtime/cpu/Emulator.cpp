@@ -406,6 +406,11 @@ void __ext_emu_barrier(int32_t site) {
   t.launch->barrier(t, site);
 }
 
+void __ext_emu_named_barrier(int32_t id, int32_t count, int32_t site) {
+  Thread &t = current("__ext_emu_named_barrier");
+  t.launch->namedBarrier(t, id, count, site);
+}
+
 int64_t __ext_emu_warp_sync(int32_t site, int32_t width) {
   Thread &t = current("__ext_emu_warp_sync");
   return t.launch->warpSync(t, site, width);

@@ -811,6 +811,56 @@ void Grid::barrier(Thread &t, int32_t site) {
   suspend(t);
 }
 
+void Grid::namedBarrier(Thread &t, int32_t id, int32_t count, int32_t site) {
+  Block &b = *t.block;
+  maybeLandEarly(t);
+  if (id < 1 || id > 15 || count < 1 || count % c.warpSize ||
+      count > blockThreads) {
+    fail(t, where(t) + ": bar.sync " + std::to_string(id) + ", " +
+                std::to_string(count) + " at " + this->site(site) +
+                " (needs a barrier 1 to 15 and a thread count that is a "
+                "multiple of the warp size, at most the block's " +
+                std::to_string(blockThreads) + ")");
+    suspend(t);
+    return;
+  }
+  if (t.wgmmaIssued)
+    fail(t, where(t) + " reached the barrier at " + this->site(site) +
+         " with warpgroup MMAs it has not committed (wgmma.commit_group, "
+         "then wgmma.wait_group)");
+  Block::NamedBarrier &nb = b.namedBarriers[id];
+  if (!nb.waiting.empty() && nb.count != count) {
+    fail(t, where(t) + ": bar.sync " + std::to_string(id) + ", " +
+                std::to_string(count) + " at " + this->site(site) +
+                " while " + std::to_string(nb.waiting.size()) +
+                " threads wait at barrier " + std::to_string(id) + " for " +
+                std::to_string(nb.count));
+    suspend(t);
+    return;
+  }
+  nb.count = count;
+  t.state = ThreadState::AtBarrier;
+  t.site = site;
+  nb.waiting.push_back(&t);
+  if (int64_t(nb.waiting.size()) == count) {
+    // Each now follows the others' waits: what any of them knew of retired
+    // MMAs, all of them know.
+    MBarrier knowledge;
+    for (Thread *w : nb.waiting)
+      publishWgmmaRetirement(*w, knowledge);
+    knowledge.released = std::move(knowledge.releasing);
+    for (Thread *w : nb.waiting) {
+      learnWgmmaRetirement(*w, knowledge);
+      w->state = ThreadState::Ready;
+      push(*w);
+    }
+    nb.waiting.clear();
+    RaceDetector::barrierReleased(b.race);
+    b.worker->noteProgress();
+  }
+  suspend(t);
+}
+
 /// Releases every pending collective of the warp that all its live
 /// participants have reached.
 void Grid::checkWarpRelease(Block &b, int32_t warpIndex) {

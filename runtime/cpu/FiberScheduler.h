@@ -257,6 +257,13 @@ struct Block {
   /// to reach them executed them: by (warpgroup, index), (site, count).
   std::map<std::pair<int64_t, int64_t>, std::pair<int32_t, int32_t>>
       setmaxnreg;
+  /// Its named barriers (bar.sync id, count): the count of their current
+  /// use and the threads waiting.
+  struct NamedBarrier {
+    int32_t count = 0;
+    std::vector<Thread *> waiting;
+  };
+  std::map<int32_t, NamedBarrier> namedBarriers;
   /// Block-wide barriers it has passed (orders mbarrier inits).
   int64_t barriers = 0;
   /// Its initialized mbarriers, by workgroup byte offset.
@@ -297,6 +304,7 @@ public:
   //===--------------------------------------------------------------------===//
 
   void barrier(Thread &t, int32_t site);
+  void namedBarrier(Thread &t, int32_t id, int32_t count, int32_t site);
   /// Returns the mask of the lanes that took part.
   int64_t warpSync(Thread &t, int32_t site, int32_t width);
   void access(Thread &t, int64_t addr, int64_t bytes, int32_t kind,

@@ -5,7 +5,8 @@
 // wait for it to be full, compute on wgmma with one group in flight, and
 // release it once the next step's wait_group 1 retired its MMAs. The
 // producer keeps 40 registers, the consumers take 232 (setmaxnreg).
-// 200x136x712 (ragged M, N, K) on 2, 3 and 4 stages, f16 and bf16.
+// 200x136x712 (ragged M, N, K) on 2, 3 and 4 stages, f16 and bf16; data-
+// parallel, persistent, Stream-K and split-K.
 //
 // RUN: ext-opt %s --ext-apply-schedule="chip=sm_90a" | FileCheck %s --check-prefix=TILE
 // TILE-LABEL: func.func @gemm_f16
@@ -80,11 +81,24 @@
 // RUN: ext-opt %s --ext-apply-schedule="chip=sm_90a" | sed '/ext.warp_specialize/,/scf.yield/{/try_wait.parity/d}' | not ext-run --chip=sm_90a - 2>&1 | FileCheck %s --check-prefix=NOEMPTY
 // NOEMPTY: mbarrier.arrive at {{.*}} arrives more times than the barrier's 1 per phase
 //
-// A decomposition that splits the reduction is refused: its fixup's block
-// barriers would wait for the producer.  (#ext.persistent walks whole
-// tiles: no fixup.)
-// RUN: sed -e 's/#ext.data_parallel/#ext.stream_k<grid = 4>/' %s | not ext-opt --ext-apply-schedule="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
-// SPLIT: error: 'ext.compute' op schedule with specialize = cooperative: decomposition #ext.stream_k<grid = 4, sms = 132> splits the reduction: its fixup synchronizes the whole CTA, which the producer warpgroup never joins (use data_parallel)
+// Decompositions that split the reduction: Stream-K's units start and end
+// anywhere in a tile (the pipeline runs on across them), and the fixup's
+// barriers are the consumers' own (bar.sync 1, 256), which the producer
+// never reaches.
+// RUN: sed -e 's/#ext.data_parallel/#ext.stream_k<grid = 4>/' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: sed -e 's/#ext.data_parallel/#ext.stream_k<grid = 5>/' -e 's/712/648/g' -e 's/stages = 3,/stages = 4,/' %s | ext-run --chip=sm_90a --emu-schedule=round-robin - | FileCheck %s
+// RUN: sed -e 's/#ext.data_parallel/#ext.stream_k_2tile<sms = 4>/' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: sed -e 's/#ext.data_parallel/#ext.split_k<slices = 3>/' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: sed -e 's/#ext.data_parallel/#ext.stream_k<grid = 4>/' %s | ext-opt --ext-gpu-pipeline="target=nvvm chip=sm_90a" 2>/dev/null | ext-translate --ext-to-ptx | FileCheck %s --check-prefix=FIXUP
+// FIXUP: bar.sync {{[[:space:]]*}}0;
+// FIXUP: setmaxnreg.inc
+// FIXUP: bar.sync {{[[:space:]]*}}1, 256;
+// FIXUP: setmaxnreg.dec
+// FIXUP-NOT: bar.sync
+//
+// Parallel split-K reduces in a second launch, which has no producer part.
+// RUN: sed -e 's/#ext.data_parallel/#ext.split_k<slices = 2, mode = parallel>/' %s | not ext-opt --ext-apply-schedule="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+// SPLIT: error: 'ext.compute' op schedule with specialize = cooperative: decomposition #ext.split_k<slices = 2, mode = parallel> reduces the slices in a second launch, which has no producer part (use mode = serial, Stream-K or a whole-tile decomposition)
 //
 // RUN: ext-opt %s --ext-gpu-pipeline="target=nvvm chip=sm_90a" 2>/dev/null | ext-translate --ext-to-ptx -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx

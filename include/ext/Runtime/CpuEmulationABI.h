@@ -77,6 +77,7 @@ enum : int32_t {
 #define EXT_EMU_DYNAMIC_SHARED_SIZE "__ext_emu_dynamic_shared_size"
 #define EXT_EMU_SCRATCH "__ext_emu_scratch"
 #define EXT_EMU_BARRIER "__ext_emu_barrier"
+#define EXT_EMU_NAMED_BARRIER "__ext_emu_named_barrier"
 #define EXT_EMU_WARP_SYNC "__ext_emu_warp_sync"
 #define EXT_EMU_ACCESS "__ext_emu_access"
 #define EXT_EMU_NAME_SHARED "__ext_emu_name_shared"
@@ -177,6 +178,13 @@ void *__ext_emu_scratch(void);
 
 /// gpu.barrier: returns once every thread of the block has arrived.
 void __ext_emu_barrier(int32_t site);
+/// bar.sync `id`, `count` (nvvm.barrier with both): returns once `count`
+/// threads of the block have arrived at barrier `id` (1 to 15; a multiple of
+/// the warp size, at most the block). Its threads learn what each other knew
+/// of retired warpgroup MMAs; the race detector orders the whole block at it
+/// (the threads outside it, a warp-specialized producer, make no ordinary
+/// shared-memory accesses).
+void __ext_emu_named_barrier(int32_t id, int32_t count, int32_t site);
 
 /// Warp-level rendezvous of the live lanes below `width`; returns the mask of
 /// lanes that took part (lanes at or above `width` return at once).

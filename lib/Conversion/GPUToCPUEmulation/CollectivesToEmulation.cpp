@@ -11,6 +11,7 @@
 #include "ext/Runtime/CpuEmulationABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -148,6 +149,28 @@ struct BarrierLowering : EmulationOpPattern<gpu::BarrierOp> {
                                 PatternRewriter &rewriter) const override {
     rewriter.setInsertionPoint(op);
     emu.function().barrier(rewriter, op);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// nvvm.barrier: the block's barrier without operands, a named barrier
+/// (bar.sync id, count) with both; reductions are not emulated.
+struct NVVMBarrierLowering : EmulationOpPattern<NVVM::BarrierOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(NVVM::BarrierOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getReductionOp() || op->getNumResults())
+      return rewriter.notifyMatchFailure(op, "a barrier reduction");
+    rewriter.setInsertionPoint(op);
+    Value id = op.getBarrierId(), count = op.getNumberOfThreads();
+    if (!id && !count)
+      emu.function().barrier(rewriter, op);
+    else if (id && count)
+      emu.call(rewriter, op.getLoc(), EXT_EMU_NAMED_BARRIER, {},
+               {id, count, emu.function().site(rewriter, op)});
+    else
+      return rewriter.notifyMatchFailure(op, "a barrier id without a count");
     rewriter.eraseOp(op);
     return success();
   }
@@ -342,6 +365,6 @@ void ext::populateGPUAllReduceToEmulationPatterns(RewritePatternSet &patterns,
 
 void ext::populateGPUCollectivesToEmulationPatterns(
     RewritePatternSet &patterns, EmulationModule &emu) {
-  patterns.add<BarrierLowering, ShuffleLowering, RotateLowering,
+  patterns.add<BarrierLowering, NVVMBarrierLowering, ShuffleLowering, RotateLowering,
                BroadcastLowering, SubgroupReduceLowering>(emu);
 }

@@ -53,11 +53,11 @@ func.func @too_few_consumers() {
 // -----
 
 func.func @split_reduction() {
-  ext.kernel tiles [1] iters 4 threads 256 decomposition #ext.split_k<slices = 2> {
+  ext.kernel tiles [1] iters 4 threads 256 decomposition #ext.split_k<slices = 2, mode = parallel> {
   ^bb0(%i: index, %kb: index, %ke: index):
     %full = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
     %empty = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
-    // expected-error @below {{'ext.warp_specialize' op in a kernel whose decomposition #ext.split_k<slices = 2> splits the reduction: its fixup synchronizes the whole CTA, which the producer never joins}}
+    // expected-error @below {{'ext.warp_specialize' op in a kernel whose decomposition is #ext.split_k<slices = 2, mode = parallel>: a second launch (parallel split-K's reduction) has no producer part}}
     ext.warp_specialize producer_threads 128 full(%full) empty(%empty) : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2> {
     }
     ext.kernel_yield

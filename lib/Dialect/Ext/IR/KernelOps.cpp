@@ -36,11 +36,13 @@ LogicalResult WarpSpecializeOp::verify() {
                          << " of the kernel's " << kernel.getThreads()
                          << " threads to the consumers; they must be whole "
                             "warpgroups (a multiple of 128)";
-  if (kernel.getDecomposition().splitsReduction())
-    return emitOpError() << "in a kernel whose decomposition "
+  if (auto splitK = dyn_cast<SplitKAttr>(kernel.getDecomposition());
+      (splitK && splitK.getMode() == SplitKMode::parallel) ||
+      isa<AutoAttr>(kernel.getDecomposition()))
+    return emitOpError() << "in a kernel whose decomposition is "
                          << kernel.getDecomposition()
-                         << " splits the reduction: its fixup synchronizes "
-                            "the whole CTA, which the producer never joins";
+                         << ": a second launch (parallel split-K's reduction) "
+                            "has no producer part";
   for (Value group : {getFull(), getEmpty()}) {
     auto type = dyn_cast<nvgpu::MBarrierGroupType>(group.getType());
     auto create = group.getDefiningOp<nvgpu::MBarrierCreateOp>();

@@ -198,10 +198,12 @@ public:
   /// made once at the kernel's start) and the count of k-steps the role ran
   /// before the unit (`stepCounter`, a per-thread memref<index>).
   enum class Role { all, consumer, producer };
-  void specialize(Role r, const IRMapping *h, Value counter) {
+  void specialize(Role r, const IRMapping *h, Value counter,
+                  int64_t consumers = 0) {
     role = r;
     hoisted = h;
     stepCounter = counter;
+    consumerThreads = consumers;
   }
 
   FailureOr<SmallVector<Value>> emitMainloop(OpBuilder &b, Location loc,
@@ -269,6 +271,9 @@ private:
   }
 
   Value flagPointer(OpBuilder &b, Location loc, Value slot);
+  /// A barrier of the threads that run the fixup: the block's, or under
+  /// warp specialization the consumers' (bar.sync 1, consumers).
+  void emitBlockBarrier(OpBuilder &b, Location loc);
 
   /// The body for one role: the consumers' without the producer's region,
   /// or the producer's region alone with the body values it uses. Both
@@ -280,6 +285,7 @@ private:
   Role role = Role::all;
   const IRMapping *hoisted = nullptr;
   Value stepCounter;
+  int64_t consumerThreads = 0;
   bool dropWait, dropFence;
   /// The fixup protocol's synchronization scope: the GPU's (the CTAs that
   /// exchange partials run on one device), not the system's.
@@ -501,11 +507,25 @@ Value KernelEmitter::flagPointer(OpBuilder &b, Location loc, Value slot) {
   return LLVM::IntToPtrOp::create(b, loc, ptrType, addr64);
 }
 
+void KernelEmitter::emitBlockBarrier(OpBuilder &b, Location loc) {
+  if (role == Role::all) {
+    gpu::BarrierOp::create(b, loc);
+    return;
+  }
+  // The consumers alone: the producer never reaches their barriers.
+  Value id = arith::ConstantIntOp::create(b, loc, 1, 32);
+  Value count = arith::ConstantIntOp::create(b, loc, consumerThreads, 32);
+  NVVM::BarrierOp::create(b, loc, Type(), id, count,
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
 void KernelEmitter::emitSignal(OpBuilder &b, Location loc, Value slot) {
+  if (role == Role::producer)
+    return;
   // Every thread's partial is stored before thread 0 publishes them: the
   // barrier orders them before thread 0's release fence, which orders them
   // before the relaxed flag store.
-  gpu::BarrierOp::create(b, loc);
+  emitBlockBarrier(b, loc);
   scf::IfOp::create(
       b, loc, isThreadZero(b, loc), [&](OpBuilder &tb, Location tl) {
         if (!dropFence)
@@ -521,7 +541,7 @@ void KernelEmitter::emitSignal(OpBuilder &b, Location loc, Value slot) {
 }
 
 void KernelEmitter::emitWait(OpBuilder &b, Location loc, Value slot) {
-  if (dropWait)
+  if (dropWait || role == Role::producer)
     return;
   scf::IfOp::create(
       b, loc, isThreadZero(b, loc), [&](OpBuilder &tb, Location tl) {
@@ -550,7 +570,7 @@ void KernelEmitter::emitWait(OpBuilder &b, Location loc, Value slot) {
         LLVM::FenceOp::create(tb, tl, LLVM::AtomicOrdering::acquire, scope);
         scf::YieldOp::create(tb, tl);
       });
-  gpu::BarrierOp::create(b, loc);
+  emitBlockBarrier(b, loc);
 }
 
 /// Registers per thread of a warp-specialized CTA's roles: the producer
@@ -601,9 +621,15 @@ emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
     scf::YieldOp::create(tb, tl);
   });
   gpu::BarrierOp::create(b, initLoc);
-  // Each thread counts the k-steps its role ran (registers, once promoted).
-  Value counter =
-      memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getIndexType()));
+  // Each thread counts the k-steps its role ran: an alloca at the start of
+  // the kernel's entry block, which LLVM promotes to a register.
+  Value counter;
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(b.getInsertionBlock());
+    counter = memref::AllocaOp::create(b, loc,
+                                       MemRefType::get({}, b.getIndexType()));
+  }
   memref::StoreOp::create(b, loc, c(0), counter);
 
   auto [producerRegs, consumerRegs] = roleRegisters(threads, consumers);
@@ -632,7 +658,8 @@ emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
   b.setInsertionPoint(roles.thenBlock()->getTerminator());
   NVVM::SetMaxRegisterOp::create(b, loc, consumerRegs,
                                  NVVM::SetMaxRegisterAction::increase);
-  emitter.specialize(KernelEmitter::Role::consumer, &hoisted, counter);
+  emitter.specialize(KernelEmitter::Role::consumer, &hoisted, counter,
+                     consumers);
   result = walk(b);
   emitter.specialize(KernelEmitter::Role::all, nullptr, Value());
   return result;

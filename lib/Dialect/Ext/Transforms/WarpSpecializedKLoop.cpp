@@ -73,11 +73,17 @@ LogicalResult tiling::checkWarpSpecialization(
     return err() << "producers attached with compute_at synchronize the "
                     "whole CTA every k-step, which the producer warpgroup "
                     "never joins";
-  if (decomposition.splitsReduction())
+  if (auto splitK = dyn_cast<SplitKAttr>(decomposition);
+      splitK && splitK.getMode() == SplitKMode::parallel)
     return err() << "decomposition " << decomposition
-                 << " splits the reduction: its fixup synchronizes the whole "
-                    "CTA, which the producer warpgroup never joins "
-                    "(use data_parallel)";
+                 << " reduces the slices in a second launch, which has no "
+                    "producer part (use mode = serial, Stream-K or a whole-"
+                    "tile decomposition)";
+  if (isa<AutoAttr>(decomposition))
+    return err() << "decomposition " << decomposition
+                 << " chooses at launch, possibly parallel split-K, whose "
+                    "second launch has no producer part: name the "
+                    "decomposition";
   int64_t threads = schedule.getNumThreads();
   if (threads % 128 || threads + 128 > 1024)
     return err() << "its " << threads

@@ -716,8 +716,10 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       40 registers per thread (`setmaxnreg.dec`), the consumers take the
       rest (`setmaxnreg.inc`, 232 with two consumer warpgroups). The
       pipeline's stage and phase run on across the work units of a CTA.
-      The decomposition must not split the reduction (`#ext.persistent`
-      walks tiles with one pipeline per CTA).
+      Any decomposition but parallel split-K (whose second launch has no
+      producer) and `auto`: `#ext.persistent` walks tiles with one pipeline
+      per CTA, Stream-K's and serial split-K's fixups synchronize the
+      consumers alone (`bar.sync 1, N`).
 
     * `online`: the online-softmax rewrite (FlashAttention's), `["M", "L",
       ...]` by name. `M` is a max reduction over the compute's reduce axis

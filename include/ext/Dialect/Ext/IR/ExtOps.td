@@ -254,8 +254,10 @@ def Ext_WarpSpecializeOp : Ext_Op<"warp_specialize", [SingleBlock,
     warpgroup lowers its registers (`setmaxnreg.dec` to 40) and its first
     thread runs the region once per unit, while the consumers raise theirs
     (`setmaxnreg.inc`) and run the body without it. The two roles meet only
-    at the barriers: nothing else in the body may synchronize the whole
-    CTA.
+    at the mbarriers: the consumers' fixup (Stream-K, serial split-K)
+    synchronizes them alone (`bar.sync 1, N`), and nothing else in the body
+    may synchronize the whole CTA. Parallel split-K (a second launch) and
+    `auto` are refused.
 
     ```mlir
     ext.warp_specialize producer_threads 128 full(%full) empty(%empty)
