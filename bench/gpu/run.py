@@ -80,7 +80,9 @@ def variants(nk=False, tma=False):
         # builds them (`tma`); ext's own host code does not yet, so the
         # runner times the example with cp.async loads.
         if not tma:
-            schedule = schedule.replace(", tma = true", "")
+            # (Warp specialization's producer issues TMA: it goes too.)
+            schedule = schedule.replace(", tma = true", "").replace(
+                " specialize = cooperative,", "")
         if "mfma" in schedule:
             continue  # AMD matrix cores: not on a CUDA device
         if ("affine_map<(i, j, k) -> (j, k)>" in text) != nk:
@@ -92,7 +94,7 @@ def variants(nk=False, tma=False):
 # Issue 15's decompositions around the tensor-core schedule of
 # gemm_f16_mma_large (persistent grids sized for the --chip's SMs).
 DECOMPOSITIONS = [
-    "#ext.data_parallel", "#ext.split_k<slices = 2, mode = serial>",
+    "#ext.data_parallel", "#ext.persistent", "#ext.split_k<slices = 2, mode = serial>",
     "#ext.split_k<slices = 2, mode = parallel>", "#ext.stream_k", "#ext.stream_k_dp",
     "#ext.stream_k_2tile", "#ext.auto"]
 

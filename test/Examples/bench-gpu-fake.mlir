@@ -13,13 +13,14 @@
 // CHECK-DAG: gemm_splitk 256x256x128 {{.*}} WRONG
 // CHECK-DAG: gemm_streamk 256x256x128 {{.*}} WRONG
 // CHECK-DAG: mma_large+data_parallel 256x512x64 {{.*}} WRONG
+// CHECK-DAG: mma_large+persistent 256x512x64 {{.*}} WRONG
 // CHECK-DAG: mma_large+split_k 256x512x64 {{.*}} WRONG
 // CHECK-DAG: mma_large+split_k_par 256x512x64 {{.*}} WRONG
 // CHECK-DAG: mma_large+stream_k 256x512x64 {{.*}} WRONG
 // CHECK-DAG: mma_large+stream_k_dp 256x512x64 {{.*}} WRONG
 // CHECK-DAG: mma_large+stream_k_2tile 256x512x64 {{.*}} WRONG
 // CHECK-DAG: mma_large+auto 256x512x64 {{.*}} WRONG
-// CHECK: 13 runs, 13 failed
+// CHECK: 14 runs, 14 failed
 // RUN: FileCheck %s --check-prefix=CSV < %t.csv
 // CSV: kernel,M,N,K,ext_tflops,cublas_tflops,ratio,check
 // RUN: env EXT_CUDA_DRIVER=%t.missing/libcuda.so.1 %python %ext_src/bench/gpu/run.py --build %ext_obj | FileCheck %s --check-prefix=NOGPU

@@ -9,7 +9,7 @@
 // EXPORT: wgmma-probe:f16-swizzle128 64x128x64: wgmma_kernel: {{[0-9]+}} registers, 0 B spilled
 // EXPORT: mma_128x256x32_w2x4_s3 512x512x128:
 // EXPORT: mma_large+split_k_par 256x512x64:
-// EXPORT: 36 exported, 0 failed
+// EXPORT: 37 exported, 0 failed
 // The TMA example passes its tensor maps (built by the replay with
 // cuTensorMapEncodeTiled over the operands, then copied to the device).
 // RUN: grep -c '"tensor_map"' %t/manifest.json | FileCheck %s --check-prefix=TMA
@@ -25,7 +25,7 @@
 // CHECK-DAG: wgmma_128x256x64_s3:nt 512x512x128 {{.*}} WRONG
 // CHECK-DAG: mma_large+split_k_par 256x512x64 {{.*}} WRONG
 // CHECK-DAG: mma_128x128x64_w2x2_s3 512x512x128 {{.*}} WRONG
-// CHECK: 36 runs, 36 failed
+// CHECK: 37 runs, 37 failed
 // RUN: FileCheck %s --check-prefix=CSV < %t/results.csv
 // CSV: kernel,M,N,K,ext_ms,ext_tflops,cublas_tflops,ratio,check
 // CSV: wgmma-probe:bf16-swizzle64,64,32,32,{{.*}},WRONG

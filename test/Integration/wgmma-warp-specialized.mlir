@@ -68,6 +68,43 @@
 // RUN: sed -e 's/#ext.data_parallel/#ext.persistent<grid = 2>/' -e 's/712/648/g' -e 's/stages = 3,/stages = 4,/' %s | ext-run --chip=sm_90a --racecheck --emu-schedule=round-robin - | FileCheck %s
 // RUN: sed -e 's/#ext.data_parallel/#ext.persistent/' %s | ext-run --chip=sm_90a - | FileCheck %s
 //
+// `specialize = pingpong`: each tile (64x64 here, warps = [4, 1]) is one
+// consumer warpgroup's, and the CTA's two take its persistent walk's tiles
+// in turn (one's epilogue under the other's MMAs), sharing the producer's
+// stages. A turn barrier per warpgroup starts a tile's main loop after the
+// previous tile's: a warpgroup running ahead would wait on a stage's full
+// barrier two phases early, which a parity wait takes for done.
+// DEFINE: %{pp} = sed -e 's/tile = \[128, 64, 64\]/tile = [64, 64, 64]/' -e 's/threads = \[8, 32, 1\]/threads = [4, 32, 1]/' -e 's/warps = \[8, 1\]/warps = [4, 1]/' -e 's/specialize = cooperative/specialize = pingpong/' -e 's/#ext.data_parallel/#ext.persistent<grid = 2>/' %s
+// RUN: %{pp} | ext-opt --ext-apply-schedule="chip=sm_90a" --ext-kernel-to-gpu | FileCheck %s --check-prefix=PINGPONG
+// PINGPONG-LABEL: func.func @gemm_f16
+// PINGPONG: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c384,
+// PINGPONG-COUNT-2: nvgpu.mbarrier.init %[[TURNS:[0-9]+]][%{{.*}}], %c1{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// PINGPONG: nvvm.setmaxregister  increase 232
+// PINGPONG: gpu.shuffle  idx
+// PINGPONG: scf.for %{{.*}} = %block_id_x to %c12 step %c2
+// PINGPONG: scf.if
+// PINGPONG: nvgpu.mbarrier.try_wait.parity %[[TURNS]]
+// PINGPONG: scf.for
+// PINGPONG: ext.tile_compute
+// PINGPONG: nvgpu.mbarrier.arrive %[[TURNS]]
+// PINGPONG: scf.if
+// PINGPONG: ext.tile_compute
+// PINGPONG: nvvm.setmaxregister  decrease 40
+// PINGPONG: } {ext.role_local_ids, ext.role_threads = 128 : i64}
+// RUN: %{pp} | ext-run --chip=sm_90a --racecheck | FileCheck %s
+// RUN: %{pp} | ext-run --chip=sm_90a --emu-schedule=round-robin | FileCheck %s
+// RUN: %{pp} | sed -e 's/stages = 3,/stages = 2,/' -e 's/grid = 2>/grid = 3>/' | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: %{pp} | sed -e 's/stages = 3,/stages = 4,/' -e 's/grid = 2>/grid = 5>/' -e 's/712/648/g' | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: %{pp} | not ext-run --chip=sm_90a --weaken-async-wait 2>&1 | FileCheck %s --check-prefix=WEAK
+// RUN: %{pp} | ext-opt --ext-gpu-pipeline="target=nvvm chip=sm_90a" 2>/dev/null | ext-translate --ext-to-ptx -o %t.pp.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.pp.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7508 --implicit-check-not=C7510 --implicit-check-not=C7520 %}
+// Ping-pong without several tiles per CTA, or with two warpgroups per tile:
+// refused.
+// RUN: %{pp} | sed 's/#ext.persistent<grid = 2>/#ext.data_parallel/' | not ext-opt --ext-apply-schedule="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PPDP
+// PPDP: error: 'ext.compute' op schedule with specialize = pingpong: its two consumer warpgroups take a CTA's tiles in turn: the decomposition must be #ext.persistent (not #ext.data_parallel, which gives a CTA one unit or splits tiles)
+// RUN: sed -e 's/specialize = cooperative/specialize = pingpong/' -e 's/#ext.data_parallel/#ext.persistent/' %s | not ext-opt --ext-apply-schedule="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PPWIDE
+// PPWIDE: error: 'ext.compute' op schedule with specialize = pingpong: each tile is one consumer warpgroup's: threads must make 128 (warps = [4, 1]), not 256
+//
 // Consumers that release a stage as soon as they issued its MMAs: the
 // producer's copy lands under an MMA still in flight (lock step), or, with
 // threads apart, after another thread's wait that no mbarrier ordered

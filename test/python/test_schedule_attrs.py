@@ -128,8 +128,9 @@ def test_specialize_keyword_spells_warp_specialization():
     # Its producer warpgroup loads with the copy engine.
     with pytest.raises(ValueError, match="specialize = cooperative needs tma = true"):
         ext.schedule(C, specialize="cooperative", **common)
-    with pytest.raises(ValueError, match="specialize must be 'none' or 'cooperative', got 'pingpong'"):
-        ext.schedule(C, tma=True, specialize="pingpong", **common)
+    with pytest.raises(ValueError, match="specialize must be 'none', 'cooperative' or "
+                                         "'pingpong', got 'zigzag'"):
+        ext.schedule(C, tma=True, specialize="zigzag", **common)
 
 
 def test_bad_values_raise_at_the_users_line():

@@ -114,6 +114,7 @@ def test_one_tensor_core_kernel_serves_every_m():
 # and leave partial ones.
 DECOMPOSITIONS = {
     "data_parallel": dict(decomposition="data_parallel"),
+    "persistent": dict(decomposition="persistent", sms=3),
     "split_k serial": dict(decomposition="split_k", split_k=3),
     "split_k parallel": dict(decomposition="split_k", split_k=2, split_k_mode="parallel"),
     "stream_k": dict(decomposition="stream_k", grid=5),
@@ -140,8 +141,9 @@ def test_every_decomposition_plans_every_m_at_launch(name):
     # One kernel entry (and the reduction launch's for parallel split-K).
     assert entries(w) == (2 if name == "split_k parallel" else 1)
     # The workspace's size is the host's business at launch.
-    assert kernel.workspace_bytes == (0 if name == "data_parallel" else None)
-    if name != "data_parallel":
+    whole_tiles = name in ("data_parallel", "persistent")
+    assert kernel.workspace_bytes == (0 if whole_tiles else None)
+    if not whole_tiles:
         assert "workspace: sized at launch" in kernel.report()
 
 

@@ -11,8 +11,8 @@
 
 // -----
 
-// expected-error @below {{specialize must be 'none' or 'cooperative', got 'pingpong'}}
-#s2 = #ext.schedule<tile = [128, 64, 64], threads = [8, 32, 1], stages = 3, tma = true, specialize = pingpong>
+// expected-error @below {{specialize must be 'none', 'cooperative' or 'pingpong', got 'zigzag'}}
+#s2 = #ext.schedule<tile = [128, 64, 64], threads = [8, 32, 1], stages = 3, tma = true, specialize = zigzag>
 
 // -----
 

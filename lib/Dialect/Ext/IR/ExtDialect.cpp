@@ -415,7 +415,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       std::optional<WarpSpecialization> w = symbolizeWarpSpecialization(value);
       if (!w)
         return parser.emitError(valueLoc)
-               << "specialize must be 'none' or 'cooperative', got '" << value
+               << "specialize must be 'none', 'cooperative' or 'pingpong', got '"
+               << value
                << "'";
       specialize = *w;
       return success();

@@ -300,7 +300,7 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
         s ? symbolizeWarpSpecialization(s.getValue()) : std::nullopt;
     if (!w)
       return emitDefiniteFailure() << "schedule field 'specialize' expects "
-                                      "\"none\" or \"cooperative\", got "
+                                      "\"none\", \"cooperative\" or \"pingpong\", got "
                                    << a;
     specialize = *w;
   }

@@ -191,7 +191,13 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   auto kernel = KernelOp::create(
       rw, loc, dynamicTiles, rw.getDenseI64ArrayAttr(plan.tileCounts),
       dyn_cast<Value>(iters), plan.iters,
-      schedule.getNumThreads() + (specialized ? 128 : 0), *decomposition,
+      // Ping-pong: two consumer warpgroups, each running the schedule's
+      // threads on its own tiles.
+      schedule.getNumThreads() *
+              (schedule.getSpecialize() == WarpSpecialization::pingpong ? 2
+                                                                        : 1) +
+          (specialized ? 128 : 0),
+      *decomposition,
       schedule.getRaster(),
       schedule.getSwizzle(),
       hasCombiner ? op.getCombinerAttr() : CombinerKindAttr(),

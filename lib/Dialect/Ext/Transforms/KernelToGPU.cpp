@@ -204,6 +204,20 @@ public:
     hoisted = h;
     stepCounter = counter;
     consumerThreads = consumers;
+    unitCounter = group = Value();
+    groups = 1;
+  }
+  /// Ping-pong: consumer warpgroup `g` of `n` runs the units whose ordinal
+  /// in the CTA's walk (`units`, a per-thread memref<index>) is g mod n.
+  /// Turns pass through `order` (one mbarrier per warpgroup): a warpgroup
+  /// starts a unit's main loop once the previous unit's has ended, so no
+  /// warpgroup waits on a stage's full barrier more than one phase ahead
+  /// (a parity wait cannot tell that phase from the one two back).
+  void takeUnitsInTurn(Value units, Value g, int64_t n, Value turns) {
+    unitCounter = units;
+    group = g;
+    groups = n;
+    order = turns;
   }
 
   FailureOr<SmallVector<Value>> emitMainloop(OpBuilder &b, Location loc,
@@ -228,6 +242,13 @@ public:
                              ValueRange fragments) override {
     if (role == Role::producer)
       return success();
+    // Ping-pong: the epilogue of the unit the warpgroup ran.
+    std::optional<OpBuilder::InsertionGuard> inTurn;
+    if (unitCounter) {
+      auto ifOp = scf::IfOp::create(b, loc, mine, /*withElse=*/false);
+      inTurn.emplace(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
     SmallVector<Value> args = coordsOf(b, loc, tile);
     llvm::append_range(args, fragments);
     return success(succeeded(inlineRegion(b, kernel.getEpilogue(), args)));
@@ -286,6 +307,8 @@ private:
   const IRMapping *hoisted = nullptr;
   Value stepCounter;
   int64_t consumerThreads = 0;
+  Value unitCounter, group, mine, order;
+  int64_t groups = 1;
   bool dropWait, dropFence;
   /// The fixup protocol's synchronization scope: the GPU's (the CTAs that
   /// exchange partials run on one device), not the system's.
@@ -317,9 +340,61 @@ KernelEmitter::emitRoleMainloop(OpBuilder &b, Location loc, ValueRange args) {
       b.clone(op, mapping);
   };
   if (role == Role::consumer) {
+    std::optional<OpBuilder::InsertionGuard> inTurn;
+    if (unitCounter) {
+      // The fragments outside the turn's branch (the epilogue's branch
+      // reads them), everything else in it.
+      for (Operation &op : block)
+        if (isa<AllocFragmentOp>(op))
+          clone(op);
+      Value ordinal = memref::LoadOp::create(b, loc, unitCounter);
+      Value one = constIndex(b, loc, 1);
+      memref::StoreOp::create(b, loc, arith::AddIOp::create(b, loc, ordinal, one),
+                              unitCounter);
+      Value turn = arith::RemUIOp::create(b, loc, ordinal,
+                                          constIndex(b, loc, groups));
+      mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, turn,
+                                   group);
+      auto ifOp = scf::IfOp::create(b, loc, mine, /*withElse=*/false);
+      inTurn.emplace(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      // The warpgroup's j-th turn waits for the j-th arrival on its order
+      // barrier (the (j+1)-th past warpgroup 0, whose first turn is free).
+      Value j = arith::DivUIOp::create(b, loc, ordinal,
+                                       constIndex(b, loc, groups));
+      Value odd = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          arith::RemUIOp::create(b, loc, j, constIndex(b, loc, 2)),
+          constIndex(b, loc, 0));
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          group, constIndex(b, loc, 0));
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, NameLoc::get(b.getStringAttr("wait for the warpgroup's turn"), loc),
+          order, arith::XOrIOp::create(b, loc, odd, first),
+          constIndex(b, loc, 10000000), group);
+    }
     for (Operation &op : block.without_terminator())
-      if (&op != producer.getOperation())
+      if (&op != producer.getOperation() &&
+          !(unitCounter && isa<AllocFragmentOp>(op)))
         clone(op);
+    if (unitCounter) {
+      // The main loop ends: the next warpgroup's turn.
+      Location at = NameLoc::get(b.getStringAttr("pass the turn on"), loc);
+      Value tid = gpu::ThreadIdOp::create(b, at, gpu::Dimension::x);
+      Value leader = arith::CmpIOp::create(
+          b, at, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(b, at, tid, constIndex(b, at, 128)),
+          constIndex(b, at, 0));
+      Value next = arith::RemUIOp::create(
+          b, at, arith::AddIOp::create(b, at, group, constIndex(b, at, 1)),
+          constIndex(b, at, groups));
+      scf::IfOp::create(b, at, leader, [&](OpBuilder &tb, Location tl) {
+        nvgpu::MBarrierArriveOp::create(
+            tb, tl, nvgpu::MBarrierTokenType::get(tb.getContext()), order,
+            next);
+        scf::YieldOp::create(tb, tl);
+      });
+    }
     auto yield = cast<KernelYieldOp>(block.getTerminator());
     return llvm::map_to_vector(yield.getFragments(), [&](Value v) {
       return mapping.lookupOrDefault(v);
@@ -601,6 +676,18 @@ emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
   for (Operation &op : body)
     if (isa<AllocSharedOp, nvgpu::MBarrierCreateOp>(op))
       b.clone(op, hoisted);
+  bool pingpong = ws.getPingpong();
+  int64_t groups = consumers / 128;
+  // Ping-pong: the consumer warpgroups' turns, one barrier each.
+  Value order;
+  if (pingpong)
+    order = nvgpu::MBarrierCreateOp::create(
+        b, loc,
+        nvgpu::MBarrierGroupType::get(
+            b.getContext(),
+            gpu::AddressSpaceAttr::get(b.getContext(),
+                                       gpu::AddressSpace::Workgroup),
+            groups));
   Value full = hoisted.lookup(ws.getFull()), empty = hoisted.lookup(ws.getEmpty());
   int64_t stages =
       cast<nvgpu::MBarrierGroupType>(ws.getFull().getType()).getNumBarriers();
@@ -611,32 +698,43 @@ emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
   Value first = arith::CmpIOp::create(b, initLoc, arith::CmpIPredicate::eq, tid,
                                       c(0));
   scf::IfOp::create(b, initLoc, first, [&](OpBuilder &tb, Location tl) {
+    for (int64_t g = 0; pingpong && g < groups; ++g)
+      nvgpu::MBarrierInitOp::create(tb, tl, order, c(1), c(g), Value());
     // Full: the producer's expect_tx; empty: one arrival per consumer
-    // warpgroup.
+    // warpgroup that reads the stage (ping-pong: the one).
     for (int64_t s = 0; s < stages; ++s) {
       nvgpu::MBarrierInitOp::create(tb, tl, full, c(1), c(s), Value());
-      nvgpu::MBarrierInitOp::create(tb, tl, empty, c(consumers / 128), c(s),
+      nvgpu::MBarrierInitOp::create(tb, tl, empty,
+                                    c(pingpong ? 1 : consumers / 128), c(s),
                                     Value());
     }
     scf::YieldOp::create(tb, tl);
   });
   gpu::BarrierOp::create(b, initLoc);
-  // Each thread counts the k-steps its role ran: an alloca at the start of
-  // the kernel's entry block, which LLVM promotes to a register.
-  Value counter;
+  // Each thread counts the k-steps its role ran (and with ping-pong the
+  // units): allocas at the start of the kernel's entry block, which LLVM
+  // promotes to registers.
+  Value counter, units;
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(b.getInsertionBlock());
-    counter = memref::AllocaOp::create(b, loc,
-                                       MemRefType::get({}, b.getIndexType()));
+    auto type = MemRefType::get({}, b.getIndexType());
+    counter = memref::AllocaOp::create(b, loc, type);
+    if (pingpong)
+      units = memref::AllocaOp::create(b, loc, type);
   }
   memref::StoreOp::create(b, loc, c(0), counter);
+  if (pingpong)
+    memref::StoreOp::create(b, loc, c(0), units);
 
   auto [producerRegs, consumerRegs] = roleRegisters(threads, consumers);
   Value isConsumer = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ult, tid, c(consumers));
   auto roles = scf::IfOp::create(b, loc, isConsumer, /*withElse=*/true);
-  roles->setAttr(kRoleThreadsAttrName, b.getI64IntegerAttr(consumers));
+  roles->setAttr(kRoleThreadsAttrName,
+                 b.getI64IntegerAttr(pingpong ? 128 : consumers));
+  if (pingpong)
+    roles->setAttr(kRoleLocalIdsAttrName, b.getUnitAttr());
   LogicalResult result = success();
   {
     OpBuilder::InsertionGuard g(b);
@@ -660,6 +758,21 @@ emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
                                  NVVM::SetMaxRegisterAction::increase);
   emitter.specialize(KernelEmitter::Role::consumer, &hoisted, counter,
                      consumers);
+  if (pingpong) {
+    // The warpgroup index broadcast from lane 0 (shfl.sync): ptxas then
+    // knows the turn's branch uniform in each warp; otherwise it counts the
+    // wgmmas under it as divergent and serializes them (C7520).
+    Value wg = arith::IndexCastOp::create(
+        b, loc, b.getI32Type(), arith::DivUIOp::create(b, loc, tid, c(128)));
+    Value uniform =
+        gpu::ShuffleOp::create(b, loc, wg, arith::ConstantIntOp::create(b, loc, 0, 32),
+                               arith::ConstantIntOp::create(b, loc, 32, 32),
+                               gpu::ShuffleMode::IDX)
+            .getShuffleResult();
+    emitter.takeUnitsInTurn(
+        units, arith::IndexCastOp::create(b, loc, b.getIndexType(), uniform),
+        groups, order);
+  }
   result = walk(b);
   emitter.specialize(KernelEmitter::Role::all, nullptr, Value());
   return result;

@@ -174,7 +174,7 @@ SmallVector<Value> combineAcrossThreads(LaunchState &state, TileComputeOp op,
                                         int64_t stride, int64_t numThreads) {
   Location loc = op.getLoc();
   IRRewriter &rw = state.getRewriter();
-  Value tid = state.getThreadId();
+  Value tid = state.getThreadIdAt(op);
   CombinerKind kind = *op.getCombiner();
   SmallVector<Value> v(accs);
   bool shuffleable = llvm::all_of(accs, [](Value a) {
@@ -279,12 +279,13 @@ SmallVector<Value> combineAcrossThreads(LaunchState &state, TileComputeOp op,
 /// What a layout's accumulation strategy sees of the lowering of one op.
 class AccumulationContext : public TileAccumulationContext {
 public:
-  AccumulationContext(LaunchState &state, ArrayRef<Value> threadCoords,
-                      ArrayRef<Value> bounds, function_ref<void()> pointLoops)
-      : state(state), threadCoords(threadCoords), bounds(bounds),
+  AccumulationContext(LaunchState &state, Value tid,
+                      ArrayRef<Value> threadCoords, ArrayRef<Value> bounds,
+                      function_ref<void()> pointLoops)
+      : state(state), tid(tid), threadCoords(threadCoords), bounds(bounds),
         pointLoops(pointLoops) {}
   RewriterBase &getRewriter() override { return state.getRewriter(); }
-  Value getThreadId() override { return state.getThreadId(); }
+  Value getThreadId() override { return tid; }
   ArrayRef<Value> getBounds() override { return bounds; }
   Value getFragmentStorage(Value value) override {
     const FragmentInfo *info = state.lookupFragment(value);
@@ -303,6 +304,7 @@ public:
 
 private:
   LaunchState &state;
+  Value tid;
   ArrayRef<Value> threadCoords, bounds;
   /// Set when a thread has too many points to unroll: loops over them.
   function_ref<void()> pointLoops;
@@ -314,7 +316,7 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
                                               TileComputeOp op) {
   Location loc = op.getLoc();
   IRRewriter &rw = state.getRewriter();
-  Value tid = state.getThreadId();
+  Value tid = state.getThreadIdAt(op);
   int64_t blockThreads = state.getThreadsAt(op);
   SmallVector<AxisAttr> axes = op.getAxisList();
   ArrayRef<int64_t> threads = op.getThreads();
@@ -648,7 +650,7 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
                               << layout
                               << " (it does not implement "
                                  "TileAccumulationAttrInterface)";
-    AccumulationContext context(state, t, bounds,
+    AccumulationContext context(state, tid, t, bounds,
                                 unrollPoints
                                     ? function_ref<void()>()
                                     : function_ref<void()>(loopAccumulation));

@@ -194,7 +194,7 @@ void tile_lowering::scanCopies(LaunchState &state, ArrayRef<Operation *> ops) {
 LogicalResult tile_lowering::lowerCopy(LaunchState &state, CopyOp op) {
   Location loc = op.getLoc();
   IRRewriter &rw = state.getRewriter();
-  Value tid = state.getThreadId();
+  Value tid = state.getThreadIdAt(op);
   int64_t blockThreads = state.getThreadsAt(op);
   rw.setInsertionPoint(op);
   auto srcType = cast<MemRefType>(op.getSource().getType());
@@ -379,7 +379,7 @@ LogicalResult tile_lowering::lowerStoreTile(LaunchState &state,
   // thread reads it; its readers are done before anything overwrites it (the
   // next work unit's epilogue, or a buffer sharing its bytes).
   state.insertBarrier(loc);
-  forEachThreadVector(rw, loc, state.getThreadId(), state.getBlockThreads(),
+  forEachThreadVector(rw, loc, state.getThreadIdAt(op), state.getThreadsAt(op),
                       srcType.getNumElements() / width, storeOne);
   rw.setInsertionPointAfter(op);
   state.insertBarrier(loc);

@@ -8,6 +8,7 @@
 
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -34,6 +35,26 @@ int64_t LaunchState::getThreadsAt(Operation *op) const {
       if (p->getRegion(0).isAncestor(op->getParentRegion()))
         return n.getInt();
   return blockThreads;
+}
+
+Value LaunchState::getThreadIdAt(Operation *op) {
+  for (Operation *p = op->getParentOp(); p && !isa<gpu::LaunchOp>(p);
+       p = p->getParentOp()) {
+    auto n = p->getAttrOfType<IntegerAttr>(kRoleThreadsAttrName);
+    if (!n || !p->hasAttr(kRoleLocalIdsAttrName) ||
+        !p->getRegion(0).isAncestor(op->getParentRegion()))
+      continue;
+    Value &local = localIds[p];
+    if (!local) {
+      OpBuilder::InsertionGuard g(rw);
+      rw.setInsertionPointToStart(&p->getRegion(0).front());
+      local = arith::RemUIOp::create(
+          rw, p->getLoc(), tid,
+          arith::ConstantIndexOp::create(rw, p->getLoc(), n.getInt()));
+    }
+    return local;
+  }
+  return tid;
 }
 
 Value LaunchState::addPrivateBuffer(Location loc, ArrayRef<int64_t> shape,

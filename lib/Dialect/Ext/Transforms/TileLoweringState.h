@@ -63,6 +63,9 @@ public:
   /// The threads that run `op`: the block's, or in a warp-specialized
   /// kernel's consumer region, the consumers' (kRoleThreadsAttrName).
   int64_t getThreadsAt(mlir::Operation *op) const;
+  /// `op`'s thread id: the block's, or in a region whose groups of threads
+  /// each work on their own (kRoleLocalIdsAttrName), the id in the group.
+  mlir::Value getThreadIdAt(mlir::Operation *op);
 
   /// Records `fragment` (an ext.alloc_fragment's result) as lowered.
   void addFragment(mlir::Value fragment, FragmentInfo info) {
@@ -123,6 +126,8 @@ private:
   int dropBarrier;
   std::optional<ChipInfo> chip;
   mlir::Value tid;
+  /// Per region of local ids, the thread's id in its group.
+  llvm::DenseMap<mlir::Operation *, mlir::Value> localIds;
   int64_t blockThreads = 0;
   llvm::DenseMap<mlir::Value, FragmentInfo> fragments;
   llvm::DenseMap<mlir::Block *, llvm::SmallVector<StagedStores>> pendingStores;

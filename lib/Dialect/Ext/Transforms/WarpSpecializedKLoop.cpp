@@ -85,6 +85,18 @@ LogicalResult tiling::checkWarpSpecialization(
                     "second launch has no producer part: name the "
                     "decomposition";
   int64_t threads = schedule.getNumThreads();
+  if (schedule.getSpecialize() == WarpSpecialization::pingpong) {
+    if (threads != 128)
+      return err() << "each tile is one consumer warpgroup's: threads must "
+                      "make 128 (warps = [4, 1]), not "
+                   << threads;
+    if (!isa<PersistentAttr>(decomposition))
+      return err() << "its two consumer warpgroups take a CTA's tiles in "
+                      "turn: the decomposition must be #ext.persistent (not "
+                   << decomposition << ", which gives a CTA one unit or "
+                                       "splits tiles)";
+    return success();
+  }
   if (threads % 128 || threads + 128 > 1024)
     return err() << "its " << threads
                  << " consumer threads must be whole warpgroups, at most 896 "
@@ -132,7 +144,9 @@ void tiling::emitWarpSpecializedKLoop(
   Value ticks = c(10000000);
 
   // --- producer -----------------------------------------------------------
-  auto producer = WarpSpecializeOp::create(rw, loc, 128, full, empty);
+  bool pingpong = schedule.getSpecialize() == WarpSpecialization::pingpong;
+  auto producer =
+      WarpSpecializeOp::create(rw, loc, 128, full, empty, pingpong);
   {
     OpBuilder::InsertionGuard g(rw);
     rw.createBlock(&producer.getRegion());

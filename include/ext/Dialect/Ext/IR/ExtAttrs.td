@@ -447,7 +447,8 @@ def Ext_PersistentAttr : Ext_Attr<"Persistent", "persistent", [
 def Ext_WarpSpecialization : I32EnumAttr<"WarpSpecialization",
     "which warps of a CTA load the k-loop's tiles and which compute", [
     I32EnumAttrCase<"none", 0>,
-    I32EnumAttrCase<"cooperative", 1>
+    I32EnumAttrCase<"cooperative", 1>,
+    I32EnumAttrCase<"pingpong", 2>
   ]> {
   let cppNamespace = "::ext";
   let genSpecializedAttr = 0;
@@ -720,6 +721,12 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       producer) and `auto`: `#ext.persistent` walks tiles with one pipeline
       per CTA, Stream-K's and serial split-K's fixups synchronize the
       consumers alone (`bar.sync 1, N`).
+      `pingpong` (CUTLASS's ping-pong kernel) gives each tile to one
+      consumer warpgroup (`threads` of 128, `warps = [4, 1]`): the CTA has
+      two, which take the CTA's tiles in turn, so one's epilogue runs while
+      the other's MMAs do; both share the producer's pipeline, the stages
+      filled in tile order. It needs `#ext.persistent` (several tiles per
+      CTA).
 
     * `online`: the online-softmax rewrite (FlashAttention's), `["M", "L",
       ...]` by name. `M` is a max reduction over the compute's reduce axis

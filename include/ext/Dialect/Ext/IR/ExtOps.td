@@ -259,6 +259,11 @@ def Ext_WarpSpecializeOp : Ext_Op<"warp_specialize", [SingleBlock,
     may synchronize the whole CTA. Parallel split-K (a second launch) and
     `auto` are refused.
 
+    With `pingpong`, each consumer warpgroup runs whole units on its own:
+    warpgroup `w` of `G` takes the CTA's units `w, w + G, ...` (its thread
+    ids in the body counted from its first thread), and each stage has one
+    consumer warpgroup, so `empty` takes one arrival.
+
     ```mlir
     ext.warp_specialize producer_threads 128 full(%full) empty(%empty)
         : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>,
@@ -268,12 +273,12 @@ def Ext_WarpSpecializeOp : Ext_Op<"warp_specialize", [SingleBlock,
     ```
   }];
   let arguments = (ins I64Attr:$producer_threads, AnyType:$full,
-                       AnyType:$empty);
+                       AnyType:$empty, UnitAttr:$pingpong);
   let regions = (region SizedRegion<1>:$region);
   let assemblyFormat = [{
-    `producer_threads` $producer_threads `full` `(` $full `)`
-    `empty` `(` $empty `)` `:` type($full) `,` type($empty)
-    attr-dict-with-keyword $region
+    `producer_threads` $producer_threads (`pingpong` $pingpong^)?
+    `full` `(` $full `)` `empty` `(` $empty `)` `:` type($full) `,`
+    type($empty) attr-dict-with-keyword $region
   }];
   let hasVerifier = 1;
 }

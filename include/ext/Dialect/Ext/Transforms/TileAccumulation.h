@@ -48,6 +48,11 @@ inline constexpr llvm::StringLiteral kMmaInFlightAttrName = "ext.mma_in_flight";
 /// CTA's first N threads (the consumer warpgroups; N is the attribute's
 /// value): the tile lowering distributes that region's tile ops over N.
 inline constexpr llvm::StringLiteral kRoleThreadsAttrName = "ext.role_threads";
+/// With kRoleThreadsAttrName, the then-region runs groups of N threads each
+/// on its own work (ping-pong consumers): a thread's id in its tile ops is
+/// its id modulo N.
+inline constexpr llvm::StringLiteral kRoleLocalIdsAttrName =
+    "ext.role_local_ids";
 
 /// Attaches every built-in layout's strategy (element-wise for #ext.cyclic
 /// and #ext.blocked, tensor cores for #ext.mma).
