@@ -143,6 +143,26 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+func.func @specialize_field(%X: memref<64xf32>, %Y: memref<64xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 64>] ins(%X : memref<64xf32>) outs(%Y : memref<64xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {name = "Y"} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op) {
+    %c = transform.ext.match_computes "Y" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-error @below {{schedule field 'specialize' expects "none", "cooperative" or "pingpong", got "sometimes"}}
+    transform.ext.update_schedule %c with {tile = [32], threads = [32], stages = 2, tma = true, specialize = "sometimes"} : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 func.func @unknown(%X: memref<64xf32>, %Y: memref<64xf32>) {
   ext.compute [#ext.axis<"i", spatial, 64>] ins(%X : memref<64xf32>) outs(%Y : memref<64xf32>)
       maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {name = "Y"} {
