@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import ext
+from te_helpers import matmul_te
 
 RNG = np.random.default_rng(7)
 
@@ -290,3 +291,25 @@ def test_a_fact_stated_on_the_compute_is_checked_at_launch():
 def test_multiple_of_must_be_a_positive_int():
     with pytest.raises(ValueError, match=r"ext.var\('M'\): multiple_of must be a positive int"):
         ext.var("M", multiple_of=0)
+
+
+@pytest.mark.parametrize("specialize,decomposition", [
+    ("cooperative", "data_parallel"), ("cooperative", ("stream_k", {"grid": 3})),
+    ("pingpong", ("persistent", {"sms": 3}))])
+def test_warp_specialized_kernels_plan_every_m_at_launch(specialize, decomposition):
+    """A producer warpgroup loading by TMA, the consumers on wgmma (two per
+    tile, or one per tile taking turns): one build serves every M, the
+    tensor maps and the grid made at launch."""
+    tile, warps = ((128, 64, 64), (8, 1)) if specialize == "cooperative" else ((64, 64, 64), (4, 1))
+    A, B, C = matmul_te(ext.var("M"), 136, 200, "float16", acc="float32", b_transposed=True)
+    sw = {"swizzle": (3, 3, 3)}
+    s = ext.schedule(C, tile=tile, cache=[(A, sw), (B, sw)], mma="wgmma_k16", warps=warps,
+                     vector=8, stages=3, tma=True, specialize=specialize,
+                     decomposition=decomposition)
+    kernel = ext.build(s, chip="sm_90a")
+    b = RNG.integers(-3, 4, (136, 200)).astype(np.float16)
+    for m in (1, 70, 300):
+        a = RNG.integers(-3, 4, (m, 200)).astype(np.float16)
+        np.testing.assert_array_equal(kernel.run(a, b),
+                                      a.astype(np.float32) @ b.astype(np.float32).T,
+                                      err_msg=f"M = {m}")
