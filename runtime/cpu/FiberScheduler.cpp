@@ -674,11 +674,13 @@ void Grid::finish() {
 std::string Grid::describeDeadlock(const Block &b) const {
   std::ostringstream os;
   os << "deadlock: no thread can continue";
-  std::map<std::pair<int, int32_t>, int64_t> waits; // (kind, site) -> n
+  // (kind, site) -> n; kinds: 0 the block's barrier, 1 a warp collective,
+  // 1 + id a named barrier.
+  std::map<std::pair<int, int32_t>, int64_t> waits;
   for (int64_t i = 0; i < blockThreads; ++i) {
     const Thread &t = b.threads[i];
     if (t.state == ThreadState::AtBarrier)
-      ++waits[{0, t.site}];
+      ++waits[{t.barrierId ? 1 + t.barrierId : 0, t.site}];
     else if (t.state == ThreadState::AtWarpSync)
       ++waits[{1, t.site}];
   }
@@ -687,7 +689,10 @@ std::string Grid::describeDeadlock(const Block &b) const {
   for (auto &[key, n] : waits) {
     os << (first ? " " : ", ") << n << " thread" << (n == 1 ? "" : "s")
        << (n == 1 ? " waits" : " wait") << " at the "
-       << (key.first == 0 ? "gpu.barrier" : "warp collective") << " at "
+       << (key.first == 0   ? std::string("gpu.barrier")
+           : key.first == 1 ? std::string("warp collective")
+                            : "named barrier " + std::to_string(key.first - 1))
+       << " at "
        << site(key.second);
     first = false;
   }
@@ -841,6 +846,7 @@ void Grid::namedBarrier(Thread &t, int32_t id, int32_t count, int32_t site) {
   nb.count = count;
   t.state = ThreadState::AtBarrier;
   t.site = site;
+  t.barrierId = id;
   nb.waiting.push_back(&t);
   if (int64_t(nb.waiting.size()) == count) {
     // Each now follows the others' waits: what any of them knew of retired
@@ -851,6 +857,7 @@ void Grid::namedBarrier(Thread &t, int32_t id, int32_t count, int32_t site) {
     knowledge.released = std::move(knowledge.releasing);
     for (Thread *w : nb.waiting) {
       learnWgmmaRetirement(*w, knowledge);
+      w->barrierId = 0;
       w->state = ThreadState::Ready;
       push(*w);
     }

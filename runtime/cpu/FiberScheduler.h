@@ -152,6 +152,8 @@ struct Thread {
   /// wgmma.mma_async operations it has issued (their order in its
   /// warpgroup: a warpgroup's threads issue the same sequence).
   int64_t wgmmaSequence = 0;
+  /// The named barrier (bar.sync id) it waits at; 0: the block's.
+  int32_t barrierId = 0;
   /// setmaxnreg instructions it has executed.
   int64_t setmaxnregCalls = 0;
   /// What its current spin waits for, said when it never ends.

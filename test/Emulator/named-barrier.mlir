@@ -15,7 +15,7 @@
 // A named barrier a warp short (it exited) never completes: a deadlock,
 // reported.
 // RUN: not ext-run --entry=short %s 2>&1 | FileCheck %s --check-prefix=SHORT
-// SHORT: deadlock: no thread can continue; in block (0, 0, 0): 64 threads wait at the gpu.barrier at {{.*}}, 32 exited
+// SHORT: deadlock: no thread can continue; in block (0, 0, 0): 64 threads wait at the named barrier 1 at {{.*}}, 32 exited
 
 func.func private @printMemrefF32(memref<*xf32>) attributes { llvm.emit_c_interface }
 
