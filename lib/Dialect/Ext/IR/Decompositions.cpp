@@ -713,7 +713,24 @@ LogicalResult DataParallelAttr::emitLaunchWorkUnits(
 //===----------------------------------------------------------------------===//
 
 static LogicalResult verifySms(function_ref<InFlightDiagnostic()> emitError,
-                               StringRef name, int64_t sms);
+                               StringRef name, int64_t sms) {
+  if (sms < 0 || sms > std::numeric_limits<int32_t>::max())
+    return emitError() << name << " sms must be a positive SM count (or 0 "
+                       << "for the chip's), got " << sms;
+  return success();
+}
+
+/// A `grid` parameter (0: the SM count) and the attribute's `sms`.
+static LogicalResult verifyGridAndSms(
+    function_ref<InFlightDiagnostic()> emitError, StringRef name, int64_t grid,
+    int64_t sms) {
+  if (grid < 0 || grid > std::numeric_limits<int32_t>::max())
+    return emitError() << name
+                       << " grid must be a CTA count in [1, 2147483647] (the "
+                          "grid's x limit), or 0 for the SM count, got "
+                       << grid;
+  return verifySms(emitError, name, sms);
+}
 
 /// CTA `blockId` of `grid` runs tiles blockId, blockId + grid, ... below
 /// `tiles`, each whole.
@@ -732,12 +749,7 @@ static LogicalResult emitTileWalk(OpBuilder &b, Location loc, Value blockId,
 LogicalResult
 PersistentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t grid, int64_t sms) {
-  if (grid < 0 || grid > std::numeric_limits<int32_t>::max())
-    return emitError() << "persistent grid must be a CTA count in [1, "
-                          "2147483647] (the grid's x limit), or 0 for the SM "
-                          "count, got "
-                       << grid;
-  return verifySms(emitError, "persistent", sms);
+  return verifyGridAndSms(emitError, "persistent", grid, sms);
 }
 
 /// The CTAs before capping at the tile count: `grid`, else the SM count (0
@@ -1002,14 +1014,6 @@ LogicalResult AutoAttr::emitLaunchWorkUnits(OpBuilder &b, Location loc,
 // Verifiers
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifySms(function_ref<InFlightDiagnostic()> emitError,
-                               StringRef name, int64_t sms) {
-  if (sms < 0 || sms > std::numeric_limits<int32_t>::max())
-    return emitError() << name << " sms must be a positive SM count (or 0 "
-                       << "for the chip's), got " << sms;
-  return success();
-}
-
 LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t slices, SplitKMode) {
   if (slices < 1 || slices > std::numeric_limits<int32_t>::max())
@@ -1021,12 +1025,7 @@ LogicalResult SplitKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult StreamKAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t grid, int64_t sms) {
-  if (grid < 0 || grid > std::numeric_limits<int32_t>::max())
-    return emitError() << "stream_k grid must be a CTA count in [1, "
-                          "2147483647] (the grid's x limit), or 0 for the SM "
-                          "count, got "
-                       << grid;
-  return verifySms(emitError, "stream_k", sms);
+  return verifyGridAndSms(emitError, "stream_k", grid, sms);
 }
 
 LogicalResult

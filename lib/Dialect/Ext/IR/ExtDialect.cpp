@@ -300,6 +300,20 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
           return success();
         });
   };
+  // `key = word` of an enum: its value, or an error listing `choices`.
+  auto parseEnumKeyword = [&](StringRef key, StringRef choices,
+                              auto &out) -> ParseResult {
+    StringRef value;
+    SMLoc valueLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&value))
+      return failure();
+    auto parsed = symbolizeEnum<std::decay_t<decltype(out)>>(value);
+    if (!parsed)
+      return parser.emitError(valueLoc) << key << " must be " << choices
+                                        << ", got '" << value << "'";
+    out = *parsed;
+    return success();
+  };
   auto parseEntry = [&]() -> ParseResult {
     StringRef key;
     SMLoc loc = parser.getCurrentLocation();
@@ -376,18 +390,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       return parseAttrs(computeAt);
     if (key == "reverse_compute_at")
       return parseAttrs(reverseComputeAt);
-    if (key == "raster") {
-      StringRef order;
-      SMLoc orderLoc = parser.getCurrentLocation();
-      if (parser.parseKeyword(&order))
-        return failure();
-      std::optional<RasterOrder> r = symbolizeRasterOrder(order);
-      if (!r)
-        return parser.emitError(orderLoc)
-               << "raster must be 'row' or 'col', got '" << order << "'";
-      raster = *r;
-      return success();
-    }
+    if (key == "raster")
+      return parseEnumKeyword(key, "'row' or 'col'", raster);
     if (key == "swizzle")
       return parser.parseInteger(swizzle);
     if (key == "vector")
@@ -407,20 +411,9 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       (key == "async" ? async : tma) = value == "true";
       return success();
     }
-    if (key == "specialize") {
-      StringRef value;
-      SMLoc valueLoc = parser.getCurrentLocation();
-      if (parser.parseKeyword(&value))
-        return failure();
-      std::optional<WarpSpecialization> w = symbolizeWarpSpecialization(value);
-      if (!w)
-        return parser.emitError(valueLoc)
-               << "specialize must be 'none', 'cooperative' or 'pingpong', got '"
-               << value
-               << "'";
-      specialize = *w;
-      return success();
-    }
+    if (key == "specialize")
+      return parseEnumKeyword(key, "'none', 'cooperative' or 'pingpong'",
+                              specialize);
     return parser.emitError(loc)
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "

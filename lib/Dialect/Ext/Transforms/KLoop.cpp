@@ -99,6 +99,15 @@ Value tiling::selectStage(RewriterBase &rw, Location loc, ArrayRef<Value> bufs,
   return buf;
 }
 
+std::pair<Value, Value> tiling::nextStage(RewriterBase &rw, Location loc,
+                                          Value stage, int64_t stages) {
+  Value next = arith::AddIOp::create(rw, loc, stage, constIndex(rw, loc, 1));
+  Value wraps = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, next,
+                                      constIndex(rw, loc, stages));
+  return {arith::SelectOp::create(rw, loc, wraps, constIndex(rw, loc, 0), next),
+          wraps};
+}
+
 SmallVector<Value> tiling::stepOperands(RewriterBase &rw, Location loc,
                                         ComputeOp op, const TilingPlan &plan,
                                         ArrayRef<SmallVector<Value>> stageBufs,
@@ -351,18 +360,10 @@ void tiling::emitPipelinedKLoop(
       waitForStage(stage, loop.getRegionIterArg(2));
     computeStep(step, c(tileK), stage);
     commit();
-    auto nextStage = [&](Value stage) {
-      Value next = arith::AddIOp::create(rw, loc, stage, c(1));
-      Value wraps = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
-                                          next, c(stages));
-      return std::make_pair(
-          arith::SelectOp::create(rw, loc, wraps, c(0), next).getResult(),
-          wraps);
-    };
-    auto [next, wraps] = nextStage(stage);
+    auto [next, wraps] = nextStage(rw, loc, stage, stages);
     // N - 1 ahead, step t + 1 fills the buffer step t computed from.
     Value nextCopyStage =
-        ahead == stages - 1 ? stage : nextStage(copyStage).first;
+        ahead == stages - 1 ? stage : nextStage(rw, loc, copyStage, stages).first;
     SmallVector<Value> yields = {next, nextCopyStage};
     if (tma)
       yields.push_back(

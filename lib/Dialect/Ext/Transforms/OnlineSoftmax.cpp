@@ -356,7 +356,6 @@ private:
                          CopyCacheKey cacheKey);
   /// bufs[which], as a chain of selects (ext-gpu-reuse-shared-memory makes
   /// it one view once the buffers are placed).
-  Value bufferAt(ArrayRef<Value> bufs, Value which);
   /// `memref` read by `f` through `map` at this tile (and k-step): a view
   /// without the dimensions the tile fixes (those of a tile of 1,
   /// constants), the window's origin in it and its shape.
@@ -960,7 +959,7 @@ TileOperand OnlineSoftmaxBuilder::stagedTile(const Fused &f, unsigned i,
                    phaseLoc(loc, "staged copy of " + quotedName(f.op) +
                                      " input " + Twine(i) +
                                      " into shared memory"),
-                   w.view, w.origins, bufferAt(bufs, p.stage), p.active,
+                   w.view, w.origins, selectStage(rw, loc, bufs, p.stage), p.active,
                    schedule.getVector(), staging, 1, DenseBoolArrayAttr());
   }
   kOffset = step;
@@ -969,23 +968,12 @@ TileOperand OnlineSoftmaxBuilder::stagedTile(const Fused &f, unsigned i,
   {
     OpBuilder::InsertionGuard guard(rw);
     rw.setInsertionPointAfterValue(stage);
-    cur = bufferAt(bufs, stage);
+    cur = selectStage(rw, loc, bufs, stage);
   }
   copies[cacheKey] = cur;
   return TileOperand{cur, local};
 }
 
-Value OnlineSoftmaxBuilder::bufferAt(ArrayRef<Value> bufs, Value which) {
-  Value buf = bufs.back();
-  for (int64_t s = bufs.size() - 2; s >= 0; --s) {
-    Value is = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, which,
-                                     constIndex(rw, loc, s));
-    auto select = arith::SelectOp::create(rw, loc, is, bufs[s], buf);
-    select->setAttr(kStageSelectAttrName, rw.getUnitAttr());
-    buf = select;
-  }
-  return buf;
-}
 
 std::optional<TileOperand>
 OnlineSoftmaxBuilder::kernelBuffer(const Fused &f, Value v, AffineMap map,

@@ -380,6 +380,13 @@ void emitPipelinedKLoop(
 mlir::Value selectStage(mlir::RewriterBase &rw, mlir::Location loc,
                         llvm::ArrayRef<mlir::Value> bufs, mlir::Value stage);
 
+/// The stage after `stage` of `stages`, wrapping to 0 (a compare and a
+/// select, no division), and whether it wrapped (an mbarrier's phase flips).
+std::pair<mlir::Value, mlir::Value> nextStage(mlir::RewriterBase &rw,
+                                              mlir::Location loc,
+                                              mlir::Value stage,
+                                              int64_t stages);
+
 /// The tile operands of a pipelined k-step at `offsets`: stage `stage` of
 /// each cached input, a view of the others.
 llvm::SmallVector<mlir::Value>

@@ -43,12 +43,8 @@ struct StagePhase {
 /// phase.
 StagePhase advance(RewriterBase &rw, Location loc, StagePhase at,
                    int64_t stages) {
-  Value next =
-      arith::AddIOp::create(rw, loc, at.stage, constIndex(rw, loc, 1));
-  Value wraps = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, next,
-                                      constIndex(rw, loc, stages));
-  return {arith::SelectOp::create(rw, loc, wraps, constIndex(rw, loc, 0), next),
-          arith::XOrIOp::create(rw, loc, at.phase, wraps)};
+  auto [next, wraps] = nextStage(rw, loc, at.stage, stages);
+  return {next, arith::XOrIOp::create(rw, loc, at.phase, wraps)};
 }
 
 } // namespace
