@@ -47,7 +47,10 @@ def _math_loop(cubin):
         kstep = None
         for c, d in sorted([(c, d) for c, d in ls if c <= a and z <= d], key=lambda p: p[1] - p[0]):
             s = body(c, d)
-            if s["BAR"]:
+            # A k-step holds the hot loop's math and no other: a wider span
+            # (a spin-wait's retry branch placed after the kernel's last
+            # barrier, around the peeled step too) is not one.
+            if s["BAR"] and _math(s) == _math(hot):
                 kstep = dict(range=[hex(c), hex(d)], **s)
                 break
         return hot, kstep
@@ -65,11 +68,16 @@ def sass_mix_of(cubin):
         analysis = next(iter(json.loads(line[line.index("{"):]).values()))
     except (ValueError, StopIteration, TypeError):
         return None
-    hot = analysis.get("hot")
+    hot, kstep = analysis.get("hot"), analysis.get("kstep")
     if hot is not None and _math(hot) == 0:
         found = _math_loop(cubin)
         if found:
             analysis["hot"], analysis["kstep"] = found
+    elif hot is not None and kstep and _math(kstep) != _math(hot):
+        # A barrier "loop" holding more math than the hot loop is a spin
+        # wait's retry branch placed after the kernel's last barrier: the
+        # k-step has no barrier (a warp-specialized consumer's).
+        analysis["kstep"] = None
     return analysis
 
 

@@ -280,7 +280,7 @@ constexpr StringLiteral kScheduleFields[] = {
     "raster", "swizzle", "vector",  "unroll", "layout",
     "mma",    "warps",   "stages",  "async",
     "compute_at", "reverse_compute_at", "compute_inline", "online", "tma",
-    "specialize"};
+    "specialize", "cluster"};
 constexpr StringLiteral kAttachFields[] = {"compute", "axis"};
 constexpr StringLiteral kCacheFields[] = {"operand", "align", "swizzle"};
 constexpr StringLiteral kStorageAlignFields[] = {"dim", "factor", "offset"};
@@ -303,7 +303,8 @@ EXT_CHECK_FIELDS(AttachAttr, kAttachFields);
 AttributeValue::Maker readSchedule(const Keywords &k) {
   SmallVector<int64_t> tile = k.integers("tile"),
                        threads = k.integers("threads"),
-                       warps = k.integers("warps");
+                       warps = k.integers("warps"),
+                       cluster = k.integers("cluster");
   SmallVector<std::string> blocks = k.strings("blocks"),
                            inlined = k.strings("compute_inline"),
                            online = k.strings("online");
@@ -354,7 +355,7 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
         ArrayRef(caches), d, raster, swizzle, vector, unroll, l, m,
         ArrayRef(warps), stages, async, ArrayRef(computeAt),
         ArrayRef(reverseComputeAt), ArrayRef(inlinedNames),
-        ArrayRef(onlineNames), tma, specialize);
+        ArrayRef(onlineNames), tma, specialize, ArrayRef(cluster));
   };
 }
 

@@ -13,8 +13,11 @@ scheduled GEMM with ext-gpu-pipeline, writes each gpu.module as PTX
 (ext-translate) and as a cubin (ptxas, with its register and spill report),
 and records what the host function does between entry and return: the
 workspaces it allocates, the memsets, and each gpu.launch_func with its grid,
-block, dynamic shared memory and arguments. DIR/manifest.json holds that
-record; replay.py replays it with the CUDA driver API.
+block, thread block cluster (`clusters in`; [1, 1, 1] without one), dynamic
+shared memory and arguments. DIR/manifest.json holds that record; replay.py
+replays it with the CUDA driver API. The cluster probe (cluster-probe.mlir,
+a GEMM launched in clusters of 2x2 CTAs that writes C only when it sees
+them) checks the cluster launch on chips that have clusters (sm_90 on).
 
 The host function may do nothing else: any other operation in it is an error
 here, not a silent omission there.
@@ -174,22 +177,23 @@ def host_plan(mlir):
             maps[m.group(1)] = maps[m.group(2)]
         elif m := re.match(r"%\w+ = gpu\.dealloc async \[%\w+\] (%\w+) : .*$", line):
             steps.append({"op": "free", "buffer": views[m.group(1)][0]})
-        elif m := re.match(r"gpu\.launch_func\s+@(\w+)::@(\w+) blocks in \((.*?)\) threads in "
-                           r"\((.*?)\)\s*(?:dynamic_shared_memory_size (%\w+) )?args\((.*)\)$",
-                           line):
+        elif m := re.match(r"gpu\.launch_func\s+@(\w+)::@(\w+)\s+(?:clusters in \((.*?)\)\s+)?"
+                           r"blocks in \((.*?)\) threads in \((.*?)\)\s*"
+                           r"(?:dynamic_shared_memory_size (%\w+) )?args\((.*)\)$", line):
             args = []
             for name, ty in re.findall(r"(%\w+) : (memref<[^>]*(?:<[^>]*>[^>]*)*>|!llvm\.ptr)",
-                                       m.group(6)):
+                                       m.group(7)):
                 if ty == "!llvm.ptr":
                     args.append({"tensor_map": maps[name]})
                     continue
                 shape, esize, strides, offset = memref_layout(ty)
                 args.append(dict(source_of(name), shape=shape, strides=strides,
                                  offset=offset, elem_bytes=esize))
+            dims = lambda group: [consts[x.strip()] for x in group.split(",")]
             steps.append({"op": "launch", "module": m.group(1), "kernel": m.group(2),
-                          "grid": [consts[x.strip()] for x in m.group(3).split(",")],
-                          "block": [consts[x.strip()] for x in m.group(4).split(",")],
-                          "shared_bytes": consts[m.group(5)] if m.group(5) else 0,
+                          "grid": dims(m.group(4)), "block": dims(m.group(5)),
+                          "cluster": dims(m.group(3)) if m.group(3) else [1, 1, 1],
+                          "shared_bytes": consts[m.group(6)] if m.group(6) else 0,
                           "args": args})
         else:
             raise ValueError(f"host operation that replay.py cannot replay: {line}")
@@ -215,6 +219,22 @@ def wgmma_probes():
         k, elem, n = int(sig.group(1)), sig.group(2), int(sig.group(3))
         out.append((f"wgmma-probe:{f[len('wgmma-'):-5]}", elem, body, (64, n, k)))
     return out
+
+
+def cluster_probe():
+    """(name, element type, @gemm's text, shape) of the cluster probe."""
+    text = open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "cluster-probe.mlir")).read()
+    sig = re.search(r"func\.func @gemm\(%A: memref<(\d+)x(\d+)x(\w+)>, %B: memref<\d+x(\d+)x",
+                    text)
+    m, k, elem, n = int(sig.group(1)), int(sig.group(2)), sig.group(3), int(sig.group(4))
+    return "cluster-probe", elem, text, (m, n, k)
+
+
+def has_clusters(chip):
+    """Thread block clusters: sm_90 and later."""
+    sm = re.fullmatch(r"sm_(\d+)a?", chip)
+    return bool(sm) and int(sm.group(1)) >= 90
 
 
 def export(build, chip, name, elem, schedule, shape, outdir, source=None, nk=False):
@@ -272,6 +292,7 @@ def main():
     ap.add_argument("--shapes", default="1024x1024x1024,4096x4096x4096,128x4096x8192")
     ap.add_argument("--decomposition-shapes", default="896x1280x1024,4096x4096x4096,896x4864x4096")
     ap.add_argument("--sweep-shapes", default="4096x4096x4096,8192x8192x8192")
+    ap.add_argument("--only", default="", help="export entries whose name matches this regex")
     args = ap.parse_args()
     parse = lambda s: [tuple(int(x) for x in t.split("x")) for t in s.split(",") if t]
     jobs = []  # the tensor-core sweep first: a replay cut short still has it
@@ -290,15 +311,24 @@ def main():
     jobs += run.decomposition_variants(parse(args.decomposition_shapes))
     os.makedirs(args.outdir, exist_ok=True)
     entries, errors = [], 0
-    # The warpgroup MMA probes need sm_90a (wgmma); they come first.
-    for name, elem, source, shape in wgmma_probes():
-        e = export(args.build, args.chip + "a" if args.chip == "sm_90" else args.chip, name,
-                   elem, "", shape, args.outdir, source)
+    # The warpgroup MMA probes need sm_90a (wgmma); they come first, then
+    # the cluster probe where the chip has clusters.
+    probes = [(p, args.chip + "a" if args.chip == "sm_90" else args.chip) for p in wgmma_probes()]
+    if has_clusters(args.chip):
+        probes.append((cluster_probe(), args.chip))
+    else:
+        print(f"cluster-probe: skipped ({args.chip} has no thread block clusters)")
+    for (name, elem, source, shape), chip in probes:
+        if args.only and not re.search(args.only, name):
+            continue
+        e = export(args.build, chip, name, elem, "", shape, args.outdir, source)
         errors += "error" in e
         print(f"{name} {'x'.join(map(str, shape))}: "
               f"{e.get('error') or '; '.join(e['ptxas']) or 'no ptxas'}", flush=True)
         entries.append(e)
     for name, elem, schedule, shapes in jobs:
+        if args.only and not re.search(args.only, name):
+            continue
         for shape in shapes:
             e = export(args.build, args.chip, name, elem, schedule, shape, args.outdir,
                        nk=name.endswith(":nt"))

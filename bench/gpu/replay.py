@@ -9,8 +9,10 @@ MLIR or LLVM. For each entry of DIR/manifest.json it loads the cubins (the
 PTX where ptxas was missing), fills A and B with small random integers (exact
 in f16, and their products' sums exact in f32), poisons C with NaN, replays
 the host function's steps (workspace allocation, memsets, launches with
-their grid, block and dynamic shared memory; memrefs passed as MLIR's
-descriptors: allocated and aligned pointers, offset, sizes, strides), and
+their grid, block and dynamic shared memory, and those with a thread block
+cluster other than 1x1x1 through cuLaunchKernelEx with the cluster
+dimension attribute; memrefs passed as MLIR's descriptors: allocated and
+aligned pointers, offset, sizes, strides), and
 compares C with a numpy reference: any difference fails the entry, an
 element left NaN too. It checks again after the timed launches, so that a
 decomposition whose result depends on timing (a race in a fixup) shows.
@@ -35,6 +37,34 @@ import sys
 import numpy as np
 
 c_u64, c_void_p = ctypes.c_uint64, ctypes.c_void_p
+
+
+# cuLaunchKernelEx's configuration (cuda.h, CUDA 12).
+class ClusterDim(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_uint), ("y", ctypes.c_uint), ("z", ctypes.c_uint)]
+
+
+class LaunchAttributeValue(ctypes.Union):
+    _fields_ = [("pad", ctypes.c_char * 64), ("clusterDim", ClusterDim)]
+
+
+class LaunchAttribute(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4),
+                ("value", LaunchAttributeValue)]
+
+
+class LaunchConfig(ctypes.Structure):
+    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint),
+                ("gridDimZ", ctypes.c_uint), ("blockDimX", ctypes.c_uint),
+                ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
+                ("sharedMemBytes", ctypes.c_uint), ("hStream", c_void_p),
+                ("attrs", ctypes.POINTER(LaunchAttribute)), ("numAttrs", ctypes.c_uint)]
+
+
+assert ctypes.sizeof(LaunchAttribute) == 72 and ctypes.sizeof(LaunchConfig) == 56
+CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14
+PORTABLE_CLUSTER_SIZE = 8  # CTAs per cluster without the non-portable opt-in
 
 
 class Driver:
@@ -103,11 +133,14 @@ class Driver:
                 print(f"{files[kind]}: {e}", flush=True)
         raise error
 
-    def function(self, module, name, shared_bytes):
+    def function(self, module, name, shared_bytes, cluster_size=1):
         f = c_void_p()
         self.check("cuModuleGetFunction", ctypes.byref(f), module, name.encode())
         if shared_bytes > 48 * 1024:  # the opt-in above 48 KB
             self.check("cuFuncSetAttribute", f, 8, shared_bytes)  # MAX_DYNAMIC_SHARED_SIZE_BYTES
+        if cluster_size > PORTABLE_CLUSTER_SIZE:  # the opt-in above 8 CTAs (16 on sm_90)
+            self.check("cuFuncSetAttribute", f,
+                       CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
         return f
 
     # CUtensorMap's enums (cuda.h).
@@ -136,13 +169,21 @@ class Driver:
         self.sync()
         return dev
 
-    def launch(self, f, grid, block, shared_bytes, values):
+    def launch(self, f, grid, block, shared_bytes, values, cluster=(1, 1, 1)):
+        """cuLaunchKernel, or cuLaunchKernelEx with the cluster dimension
+        attribute for a thread block cluster other than 1x1x1."""
         slots = (c_u64 * len(values))(*values)
         params = (c_void_p * len(values))(
             *[ctypes.addressof(slots) + 8 * i for i in range(len(values))])
-        self.check("cuLaunchKernel", f, *[ctypes.c_uint(x) for x in grid],
-                   *[ctypes.c_uint(x) for x in block], ctypes.c_uint(shared_bytes), None,
-                   params, None)
+        if list(cluster) == [1, 1, 1]:
+            self.check("cuLaunchKernel", f, *[ctypes.c_uint(x) for x in grid],
+                       *[ctypes.c_uint(x) for x in block], ctypes.c_uint(shared_bytes), None,
+                       params, None)
+            return
+        attr = LaunchAttribute(id=CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+        attr.value.clusterDim = ClusterDim(*cluster)
+        config = LaunchConfig(*grid, *block, shared_bytes, None, ctypes.pointer(attr), 1)
+        self.check("cuLaunchKernelEx", ctypes.byref(config), f, params, None)
 
     def time_ms(self, call, batches, batch_ms):
         """Median milliseconds per call over `batches` event-timed batches."""
@@ -188,8 +229,11 @@ class Entry:
             if s["op"] == "launch":
                 key = (s["module"], s["kernel"])
                 if key not in self.functions:
-                    self.functions[key] = drv.function(self.modules[s["module"]], s["kernel"],
-                                                       s["shared_bytes"])
+                    clusters = [x.get("cluster", [1, 1, 1]) for x in entry["steps"]
+                                if x["op"] == "launch" and (x["module"], x["kernel"]) == key]
+                    self.functions[key] = drv.function(
+                        self.modules[s["module"]], s["kernel"], s["shared_bytes"],
+                        max(c[0] * c[1] * c[2] for c in clusters))
             elif s["op"] == "alloc":  # once, not per call: the memsets reset it
                 self.buffers[s["buffer"]] = drv.alloc(s["bytes"])
 
@@ -207,7 +251,8 @@ class Entry:
                     base = operands[a["operand"]] if "operand" in a else self.buffers[a["buffer"]]
                     values += descriptor(base, a)
                 self.drv.launch(self.functions[(s["module"], s["kernel"])], s["grid"],
-                                s["block"], s["shared_bytes"], values)
+                                s["block"], s["shared_bytes"], values,
+                                s.get("cluster", [1, 1, 1]))
 
     def map_for(self, tm, operands):
         """The tensor map over this call's operand, built once per address."""

@@ -80,9 +80,10 @@ def variants(nk=False, tma=False):
         # builds them (`tma`); ext's own host code does not yet, so the
         # runner times the example with cp.async loads.
         if not tma:
-            # (Warp specialization's producer issues TMA: it goes too.)
-            schedule = schedule.replace(", tma = true", "").replace(
-                " specialize = cooperative,", "")
+            # (Warp specialization's producer issues TMA, and a cluster
+            # multicasts it: they go too.)
+            schedule = re.sub(r",? cluster = \[\d+, \d+\]", "", schedule.replace(
+                ", tma = true", "").replace(" specialize = cooperative,", ""))
         if "mfma" in schedule:
             continue  # AMD matrix cores: not on a CUDA device
         if ("affine_map<(i, j, k) -> (j, k)>" in text) != nk:

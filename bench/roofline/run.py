@@ -76,6 +76,7 @@ def schedule_of(path):
     mma = re.search(r"mma = (?:#ext\.mma<(\w+)|(auto))", s)
     mma = (mma.group(1) or mma.group(2)) if mma else None
     warps = re.search(r"warps = \[([\d, ]+)\]", s)
+    cluster = re.search(r"cluster = \[(\d+), (\d+)\]", s)
     if mma:
         layout_text = f"#ext.mma<{mma}" + (f", warps = [{warps.group(1)}]>" if warps else ">")
     else:
@@ -91,7 +92,8 @@ def schedule_of(path):
     return dict(tile=tile, threads=threads, layout=layout_text,
                 vector=int(vector.group(1)) if vector else 1,
                 stages=int(stages.group(1)) if stages else 1, elem=elem, mma=mma,
-                targets=targets)
+                targets=targets,
+                cluster=(int(cluster.group(1)), int(cluster.group(2))) if cluster else (1, 1))
 
 
 def reduce_extent(text):
@@ -331,10 +333,12 @@ def occupancy_nv(m, threads, regs, smem):
     return max(0, min(by_regs, by_smem, by_threads, m["max_ctas"]))
 
 
-def model(m, sched, inner, kstep, ctas_per_sm):
+def model(m, sched, inner, kstep, ctas_per_sm, multicast=False):
     """Per SM clock cycles of one k-step of one CTA on each unit; the largest
     bounds the kernel (docs/Performance.md). `inner` and `kstep` are the
-    main and k-step loops' counts (PTX, or gfx942 for AMD matrix kernels)."""
+    main and k-step loops' counts (PTX, or gfx942 for AMD matrix kernels).
+    `multicast`: the kernel's PTX multicasts its tiles over the schedule's
+    cluster, so a tile shared by a cluster's CTAs is read from L2 once."""
     ti, tj, tk = sched["tile"][:3]
     threads = math.prod(sched["threads"])
     warps = threads / m["warp"]
@@ -365,8 +369,13 @@ def model(m, sched, inner, kstep, ctas_per_sm):
     read_bytes = trips * (inner["lds_bytes"] * threads + (inner.get("ldmatrix_bytes", 0) +
                                                           inner.get("wgmma_bytes", 0)) * warps)
     t["shared"] = (read_bytes + copy_bytes) / m["smem_bytes_per_clk"]
+    # L2 reads: A's tile is shared by the CN CTAs of a cluster row, B's by
+    # the CM of a cluster column (TMA multicast); each CTA's shared memory
+    # still receives both.
+    cm, cn = sched.get("cluster", (1, 1)) if multicast else (1, 1)
+    l2_bytes = (ti * tk / cn + tk * tj / cm) * sched["elem"]
     l2_per_clk = m["l2_bytes_per_s"] / (m["sms"] * m["clock"])
-    t["L2"] = copy_bytes * ctas_per_sm / l2_per_clk / max(ctas_per_sm, 1)
+    t["L2"] = l2_bytes * ctas_per_sm / l2_per_clk / max(ctas_per_sm, 1)
     # A k-step that waits for all its wgmma groups (wait_group 0) leaves the
     # tensor cores idle while the next step's waits, copies and address math
     # issue: the two do not overlap.
@@ -389,9 +398,10 @@ def model(m, sched, inner, kstep, ctas_per_sm):
     # another unit's bound keeps it below that whatever the L2 moves).
     target = 2 * macs_step * m["sms"] * m["clock"] * wave_eff / (0.7 * peak * 1e12)
     others = max(v for k, v in t.items() if k != "L2")
-    l2_for_70 = copy_bytes * m["sms"] * m["clock"] / target / 1e12 if others <= target else None
+    l2_for_70 = l2_bytes * m["sms"] * m["clock"] / target / 1e12 if others <= target else None
     return dict(t=t, bound=bound, wave_eff=wave_eff, peak=peak, peak_name=peak_name,
-                tflops=tflops, trips=trips, fraction=fraction, l2_for_70=l2_for_70)
+                tflops=tflops, trips=trips, fraction=fraction, l2_for_70=l2_for_70,
+                l2_bytes=l2_bytes, cluster=(cm, cn))
 
 
 def main():
@@ -451,7 +461,9 @@ def main():
                 r["info"]["smem"] += int(dyn.group(1)) if dyn else 0
                 r["occ"] = occupancy_nv(H200, threads, r["info"]["regs"], r["info"]["smem"])
                 r["inner"], r["kstep"] = a["inner"], a["kstep"]
-                r["mh"] = model(H200, sched, r["inner"], r["kstep"], r["occ"])
+                r["multicast"] = open(ptx).read().count("multicast::cluster")
+                r["mh"] = model(H200, sched, r["inner"], r["kstep"], r["occ"],
+                                multicast=r["multicast"] > 0)
 
             if "amd" in sched["targets"]:
                 hsaco = os.path.join(tmp, "k.hsaco")
@@ -562,6 +574,9 @@ def main():
                 f"cp.async.wait_group, {kstep['tma']} cp.async.bulk.tensor"
                 + "".join(f", {v} wgmma.{k}" for k, v in sorted(kstep["wgmma_waits"].items()))
                 + ("; ptxas serializes the wgmmas (C7510)" if r["info"].get("serialized") else "")
+                + (f"; {r['multicast']} bulk copies multicast over a {mh['cluster'][0]}x"
+                   f"{mh['cluster'][1]} cluster" if r.get("multicast") else "")
+                + f"; {mh['l2_bytes']:.0f} B read from L2 per k-step and CTA"
                 + "; H200 clocks per k-step and CTA: "
                 + ", ".join(f"{k} {v:.0f}" for k, v in mh["t"].items())
                 + f"; wave efficiency {mh['wave_eff']:.2f}; 70% of peak "

@@ -222,7 +222,7 @@ void SharedMemoryLiveness::computeInterval(LiveSharedBuffer &buffer) {
   // A bulk tensor copy's swizzle is of address bits too.
   if (llvm::any_of(buffer.accesses, [](Operation *op) {
         return isa<memref::ExtractAlignedPointerAsIndexOp,
-                   nvgpu::TmaAsyncLoadOp>(op);
+                   nvgpu::TmaAsyncLoadOp, nvgpu::TmaAsyncStoreOp>(op);
       }))
     buffer.alignment = std::max<uint64_t>(buffer.alignment, 1024);
   llvm::sort(buffer.accesses, [&](Operation *a, Operation *b) {

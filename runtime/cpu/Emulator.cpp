@@ -142,6 +142,23 @@ std::string validateLaunch(const LaunchParams &params) {
   if (!positive(params.grid) || !positive(params.block))
     return where + "grid " + formatDim(params.grid) + " and block " +
            formatDim(params.block) + " sizes must be positive";
+  const Dim3 &grid = params.grid, &cluster = params.cluster;
+  if (!positive(cluster))
+    return where + "cluster " + formatDim(cluster) +
+           " sizes must be positive";
+  if (grid.x % cluster.x || grid.y % cluster.y || grid.z % cluster.z)
+    return where + "a grid of " + formatDim(grid) +
+           " blocks is not a whole number of clusters of " +
+           formatDim(cluster) +
+           " blocks: each grid dimension must be a multiple of the "
+           "cluster's";
+  if (cluster.count() > EXT_EMU_MAX_CLUSTER_BLOCKS)
+    return where + "a cluster of " + formatDim(cluster) + " = " +
+           std::to_string(cluster.count()) + " blocks exceeds " +
+           std::to_string(EXT_EMU_MAX_CLUSTER_BLOCKS) +
+           ", the most a GPU allows (H100's non-portable cluster size; " +
+           std::to_string(EXT_EMU_PORTABLE_CLUSTER_BLOCKS) +
+           " is the portable one)";
   if (params.block.count() > EXT_EMU_MAX_BLOCK_THREADS)
     return where + "a block of " + formatDim(params.block) + " = " +
            std::to_string(params.block.count()) + " threads exceeds " +
@@ -261,7 +278,8 @@ void *__ext_emu_launch(const char *kernel, const char *launchSite,
                        int64_t bz, int64_t staticShared,
                        int64_t dynamicShared, const char *buffers,
                        int64_t numBuffers, const int64_t *bufferRanges,
-                       void **deps, int64_t numDeps, int32_t async) {
+                       void **deps, int64_t numDeps, int32_t async,
+                       int64_t cx, int64_t cy, int64_t cz) {
   // After a kept error the host's data is undefined: run nothing more.
   if (stopped())
     return nullptr;
@@ -291,6 +309,7 @@ void *__ext_emu_launch(const char *kernel, const char *launchSite,
   params.args = args;
   params.grid = {gx, gy, gz};
   params.block = {bx, by, bz};
+  params.cluster = {cx, cy, cz};
   params.staticShared = staticShared;
   params.dynamicShared = dynamicShared;
   std::vector<Event *> after = eventList(deps, numDeps);
@@ -384,6 +403,25 @@ int64_t __ext_emu_warp_size(void) {
 int64_t __ext_emu_grid_dim(int32_t dim) {
   return component(current("__ext_emu_grid_dim").launch->params().grid, dim);
 }
+int64_t __ext_emu_cluster_id(int32_t dim) {
+  return component(current("__ext_emu_cluster_id").block->cluster->id, dim);
+}
+int64_t __ext_emu_cluster_dim(int32_t dim) {
+  return component(current("__ext_emu_cluster_dim").launch->clustersPerGrid(),
+                   dim);
+}
+int64_t __ext_emu_cluster_block_id(int32_t dim) {
+  Thread &t = current("__ext_emu_cluster_block_id");
+  return component(t.block->id, dim) %
+         component(t.launch->params().cluster, dim);
+}
+int64_t __ext_emu_cluster_dim_blocks(int32_t dim) {
+  return component(
+      current("__ext_emu_cluster_dim_blocks").launch->params().cluster, dim);
+}
+int64_t __ext_emu_cluster_rank(void) {
+  return current("__ext_emu_cluster_rank").block->rank;
+}
 
 void *__ext_emu_shared_base(void) {
   return current("__ext_emu_shared_base").block->shared;
@@ -409,6 +447,16 @@ void __ext_emu_barrier(int32_t site) {
 void __ext_emu_named_barrier(int32_t id, int32_t count, int32_t site) {
   Thread &t = current("__ext_emu_named_barrier");
   t.launch->namedBarrier(t, id, count, site);
+}
+
+void __ext_emu_cluster_arrive(int32_t relaxed, int32_t site) {
+  Thread &t = current("__ext_emu_cluster_arrive");
+  t.launch->clusterArrive(t, relaxed != 0, site);
+}
+
+void __ext_emu_cluster_wait(int32_t site) {
+  Thread &t = current("__ext_emu_cluster_wait");
+  t.launch->clusterWait(t, site);
 }
 
 int64_t __ext_emu_warp_sync(int32_t site, int32_t width) {

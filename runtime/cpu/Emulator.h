@@ -14,8 +14,9 @@
 // block (only they share its memory); atomics and fences, where blocks can
 // wait on each other, and a block with nothing left to run move the worker to
 // another resident block, so spin-waits across resident blocks (and across
-// kernels on different streams) make progress. FiberScheduler.h has the
-// details.
+// kernels on different streams) make progress. With thread block clusters,
+// a worker admits whole clusters, whose blocks stay resident together until
+// all of them finished. FiberScheduler.h has the details.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,7 +105,9 @@ struct LaunchParams {
   std::vector<std::string> sites;
   void (*trampoline)(void **) = nullptr;
   void **args = nullptr;
-  Dim3 grid, block;
+  /// `cluster`: the blocks of one thread block cluster (1x1x1 without
+  /// clusters); the grid is a whole number of them.
+  Dim3 grid, block, cluster;
   int64_t staticShared = 0, dynamicShared = 0;
   /// Named memory ranges, for race reports: kernel arguments (addresses) and
   /// workgroup buffers (offsets into workgroup memory).

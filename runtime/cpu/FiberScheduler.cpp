@@ -115,6 +115,44 @@ Block::~Block() {
   std::free(scratch);
 }
 
+bool Block::finished() const { return exited == grid->threadsPerBlock(); }
+
+bool Cluster::hasReady() const {
+  for (const Block *b : blocks)
+    if (!b->ready.empty())
+      return true;
+  return false;
+}
+
+bool Cluster::finished() const {
+  for (const Block *b : blocks)
+    if (!b->finished())
+      return false;
+  return true;
+}
+
+Block *Cluster::pickBlock() {
+  if (blocks.size() == 1)
+    return current = blocks.front();
+  if (current && !current->ready.empty() && !switchBlock)
+    return current;
+  switchBlock = false;
+  // Only the cluster's own state decides (not when the worker came back to
+  // it): its blocks' interleaving does not depend on the other clusters.
+  if (grid->config().policy == Policy::Random) {
+    std::vector<Block *> candidates;
+    for (Block *b : blocks)
+      if (!b->ready.empty())
+        candidates.push_back(b);
+    return current = candidates[size_t(rng() % candidates.size())];
+  }
+  size_t n = blocks.size(), start = current ? size_t(current->rank) + 1 : 0;
+  for (size_t k = 0; k < n; ++k)
+    if (!blocks[(start + k) % n]->ready.empty())
+      return current = blocks[(start + k) % n];
+  return nullptr; // unreachable: Worker::pick asks a cluster with work
+}
+
 //===----------------------------------------------------------------------===//
 // Device
 //===----------------------------------------------------------------------===//
@@ -287,13 +325,13 @@ bool Worker::mayAdmit(Grid &g) {
                      [&](Event *e) { return device.complete(e); });
 }
 
-std::vector<Block *>
-Worker::residentWhere(const std::function<bool(const Block &)> &which) {
-  std::vector<Block *> blocks;
-  for (auto &b : resident)
-    if (which(*b))
-      blocks.push_back(b.get());
-  return blocks;
+std::vector<Cluster *>
+Worker::residentWhere(const std::function<bool(const Cluster &)> &which) {
+  std::vector<Cluster *> found;
+  for (auto &c : clusters)
+    if (which(*c))
+      found.push_back(c.get());
+  return found;
 }
 
 void Worker::admit() {
@@ -306,21 +344,23 @@ void Worker::admit() {
     Grid &g = *gp;
     if (!mayAdmit(g))
       continue;
-    // Room for this worker's share of the grid: what the device holds over
-    // the workers, and no more than an even split of the blocks (a worker
-    // that wakes first does not take them all).
+    // Room for this worker's share of the grid, in clusters (resident
+    // together): what the device holds over the workers, and no more than
+    // an even split of them (a worker that wakes first does not take them
+    // all).
+    int64_t clusterThreads = g.blockThreads * g.clusterBlocks;
     int64_t share = std::min<int64_t>(
-        g.c.maxResidentThreads / g.workers / g.blockThreads,
-        (g.totalBlocks + g.workers - 1) / g.workers);
+        g.c.maxResidentThreads / g.workers / clusterThreads,
+        (g.totalClusters + g.workers - 1) / g.workers);
     share = std::max<int64_t>(1, share);
     int64_t mine = 0;
-    for (auto &b : resident)
-      mine += b->grid == &g;
+    for (auto &c : clusters)
+      mine += c->grid == &g;
     while (!g.allAdmitted() && mine < share) {
       if (device.residentThreads > 0 &&
-          device.residentThreads + g.blockThreads > g.c.maxResidentThreads)
+          device.residentThreads + clusterThreads > g.c.maxResidentThreads)
         break;
-      admitBlock(g, g.nextBlock++);
+      admitCluster(g, g.nextCluster++);
       ++mine;
     }
     device.maybeFinish(g);
@@ -332,20 +372,44 @@ bool Worker::admitBeyondShare() {
   for (auto &gp : device.grids) {
     Grid &g = *gp;
     if (g.allAdmitted() || !mayAdmit(g) ||
-        device.residentThreads + g.blockThreads > g.c.maxResidentThreads)
+        device.residentThreads + g.blockThreads * g.clusterBlocks >
+            g.c.maxResidentThreads)
       continue;
-    admitBlock(g, g.nextBlock++);
+    admitCluster(g, g.nextCluster++);
     return true;
   }
   return false;
 }
 
-void Worker::admitBlock(Grid &g, int64_t linear) {
+void Worker::admitCluster(Grid &g, int64_t linear) {
+  auto cluster = std::make_unique<Cluster>();
+  cluster->grid = &g;
+  cluster->linear = linear;
+  cluster->id = delinearize(linear, g.clusterGrid);
+  cluster->rng =
+      BlockRandom{g.c.seed * 0x9e3779b97f4a7c15ull + uint64_t(linear) + 1};
+  cluster->relaxedArrivals.assign(size_t(g.clusterBlocks), 0);
+  for (int32_t rank = 0; rank < g.clusterBlocks; ++rank)
+    cluster->blocks.push_back(admitBlock(g, *cluster, rank));
+  clusters.push_back(std::move(cluster));
+}
+
+Block *Worker::admitBlock(Grid &g, Cluster &cluster, int32_t rank) {
+  // Cluster (cx, cy, cz) holds the blocks of ids [cx * CX, cx * CX + CX)
+  // and so on; rank x + y * CX + z * CX * CY of their place in it.
+  const Dim3 &shape = g.p.cluster;
+  Dim3 inCluster = delinearize(rank, shape);
+  Dim3 id{cluster.id.x * shape.x + inCluster.x,
+          cluster.id.y * shape.y + inCluster.y,
+          cluster.id.z * shape.z + inCluster.z};
+  int64_t linear = id.x + g.p.grid.x * (id.y + g.p.grid.y * id.z);
   auto block = std::make_unique<Block>();
   block->grid = &g;
   block->worker = this;
+  block->cluster = &cluster;
+  block->rank = rank;
   block->linear = linear;
-  block->id = delinearize(linear, g.p.grid);
+  block->id = id;
   block->rng = BlockRandom{g.c.seed * 0x2545f4914f6cdd1dull + uint64_t(linear)};
   int64_t n = g.blockThreads;
   block->threads = std::make_unique<Thread[]>(n);
@@ -398,38 +462,40 @@ void Worker::admitBlock(Grid &g, int64_t linear) {
   device.residentThreads += n;
   ++g.admitted;
   resident.push_back(std::move(block));
+  return resident.back().get();
 }
 
-Block *Worker::chooseBlock() {
-  Policy policy = resident.front()->grid->c.policy;
+Cluster *Worker::chooseCluster() {
+  Policy policy = clusters.front()->grid->c.policy;
   if (policy == Policy::Random) {
-    std::vector<Block *> candidates;
-    for (auto &b : resident)
-      if (!b->ready.empty())
-        candidates.push_back(b.get());
+    std::vector<Cluster *> candidates;
+    for (auto &c : clusters)
+      if (c->hasReady())
+        candidates.push_back(c.get());
     return candidates[size_t(rng() % candidates.size())];
   }
-  // The next block with work after `current`, in admission order.
-  size_t n = resident.size(), start = 0;
+  // The next cluster with work after `current`, in admission order.
+  size_t n = clusters.size(), start = 0;
   for (size_t i = 0; i < n; ++i)
-    if (resident[i].get() == current)
+    if (clusters[i].get() == current)
       start = i + 1;
   for (size_t k = 0; k < n; ++k) {
-    Block *b = resident[(start + k) % n].get();
-    if (!b->ready.empty())
-      return b;
+    Cluster *c = clusters[(start + k) % n].get();
+    if (c->hasReady())
+      return c;
   }
   return nullptr; // unreachable: readyCount > 0
 }
 
 Thread *Worker::pick() {
-  if (!current || current->ready.empty() || switchBlock)
-    current = chooseBlock();
+  if (!current || !current->hasReady() || switchBlock)
+    current = chooseCluster();
   switchBlock = false;
-  std::deque<Thread *> &ready = current->ready;
+  Block *block = current->pickBlock();
+  std::deque<Thread *> &ready = block->ready;
   Thread *t;
-  if (current->grid->c.policy == Policy::Random) {
-    size_t index = size_t(current->rng() % ready.size());
+  if (block->grid->c.policy == Policy::Random) {
+    size_t index = size_t(block->rng() % ready.size());
     t = ready[index];
     ready[index] = ready.back();
     ready.pop_back();
@@ -463,15 +529,29 @@ void Worker::abandonThreads(Block &b) {
   }
 }
 
-void Worker::retire(Block *b) {
+void Worker::retire(Cluster *c) {
+  if (current == c)
+    current = nullptr;
+  std::unique_ptr<Cluster> owned;
+  for (auto it = clusters.begin(); it != clusters.end(); ++it)
+    if (it->get() == c) {
+      owned = std::move(*it);
+      clusters.erase(it);
+      break;
+    }
+  // Its blocks' shared memory stays until the last of them is gone; the
+  // last retirement may end (and free) the grid.
+  for (Block *b : owned->blocks)
+    retireBlock(b);
+}
+
+void Worker::retireBlock(Block *b) {
   Grid &g = *b->grid;
   if (b->exited != g.blockThreads)
     abandonThreads(*b);
   if (b->exited == g.blockThreads && b->banks)
     b->banks->flushBlock(b->linear);
   readyCount -= int64_t(b->ready.size());
-  if (current == b)
-    current = nullptr;
   residentThreads -= g.blockThreads;
   std::unique_ptr<Block> owned;
   for (auto it = resident.begin(); it != resident.end(); ++it)
@@ -522,19 +602,20 @@ void Worker::run() {
       }
     }
     if (readyCount == 0) {
-      // Every resident block is retired as soon as it has nothing to run;
+      // Every resident cluster is retired as soon as it has nothing to run;
       // this would be a scheduler bug. Fail them rather than hang.
-      for (Block *b : residentWhere([](const Block &) { return true; })) {
-        b->grid->failBlock(b->linear, b->grid->describeDeadlock(*b));
-        retire(b);
+      for (Cluster *c : residentWhere([](const Cluster &) { return true; })) {
+        c->grid->failCluster(c->linear, c->grid->describeDeadlock(*c));
+        retire(c);
       }
       continue;
     }
     Thread *t = pick();
     Block *b = t->block;
+    Cluster *cluster = b->cluster;
     Grid &g = *b->grid;
     if (g.abandoned(*b)) {
-      retire(b);
+      retire(cluster);
       continue;
     }
     if (!b->started) {
@@ -547,22 +628,26 @@ void Worker::run() {
     t->self = std::move(t->self).resume();
     tlsThread = nullptr;
     // Read before a retire below, which may end (and free) the grid.
-    bool sweep = g.failedBlock.load(std::memory_order_relaxed) != INT64_MAX;
-    if (g.abandoned(*b) || b->givenUp) {
-      retire(b);
-    } else if (b->exited == g.blockThreads) {
+    bool sweep = g.failed();
+    if (b->finished())
       noteProgress();
-      retire(b);
-    } else if (b->ready.empty()) {
-      // Only its own threads can release a block's barriers and warp
-      // collectives: with none left to run, it never finishes.
-      g.failBlock(b->linear, g.describeDeadlock(*b));
-      retire(b);
+    if (g.abandoned(*b) || b->givenUp) {
+      retire(cluster);
+    } else if (cluster->finished()) {
+      // Its blocks stay resident until the last exits: a peer may still
+      // use their shared memory (distributed shared memory, mbarriers).
+      retire(cluster);
+    } else if (!cluster->hasReady()) {
+      // Only its own threads can release a cluster's barriers, its blocks'
+      // barriers and warp collectives, and complete its mbarriers: with
+      // none left to run, it never finishes.
+      g.failCluster(cluster->linear, g.describeDeadlock(*cluster));
+      retire(cluster);
     }
     if (sweep) {
-      // A failed grid's blocks above its failure are abandoned.
-      for (Block *d : residentWhere(
-               [](const Block &r) { return r.grid->abandoned(r); }))
+      // A failed grid's clusters above its failure are abandoned.
+      for (Cluster *d : residentWhere(
+               [](const Cluster &r) { return r.grid->abandoned(r); }))
         retire(d);
     }
   }
@@ -580,10 +665,14 @@ Grid::Grid(LaunchParams params, const Config &config, int32_t workerCount)
                                       : LaunchProgress::Mode::Always) {
   blockThreads = p.block.count();
   totalBlocks = p.grid.count();
+  clusterGrid = {p.grid.x / p.cluster.x, p.grid.y / p.cluster.y,
+                 p.grid.z / p.cluster.z};
+  totalClusters = clusterGrid.count();
+  clusterBlocks = p.cluster.count();
   sharedBytes = sharedWindowBytes(p);
   requested = std::max(1, workerCount);
   workers = int32_t(std::max<int64_t>(
-      1, std::min<int64_t>(c.racecheck ? 1 : workerCount, totalBlocks)));
+      1, std::min<int64_t>(c.racecheck ? 1 : workerCount, totalClusters)));
   order.resize(blockThreads);
   for (int64_t i = 0; i < blockThreads; ++i)
     order[i] = i;
@@ -607,22 +696,30 @@ const std::string &Grid::site(int32_t index) const {
 }
 
 std::string Grid::where(const Thread &t) const {
-  return "thread " + formatDim(t.id) + " of block " + formatDim(t.block->id);
+  return "thread " + formatDim(t.id) + " of " + describeBlock(*t.block);
 }
 
-void Grid::failBlock(int64_t block, std::string message) {
+std::string Grid::describeBlock(const Block &b) const {
+  std::string text = "block " + formatDim(b.id);
+  if (clusterBlocks > 1)
+    text += " (rank " + std::to_string(b.rank) + " of cluster " +
+            formatDim(b.cluster->id) + ")";
+  return text;
+}
+
+void Grid::failCluster(int64_t cluster, std::string message) {
   Device &device = Device::get();
   std::lock_guard<std::mutex> lock(device.mutex);
-  if (block >= failedBlock.load())
+  if (cluster >= failedCluster.load())
     return;
-  failedBlock.store(block);
+  failedCluster.store(cluster);
   error = "kernel '" + p.kernel + "' (launched at " + p.launchSite +
           "): " + std::move(message);
   device.bump();
 }
 
 void Grid::fail(const Thread &t, std::string message) {
-  failBlock(t.block->linear, std::move(message));
+  failCluster(t.block->cluster->linear, std::move(message));
 }
 
 void Grid::blockPrinted(int64_t block, std::vector<PrintedLine> lines) {
@@ -671,33 +768,42 @@ void Grid::finish() {
   event->error = error;
 }
 
-std::string Grid::describeDeadlock(const Block &b) const {
+std::string Grid::describeDeadlock(const Cluster &c) const {
   std::ostringstream os;
   os << "deadlock: no thread can continue";
-  // (kind, site) -> n; kinds: 0 the block's barrier, 1 a warp collective,
-  // 1 + id a named barrier.
-  std::map<std::pair<int, int32_t>, int64_t> waits;
-  for (int64_t i = 0; i < blockThreads; ++i) {
-    const Thread &t = b.threads[i];
-    if (t.state == ThreadState::AtBarrier)
-      ++waits[{t.barrierId ? 1 + t.barrierId : 0, t.site}];
-    else if (t.state == ThreadState::AtWarpSync)
-      ++waits[{1, t.site}];
+  if (clusterBlocks > 1)
+    os << " in cluster " << formatDim(c.id) << " (" << c.arrived << " of "
+       << clusterBlocks * blockThreads
+       << " threads arrived at its cluster barrier)";
+  for (const Block *b : c.blocks) {
+    // (kind, site) -> n; kinds: -1 the cluster's barrier, 0 the block's
+    // barrier, 1 a warp collective, 1 + id a named barrier.
+    std::map<std::pair<int, int32_t>, int64_t> waits;
+    for (int64_t i = 0; i < blockThreads; ++i) {
+      const Thread &t = b->threads[i];
+      if (t.state == ThreadState::AtBarrier)
+        ++waits[{t.barrierId ? 1 + t.barrierId : 0, t.site}];
+      else if (t.state == ThreadState::AtWarpSync)
+        ++waits[{1, t.site}];
+      else if (t.state == ThreadState::AtClusterBarrier)
+        ++waits[{-1, t.site}];
+    }
+    os << "; in block " << formatDim(b->id) << ":";
+    bool first = true;
+    for (auto &[key, n] : waits) {
+      std::string what =
+          key.first == -1  ? "cluster barrier (barrier.cluster.wait)"
+          : key.first == 0 ? "gpu.barrier"
+          : key.first == 1 ? "warp collective"
+                           : "named barrier " + std::to_string(key.first - 1);
+      os << (first ? " " : ", ") << n << " thread" << (n == 1 ? "" : "s")
+         << (n == 1 ? " waits" : " wait") << " at the " << what << " at "
+         << site(key.second);
+      first = false;
+    }
+    if (b->exited)
+      os << (first ? " " : ", ") << b->exited << " exited";
   }
-  os << "; in block " << formatDim(b.id) << ":";
-  bool first = true;
-  for (auto &[key, n] : waits) {
-    os << (first ? " " : ", ") << n << " thread" << (n == 1 ? "" : "s")
-       << (n == 1 ? " waits" : " wait") << " at the "
-       << (key.first == 0   ? std::string("gpu.barrier")
-           : key.first == 1 ? std::string("warp collective")
-                            : "named barrier " + std::to_string(key.first - 1))
-       << " at "
-       << site(key.second);
-    first = false;
-  }
-  if (b.exited)
-    os << ", " << b.exited << " exited";
   return os.str();
 }
 
@@ -765,8 +871,10 @@ void Grid::yield(Thread &t) {
 
 void Grid::releaseBarrier(Block &b) {
   ++b.barriers;
+  ++b.syncs;
   // Every thread now follows every wait before the barrier.
   b.wgmmaRetiredChunks.clear();
+  b.bulkRetiredChunks.clear();
   for (int64_t i : order) {
     Thread &t = b.threads[i];
     if (t.state == ThreadState::AtBarrier) {
@@ -862,10 +970,86 @@ void Grid::namedBarrier(Thread &t, int32_t id, int32_t count, int32_t site) {
       push(*w);
     }
     nb.waiting.clear();
+    ++b.syncs;
     RaceDetector::barrierReleased(b.race);
     b.worker->noteProgress();
   }
   suspend(t);
+}
+
+void Grid::clusterArrive(Thread &t, bool relaxed, int32_t site) {
+  Cluster &cl = *t.block->cluster;
+  maybeLandEarly(t);
+  if (t.clusterArrived) {
+    fail(t, where(t) + ": barrier.cluster.arrive at " + this->site(site) +
+                " arrives again before it waited (barrier.cluster.wait) "
+                "for the phase it arrived in at " +
+                this->site(t.clusterSite) +
+                "; a thread arrives once per phase of the cluster barrier");
+    suspend(t);
+    return;
+  }
+  t.clusterArrived = true;
+  t.clusterPhase = cl.phase;
+  t.clusterSite = site;
+  // A release (not .relaxed) passes on what the thread knows, as an
+  // mbarrier arrival does.
+  if (relaxed)
+    ++cl.relaxedArrivals[size_t(t.block->rank)];
+  else
+    publishWgmmaRetirement(t, cl.knowledge);
+  if (++cl.arrived == clusterBlocks * blockThreads)
+    releaseClusterBarrier(cl);
+}
+
+void Grid::clusterWait(Thread &t, int32_t site) {
+  Cluster &cl = *t.block->cluster;
+  maybeLandEarly(t);
+  if (!t.clusterArrived) {
+    fail(t, where(t) + ": barrier.cluster.wait at " + this->site(site) +
+                " without a barrier.cluster.arrive before it (since its "
+                "last wait): it would wait for a phase it is not part of");
+    suspend(t);
+    return;
+  }
+  if (cl.phase == t.clusterPhase) {
+    t.state = ThreadState::AtClusterBarrier;
+    t.site = site;
+    suspend(t);
+  }
+  t.clusterArrived = false;
+  learnWgmmaRetirement(t, cl.knowledge);
+}
+
+void Grid::releaseClusterBarrier(Cluster &cl) {
+  ++cl.phase;
+  cl.arrived = 0;
+  cl.knowledge.released = std::move(cl.knowledge.releasing);
+  cl.knowledge.releasing.clear();
+  // Each block whose threads all arrived with release semantics has its
+  // accesses before the barrier ordered before every block's after it.
+  if (races) {
+    std::vector<std::pair<int64_t, BlockRaceState *>> ordered;
+    for (Block *b : cl.blocks)
+      if (cl.relaxedArrivals[size_t(b->rank)] == 0)
+        ordered.push_back({b->linear, &b->race});
+    races->clusterBarrierReleased(ordered);
+  }
+  for (Block *b : cl.blocks) {
+    cl.relaxedArrivals[size_t(b->rank)] = 0;
+    // Every thread of the block passed it: it orders mbarrier inits as a
+    // block barrier does.
+    ++b->barriers;
+    ++b->syncs;
+    for (int64_t i : order) {
+      Thread &w = b->threads[i];
+      if (w.state == ThreadState::AtClusterBarrier) {
+        w.state = ThreadState::Ready;
+        push(w);
+      }
+    }
+  }
+  cl.blocks.front()->worker->noteProgress();
 }
 
 /// Releases every pending collective of the warp that all its live
@@ -943,8 +1127,15 @@ void Grid::access(Thread &t, int64_t addr, int64_t bytes,
                             int32_t kind, int32_t site) {
   schedule(t, kind, site);
   if ((kind & EXT_EMU_WORKGROUP) && (kind & EXT_EMU_STORE) &&
-      t.block->hasWgmmaReads())
-    checkWgmmaOperandWrite(t, addr, bytes, site, "writes");
+      !(kind & EXT_EMU_FENCE)) {
+    Block &b = *t.block;
+    if (b.hasWgmmaReads())
+      checkWgmmaOperandWrite(t, addr, bytes, site, "writes");
+    if (b.hasBulkReads())
+      checkBulkSourceWrite(t, addr, bytes, site, "writes");
+    if (b.proxyTracking)
+      recordGenericWrite(t, addr, bytes, site);
+  }
   // A misaligned ld.shared.v4 (or ld.global.v4) faults on a GPU; the CPU
   // would not notice. Global accesses reach here under racecheck.
   bool shared = kind & EXT_EMU_WORKGROUP;
@@ -978,7 +1169,7 @@ void Grid::access(Thread &t, int64_t addr, int64_t bytes,
 
 void Grid::recordRace(Thread &t, int64_t addr, int64_t bytes,
                                 int32_t kind, int32_t site) {
-  if (!races || failedBlock.load(std::memory_order_relaxed) != INT64_MAX)
+  if (!races || failed())
     return;
   Block &b = *t.block;
   races->recordAccess({uint32_t(b.linear * blockThreads + t.linear), b.linear,
@@ -999,6 +1190,11 @@ void Grid::land(Thread &t, const AsyncCopy &copy) {
                            copy.dstBytes, copy.site,
                            "lands an asynchronous copy into",
                            /*byThread=*/false);
+  if (!t.block->bulkReads.empty())
+    checkBulkSourceWrite(t, reinterpret_cast<int64_t>(copy.dst),
+                         copy.dstBytes, copy.site,
+                         "lands an asynchronous copy into",
+                         /*byThread=*/false);
   if (copy.srcBytes > 0) {
     recordRace(t, reinterpret_cast<int64_t>(copy.src), copy.srcBytes,
                EXT_EMU_GLOBAL | EXT_EMU_LOAD, copy.site);
@@ -1009,9 +1205,16 @@ void Grid::land(Thread &t, const AsyncCopy &copy) {
                 size_t(copy.dstBytes - copy.srcBytes));
   recordRace(t, reinterpret_cast<int64_t>(copy.dst), copy.dstBytes,
              EXT_EMU_WORKGROUP | EXT_EMU_STORE, copy.site);
+  // cp.async writes through the generic proxy: a bulk store reading these
+  // bytes needs the issuing thread's fence.proxy.async after it landed.
+  if (t.block->proxyTracking)
+    recordGenericWrite(t, reinterpret_cast<int64_t>(copy.dst), copy.dstBytes,
+                       copy.site);
 }
 
 void Grid::maybeLandEarly(Thread &t) {
+  if (!t.bulkOpen.empty() || !t.bulkGroups.empty())
+    maybeLandBulkEarly(t);
   // Seed 0 lands every copy as late as the program allows (at the wait that
   // covers it), which shows a missing or weak wait most surely; other seeds
   // also try earlier points.
@@ -1057,6 +1260,9 @@ void Grid::asyncCopy(Thread &t, int64_t dst, int64_t src,
   if (t.block->hasWgmmaReads())
     checkWgmmaOperandWrite(t, dst, dstBytes, site,
                            "issues an asynchronous copy into");
+  if (t.block->hasBulkReads())
+    checkBulkSourceWrite(t, dst, dstBytes, site,
+                         "issues an asynchronous copy into");
   // The copy's shared-memory write is one lane of a warp-wide request, as
   // a store's is (cp.async writes through the same banks).
   if (t.block->banks && dstBytes > 0)
@@ -1089,17 +1295,20 @@ void Grid::schedule(Thread &t, int32_t kind, int32_t site) {
     if (c.policy == Policy::Sequential)
       return;
   } else {
-    // Where blocks may wait on each other: let another block run.
+    // Where blocks may wait on each other: let another block run (of the
+    // cluster, and another cluster).
     w.switchBlock = true;
+    t.block->cluster->switchBlock = true;
   }
-  bool failed = failedBlock.load(std::memory_order_relaxed) != INT64_MAX;
-  uint64_t limit = failed ? std::min(c.spinLimit, kSpinLimitAfterFailure)
-                          : c.spinLimit;
+  bool afterFailure = failed();
+  uint64_t limit = afterFailure
+                       ? std::min(c.spinLimit, kSpinLimitAfterFailure)
+                       : c.spinLimit;
   // A spin here may wait for a block on another worker: only no progress
   // anywhere is a livelock.
   if (spin && ++w.spins > limit && !w.admitBeyondShare() &&
       !w.othersProgressed()) {
-    if (failed) {
+    if (afterFailure) {
       // Waiting for what a lower block's failure stopped: the launch's
       // error is that failure, not this wait.
       t.block->givenUp = true;
@@ -1147,9 +1356,12 @@ void Grid::instructionFailed(Thread &t, int32_t site,
 
 void Grid::onExit(Thread &t) {
   Block &b = *t.block;
-  // Copies still in flight land before the thread is gone.
+  // Copies still in flight land before the thread is gone, and so do its
+  // bulk stores (a kernel's end completes them).
   asyncCommit(t);
   asyncWait(t, 0, -1);
+  if (!t.bulkOpen.empty() || !t.bulkGroups.empty())
+    completeBulkStores(t);
   if (t.wgmmaIssued || t.wgmmaGroups)
     fail(t, where(t) + " exited with warpgroup MMAs it has not waited for "
                     "(wgmma.commit_group, then wgmma.wait_group 0)");

@@ -5,17 +5,21 @@
 // warp collectives, instrumented memory accesses, atomics and fences).
 //
 // A `Grid` is one launch: its parameters, its blocks' bookkeeping, its error.
-// The blocks run on the `Device`'s workers, one OS thread per core: the
-// workers a grid spreads over admit its blocks in linear order, each up to an
-// even share, and a block stays on the worker that admitted it (its threads,
-// stacks and workgroup memory are that OS thread's). A worker keeps blocks
+// The blocks run on the `Device`'s workers, one OS thread per core, a thread
+// block cluster at a time (a launch without clusters has clusters of one
+// block): the workers a grid spreads over admit its clusters in linear
+// order, each up to an even share, and a cluster's blocks stay together on
+// the worker that admitted them (their threads, stacks and workgroup memory
+// are that OS thread's, so a block reaches its peers' shared memory and
+// mbarriers without locks) until all of them finished. A worker keeps blocks
 // resident while they fit (the device holds at most
 // Config::maxResidentThreads threads) and switches among them at atomics and
 // fences, so spin-waits across blocks (a Stream-K fixup)
 // progress; grids on different streams are resident together, so kernels
 // waiting on each other progress too. Kernels' results do not depend on the
 // worker count: a block's interleaving depends only on the seed and its
-// index, and a failed launch reports the failure of its lowest failing block.
+// index (a cluster's blocks' on the seed and the cluster's index), and a
+// failed launch reports the failure of its lowest failing cluster.
 //
 // The kernel side calls in through the C entry points (Emulator.cpp), which
 // find the running thread with currentThread().
@@ -41,6 +45,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace ext::emu {
@@ -49,8 +54,16 @@ class Grid;
 class Worker;
 class StackPool;
 struct Block;
+struct Cluster;
 
-enum class ThreadState { Ready, Running, AtBarrier, AtWarpSync, Done };
+enum class ThreadState {
+  Ready,
+  Running,
+  AtBarrier,
+  AtWarpSync,
+  AtClusterBarrier,
+  Done
+};
 
 /// An asynchronous global-to-shared copy (nvgpu.device_async_copy) that has
 /// been issued and not landed: `srcBytes` of `src` then zeros up to
@@ -88,6 +101,34 @@ struct TmaCopy {
   int32_t site;
 };
 
+/// A bulk tensor store (cp.async.bulk.tensor, shared::cta to global) issued
+/// and not complete (TmaStore.cpp): the box of `map` at `coords` read from
+/// `src` in the issuing block's workgroup memory, through the map's swizzle.
+/// Its source is read once (into `box`, at the covering wait or earlier) and
+/// then written to global memory, clipped to the tensor.
+struct TmaStore {
+  const TensorMap *map;
+  char *src;
+  int64_t coords[5];
+  int32_t site;
+  /// Its issuing thread's how-many-th store (its knowledge key names the
+  /// thread, Grid::bulkKey).
+  int64_t sequence;
+  /// The 16-byte chunks of workgroup memory it reads (addresses).
+  std::vector<int64_t> chunks;
+  /// Its source bytes, in box order, once read.
+  std::vector<char> box;
+  bool read = false, written = false, readRetired = false;
+};
+
+/// A bulk async-group: the stores a thread committed together; its reads
+/// retire at a wait_group.read that covers it, the whole group at a
+/// wait_group (without .read).
+struct BulkGroup {
+  std::vector<TmaStore> stores;
+  bool readRetired = false;
+};
+
 /// An mbarrier: arrivals still expected in the current phase, transaction
 /// bytes still to come (negative when copies completed before their
 /// expect_tx), and the copies that will complete them.
@@ -97,7 +138,7 @@ struct MBarrier {
   int64_t initThread = -1, initEpoch = -1;
   std::vector<TmaCopy> copies;
   /// What its arrivals passed on of warpgroup MMAs' retirement (per
-  /// warpgroup, the last sequence number known retired): gathered over the
+  /// warpgroup key, the last sequence number known retired): gathered over the
   /// current phase, and that of the last completed phase, which a wait that
   /// returns passes to the waiter (an mbarrier orders the arrivals before
   /// the completed wait).
@@ -145,9 +186,10 @@ struct Thread {
   WgmmaGroup wgmmaOpen;
   /// The last MMA sequence number its own waits retired (-1: none).
   int64_t wgmmaRetired = -1;
-  /// Per warpgroup, the last MMA sequence number whose retirement reached
-  /// it through an mbarrier (another thread waited, then arrived on a
-  /// barrier this thread then waited on).
+  /// Per warpgroup (its key in the cluster, Grid::warpgroupKey), the last
+  /// MMA sequence number whose retirement reached it through an mbarrier
+  /// (another thread waited, then arrived on a barrier this thread then
+  /// waited on).
   std::map<int64_t, int64_t> wgmmaLearned;
   /// wgmma.mma_async operations it has issued (their order in its
   /// warpgroup: a warpgroup's threads issue the same sequence).
@@ -156,8 +198,23 @@ struct Thread {
   int32_t barrierId = 0;
   /// setmaxnreg instructions it has executed.
   int64_t setmaxnregCalls = 0;
+  /// Whether it arrived at its cluster's barrier and has not waited yet,
+  /// the barrier's phase then and the arrive's site.
+  bool clusterArrived = false;
+  int64_t clusterPhase = 0;
+  int32_t clusterSite = -1;
   /// What its current spin waits for, said when it never ends.
   std::string waitingFor;
+  /// Its bulk tensor stores (TmaStore.cpp): issued since its last
+  /// cp.async.bulk.commit_group, and its committed bulk async-groups, oldest
+  /// first; stores issued, and the last sequence number whose source reads
+  /// its own wait retired (-1: none).
+  std::vector<TmaStore> bulkOpen;
+  std::vector<BulkGroup> bulkGroups;
+  int64_t bulkSequence = 0, bulkRetired = -1;
+  /// Proxy tracking (Block::genericWrites): the chunk indices it wrote
+  /// with ordinary stores and has not fenced (fence.proxy.async) since.
+  std::vector<int64_t> unfencedChunks;
 };
 
 /// A line a thread printed, held until its block finishes.
@@ -203,6 +260,9 @@ struct BlockRandom {
 struct Block {
   Grid *grid = nullptr;
   Worker *worker = nullptr;
+  /// Its cluster and its rank there (%cluster_ctarank).
+  Cluster *cluster = nullptr;
+  int32_t rank = 0;
   Dim3 id;
   int64_t linear = 0;
   BlockRandom rng{0};
@@ -243,7 +303,7 @@ struct Block {
   /// thread's wait proved them done, but a thread that neither waited for
   /// them itself nor passed a barrier since may still run ahead of them (on
   /// a GPU its write could land under the MMA). Per chunk: the MMA's site,
-  /// its warpgroup and the sequence number of the group's last MMA.
+  /// its warpgroup's key and the sequence number of the group's last MMA.
   struct RetiredRead {
     int32_t site;
     int64_t warpgroup, sequence;
@@ -255,6 +315,44 @@ struct Block {
   bool hasWgmmaReads() const {
     return !wgmmaReadChunks.empty() || !wgmmaRetiredChunks.empty();
   }
+  /// The 16-byte chunks bulk tensor stores in flight read (issued, not yet
+  /// covered by their thread's wait_group): how many read each, and the
+  /// site and issuing thread of one. A write there fails the launch.
+  struct BulkRead {
+    int32_t count = 0, site = -1;
+    int64_t issuer = 0;
+  };
+  std::map<int64_t, BulkRead> bulkReads;
+  /// Chunks of bulk stores whose reads their thread's wait retired since
+  /// the block's last barrier: a write by a thread that the wait is not
+  /// ordered before (its own wait, a barrier, what an mbarrier passed on)
+  /// could still land under the copy engine's read on a GPU.
+  struct BulkRetired {
+    int32_t site;
+    int64_t issuer, key, sequence;
+  };
+  std::map<int64_t, BulkRetired> bulkRetiredChunks;
+  bool hasBulkReads() const {
+    return !bulkReads.empty() || !bulkRetiredChunks.empty();
+  }
+  /// Proxy tracking, on in kernels of modules with TMA stores
+  /// (__ext_emu_track_generic_writes): per 16-byte chunk of workgroup
+  /// memory (its index), the ordinary (generic-proxy) writes the copy
+  /// engine may not see yet: the writer, the site, the chunk's bytes whose
+  /// last write it made, and the block's `syncs` when its writer fenced
+  /// them (-1: not yet).
+  bool proxyTracking = false;
+  struct GenericWrite {
+    int64_t thread;
+    int32_t site;
+    uint32_t bytes;
+    int64_t fenced;
+  };
+  std::unordered_map<int64_t, std::vector<GenericWrite>> genericWrites;
+  /// Barriers released in the block (block-wide, named, cluster) and
+  /// mbarrier waits that returned: what may order a fence before a store
+  /// another thread issues.
+  int64_t syncs = 0;
   /// Each warpgroup's setmaxnreg instructions in order, as its first thread
   /// to reach them executed them: by (warpgroup, index), (site, count).
   std::map<std::pair<int64_t, int64_t>, std::pair<int32_t, int32_t>>
@@ -270,7 +368,37 @@ struct Block {
   int64_t barriers = 0;
   /// Its initialized mbarriers, by workgroup byte offset.
   std::map<int64_t, MBarrier> mbarriers;
+  /// Whether all its threads have exited (a peer's remote operation on it
+  /// is then an error: on a GPU its shared memory may be gone).
+  bool finished() const;
   ~Block();
+};
+
+/// A thread block cluster: blocks the hardware keeps resident together, on
+/// one worker here. The worker runs one block of it at a time and moves to
+/// another at the cluster's own spin points and when that block has nothing
+/// to run, choosing with the cluster's generator: the blocks' interleaving
+/// depends on the seed and the cluster's index only.
+struct Cluster {
+  Grid *grid = nullptr;
+  Dim3 id;
+  int64_t linear = 0;
+  /// By rank.
+  std::vector<Block *> blocks;
+  BlockRandom rng{0};
+  Block *current = nullptr;
+  bool switchBlock = false;
+  /// barrier.cluster: arrivals in the current phase (and how many of each
+  /// block's were relaxed), the phases completed, and what the arrivals
+  /// passed on of retired warpgroup MMAs (as an mbarrier's do).
+  int64_t arrived = 0, phase = 0;
+  std::vector<int64_t> relaxedArrivals;
+  MBarrier knowledge;
+
+  bool hasReady() const;
+  bool finished() const;
+  /// The block to run next (Worker::pick).
+  Block *pickBlock();
 };
 
 /// Something a host can wait for: a launch, or a join of other events
@@ -328,6 +456,50 @@ public:
   bool mbarrierTryWait(Thread &t, int64_t addr, int32_t parity, int32_t site);
   void tmaLoad(Thread &t, const TensorMap *map, int64_t dst, int64_t barrier,
                const int64_t *coords, int32_t site);
+  /// With a multicast mask: into each block of `t`'s cluster whose rank bit
+  /// is set.
+  void tmaLoadMulticast(Thread &t, const TensorMap *map, int64_t dst,
+                        int64_t barrier, const int64_t *coords, int32_t mask,
+                        int32_t site);
+  /// Bulk tensor stores and their async-groups (TmaStore.cpp):
+  /// cp.async.bulk.tensor from `src` (`t`'s workgroup memory) to the box of
+  /// `map` at `coords`; cp.async.bulk.commit_group; wait_group `pending`
+  /// (`read`: until the covered groups' source reads are done).
+  void tmaStore(Thread &t, const TensorMap *map, int64_t src,
+                const int64_t *coords, int32_t site);
+  void bulkCommit(Thread &t);
+  void bulkWait(Thread &t, int32_t pending, bool read, int32_t site);
+  /// fence.proxy.async: `t`'s ordinary shared-memory writes so far are
+  /// visible to the async proxy (bulk copies it or others issue after).
+  void fenceProxyAsync(Thread &t, int32_t site);
+  /// The calling block tracks ordinary writes for fence.proxy.async.
+  void trackGenericWrites(Thread &t);
+  /// `t`'s key in what barriers pass on of retired bulk-store reads
+  /// (negative, unlike warpgroup keys): unique in its cluster.
+  int64_t bulkKey(const Thread &t) const {
+    return -1 - (t.block->rank * blockThreads + t.linear);
+  }
+  /// Fails the launch on a write of `t` (`byThread`: its own store or copy
+  /// issue; else an asynchronous copy landing) into bytes a bulk tensor store
+  /// in flight reads, or whose read retired where `t` cannot know it.
+  void checkBulkSourceWrite(Thread &t, int64_t addr, int64_t bytes,
+                            int32_t site, const char *what,
+                            bool byThread = true);
+  /// Notes an ordinary write of `t` to workgroup memory (proxy tracking).
+  void recordGenericWrite(Thread &t, int64_t addr, int64_t bytes,
+                          int32_t site);
+  /// An async-proxy write (a TMA load landing) replaced these bytes: no
+  /// ordinary write to them needs a fence any more.
+  void forgetGenericWrites(Block &b, int64_t addr, int64_t bytes);
+  /// Distributed shared memory (Tma.cpp): `addr`'s workgroup offset in the
+  /// block of rank `rank` of `t`'s cluster; `count` arrivals on an mbarrier
+  /// that may be a peer's.
+  int64_t mapa(Thread &t, int64_t addr, int32_t rank, int32_t site);
+  int64_t mbarrierArriveCount(Thread &t, int64_t addr, int64_t count,
+                              bool relaxed, int32_t site);
+  /// barrier.cluster.arrive(.relaxed) and barrier.cluster.wait.
+  void clusterArrive(Thread &t, bool relaxed, int32_t site);
+  void clusterWait(Thread &t, int32_t site);
   /// A shared-memory read the tensor cores make for `t`'s warpgroup (a wgmma
   /// operand's 16 bytes at `addr`): race detection only, no yield.
   void recordMatrixRead(Thread &t, int64_t addr, int64_t bytes, int32_t site);
@@ -345,10 +517,15 @@ public:
   /// Fails the launch on a write by `t` (`byThread`: its own store or issue; else a copy
   /// landing, whose issue was checked) into bytes MMAs read: an error while
   /// they are in flight, or, for `t`'s own writes, while their retirement
-  /// is not known to `t`.
+  /// is not known to `t`. `target`: the block written (a multicast's peer),
+  /// `t`'s own by default.
   void checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
                               int32_t site, const char *what,
-                              bool byThread = true);
+                              bool byThread = true, Block *target = nullptr);
+  /// A warpgroup's key, unique in its cluster (rank * warpgroups per block +
+  /// the warpgroup's index in its block): what an mbarrier passes on of
+  /// retired MMAs names the block they ran in.
+  int64_t warpgroupKey(const Thread &t) const;
   /// An arrival of `t` on `b` passes on what `t` knows of retired MMAs; a
   /// completed wait of `t` on `b` learns what the phase's arrivals knew.
   static void publishWgmmaRetirement(const Thread &t, MBarrier &b);
@@ -356,6 +533,7 @@ public:
   /// The source location of site `index`.
   const std::string &siteName(int32_t index) const { return site(index); }
   int64_t threadsPerBlock() const { return blockThreads; }
+  const Dim3 &clustersPerGrid() const { return clusterGrid; }
 
 private:
   friend class Worker;
@@ -372,21 +550,25 @@ private:
   std::vector<std::vector<char>> argValues;
   std::vector<void *> argPointers;
   int64_t blockThreads = 0, totalBlocks = 0, sharedBytes = 0;
+  /// Clusters: how many along each dimension, in all, blocks in each.
+  Dim3 clusterGrid;
+  int64_t totalClusters = 0, clusterBlocks = 1;
   /// The order threads start and are released from barriers in.
   std::vector<int64_t> order;
   /// The workers that take its blocks: `workers` of them from `first` on,
-  /// each admitting the grid's next block while it has room (blocks start
-  /// in order, as a GPU dispatches them).
+  /// each admitting the grid's next cluster while it has room (clusters
+  /// start in order, as a GPU dispatches them).
   int32_t workers = 1, first = 0, requested = 1;
   std::vector<int32_t> members;
-  /// Device lock: the next block to admit, blocks admitted and retired.
-  int64_t nextBlock = 0, admitted = 0, retired = 0;
+  /// Device lock: the next cluster to admit, blocks admitted and retired.
+  int64_t nextCluster = 0, admitted = 0, retired = 0;
   bool allAdmitted() const {
-    return nextBlock >= totalBlocks || nextBlock > failedBlock.load();
+    return nextCluster >= totalClusters || nextCluster > failedCluster.load();
   }
-  /// The lowest failing block and its error (device lock); blocks above it
-  /// are abandoned, blocks below run on (one may fail lower).
-  std::atomic<int64_t> failedBlock{INT64_MAX};
+  /// The lowest failing cluster and its error (device lock); clusters above
+  /// it are abandoned, clusters below run on (one may fail lower). Without
+  /// clusters, a cluster is a block and its index the block's.
+  std::atomic<int64_t> failedCluster{INT64_MAX};
   std::string error;
   /// Blocks' gpu.printf lines, written in block order (device lock).
   std::map<int64_t, std::vector<PrintedLine>> printedBlocks;
@@ -402,17 +584,32 @@ private:
 
   const std::string &site(int32_t index) const;
   std::string where(const Thread &t) const;
-  /// Fails the launch at `t`'s block (kept if it is the lowest so far).
+  /// Fails the launch at `t`'s cluster (kept if it is the lowest so far).
   void fail(const Thread &t, std::string message);
-  void failBlock(int64_t block, std::string message);
-  bool abandoned(const Block &b) const {
-    return failedBlock.load(std::memory_order_relaxed) <= b.linear;
+  void failCluster(int64_t cluster, std::string message);
+  bool failed() const {
+    return failedCluster.load(std::memory_order_relaxed) != INT64_MAX;
   }
+  bool abandoned(const Cluster &c) const {
+    return failedCluster.load(std::memory_order_relaxed) <= c.linear;
+  }
+  bool abandoned(const Block &b) const { return abandoned(*b.cluster); }
   /// Fails the launch and suspends `t`: its `bytes`-byte `what` at `site`
   /// is misaligned, where a GPU faults; `detail` says where it points.
   void failMisaligned(Thread &t, int64_t bytes, const char *what, int32_t site,
                       const std::string &detail);
-  std::string describeDeadlock(const Block &b) const;
+  std::string describeDeadlock(const Cluster &c) const;
+  /// The block (of `t`'s cluster) whose workgroup memory holds `addr`, and
+  /// the byte's offset there; null when none does.
+  Block *sharedOwner(const Thread &t, int64_t addr, int64_t &offset) const;
+  /// "block (x, y, z)", with its rank where the launch has clusters.
+  std::string describeBlock(const Block &b) const;
+  /// Fails the launch (and suspends `t`) when `b`, a peer `t` operates on
+  /// remotely, has exited; whether it has.
+  bool peerExited(Thread &t, const Block &b, const std::string &op,
+                  int32_t site);
+  /// Completes the cluster barrier's phase (every thread arrived).
+  void releaseClusterBarrier(Cluster &c);
   /// Keeps a retired block's gpu.printf lines and writes those now in
   /// order (device lock).
   void blockPrinted(int64_t block, std::vector<PrintedLine> lines);
@@ -423,10 +620,29 @@ private:
   void suspend(Thread &t);
   void yield(Thread &t);
   /// The barrier at workgroup address `addr` of `t`'s block; fails the
-  /// launch when it is outside workgroup memory or not initialized.
-  MBarrier *mbarrierAt(Thread &t, int64_t addr, const char *op, int32_t site);
+  /// launch when it is outside workgroup memory or not initialized. With
+  /// `owner`, `addr` may also be a shared::cluster address in a peer block
+  /// of the cluster (not exited), set there.
+  MBarrier *mbarrierAt(Thread &t, int64_t addr, const char *op, int32_t site,
+                       Block **owner = nullptr);
+  /// Whether `t` may issue a bulk tensor copy of `map` to `dst` (a store:
+  /// from `dst`) in its workgroup memory (else the launch fails).
+  bool checkTmaIssue(Thread &t, const TensorMap *map, int64_t dst,
+                     int32_t site, bool store = false);
   /// Lands `copy` into shared memory; returns the bytes it completes.
   int64_t landTma(Thread &t, const TmaCopy &copy);
+  /// A bulk tensor store's steps, on its issuing thread: the read of its
+  /// source, the write of global memory (after the read), and the
+  /// retirement of its reads (after the read; the chunks leave
+  /// Block::bulkReads).
+  void readTmaStore(Thread &t, TmaStore &store);
+  void writeTmaStore(Thread &t, TmaStore &store);
+  void retireTmaStoreRead(Thread &t, TmaStore &store);
+  /// With a nonzero seed, lands `t`'s oldest bulk store not yet written by
+  /// chance (its reads stay in flight until a wait covers them).
+  void maybeLandBulkEarly(Thread &t);
+  /// Lands and retires every bulk store of `t` (its exit).
+  void completeBulkStores(Thread &t);
   /// Completes `b`'s phase when its arrivals and transactions are in.
   static void maybeCompletePhase(MBarrier &b);
   void push(Thread &t);
@@ -456,15 +672,17 @@ private:
   /// Stacks by usable size (grids may ask for different sizes).
   std::map<size_t, std::unique_ptr<StackPool>> pools;
   std::vector<std::unique_ptr<Block>> resident;
+  /// The clusters of the resident blocks, in admission order.
+  std::vector<std::unique_ptr<Cluster>> clusters;
   int64_t readyCount = 0;
   uint64_t seenGeneration = ~uint64_t(0);
   int64_t residentThreads = 0;
-  /// Threads switch within `current` at workgroup yield points (only its
-  /// threads share that memory, and its stacks stay in cache); the worker
-  /// moves to another block when asked to (atomics, fences: the points
-  /// where blocks can wait on each other) or when `current` has nothing to
-  /// run.
-  Block *current = nullptr;
+  /// Threads switch within the current block of `current` at workgroup
+  /// yield points (only its threads share that memory, and its stacks stay
+  /// in cache); the worker moves to another cluster when asked to (atomics,
+  /// fences: the points where blocks can wait on each other) or when
+  /// `current` has nothing to run.
+  Cluster *current = nullptr;
   bool switchBlock = true;
   BlockRandom rng{0};
   /// Consecutive yields at atomics and fences without progress here, and
@@ -480,21 +698,24 @@ private:
   /// Whether this worker takes `g`'s blocks and its dependencies are done
   /// (device lock held).
   bool mayAdmit(Grid &g);
-  /// The resident blocks `which` picks (a copy: retiring them edits the
+  /// The resident clusters `which` picks (a copy: retiring them edits the
   /// list).
-  std::vector<Block *>
-  residentWhere(const std::function<bool(const Block &)> &which);
+  std::vector<Cluster *>
+  residentWhere(const std::function<bool(const Cluster &)> &which);
   /// Admits what it may of the device's grids (device lock held).
   void admit();
-  /// With every resident block spinning: admits one more block of a grid
+  /// With every resident block spinning: admits one more cluster of a grid
   /// it serves, past its share if the device has room (a spin may wait for
   /// it); whether it did (takes the device lock).
   bool admitBeyondShare();
-  void admitBlock(Grid &g, int64_t linear);
-  Block *chooseBlock();
+  void admitCluster(Grid &g, int64_t linear);
+  Block *admitBlock(Grid &g, Cluster &cluster, int32_t rank);
+  Cluster *chooseCluster();
   Thread *pick();
-  /// Retires a finished or abandoned block (device lock taken).
-  void retire(Block *b);
+  /// Retires a finished or abandoned cluster, all its blocks (device lock
+  /// taken per block).
+  void retire(Cluster *c);
+  void retireBlock(Block *b);
   void abandonThreads(Block &b);
   /// Whether any other worker progressed since this one last asked.
   bool othersProgressed();
@@ -556,6 +777,12 @@ private:
 
 /// The thread running on this OS thread; null outside a launch.
 Thread *currentThread();
+
+/// The tensor map at `map` for a bulk tensor copy (`what`) of `t` with
+/// `rank` coordinates: a rank other than the map's fails the launch. (Not a
+/// map at all is the copy's own check.)
+const TensorMap *tensorMapOfRank(Thread &t, int64_t map, int32_t rank,
+                                 int32_t site, const char *what);
 
 } // namespace ext::emu
 

@@ -189,6 +189,20 @@ void RaceDetector::recordAccess(const AccessingThread &t, int64_t addr,
           addr + i, kind & EXT_EMU_UNRECORDED_READ);
 }
 
+void RaceDetector::clusterBarrierReleased(
+    const std::vector<std::pair<int64_t, BlockRaceState *>> &blocks) {
+  VectorClock released;
+  for (auto [id, st] : blocks) {
+    joinInto(released, st->vc);
+    setEntry(released, uint32_t(id), st->clock);
+  }
+  for (auto [id, st] : blocks) {
+    joinInto(st->vc, released);
+    ++st->clock;
+    ++st->epoch;
+  }
+}
+
 void RaceDetector::recordFence(const AccessingThread &t, int32_t kind) {
   BlockRaceState &st = t.state;
   if (kind & EXT_EMU_ACQUIRE) {

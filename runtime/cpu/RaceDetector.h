@@ -88,6 +88,12 @@ public:
   void initBlock(BlockRaceState &state) const;
   /// The block's threads all passed a barrier.
   static void barrierReleased(BlockRaceState &state) { ++state.epoch; }
+  /// The threads of these blocks (linear id, state) all passed a barrier
+  /// that each released and acquired (a barrier.cluster phase): each
+  /// block's accesses before it, to its shared memory and to global memory,
+  /// are ordered before each block's after it.
+  static void clusterBarrierReleased(
+      const std::vector<std::pair<int64_t, BlockRaceState *>> &blocks);
 
   /// Checks and records an access (`kind` as __ext_emu_access has it).
   void recordAccess(const AccessingThread &t, int64_t addr, int64_t bytes,

@@ -40,26 +40,78 @@ void Grid::maybeCompletePhase(MBarrier &b) {
   }
 }
 
+Block *Grid::sharedOwner(const Thread &t, int64_t addr,
+                         int64_t &offset) const {
+  auto holds = [&](const Block *b) {
+    offset = addr - reinterpret_cast<int64_t>(b->shared);
+    return offset >= 0 && offset < sharedBytes;
+  };
+  if (holds(t.block))
+    return t.block;
+  for (Block *b : t.block->cluster->blocks)
+    if (b != t.block && holds(b))
+      return b;
+  offset = addr - reinterpret_cast<int64_t>(t.block->shared);
+  return nullptr;
+}
+
+bool Grid::peerExited(Thread &t, const Block &b, const std::string &op,
+                      int32_t site) {
+  if (!b.finished())
+    return false;
+  fail(t, where(t) + ": " + op + " at " + this->site(site) +
+              " on the shared memory of " + describeBlock(b) +
+              ", whose threads have all exited (on a GPU its shared memory "
+              "may be gone): a block must not exit while its cluster's "
+              "peers may still use its shared memory; end the kernel with a "
+              "cluster barrier (nvvm.cluster.arrive, nvvm.cluster.wait)");
+  suspend(t);
+  return true;
+}
+
 MBarrier *Grid::mbarrierAt(Thread &t, int64_t addr, const char *op,
-                           int32_t site) {
-  int64_t offset = addr - reinterpret_cast<int64_t>(t.block->shared);
-  int64_t window = sharedWindowBytes(p);
-  if (offset < 0 || offset + 8 > window || offset % 8) {
+                           int32_t site, Block **owner) {
+  int64_t offset;
+  Block *b = sharedOwner(t, addr, offset);
+  if (!b || offset + 8 > sharedBytes || offset % 8) {
     fail(t, where(t) + ": " + op + " at " + this->site(site) +
                 " on address " + hex(addr) +
                 ", not an 8-byte aligned word of the block's workgroup "
-                "memory");
+                "memory" +
+                (clusterBlocks > 1 ? " (or of a block of its cluster)" : ""));
     suspend(t);
     return nullptr;
   }
-  auto it = t.block->mbarriers.find(offset);
-  if (it == t.block->mbarriers.end()) {
+  std::string of = b == t.block ? "" : " of " + describeBlock(*b);
+  if (b != t.block) {
+    if (!owner) {
+      fail(t, where(t) + ": " + op + " at " + this->site(site) +
+                  " on the mbarrier at workgroup byte " +
+                  std::to_string(offset) + of +
+                  ", another block of its cluster: it works on the executing "
+                  "block's own mbarriers (shared::cta) only");
+      suspend(t);
+      return nullptr;
+    }
+    if (peerExited(t, *b, op, site))
+      return nullptr;
+  }
+  auto it = b->mbarriers.find(offset);
+  if (it == b->mbarriers.end()) {
     fail(t, where(t) + ": " + op + " at " + this->site(site) +
                 " on the mbarrier at workgroup byte " + std::to_string(offset) +
-                ", which was never initialized (mbarrier.init)");
+                of + ", which was never initialized (mbarrier.init)" +
+                (b == t.block
+                     ? ""
+                     : "; a peer's mbarriers take remote operations once a "
+                       "cluster barrier follows their init "
+                       "(nvvm.fence.mbarrier.init, nvvm.cluster.arrive, "
+                       "nvvm.cluster.wait)"));
     suspend(t);
     return nullptr;
   }
+  if (owner)
+    *owner = b;
   return &it->second;
 }
 
@@ -111,6 +163,65 @@ void Grid::mbarrierInval(Thread &t, int64_t addr, int32_t site) {
   t.block->mbarriers.erase(addr - reinterpret_cast<int64_t>(t.block->shared));
 }
 
+int64_t Grid::mbarrierArriveCount(Thread &t, int64_t addr, int64_t count,
+                                  bool relaxed, int32_t site) {
+  Block *owner = nullptr;
+  MBarrier *b = mbarrierAt(t, addr, "mbarrier.arrive", site, &owner);
+  if (!b)
+    return 0;
+  int64_t phase = b->phase;
+  if (count < 1 || count > (int64_t(1) << 20) - 1) {
+    fail(t, where(t) + ": mbarrier.arrive at " + this->site(site) +
+                " with a count of " + std::to_string(count) +
+                " (1 to 2^20 - 1)");
+    suspend(t);
+    return 0;
+  }
+  // A release arrival passes on what the thread knows of retired MMAs,
+  // whichever block's barrier it arrives on (the keys name the block).
+  if (!relaxed)
+    publishWgmmaRetirement(t, *b);
+  b->pending -= count;
+  if (b->pending < 0) {
+    fail(t, where(t) + ": mbarrier.arrive at " + this->site(site) +
+                " arrives more times than the barrier's " +
+                std::to_string(b->expected) + " per phase" +
+                (owner == t.block ? "" : " (the barrier of " +
+                                             describeBlock(*owner) + ")"));
+    suspend(t);
+    return 0;
+  }
+  maybeCompletePhase(*b);
+  return phase;
+}
+
+int64_t Grid::mapa(Thread &t, int64_t addr, int32_t rank, int32_t site) {
+  int64_t offset;
+  Block *from = sharedOwner(t, addr, offset);
+  if (!from) {
+    fail(t, where(t) + ": mapa at " + this->site(site) + " of address " +
+                hex(addr) +
+                ", which is not in the workgroup memory of its block (nor of "
+                "a block of its cluster)");
+    suspend(t);
+    return 0;
+  }
+  if (rank < 0 || rank >= clusterBlocks) {
+    fail(t, where(t) + ": mapa at " + this->site(site) + " to the block of "
+                "rank " + std::to_string(rank) + ", but its cluster " +
+                formatDim(p.cluster) + " has " +
+                std::to_string(clusterBlocks) + " block" +
+                (clusterBlocks == 1 ? " (rank 0)"
+                                    : "s (ranks 0 to " +
+                                          std::to_string(clusterBlocks - 1) +
+                                          ")"));
+    suspend(t);
+    return 0;
+  }
+  return reinterpret_cast<int64_t>(
+      t.block->cluster->blocks[size_t(rank)]->shared + offset);
+}
+
 void Grid::mbarrierArrive(Thread &t, int64_t addr, int64_t txBytes,
                           int32_t site) {
   MBarrier *b = mbarrierAt(t, addr, "mbarrier.arrive", site);
@@ -151,6 +262,13 @@ int64_t Grid::landTma(Thread &t, const TmaCopy &copy) {
       checkWgmmaOperandWrite(t, reinterpret_cast<int64_t>(to), m.elementBytes,
                              copy.site, "lands a bulk tensor copy into",
                              /*byThread=*/false);
+    if (!t.block->bulkReads.empty())
+      checkBulkSourceWrite(t, reinterpret_cast<int64_t>(to), m.elementBytes,
+                           copy.site, "lands a bulk tensor copy into",
+                           /*byThread=*/false);
+    if (t.block->proxyTracking)
+      forgetGenericWrites(*t.block, reinterpret_cast<int64_t>(to),
+                          m.elementBytes);
     if (inside) {
       std::memcpy(to, m.base + source, size_t(m.elementBytes));
     } else if (m.oobNan && m.elementBytes == 4) {
@@ -186,6 +304,9 @@ bool Grid::mbarrierTryWait(Thread &t, int64_t addr, int32_t parity,
   if ((b->phase & 1) != (parity & 1)) {
     t.waitingFor.clear();
     learnWgmmaRetirement(t, *b);
+    // What the arrivals did before is ordered before what the waiter does
+    // next (a fence.proxy.async before an arrival, say).
+    ++t.block->syncs;
     return true;
   }
   int64_t offset = addr - reinterpret_cast<int64_t>(t.block->shared);
@@ -202,15 +323,17 @@ bool Grid::mbarrierTryWait(Thread &t, int64_t addr, int32_t parity,
   return false;
 }
 
-void Grid::tmaLoad(Thread &t, const TensorMap *map, int64_t dst,
-                   int64_t barrier, const int64_t *coords, int32_t site) {
+/// Whether a bulk tensor copy of `map` into `t`'s workgroup address `dst`
+/// is one the hardware takes (else the launch fails and `t` is suspended).
+bool Grid::checkTmaIssue(Thread &t, const TensorMap *map, int64_t dst,
+                         int32_t site, bool store) {
   if (!map || map->magic != TensorMap::kMagic) {
     fail(t, where(t) + ": cp.async.bulk.tensor at " + this->site(site) +
                 " with " + hex(reinterpret_cast<int64_t>(map)) +
                 ", which is not a tensor map nvgpu.tma.create.descriptor "
                 "made");
     suspend(t);
-    return;
+    return false;
   }
   int64_t offset = dst - reinterpret_cast<int64_t>(t.block->shared);
   int64_t window = sharedWindowBytes(p);
@@ -221,19 +344,30 @@ void Grid::tmaLoad(Thread &t, const TensorMap *map, int64_t dst,
   int64_t alignment = 128;
   if (offset < 0 || offset + bytes > window || offset % alignment) {
     fail(t, where(t) + ": cp.async.bulk.tensor at " + this->site(site) +
-                " writes " + std::to_string(bytes) +
-                " bytes at workgroup byte " + std::to_string(offset) +
+                (store ? " reads " : " writes ") + std::to_string(bytes) +
+                (store ? " bytes from workgroup byte " : " bytes at workgroup byte ") +
+                std::to_string(offset) +
                 " (needs " + std::to_string(alignment) +
                 "-byte alignment and room in the block's " +
                 std::to_string(window) + " bytes)");
     suspend(t);
-    return;
+    return false;
   }
+  return true;
+}
+
+void Grid::tmaLoad(Thread &t, const TensorMap *map, int64_t dst,
+                   int64_t barrier, const int64_t *coords, int32_t site) {
+  if (!checkTmaIssue(t, map, dst, site))
+    return;
   // The copy may land as soon as it is issued: into bytes an MMA in flight
   // reads, that is a write under the MMA whenever it would land.
   if (t.block->hasWgmmaReads())
-    checkWgmmaOperandWrite(t, dst, bytes, site,
+    checkWgmmaOperandWrite(t, dst, map->boxBytes(), site,
                            "issues a bulk tensor copy into");
+  if (t.block->hasBulkReads())
+    checkBulkSourceWrite(t, dst, map->boxBytes(), site,
+                         "issues a bulk tensor copy into");
   MBarrier *b = mbarrierAt(t, barrier, "cp.async.bulk.tensor", site);
   if (!b)
     return;
@@ -241,6 +375,69 @@ void Grid::tmaLoad(Thread &t, const TensorMap *map, int64_t dst,
   for (int32_t d = 0; d < map->rank; ++d)
     copy.coords[d] = coords[d];
   b->copies.push_back(copy);
+}
+
+void Grid::tmaLoadMulticast(Thread &t, const TensorMap *map, int64_t dst,
+                            int64_t barrier, const int64_t *coords,
+                            int32_t mask, int32_t site) {
+  if (!checkTmaIssue(t, map, dst, site))
+    return;
+  uint32_t bits = uint32_t(mask) & 0xffff;
+  if (bits == 0 || (bits >> clusterBlocks) != 0) {
+    int32_t beyond = bits ? 31 - __builtin_clz(bits) : 0;
+    std::string blocks = std::to_string(clusterBlocks) + " block" +
+                         (clusterBlocks == 1 ? "" : "s") + " (ranks 0 to " +
+                         std::to_string(clusterBlocks - 1) + ")";
+    fail(t, where(t) + ": cp.async.bulk.tensor at " + this->site(site) +
+                " with multicast mask " + hex(bits) +
+                (bits == 0 ? std::string(", which names no block")
+                           : ", whose bit " + std::to_string(beyond) +
+                                 " is beyond its cluster's " + blocks));
+    suspend(t);
+    return;
+  }
+  char *own = t.block->shared;
+  int64_t dstOffset = dst - reinterpret_cast<int64_t>(own);
+  int64_t barrierOffset = barrier - reinterpret_cast<int64_t>(own);
+  // The box lands at the same offset in each block the mask names, and
+  // completes its bytes on the mbarrier at the same offset there. Each
+  // destination is checked now, with what the issuing thread knows of the
+  // MMAs that read it.
+  for (Block *d : t.block->cluster->blocks) {
+    if (!(bits & (1u << d->rank)))
+      continue;
+    if (d != t.block &&
+        peerExited(t, *d, "cp.async.bulk.tensor (multicast)", site))
+      return;
+    int64_t to = reinterpret_cast<int64_t>(d->shared) + dstOffset;
+    if (d->hasWgmmaReads())
+      checkWgmmaOperandWrite(t, to, map->boxBytes(), site,
+                             "issues a bulk tensor copy (multicast) into",
+                             /*byThread=*/true, d);
+    Block *owner = nullptr;
+    MBarrier *b = mbarrierAt(
+        t, reinterpret_cast<int64_t>(d->shared) + barrierOffset,
+        "cp.async.bulk.tensor (multicast)", site, &owner);
+    if (!b)
+      return;
+    TmaCopy copy{map, reinterpret_cast<char *>(to), {0, 0, 0, 0, 0}, site};
+    for (int32_t k = 0; k < map->rank; ++k)
+      copy.coords[k] = coords[k];
+    b->copies.push_back(copy);
+  }
+}
+
+const TensorMap *ext::emu::tensorMapOfRank(Thread &t, int64_t map,
+                                           int32_t rank, int32_t site,
+                                           const char *what) {
+  const auto *m = reinterpret_cast<const TensorMap *>(map);
+  if (m && m->magic == TensorMap::kMagic && rank != m->rank)
+    t.launch->instructionFailed(t, site,
+                                std::string(what) + " with " +
+                                    std::to_string(rank) +
+                                    " coordinates on a rank-" +
+                                    std::to_string(m->rank) + " tensor map");
+  return m;
 }
 
 extern "C" {
@@ -329,15 +526,35 @@ void __ext_emu_tma_load(int64_t map, int64_t dst, int64_t barrier,
   Thread *t = currentThread();
   if (!t)
     outsideLaunch("__ext_emu_tma_load");
-  const auto *m = reinterpret_cast<const TensorMap *>(map);
-  if (m && m->magic == TensorMap::kMagic && rank != m->rank) {
-    t->launch->instructionFailed(
-        *t, site,
-        "cp.async.bulk.tensor with " + std::to_string(rank) +
-            " coordinates on a rank-" + std::to_string(m->rank) +
-            " tensor map");
-  }
+  const TensorMap *m = tensorMapOfRank(*t, map, rank, site,
+                                       "cp.async.bulk.tensor");
   t->launch->tmaLoad(*t, m, dst, barrier, coords, site);
+}
+
+void __ext_emu_tma_load_multicast(int64_t map, int64_t dst, int64_t barrier,
+                                  const int64_t *coords, int32_t rank,
+                                  int32_t mask, int32_t site) {
+  Thread *t = currentThread();
+  if (!t)
+    outsideLaunch("__ext_emu_tma_load_multicast");
+  const TensorMap *m = tensorMapOfRank(*t, map, rank, site,
+                                       "cp.async.bulk.tensor");
+  t->launch->tmaLoadMulticast(*t, m, dst, barrier, coords, mask, site);
+}
+
+int64_t __ext_emu_mapa(int64_t addr, int32_t rank, int32_t site) {
+  Thread *t = currentThread();
+  if (!t)
+    outsideLaunch("__ext_emu_mapa");
+  return t->launch->mapa(*t, addr, rank, site);
+}
+
+int64_t __ext_emu_mbarrier_arrive_count(int64_t addr, int32_t count,
+                                        int32_t relaxed, int32_t site) {
+  Thread *t = currentThread();
+  if (!t)
+    outsideLaunch("__ext_emu_mbarrier_arrive_count");
+  return t->launch->mbarrierArriveCount(*t, addr, count, relaxed != 0, site);
 }
 
 } // extern "C"

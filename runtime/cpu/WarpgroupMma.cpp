@@ -121,8 +121,13 @@ struct Operand {
 
 } // namespace
 
+int64_t Grid::warpgroupKey(const Thread &t) const {
+  return t.block->rank * ((blockThreads + kWarpgroup - 1) / kWarpgroup) +
+         t.linear / kWarpgroup;
+}
+
 void Grid::waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site) {
-  int64_t group = t.linear / kWarpgroup;
+  int64_t group = warpgroupKey(t);
   std::pair<int64_t, int64_t> key{group, sequence};
   while (t.block->wgmmaOperands.count(key)) {
     t.waitingFor = "the other threads of its warpgroup to issue the "
@@ -158,7 +163,11 @@ void Grid::publishWgmmaRetirement(const Thread &t, MBarrier &b) {
       it->second = std::max(it->second, sequence);
   };
   if (t.wgmmaRetired >= 0)
-    merge(t.linear / kWarpgroup, t.wgmmaRetired);
+    merge(t.launch->warpgroupKey(t), t.wgmmaRetired);
+  // The reads of its bulk tensor stores its own waits retired, under its
+  // key (TmaStore.cpp): a later write by a thread that learns it is safe.
+  if (t.bulkRetired >= 0)
+    merge(t.launch->bulkKey(t), t.bulkRetired);
   for (auto [group, sequence] : t.wgmmaLearned)
     merge(group, sequence);
 }
@@ -173,9 +182,11 @@ void Grid::learnWgmmaRetirement(Thread &t, const MBarrier &b) {
 
 void Grid::checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
                                   int32_t site, const char *what,
-                                  bool byThread) {
-  auto &chunks = t.block->wgmmaReadChunks;
-  auto &retired = t.block->wgmmaRetiredChunks;
+                                  bool byThread, Block *target) {
+  Block &b = target ? *target : *t.block;
+  auto &chunks = b.wgmmaReadChunks;
+  auto &retired = b.wgmmaRetiredChunks;
+  std::string of = &b == t.block ? "" : " of " + describeBlock(b);
   for (int64_t chunk = addr & ~int64_t(15); chunk < addr + bytes; chunk += 16) {
     auto found = chunks.find(chunk);
     if (found == chunks.end()) {
@@ -183,7 +194,7 @@ void Grid::checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
       // barrier since.
       auto done = byThread ? retired.find(chunk) : retired.end();
       if (done == retired.end() ||
-          (done->second.warpgroup == t.linear / kWarpgroup &&
+          (done->second.warpgroup == warpgroupKey(t) &&
            t.wgmmaRetired >= done->second.sequence))
         continue;
       auto learned = t.wgmmaLearned.find(done->second.warpgroup);
@@ -192,8 +203,8 @@ void Grid::checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
         continue;
       fail(t, where(t) + ": " + this->site(site) + " " + what +
                   " shared memory (workgroup byte " +
-                  std::to_string(chunk - reinterpret_cast<int64_t>(t.block->shared)) +
-                  ") that the warpgroup MMA at " +
+                  std::to_string(chunk - reinterpret_cast<int64_t>(b.shared)) +
+                  of + ") that the warpgroup MMA at " +
                   this->site(done->second.site) +
                   " reads: another thread's wait retired its group, but "
                   "nothing orders this write after that wait (its own "
@@ -203,8 +214,9 @@ void Grid::checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
     }
     fail(t, where(t) + ": " + this->site(site) + " " + what +
                 " shared memory (workgroup byte " +
-                std::to_string(chunk - reinterpret_cast<int64_t>(t.block->shared)) +
-                ") that the warpgroup MMA at " + this->site(found->second.first) +
+                std::to_string(chunk - reinterpret_cast<int64_t>(b.shared)) +
+                of + ") that the warpgroup MMA at " +
+                this->site(found->second.first) +
                 " reads while its group is in flight (wgmma.wait_group "
                 "first)");
     suspend(t);
@@ -269,7 +281,8 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
   // once, when the first of them issues it (a later write to shared memory
   // by a thread that ran ahead does not change what the others multiply).
   int32_t inGroup = int32_t(t->linear % kWarpgroup);
-  std::pair<int64_t, int64_t> key{t->linear / kWarpgroup, t->wgmmaSequence++};
+  std::pair<int64_t, int64_t> key{t->launch->warpgroupKey(*t),
+                                  t->wgmmaSequence++};
   auto [entry, first] = t->block->wgmmaOperands.try_emplace(key);
   Block::WgmmaOperands &ops = entry->second;
   if (first) {

@@ -6,9 +6,11 @@
 // loaded with dlopen on first use, so this library builds and loads on
 // machines without CUDA; nothing here includes a CUDA header.
 //
-// Every kernel launch is timed with a pair of CUDA events; extCuda* control
-// functions (used by ext-run) initialize the driver, describe the device,
-// report the timings and say whether any driver call failed.
+// Every kernel launch (mgpuLaunchKernel, and mgpuLaunchClusterKernel for
+// thread block clusters, through cuLaunchKernelEx) is timed with a pair of
+// CUDA events; extCuda* control functions (used by ext-run) initialize the
+// driver, describe the device, report the timings and say whether any driver
+// call failed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +54,35 @@ constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr int CU_JIT_OPTIMIZATION_LEVEL = 7;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+constexpr int CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14;
+constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+/// CTAs a cluster may have without opting in (the portable size).
+constexpr unsigned kPortableClusterSize = 8;
 /// Shared memory a kernel gets without opting in (every chip since sm_20).
 constexpr int32_t kDefaultMaxSharedBytes = 48 * 1024;
+
+/// cuLaunchKernelEx's launch configuration and attribute (cuda.h, CUDA 12).
+union CUlaunchAttributeValue {
+  char pad[64];
+  struct {
+    unsigned x, y, z;
+  } clusterDim;
+};
+struct CUlaunchAttribute {
+  int id;
+  char pad[8 - sizeof(int)];
+  CUlaunchAttributeValue value;
+};
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72, "cuda.h's CUlaunchAttribute");
+static_assert(sizeof(CUlaunchConfig) == 56, "cuda.h's CUlaunchConfig");
 
 struct Driver {
 #define EXT_CUDA_FN(name, ...) CUresult (*name)(__VA_ARGS__) = nullptr;
@@ -73,6 +102,9 @@ struct Driver {
   EXT_CUDA_FN(cuFuncSetAttribute, CUfunction, int, int)
   EXT_CUDA_FN(cuLaunchKernel, CUfunction, unsigned, unsigned, unsigned,
               unsigned, unsigned, unsigned, unsigned, CUstream, void **,
+              void **)
+  // Optional (CUDA 11.8 and later): only cluster launches need it.
+  EXT_CUDA_FN(cuLaunchKernelEx, const CUlaunchConfig *, CUfunction, void **,
               void **)
   EXT_CUDA_FN(cuStreamCreate, CUstream *, unsigned)
   EXT_CUDA_FN(cuStreamDestroy, CUstream)
@@ -100,6 +132,8 @@ struct Launch {
   std::string kernel;
   unsigned grid[3];
   unsigned block[3];
+  bool clustered = false; // launched with a cluster size (cuLaunchKernelEx)
+  unsigned cluster[3] = {1, 1, 1};
   float milliseconds;
 };
 
@@ -176,11 +210,12 @@ int initialize(int ordinal) {
   }
   bool complete = true;
   std::string missing;
-  auto load = [&](auto &fn, const char *name, const char *versioned) {
+  auto load = [&](auto &fn, const char *name, const char *versioned,
+                  bool required = true) {
     void *symbol = versioned ? dlsym(s.library, versioned) : nullptr;
     if (!symbol)
       symbol = dlsym(s.library, name);
-    if (!symbol) {
+    if (!symbol && required) {
       complete = false;
       missing += std::string(missing.empty() ? "" : ", ") + name;
     }
@@ -201,6 +236,8 @@ int initialize(int ordinal) {
   load(cu.cuModuleGetFunction, "cuModuleGetFunction", nullptr);
   load(cu.cuFuncSetAttribute, "cuFuncSetAttribute", nullptr);
   load(cu.cuLaunchKernel, "cuLaunchKernel", nullptr);
+  // Optional: a driver without it runs everything but cluster launches.
+  load(cu.cuLaunchKernelEx, "cuLaunchKernelEx", nullptr, /*required=*/false);
   load(cu.cuStreamCreate, "cuStreamCreate", nullptr);
   load(cu.cuStreamDestroy, "cuStreamDestroy", "cuStreamDestroy_v2");
   load(cu.cuStreamSynchronize, "cuStreamSynchronize", nullptr);
@@ -308,12 +345,17 @@ EXT_EXPORT int extCudaErrorCount() { return state().errors; }
 /// Prints one line per timed kernel launch to stderr.
 EXT_EXPORT void extCudaReportTimings() {
   State &s = state();
-  for (const Launch &l : s.launches)
+  for (const Launch &l : s.launches) {
+    char cluster[64] = "";
+    if (l.clustered)
+      std::snprintf(cluster, sizeof(cluster), " cluster (%u, %u, %u)",
+                    l.cluster[0], l.cluster[1], l.cluster[2]);
     std::fprintf(stderr,
-                 "ext-run: kernel %s grid (%u, %u, %u) block (%u, %u, %u): "
+                 "ext-run: kernel %s grid (%u, %u, %u) block (%u, %u, %u)%s: "
                  "%.3f ms\n",
                  l.kernel.c_str(), l.grid[0], l.grid[1], l.grid[2], l.block[0],
-                 l.block[1], l.block[2], l.milliseconds);
+                 l.block[1], l.block[2], cluster, l.milliseconds);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -360,47 +402,103 @@ EXT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
   return function;
 }
 
-EXT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
-                                 intptr_t gridY, intptr_t gridZ,
-                                 intptr_t blockX, intptr_t blockY,
-                                 intptr_t blockZ, int32_t smem, void *stream,
-                                 void **params, void **extra,
-                                 size_t /*paramsCount*/) {
+namespace {
+/// A kernel launch as the mgpu*Launch* entry points ask for it.
+struct LaunchRequest {
+  void *function;
+  intptr_t grid[3];
+  intptr_t block[3];
+  const intptr_t *cluster; // null: no cluster size (plain cuLaunchKernel)
+  int32_t smem;
+  void *stream;
+  void **params;
+  void **extra;
+};
+
+/// Launches `r` (with cuLaunchKernelEx and a cluster dimension attribute
+/// when it has a cluster size, else with cuLaunchKernel), after the kernel's
+/// opt-ins: above 48 KB of dynamic shared memory, above 8 CTAs per cluster.
+/// Times the launch with a pair of events and records it.
+void launchAndRecord(const LaunchRequest &r) {
   State &s = state();
-  if (!function || !ready()) {
+  if (!r.function || !ready()) {
     ++s.errors;
     note("kernel launch skipped: no loaded kernel");
     return;
   }
   Driver &cu = s.cu;
-  CUstream cuStream = static_cast<CUstream>(stream);
+  CUfunction function = static_cast<CUfunction>(r.function);
+  CUstream cuStream = static_cast<CUstream>(r.stream);
+  unsigned grid[3], block[3], cluster[3] = {1, 1, 1};
+  for (int d = 0; d < 3; ++d) {
+    grid[d] = unsigned(r.grid[d]);
+    block[d] = unsigned(r.block[d]);
+    if (r.cluster)
+      cluster[d] = unsigned(r.cluster[d]);
+  }
+  if (r.cluster && !cu.cuLaunchKernelEx) {
+    ++s.errors;
+    note("kernel launch skipped: a thread block cluster launch needs "
+         "cuLaunchKernelEx, which this CUDA driver lacks (CUDA 11.8 or later)");
+    return;
+  }
   // A block above 48 KB of (dynamic) shared memory needs the kernel opted
   // in first, up to the chip's per-block limit.
-  if (smem > kDefaultMaxSharedBytes &&
+  if (r.smem > kDefaultMaxSharedBytes &&
       !CHECK(cu.cuFuncSetAttribute(
-          static_cast<CUfunction>(function),
-          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem)))
+          function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, r.smem)))
+    return;
+  // So does a cluster of more than 8 CTAs (up to 16 on sm_90).
+  if (r.cluster &&
+      uint64_t(cluster[0]) * cluster[1] * cluster[2] > kPortableClusterSize &&
+      !check(cu.cuFuncSetAttribute(
+                 function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                 1),
+             "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)"))
     return;
   CUevent start = nullptr, stop = nullptr;
   bool timed = CHECK(cu.cuEventCreate(&start, CU_EVENT_DEFAULT)) &&
                CHECK(cu.cuEventCreate(&stop, CU_EVENT_DEFAULT)) &&
                CHECK(cu.cuEventRecord(start, cuStream));
-  bool launched = CHECK(cu.cuLaunchKernel(
-      static_cast<CUfunction>(function), unsigned(gridX), unsigned(gridY),
-      unsigned(gridZ), unsigned(blockX), unsigned(blockY), unsigned(blockZ),
-      unsigned(smem), cuStream, params, extra));
+  bool launched;
+  if (r.cluster) {
+    CUlaunchAttribute attribute;
+    std::memset(&attribute, 0, sizeof(attribute));
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = cluster[0];
+    attribute.value.clusterDim.y = cluster[1];
+    attribute.value.clusterDim.z = cluster[2];
+    CUlaunchConfig config;
+    std::memset(&config, 0, sizeof(config));
+    config.gridDimX = grid[0];
+    config.gridDimY = grid[1];
+    config.gridDimZ = grid[2];
+    config.blockDimX = block[0];
+    config.blockDimY = block[1];
+    config.blockDimZ = block[2];
+    config.sharedMemBytes = unsigned(r.smem);
+    config.hStream = cuStream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    launched = check(cu.cuLaunchKernelEx(&config, function, r.params, r.extra),
+                     "cuLaunchKernelEx");
+  } else {
+    launched = check(cu.cuLaunchKernel(function, grid[0], grid[1], grid[2],
+                                       block[0], block[1], block[2],
+                                       unsigned(r.smem), cuStream, r.params,
+                                       r.extra),
+                     "cuLaunchKernel");
+  }
   if (timed && launched && CHECK(cu.cuEventRecord(stop, cuStream)) &&
       CHECK(cu.cuEventSynchronize(stop))) {
     Launch launch;
-    launch.kernel = s.kernelNames.count(static_cast<CUfunction>(function))
-                        ? s.kernelNames[static_cast<CUfunction>(function)]
-                        : std::string("<unknown>");
-    launch.grid[0] = unsigned(gridX);
-    launch.grid[1] = unsigned(gridY);
-    launch.grid[2] = unsigned(gridZ);
-    launch.block[0] = unsigned(blockX);
-    launch.block[1] = unsigned(blockY);
-    launch.block[2] = unsigned(blockZ);
+    auto name = s.kernelNames.find(function);
+    launch.kernel =
+        name != s.kernelNames.end() ? name->second : std::string("<unknown>");
+    std::memcpy(launch.grid, grid, sizeof(grid));
+    std::memcpy(launch.block, block, sizeof(block));
+    launch.clustered = r.cluster != nullptr;
+    std::memcpy(launch.cluster, cluster, sizeof(cluster));
     launch.milliseconds = 0;
     CHECK(cu.cuEventElapsedTime(&launch.milliseconds, start, stop));
     s.launches.push_back(launch);
@@ -409,6 +507,45 @@ EXT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
     CHECK(cu.cuEventDestroy(start));
   if (stop)
     CHECK(cu.cuEventDestroy(stop));
+}
+} // namespace
+
+EXT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                 intptr_t gridY, intptr_t gridZ,
+                                 intptr_t blockX, intptr_t blockY,
+                                 intptr_t blockZ, int32_t smem, void *stream,
+                                 void **params, void **extra,
+                                 size_t /*paramsCount*/) {
+  launchAndRecord({function,
+                   {gridX, gridY, gridZ},
+                   {blockX, blockY, blockZ},
+                   nullptr,
+                   smem,
+                   stream,
+                   params,
+                   extra});
+}
+
+/// A launch with thread block clusters: what MLIR 22's gpu.launch_func
+/// translation (SelectObjectAttr) calls for a launch with `clusters in`,
+/// declared there as (ptr, i64 x 9, i32, ptr, ptr, ptr): the cluster size
+/// comes first, and, unlike mgpuLaunchKernel, no parameter count follows.
+EXT_EXPORT void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
+                                        intptr_t clusterY, intptr_t clusterZ,
+                                        intptr_t gridX, intptr_t gridY,
+                                        intptr_t gridZ, intptr_t blockX,
+                                        intptr_t blockY, intptr_t blockZ,
+                                        int32_t smem, void *stream,
+                                        void **params, void **extra) {
+  const intptr_t cluster[3] = {clusterX, clusterY, clusterZ};
+  launchAndRecord({function,
+                   {gridX, gridY, gridZ},
+                   {blockX, blockY, blockZ},
+                   cluster,
+                   smem,
+                   stream,
+                   params,
+                   extra});
 }
 
 EXT_EXPORT void *mgpuStreamCreate() {

@@ -133,6 +133,37 @@
 // FIXUP: setmaxnreg.dec
 // FIXUP-NOT: bar.sync
 //
+// An output staged in shared memory (#ext.cache on it): the epilogue's
+// barriers are the consumers' own (bar.sync 1, 256), not the CTA's, which
+// the producer never reaches (the emulator reported a deadlock). With
+// tma = true the staged tile goes out by one bulk tensor store: the
+// writers fence for the async proxy, one thread issues it and waits for
+// its reads before anyone rewrites the tile (the next tile's epilogue);
+// the copy engine clips the ragged edge. With ping-pong the two
+// warpgroups' epilogues would share the staged tile at once: refused.
+// DEFINE: %{stage} = sed -e 's/shift = 3>>\]>/shift = 3>>, #ext.cache<operand = 2>]>/' %s
+// RUN: %{stage} | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: %{stage} | sed -e 's/#ext.data_parallel/#ext.persistent<grid = 2>/' -e 's/712/648/g' | ext-run --chip=sm_90a --racecheck --emu-seed=2 - | FileCheck %s
+// RUN: %{stage} | sed -e 's/#ext.data_parallel/#ext.stream_k<grid = 4>/' | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: %{stage} | ext-opt --ext-gpu-pipeline="target=nvvm chip=sm_90a" 2>/dev/null | ext-translate --ext-to-ptx -o %t.stage.ptx
+// RUN: FileCheck %s --check-prefix=STAGE < %t.stage.ptx
+// STAGE: bar.sync {{[[:space:]]*}}0;
+// STAGE: setmaxnreg.inc
+// STAGE: fence.proxy.async.shared::cta;
+// STAGE-NEXT: bar.sync {{[[:space:]]*}}1, 256;
+// STAGE: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// STAGE-NEXT: cp.async.bulk.commit_group;
+// STAGE-NEXT: cp.async.bulk.wait_group.read {{[[:space:]]*}}0;
+// STAGE: bar.sync {{[[:space:]]*}}1, 256;
+// STAGE-NOT: bar.sync {{[[:space:]]*}}0;
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.stage.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7508 --implicit-check-not=C7510 %}
+// A tile padded by storage_align is no TMA box: the threads store it.
+// RUN: sed -e 's/shift = 3>>\]>/shift = 3>>, #ext.cache<operand = 2, align = [#ext.storage_align<dim = 0, factor = 32, offset = 4>]>]>/' %s | ext-opt --ext-apply-schedule="chip=sm_90a report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PADDED
+// PADDED: remark: output 0 is stored by the threads, not the copy engine: its shared tile is padded (storage_align); the copy engine reads dense boxes
+// RUN: sed -e 's/shift = 3>>\]>/shift = 3>>, #ext.cache<operand = 2, align = [#ext.storage_align<dim = 0, factor = 32, offset = 4>]>]>/' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: %{stage} | sed -e 's/tile = \[128, 64, 64\]/tile = [64, 64, 64]/' -e 's/threads = \[8, 32, 1\]/threads = [4, 32, 1]/' -e 's/warps = \[8, 1\]/warps = [4, 1]/' -e 's/specialize = cooperative/specialize = pingpong/' -e 's/#ext.data_parallel/#ext.persistent<grid = 2>/' | not ext-opt --ext-apply-schedule="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PPSTAGE
+// PPSTAGE: error: 'ext.compute' op schedule with specialize = pingpong: its two consumer warpgroups' epilogues run at once and would share the shared-memory tile of a cached output
+//
 // Parallel split-K reduces in a second launch, which has no producer part.
 // RUN: sed -e 's/#ext.data_parallel/#ext.split_k<slices = 2, mode = parallel>/' %s | not ext-opt --ext-apply-schedule="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // SPLIT: error: 'ext.compute' op schedule with specialize = cooperative: decomposition #ext.split_k<slices = 2, mode = parallel> reduces the slices in a second launch, which has no producer part (use mode = serial, Stream-K or a whole-tile decomposition)

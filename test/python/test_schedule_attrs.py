@@ -133,6 +133,29 @@ def test_specialize_keyword_spells_warp_specialization():
         ext.schedule(C, tma=True, specialize="zigzag", **common)
 
 
+def test_cluster_keyword_multicasts_over_a_thread_block_cluster():
+    # 2 x 2 CTAs share A's tiles along a cluster row and B's along a column:
+    # each loaded once from L2 and multicast into the CTAs that use it.
+    # Ragged 300x200x136: tiles past the grid's edge compute zeros and store
+    # nothing.
+    m, n, k = 300, 200, 136
+    A, B, C = matmul_te(m, n, k, "float16", acc="float32", b_transposed=True)
+    sw = {"swizzle": (3, 3, 3)}
+    common = dict(tile=(128, 64, 64), cache=[(A, sw), (B, sw)], mma="wgmma_k16",
+                  warps=(8, 1), vector=8, stages=3, tma=True, specialize="cooperative")
+    s = ext.schedule(C, cluster=(2, 2), **common)
+    assert s.text().endswith("specialize = cooperative, cluster = [2, 2]>")
+    kernel = ext.build(s, target="nvvm", chip="sm_90a")
+    assert "multicast::cluster" in kernel.ptx
+    assert "mapa.shared::cluster" in kernel.ptx
+    a, b = ints((m, k)).astype(np.float16), ints((n, k)).astype(np.float16)
+    np.testing.assert_array_equal(kernel.run(a, b),
+                                  a.astype(np.float32) @ b.astype(np.float32).T)
+    with pytest.raises(ValueError, match="schedule with cluster needs specialize = "
+                                         "cooperative or pingpong"):
+        ext.schedule(C, cluster=(2, 1), **dict(common, specialize="none"))
+
+
 def test_bad_values_raise_at_the_users_line():
     A, B, C = matmul_te(32, 32, 32)
     with pytest.raises(ValueError, match=rf"test_schedule_attrs.py:{line_of('# bad-vector')}: "

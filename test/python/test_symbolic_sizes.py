@@ -293,19 +293,21 @@ def test_multiple_of_must_be_a_positive_int():
         ext.var("M", multiple_of=0)
 
 
-@pytest.mark.parametrize("specialize,decomposition", [
-    ("cooperative", "data_parallel"), ("cooperative", ("stream_k", {"grid": 3})),
-    ("pingpong", ("persistent", {"sms": 3}))])
-def test_warp_specialized_kernels_plan_every_m_at_launch(specialize, decomposition):
+@pytest.mark.parametrize("specialize,decomposition,cluster", [
+    ("cooperative", "data_parallel", None), ("cooperative", ("stream_k", {"grid": 3}), None),
+    ("pingpong", ("persistent", {"sms": 3}), None),
+    ("cooperative", "data_parallel", (2, 1)), ("cooperative", ("persistent", {"sms": 4}), (2, 2))])
+def test_warp_specialized_kernels_plan_every_m_at_launch(specialize, decomposition, cluster):
     """A producer warpgroup loading by TMA, the consumers on wgmma (two per
-    tile, or one per tile taking turns): one build serves every M, the
-    tensor maps and the grid made at launch."""
+    tile, or one per tile taking turns), alone or in thread block clusters
+    multicasting their shared tiles: one build serves every M, the tensor
+    maps and the grid (of clusters) made at launch."""
     tile, warps = ((128, 64, 64), (8, 1)) if specialize == "cooperative" else ((64, 64, 64), (4, 1))
     A, B, C = matmul_te(ext.var("M"), 136, 200, "float16", acc="float32", b_transposed=True)
     sw = {"swizzle": (3, 3, 3)}
     s = ext.schedule(C, tile=tile, cache=[(A, sw), (B, sw)], mma="wgmma_k16", warps=warps,
                      vector=8, stages=3, tma=True, specialize=specialize,
-                     decomposition=decomposition)
+                     decomposition=decomposition, **({"cluster": cluster} if cluster else {}))
     kernel = ext.build(s, chip="sm_90a")
     b = RNG.integers(-3, 4, (136, 200)).astype(np.float16)
     for m in (1, 70, 300):

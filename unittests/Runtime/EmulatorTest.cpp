@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 
 #include <atomic>
+#include <mutex>
 #include <set>
 #include <vector>
 
@@ -141,6 +142,9 @@ void idsKernel(void **args) {
                    __ext_emu_grid_dim(1) * __ext_emu_block_id(2));
   int64_t n = __ext_emu_block_dim(0) * __ext_emu_block_dim(1) *
               __ext_emu_block_dim(2);
+  // Blocks run on several workers (OS threads): the host vector is shared.
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
   seen->push_back(b * n + linearThreadId());
 }
 

@@ -56,6 +56,11 @@ enum : int32_t {
   EXT_EMU_WARP_SIZE = 32,
   EXT_EMU_MAX_WARP_SIZE = 64,
   EXT_EMU_MAX_BLOCK_THREADS = 1024,
+  /// The most blocks a thread block cluster may have: H100's non-portable
+  /// limit (cudaFuncAttributeNonPortableClusterSizeAllowed); 8 is the
+  /// portable one.
+  EXT_EMU_MAX_CLUSTER_BLOCKS = 16,
+  EXT_EMU_PORTABLE_CLUSTER_BLOCKS = 8,
   /// Bytes of per-block collective scratch per thread (the widest value a
   /// shuffle or reduction may carry).
   EXT_EMU_SCRATCH_BYTES_PER_THREAD = 16,
@@ -71,6 +76,11 @@ enum : int32_t {
 #define EXT_EMU_BLOCK_ID "__ext_emu_block_id"
 #define EXT_EMU_BLOCK_DIM "__ext_emu_block_dim"
 #define EXT_EMU_GRID_DIM "__ext_emu_grid_dim"
+#define EXT_EMU_CLUSTER_ID "__ext_emu_cluster_id"
+#define EXT_EMU_CLUSTER_DIM "__ext_emu_cluster_dim"
+#define EXT_EMU_CLUSTER_BLOCK_ID "__ext_emu_cluster_block_id"
+#define EXT_EMU_CLUSTER_DIM_BLOCKS "__ext_emu_cluster_dim_blocks"
+#define EXT_EMU_CLUSTER_RANK "__ext_emu_cluster_rank"
 #define EXT_EMU_WARP_SIZE_QUERY "__ext_emu_warp_size"
 #define EXT_EMU_SHARED_BASE "__ext_emu_shared_base"
 #define EXT_EMU_DYNAMIC_SHARED_BASE "__ext_emu_dynamic_shared_base"
@@ -94,13 +104,27 @@ enum : int32_t {
 #define EXT_EMU_MBARRIER_INVAL "__ext_emu_mbarrier_inval"
 #define EXT_EMU_MBARRIER_TRY_WAIT_PARITY "__ext_emu_mbarrier_try_wait_parity"
 #define EXT_EMU_TMA_LOAD "__ext_emu_tma_load"
+#define EXT_EMU_TMA_LOAD_MULTICAST "__ext_emu_tma_load_multicast"
+#define EXT_EMU_MBARRIER_ARRIVE_COUNT "__ext_emu_mbarrier_arrive_count"
+#define EXT_EMU_MAPA "__ext_emu_mapa"
+#define EXT_EMU_CLUSTER_ARRIVE "__ext_emu_cluster_arrive"
+#define EXT_EMU_CLUSTER_WAIT "__ext_emu_cluster_wait"
+#define EXT_EMU_TMA_STORE "__ext_emu_tma_store"
+#define EXT_EMU_BULK_COMMIT "__ext_emu_bulk_commit"
+#define EXT_EMU_BULK_WAIT "__ext_emu_bulk_wait"
+#define EXT_EMU_FENCE_PROXY_ASYNC "__ext_emu_fence_proxy_async"
+#define EXT_EMU_TRACK_GENERIC_WRITES "__ext_emu_track_generic_writes"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /// Runs `trampoline(args)` once per thread of a grid of `g*` blocks of `b*`
-/// threads. `args` points to `numArgs` argument values of `argBytes` bytes
+/// threads, in thread block clusters of `c*` blocks (1, 1, 1 without
+/// clusters; each `g*` a multiple of its `c*`, at most
+/// EXT_EMU_MAX_CLUSTER_BLOCKS blocks per cluster): the blocks of a cluster
+/// are resident together, and stay so until all of them have finished.
+/// `args` points to `numArgs` argument values of `argBytes` bytes
 /// each. `sites` holds `numSites` NUL-terminated strings. Each block gets
 /// `staticShared` bytes of workgroup memory followed (1024-byte aligned) by
 /// `dynamicShared` bytes. `buffers` names `numBuffers` memory ranges
@@ -126,7 +150,8 @@ void *__ext_emu_launch(const char *kernel, const char *launchSite,
                        int64_t bz, int64_t staticShared,
                        int64_t dynamicShared, const char *buffers,
                        int64_t numBuffers, const int64_t *bufferRanges,
-                       void **deps, int64_t numDeps, int32_t async);
+                       void **deps, int64_t numDeps, int32_t async,
+                       int64_t cx, int64_t cy, int64_t cz);
 
 /// `gpu.wait async [deps]`: a token done when the `numDeps` tokens are.
 void *__ext_emu_join(void **deps, int64_t numDeps);
@@ -164,6 +189,16 @@ int64_t __ext_emu_thread_id(int32_t dim);
 int64_t __ext_emu_block_id(int32_t dim);
 int64_t __ext_emu_block_dim(int32_t dim);
 int64_t __ext_emu_grid_dim(int32_t dim);
+/// Thread block clusters (gpu.cluster_id, gpu.cluster_dim: clusters per
+/// grid, gpu.cluster_block_id: the block's coordinates in its cluster,
+/// gpu.cluster_dim_blocks: blocks per cluster) and the block's rank in its
+/// cluster (%cluster_ctarank: x + y * cx + z * cx * cy of its coordinates).
+/// A launch without clusters has clusters of one block.
+int64_t __ext_emu_cluster_id(int32_t dim);
+int64_t __ext_emu_cluster_dim(int32_t dim);
+int64_t __ext_emu_cluster_block_id(int32_t dim);
+int64_t __ext_emu_cluster_dim_blocks(int32_t dim);
+int64_t __ext_emu_cluster_rank(void);
 /// Lanes per warp of the running launch: 32, or 64 where the emulated chip
 /// has 64-lane waves (Config::warpSize, EXT_EMU_WARP_SIZE).
 int64_t __ext_emu_warp_size(void);
@@ -257,6 +292,71 @@ int32_t __ext_emu_mbarrier_try_wait_parity(int64_t addr, int32_t parity,
 /// on the barrier at `barrier` when it lands.
 void __ext_emu_tma_load(int64_t map, int64_t dst, int64_t barrier,
                         const int64_t *coords, int32_t rank, int32_t site);
+/// The same with .multicast::cluster: the box lands at the workgroup offset
+/// of `dst` in every block of the cluster whose rank bit is set in the
+/// 16-bit `mask`, completing its bytes on the mbarrier at the offset of
+/// `barrier` in each of them (both addresses are the issuing block's).
+void __ext_emu_tma_load_multicast(int64_t map, int64_t dst, int64_t barrier,
+                                  const int64_t *coords, int32_t rank,
+                                  int32_t mask, int32_t site);
+
+/// Distributed shared memory: a shared::cluster address is the host address
+/// of the byte in its block's workgroup memory.
+///
+/// mapa: the address of the byte at `addr`'s workgroup offset (`addr` in the
+/// calling block's workgroup memory, or a cluster peer's) in the block of
+/// rank `rank` of the cluster; a rank outside the cluster fails the launch.
+int64_t __ext_emu_mapa(int64_t addr, int32_t rank, int32_t site);
+/// nvvm.mbarrier.arrive: `count` arrivals on the mbarrier at `addr`, in the
+/// calling block or (a shared::cluster address) another block of its
+/// cluster, which must not have exited; `relaxed`: with no release
+/// semantics (it passes on nothing the thread knows). Returns the phase the
+/// barrier was in.
+int64_t __ext_emu_mbarrier_arrive_count(int64_t addr, int32_t count,
+                                        int32_t relaxed, int32_t site);
+/// barrier.cluster.arrive(.relaxed) and barrier.cluster.wait: the wait
+/// returns once every thread of every block of the cluster has arrived in
+/// the current phase (the emulator asks all of them, exited ones too: a
+/// block that exits without arriving leaves the barrier incomplete, a
+/// deadlock); a second arrive before a wait, or a wait without an arrive,
+/// fails the launch. A completed barrier orders the cluster's threads as a
+/// block barrier orders a block's (unless one arrived relaxed).
+void __ext_emu_cluster_arrive(int32_t relaxed, int32_t site);
+void __ext_emu_cluster_wait(int32_t site);
+
+/// Bulk tensor stores (TMA, PTX ISA 9.7.9.25: cp.async.bulk.tensor
+/// .global.shared::cta.bulk_group) and their bulk async-groups
+/// (runtime/cpu/TmaStore.cpp).
+///
+/// cp.async.bulk.tensor from workgroup address `src` (128-byte aligned, in
+/// the calling block's workgroup memory) to the box of map `map` at `coords`
+/// (innermost first, `rank` of them): the box is read through the map's
+/// swizzle, as a load of the map writes it, and its elements inside the
+/// tensor are written to global memory (the others are clipped). Every
+/// ordinary write to the bytes it reads must have been fenced by its writer
+/// (__ext_emu_fence_proxy_async) with a barrier since, else the launch
+/// fails. Asynchronous: its source is read and global memory written
+/// between the issue and the wait that covers it (at the wait, or a yield
+/// point of the thread the seed picks); a write to the source before a
+/// covering wait (ordered by a barrier, for other threads) fails the launch.
+/// Stores pending when the thread exits complete then.
+void __ext_emu_tma_store(int64_t map, int64_t src, const int64_t *coords,
+                         int32_t rank, int32_t site);
+/// cp.async.bulk.commit_group: the calling thread's bulk stores issued since
+/// its last commit form a bulk async-group.
+void __ext_emu_bulk_commit(void);
+/// cp.async.bulk.wait_group `pending` (`read`: .read): returns once at most
+/// the newest `pending` of the calling thread's groups are incomplete (with
+/// `read`, still reading their source).
+void __ext_emu_bulk_wait(int32_t pending, int32_t read, int32_t site);
+/// fence.proxy.async (and .async.shared::cta/::cluster): the calling
+/// thread's ordinary workgroup-memory writes so far are visible to bulk
+/// copies ordered after the fence.
+void __ext_emu_fence_proxy_async(int32_t site);
+/// Called by every thread at the entry of a kernel whose module issues TMA
+/// stores: its block notes ordinary workgroup-memory writes for the check
+/// above (a kernel without TMA stores pays nothing for it).
+void __ext_emu_track_generic_writes(void);
 
 #ifdef __cplusplus
 } // extern "C"

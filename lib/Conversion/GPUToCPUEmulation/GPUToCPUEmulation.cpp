@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -115,6 +116,7 @@ public:
     populateNVVMWarpgroupMmaToEmulationPatterns(device, emu);
     populateNVGPUAsyncCopyToEmulationPatterns(device, emu);
     populateNVGPUTmaToEmulationPatterns(device, emu);
+    populateNVVMClusterToEmulationPatterns(device, emu);
     device.add<ReturnLowering>(module.getContext());
     devicePatterns = std::move(device);
     RewritePatternSet host(module.getContext());
@@ -202,6 +204,22 @@ LogicalResult Emulation::lowerBody(func::FuncOp func, SiteTable &sites,
                       "CPU emulation");
       return WalkResult::interrupt();
     }
+    // Distributed shared memory runs mbarrier arrivals and TMA multicast;
+    // a plain access through a shared::cluster pointer would bypass the
+    // emulator's checks and yield points.
+    if (isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::AtomicRMWOp,
+            LLVM::AtomicCmpXchgOp>(op) &&
+        llvm::any_of(op->getOperandTypes(), [](Type type) {
+          auto ptr = dyn_cast<LLVM::LLVMPointerType>(type);
+          return ptr && ptr.getAddressSpace() == 7;
+        })) {
+      op->emitOpError("through a shared::cluster pointer (!llvm.ptr<7>, "
+                      "another block's shared memory) is not supported by "
+                      "the CPU emulation, which runs distributed shared "
+                      "memory's mbarrier arrivals (nvvm.mbarrier.arrive) and "
+                      "TMA multicast only");
+      return WalkResult::interrupt();
+    }
     // ext's tile ops are lowered earlier (ext-alloc-shared-to-workgroup...);
     // converting their types here would leave them invalid.
     if (op->getName().getDialectNamespace() == "ext" &&
@@ -217,6 +235,20 @@ LogicalResult Emulation::lowerBody(func::FuncOp func, SiteTable &sites,
   EmulationFunction fn(emu, func, sites, kernel);
   emu.setFunction(&fn);
   llvm::scope_exit restore([&] { emu.setFunction(nullptr); });
+
+  // A kernel of a module that issues TMA stores has its blocks note ordinary
+  // shared-memory writes (the runtime checks each store's source for writes
+  // not fenced for the async proxy); other kernels pay nothing.
+  if (kernel) {
+    Operation *scope = func->getParentOp();
+    bool storesByTma = scope && scope->walk([](nvgpu::TmaAsyncStoreOp) {
+                                   return WalkResult::interrupt();
+                                 }).wasInterrupted();
+    if (storesByTma) {
+      OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+      emu.call(b, func.getLoc(), EXT_EMU_TRACK_GENERIC_WRITES, {}, {});
+    }
+  }
 
   // Accumulator registers of warpgroup MMAs are read only once their group
   // retired: each f32 read out of an accumulator struct is checked, against

@@ -1,7 +1,10 @@
 //===- IndexOpsToEmulation.cpp - ids and sizes as runtime queries ---------===//
 //
 // Each id or size a kernel reads is one runtime query per function, made at
-// its entry: a fiber's ids never change while it runs.
+// its entry: a fiber's ids never change while it runs. Thread block
+// clusters' ids and sizes too, as the gpu dialect names them and as NVVM's
+// special registers (i32) read them: %clusterid, %nclusterid,
+// %cluster_ctaid, %cluster_nctaid, %cluster_ctarank, %cluster_nctarank.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +12,7 @@
 #include "ext/Runtime/CpuEmulationABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace ext;
@@ -46,6 +50,39 @@ template <typename Op>
 void add(RewritePatternSet &patterns, EmulationModule &emu,
          typename IndexOpLowering<Op>::Build build) {
   patterns.add<IndexOpLowering<Op>>(emu, build);
+}
+
+/// The blocks of a cluster: the product of its three sizes.
+Value clusterBlocks(OpBuilder &b, Location l, EmulationFunction &fn) {
+  return arith::MulIOp::create(
+      b, l, fn.query(EXT_EMU_CLUSTER_DIM_BLOCKS, 0),
+      arith::MulIOp::create(b, l, fn.query(EXT_EMU_CLUSTER_DIM_BLOCKS, 1),
+                            fn.query(EXT_EMU_CLUSTER_DIM_BLOCKS, 2)));
+}
+
+/// An NVVM special register read: the runtime's query along `dim` (-1:
+/// none), or what `build` makes, in the register's integer type.
+template <typename Op>
+void addRegister(RewritePatternSet &patterns, EmulationModule &emu,
+                 StringRef query, int dim) {
+  struct Lowering : EmulationOpPattern<Op> {
+    Lowering(EmulationModule &emu, StringRef query, int dim)
+        : EmulationOpPattern<Op>(emu), query(query), dim(dim) {}
+    LogicalResult matchAndRewrite(Op op,
+                                  PatternRewriter &rewriter) const override {
+      rewriter.setInsertionPoint(op);
+      EmulationFunction &fn = this->emu.function();
+      Location l = op.getLoc();
+      Value v = query.empty() ? clusterBlocks(rewriter, l, fn)
+                              : fn.query(query, dim);
+      rewriter.replaceOp(op, arith::IndexCastOp::create(
+                                 rewriter, l, op.getType(), v));
+      return success();
+    }
+    StringRef query;
+    int dim;
+  };
+  patterns.add<Lowering>(emu, query, dim);
 }
 
 } // namespace
@@ -93,4 +130,42 @@ void ext::populateGPUIndexToEmulationPatterns(RewritePatternSet &patterns,
         return arith::CeilDivUIOp::create(b, op.getLoc(), fn.blockThreads(),
                                           fn.warpSize());
       });
+  add<gpu::ClusterIdOp>(patterns, emu,
+                        [](gpu::ClusterIdOp op, OpBuilder &, F &fn) {
+                          return fn.query(EXT_EMU_CLUSTER_ID,
+                                          dimOf(op.getDimension()));
+                        });
+  add<gpu::ClusterDimOp>(patterns, emu,
+                         [](gpu::ClusterDimOp op, OpBuilder &, F &fn) {
+                           return fn.query(EXT_EMU_CLUSTER_DIM,
+                                           dimOf(op.getDimension()));
+                         });
+  add<gpu::ClusterBlockIdOp>(
+      patterns, emu, [](gpu::ClusterBlockIdOp op, OpBuilder &, F &fn) {
+        return fn.query(EXT_EMU_CLUSTER_BLOCK_ID, dimOf(op.getDimension()));
+      });
+  add<gpu::ClusterDimBlocksOp>(
+      patterns, emu, [](gpu::ClusterDimBlocksOp op, OpBuilder &, F &fn) {
+        return fn.query(EXT_EMU_CLUSTER_DIM_BLOCKS, dimOf(op.getDimension()));
+      });
+  addRegister<NVVM::ClusterIdXOp>(patterns, emu, EXT_EMU_CLUSTER_ID, 0);
+  addRegister<NVVM::ClusterIdYOp>(patterns, emu, EXT_EMU_CLUSTER_ID, 1);
+  addRegister<NVVM::ClusterIdZOp>(patterns, emu, EXT_EMU_CLUSTER_ID, 2);
+  addRegister<NVVM::ClusterDimXOp>(patterns, emu, EXT_EMU_CLUSTER_DIM, 0);
+  addRegister<NVVM::ClusterDimYOp>(patterns, emu, EXT_EMU_CLUSTER_DIM, 1);
+  addRegister<NVVM::ClusterDimZOp>(patterns, emu, EXT_EMU_CLUSTER_DIM, 2);
+  addRegister<NVVM::BlockInClusterIdXOp>(patterns, emu,
+                                         EXT_EMU_CLUSTER_BLOCK_ID, 0);
+  addRegister<NVVM::BlockInClusterIdYOp>(patterns, emu,
+                                         EXT_EMU_CLUSTER_BLOCK_ID, 1);
+  addRegister<NVVM::BlockInClusterIdZOp>(patterns, emu,
+                                         EXT_EMU_CLUSTER_BLOCK_ID, 2);
+  addRegister<NVVM::ClusterDimBlocksXOp>(patterns, emu,
+                                         EXT_EMU_CLUSTER_DIM_BLOCKS, 0);
+  addRegister<NVVM::ClusterDimBlocksYOp>(patterns, emu,
+                                         EXT_EMU_CLUSTER_DIM_BLOCKS, 1);
+  addRegister<NVVM::ClusterDimBlocksZOp>(patterns, emu,
+                                         EXT_EMU_CLUSTER_DIM_BLOCKS, 2);
+  addRegister<NVVM::ClusterId>(patterns, emu, EXT_EMU_CLUSTER_RANK, -1);
+  addRegister<NVVM::ClusterDim>(patterns, emu, "", -1);
 }

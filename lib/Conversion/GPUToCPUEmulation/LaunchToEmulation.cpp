@@ -1,9 +1,10 @@
 //===- LaunchToEmulation.cpp - host gpu ops on the CPU emulator -----------===//
 //
-// On the host, `gpu.launch_func` calls __ext_emu_launch with the grid, the
-// kernel's trampoline, its packed arguments and what race reports need to
-// name buffers and source locations; memory ops become memref code, and
-// registration goes: host memory is device memory.
+// On the host, `gpu.launch_func` calls __ext_emu_launch with the grid (and
+// its thread block clusters, 1x1x1 without), the kernel's trampoline, its
+// packed arguments and what race reports need to name buffers and source
+// locations; memory ops become memref code, and registration goes: host
+// memory is device memory.
 //
 // Async tokens are the runtime's events (an `!llvm.ptr`): `launch_func
 // async` starts its grid after its dependencies and returns at once (grids
@@ -150,9 +151,6 @@ struct LaunchFuncLowering : EmulationOpPattern<gpu::LaunchFuncOp> {
     if (launch.getAsyncObject())
       return launch.emitOpError("on a stream object is not supported by the "
                                 "CPU emulation");
-    if (launch.hasClusterSize())
-      return launch.emitOpError("with thread block clusters is not "
-                                "supported by the CPU emulation");
     KernelInfo *kernel = emu.lookupKernel(launch.getKernelModuleName(),
                                           launch.getKernelName());
     if (!kernel)
@@ -207,6 +205,11 @@ struct LaunchFuncLowering : EmulationOpPattern<gpu::LaunchFuncOp> {
     };
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    // Without clusters, each block is a cluster of its own.
+    Value unit = emuIndexConst(b, loc, 1);
+    gpu::KernelDim3 cluster = launch.hasClusterSize()
+                                  ? launch.getClusterSizeOperandValues()
+                                  : gpu::KernelDim3{unit, unit, unit};
     Value dynamicShared = launch.getDynamicSharedMemorySize()
                               ? asIndex(launch.getDynamicSharedMemorySize())
                               : emuIndexConst(b, loc, 0);
@@ -239,7 +242,10 @@ struct LaunchFuncLowering : EmulationOpPattern<gpu::LaunchFuncOp> {
         bufferRanges,
         deps->first,
         deps->second,
-        arith::ConstantIntOp::create(b, loc, async ? 1 : 0, 32)};
+        arith::ConstantIntOp::create(b, loc, async ? 1 : 0, 32),
+        asIndex(cluster.x),
+        asIndex(cluster.y),
+        asIndex(cluster.z)};
     Value event = emu.call(b, loc, EXT_EMU_LAUNCH, {ptrType}, args);
     eraseHostOp(rewriter, launch, event);
     return success();

@@ -6,7 +6,14 @@
 //   memory; init, arrive(.expect_tx) and try_wait.parity call the runtime
 //   (runtime/cpu/Tma.cpp), try_wait in a loop that yields like a spin;
 // - nvgpu.tma.async.load calls the runtime with the map, the destination's
-//   address, the barrier and the coordinates; the prefetch is dropped;
+//   address, the barrier and the coordinates (and its multicast mask, for a
+//   box that lands in several blocks of a cluster); the prefetch is
+//   dropped;
+// - nvgpu.tma.async.store calls the runtime with the map, the source's
+//   address and the coordinates; nvvm.cp.async.bulk.commit.group and
+//   .wait_group (with `read`) keep the thread's bulk async-groups there, and
+//   nvvm.fence.proxy of the async proxy tells it the thread's ordinary
+//   shared-memory writes are fenced (other proxy kinds are no-ops);
 // - on the host, nvgpu.tma.create.descriptor builds the map in the runtime
 //   and the kernels receive its address (their tensor-map arguments become
 //   i64);
@@ -66,6 +73,26 @@ Value firstElementAddress(OpBuilder &b, Location l, Value memref) {
   Value offset = arith::MulIOp::create(b, l, meta.getOffset(),
                                        emuIndexConst(b, l, bytes));
   return toI64(b, l, arith::AddIOp::create(b, l, base, offset));
+}
+
+/// A buffer of `rank` i64 coordinates of a bulk tensor copy, allocated once
+/// at the function's entry.
+Value coordinateBuffer(OpBuilder &b, EmulationFunction &fn, Location l,
+                       int64_t rank) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&fn.getFunc().getBody().front());
+  return memref::AllocaOp::create(b, l,
+                                  MemRefType::get({rank}, b.getI64Type()));
+}
+
+/// Stores `coords` into `buffer`; returns its address, for the runtime.
+Value storeCoordinates(OpBuilder &b, Location l, Value buffer,
+                       ValueRange coords) {
+  for (auto [i, c] : llvm::enumerate(coords))
+    memref::StoreOp::create(b, l, toI64(b, l, c), buffer,
+                            emuIndexConst(b, l, i));
+  return toI64(b, l,
+               memref::ExtractAlignedPointerAsIndexOp::create(b, l, buffer));
 }
 
 /// Runs `body` under `predicate` when there is one.
@@ -250,10 +277,6 @@ struct TmaAsyncLoadLowering : EmulationOpPattern<nvgpu::TmaAsyncLoadOp> {
   LogicalResult matchAndRewrite(nvgpu::TmaAsyncLoadOp op,
                                 PatternRewriter &rewriter) const override {
     Location l = op.getLoc();
-    if (op.getMulticastMask())
-      return op.emitOpError("with a multicast mask (a cluster's CTAs) is not "
-                            "supported by the CPU emulation, which runs "
-                            "blocks without clusters");
     Value map = carried(op.getTensorMapDescriptor());
     if (!map)
       return op.emitOpError("uses a tensor map that is not a kernel argument "
@@ -266,26 +289,103 @@ struct TmaAsyncLoadLowering : EmulationOpPattern<nvgpu::TmaAsyncLoadOp> {
     // The coordinates go through a buffer allocated once at the entry.
     EmulationFunction &fn = emu.function();
     int64_t rank = op.getCoordinates().size();
-    Value coords;
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(&fn.getFunc().getBody().front());
-      coords = memref::AllocaOp::create(
-          rewriter, l, MemRefType::get({rank}, rewriter.getI64Type()));
-    }
+    Value coords = coordinateBuffer(rewriter, fn, l, rank);
     Value site = fn.site(rewriter, op);
     underPredicate(rewriter, l, op.getPredicate(), [&] {
-      for (auto [i, c] : llvm::enumerate(op.getCoordinates()))
-        memref::StoreOp::create(rewriter, l, toI64(rewriter, l, c), coords,
-                                emuIndexConst(rewriter, l, i));
-      Value coordsPtr = toI64(
-          rewriter, l,
-          memref::ExtractAlignedPointerAsIndexOp::create(rewriter, l, coords));
+      Value coordsPtr =
+          storeCoordinates(rewriter, l, coords, op.getCoordinates());
       Value dst = firstElementAddress(rewriter, l, op.getDst());
+      if (Value mask = op.getMulticastMask()) {
+        // The same offsets in each block of the cluster the mask names.
+        Value mask32 = arith::ExtUIOp::create(rewriter, l,
+                                              rewriter.getI32Type(), mask);
+        emu.call(rewriter, l, EXT_EMU_TMA_LOAD_MULTICAST, {},
+                 {map, dst, *barrier, coordsPtr,
+                  emuI32Const(rewriter, l, rank), mask32, site});
+        return;
+      }
       emu.call(rewriter, l, EXT_EMU_TMA_LOAD, {},
                {map, dst, *barrier, coordsPtr, emuI32Const(rewriter, l, rank),
                 site});
     });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// nvgpu.tma.async.store: the runtime reads the box from the source (through
+/// the map's swizzle) and writes it to global memory asynchronously, in the
+/// issuing thread's bulk async-groups.
+struct TmaAsyncStoreLowering : EmulationOpPattern<nvgpu::TmaAsyncStoreOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(nvgpu::TmaAsyncStoreOp op,
+                                PatternRewriter &rewriter) const override {
+    Location l = op.getLoc();
+    Value map = carried(op.getTensorMapDescriptor());
+    if (!map)
+      return op.emitOpError("uses a tensor map that is not a kernel argument "
+                            "made by nvgpu.tma.create.descriptor on the host");
+    rewriter.setInsertionPoint(op);
+    EmulationFunction &fn = emu.function();
+    int64_t rank = op.getCoordinates().size();
+    Value coords = coordinateBuffer(rewriter, fn, l, rank);
+    Value site = fn.site(rewriter, op);
+    underPredicate(rewriter, l, op.getPredicate(), [&] {
+      Value coordsPtr =
+          storeCoordinates(rewriter, l, coords, op.getCoordinates());
+      Value src = firstElementAddress(rewriter, l, op.getSrc());
+      emu.call(rewriter, l, EXT_EMU_TMA_STORE, {},
+               {map, src, coordsPtr, emuI32Const(rewriter, l, rank), site});
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// cp.async.bulk.commit_group and wait_group[.read]: the calling thread's
+/// bulk async-groups (of TMA stores) in the runtime.
+struct BulkCommitLowering
+    : EmulationOpPattern<NVVM::CpAsyncBulkCommitGroupOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(NVVM::CpAsyncBulkCommitGroupOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.setInsertionPoint(op);
+    emu.call(rewriter, op.getLoc(), EXT_EMU_BULK_COMMIT, {}, {});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BulkWaitLowering : EmulationOpPattern<NVVM::CpAsyncBulkWaitGroupOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(NVVM::CpAsyncBulkWaitGroupOp op,
+                                PatternRewriter &rewriter) const override {
+    Location l = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    emu.call(rewriter, l, EXT_EMU_BULK_WAIT, {},
+             {emuI32Const(rewriter, l, int32_t(op.getGroup())),
+              emuI32Const(rewriter, l, op.getRead() ? 1 : 0),
+              emu.function().site(rewriter, op)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// fence.proxy: the async proxy's (async, async.shared::cta/::cluster) makes
+/// the thread's ordinary shared-memory writes visible to bulk copies (the
+/// runtime checks TMA stores against it); the others order what the
+/// emulation already keeps in order (global memory, tensor maps, aliases).
+struct FenceProxyLowering : EmulationOpPattern<NVVM::FenceProxyOp> {
+  using EmulationOpPattern::EmulationOpPattern;
+  LogicalResult matchAndRewrite(NVVM::FenceProxyOp op,
+                                PatternRewriter &rewriter) const override {
+    NVVM::ProxyKind kind = op.getKind();
+    if (kind == NVVM::ProxyKind::async ||
+        kind == NVVM::ProxyKind::async_shared) {
+      rewriter.setInsertionPoint(op);
+      emu.call(rewriter, op.getLoc(), EXT_EMU_FENCE_PROXY_ASYNC, {},
+               {emu.function().site(rewriter, op)});
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -667,5 +767,6 @@ void ext::populateNVGPUTmaToEmulationPatterns(RewritePatternSet &patterns,
                MBarrierArriveLowering<nvgpu::MBarrierArriveExpectTxOp>,
                MBarrierTryWaitParityLowering, MBarrierGetLowering,
                MBarrierInvalLowering, TmaAsyncLoadLowering,
-               TmaPrefetchLowering>(emu);
+               TmaAsyncStoreLowering, BulkCommitLowering, BulkWaitLowering,
+               FenceProxyLowering, TmaPrefetchLowering>(emu);
 }

@@ -3,7 +3,7 @@
 // Dynamic shared memory is the region after a block's static variables. An
 // internal zero-sized global is a one-byte static variable to ptxas, placed
 // among the others in an order of its own; an external one is the region.
-// Swizzled tiles (TMA boxes, wgmma operands) need their bases at multiples
+// Swizzled tiles (TMA boxes loaded or stored, wgmma operands) need their bases at multiples
 // of 1024 bytes, the swizzle's period in address bits: ext places them so
 // within their buffer, and the buffer itself must be so placed.
 //
@@ -37,6 +37,7 @@ struct ExtGPUAlignSharedMemoryPass
     bool swizzled = false;
     module.walk([&](Operation *op) {
       if (isa<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp,
+              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp,
               NVVM::WgmmaMmaAsyncOp>(op))
         swizzled = true;
     });

@@ -109,7 +109,9 @@ Footprint measure(Operation *kernel, ArrayRef<BlockArgument> workgroup,
     }
   });
   bool bulkCopies = false;
-  body.walk([&](nvgpu::TmaAsyncLoadOp) { bulkCopies = true; });
+  body.walk([&](Operation *op) {
+    bulkCopies |= isa<nvgpu::TmaAsyncLoadOp, nvgpu::TmaAsyncStoreOp>(op);
+  });
   if (bulkCopies && fp.barrierBytes)
     fp.barrierBytes = llvm::alignTo(fp.barrierBytes, 1024);
   return fp;

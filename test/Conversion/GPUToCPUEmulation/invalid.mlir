@@ -4,10 +4,10 @@
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @k() kernel {
-      // expected-error @below {{'gpu.cluster_id' op is not supported by the CPU emulation of GPU kernels}}
-      %c = gpu.cluster_id x
-      %i = arith.index_cast %c : index to i32
-      gpu.printf "%d", %i : i32
+      %f = arith.constant 1.0 : f16
+      // (ext-subgroup-mma-to-lanes, which runs before, lowers these.)
+      // expected-error @below {{'gpu.subgroup_mma_constant_matrix' op is not supported by the CPU emulation of GPU kernels}}
+      %m = gpu.subgroup_mma_constant_matrix %f : !gpu.mma_matrix<16x16xf16, "COp">
       gpu.return
     }
   }
@@ -140,6 +140,34 @@ module attributes {gpu.container_module} {
     gpu.func @k(%a: vector<4xf16>, %b: vector<4xf16>, %c: vector<4xf32>) kernel {
       // expected-error @below {{'amdgpu.mfma' op 4x4x4 on 'f16' (16 blocks) is not supported by the CPU emulation (32x32x8 and 16x16x16 f16, 32x32x2 f32, one block)}}
       %d = amdgpu.mfma 4x4x4 %a * %b + %c { blocks = 16 : i32 } blgp = none : vector<4xf16>, vector<4xf16>, vector<4xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: i32, %rank: i32) kernel {
+      %p = llvm.inttoptr %a : i32 to !llvm.ptr<3>
+      // expected-error @below {{'nvvm.mapa' op on a pointer made from a 'i32': the CPU emulation's shared addresses are 64-bit (take nvgpu.mbarrier.get's address as an i64)}}
+      %q = nvvm.mapa %p, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
+      nvvm.mbarrier.arrive %q {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%p: !llvm.ptr<3>, %rank: i32) kernel {
+      %q = nvvm.mapa %p, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
+      // expected-error @below {{'llvm.load' op through a shared::cluster pointer (!llvm.ptr<7>, another block's shared memory) is not supported by the CPU emulation}}
+      %v = llvm.load %q : !llvm.ptr<7> -> f32
+      gpu.printf "%f", %v : f32
       gpu.return
     }
   }

@@ -5,8 +5,12 @@
 // "kernel launch" runs no PTX; it fills every buffer this fake allocated
 // that is passed as a kernel parameter (memref descriptors carry the pointer
 // twice) with the float 42, so a test sees that the buffers went through
-// allocation, upload, the launch's parameters and download. Loaded by
-// ext-run through EXT_CUDA_DRIVER; never a real driver's replacement.
+// allocation, upload, the launch's parameters and download. Launches with
+// thread block clusters (cuLaunchKernelEx) are checked as the driver checks
+// them: an sm_90 device (FAKE_CUDA_CC=90; the fake is 8.0 unless told),
+// a cluster that divides the grid, at most 8 CTAs unless the kernel allowed
+// non-portable sizes (then 16). Loaded by ext-run and bench/gpu through
+// EXT_CUDA_DRIVER; never a real driver's replacement.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +18,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <set>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -45,8 +51,15 @@ API cuDeviceGetCount(int *count) {
   return 0;
 }
 API cuDeviceGet(int *device, int) { *device = 0; return 0; }
+/// The compute capability, major * 10 + minor: FAKE_CUDA_CC, else 80.
+static int computeCapability() {
+  const char *cc = std::getenv("FAKE_CUDA_CC");
+  return cc && *cc ? std::atoi(cc) : 80;
+}
 API cuDeviceGetAttribute(int *value, int attribute, int) {
-  *value = attribute == 75 ? 8 : 0; // compute capability 8.0
+  *value = attribute == 75   ? computeCapability() / 10
+           : attribute == 76 ? computeCapability() % 10
+                             : 0;
   return 0;
 }
 API cuDeviceGetName(char *name, int size, int) {
@@ -72,7 +85,17 @@ API cuModuleGetFunction(void **f, void *, const char *) {
 // As the driver: a launch above 48 KB of dynamic shared memory fails unless
 // the kernel was opted in to at least that much.
 static int maxDynamicShared = 48 * 1024;
+// So does a cluster of more than 8 CTAs unless the kernel allowed it.
+static bool nonPortableClusters = false;
 API cuFuncSetAttribute(void *, int attribute, int value) {
+  if (attribute == 14) { // CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+    if (computeCapability() < 90 || (value != 0 && value != 1))
+      return 1;
+    if (value && !nonPortableClusters)
+      std::fprintf(stderr, "fake-cuda: non-portable cluster sizes allowed\n");
+    nonPortableClusters = value;
+    return 0;
+  }
   if (attribute != 8) // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
     return 1;
   if (value > 227 * 1024)
@@ -82,8 +105,8 @@ API cuFuncSetAttribute(void *, int attribute, int value) {
   maxDynamicShared = value;
   return 0;
 }
-API cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
-                   unsigned, unsigned smem, void *, void **params, void **) {
+/// The "kernel": 42 into every buffer of the fake passed as a parameter.
+static int runKernel(unsigned smem, void **params) {
   if (int(smem) > maxDynamicShared)
     return 1; // CUDA_ERROR_INVALID_VALUE
 
@@ -100,6 +123,67 @@ API cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
       data[k] = 42.0f;
   }
   return 0;
+}
+API cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned,
+                   unsigned, unsigned smem, void *, void **params, void **) {
+  return runKernel(smem, params);
+}
+
+// cuLaunchKernelEx's configuration (cuda.h, CUDA 12): attributes of 72
+// bytes, an id then a 64-byte value at offset 8.
+namespace {
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+struct LaunchConfig {
+  unsigned grid[3], block[3], sharedMemBytes;
+  void *stream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(LaunchAttribute) == 72 && sizeof(LaunchConfig) == 56,
+              "cuda.h's CUlaunchAttribute and CUlaunchConfig");
+} // namespace
+
+API cuLaunchKernelEx(const LaunchConfig *config, void *, void **params,
+                     void **) {
+  constexpr int kInvalidValue = 1, kNotSupported = 801, kInvalidCluster = 912;
+  if (!config || (config->numAttrs && !config->attrs))
+    return kInvalidValue;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const LaunchAttribute &a = config->attrs[i];
+    if (a.id != 4) // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, the only one known
+      return kInvalidValue;
+    unsigned cluster[3] = {a.value.clusterDim.x, a.value.clusterDim.y,
+                           a.value.clusterDim.z};
+    if (computeCapability() < 90)
+      return kNotSupported;
+    for (int d = 0; d < 3; ++d)
+      if (cluster[d] == 0 || config->grid[d] % cluster[d] != 0)
+        return kInvalidCluster;
+    unsigned size = cluster[0] * cluster[1] * cluster[2];
+    if (size > (nonPortableClusters ? 16u : 8u))
+      return kInvalidCluster;
+    // Once per cluster and grid: the timed replays launch them many times.
+    static std::set<std::tuple<unsigned, unsigned, unsigned, unsigned,
+                               unsigned, unsigned>>
+        seen;
+    if (seen.insert({cluster[0], cluster[1], cluster[2], config->grid[0],
+                     config->grid[1], config->grid[2]})
+            .second)
+      std::fprintf(stderr,
+                   "fake-cuda: cluster (%u, %u, %u) of grid (%u, %u, %u)\n",
+                   cluster[0], cluster[1], cluster[2], config->grid[0],
+                   config->grid[1], config->grid[2]);
+  }
+  return runKernel(config->sharedMemBytes, params);
 }
 API cuStreamCreate(void **s, unsigned) { *s = &stream; return 0; }
 API cuStreamDestroy_v2(void *) { return 0; }
@@ -154,7 +238,10 @@ API cuMemsetD16Async(unsigned long long, unsigned short, size_t, void *) {
 API cuMemHostRegister_v2(void *, size_t, unsigned) { return 0; }
 API cuMemHostUnregister(void *) { return 0; }
 API cuGetErrorName(int error, const char **name) {
-  *name = error == 218 ? "CUDA_ERROR_INVALID_PTX" : "CUDA_ERROR_FAKE";
+  *name = error == 218   ? "CUDA_ERROR_INVALID_PTX"
+          : error == 801 ? "CUDA_ERROR_NOT_SUPPORTED"
+          : error == 912 ? "CUDA_ERROR_INVALID_CLUSTER_SIZE"
+                         : "CUDA_ERROR_FAKE";
   return 0;
 }
 API cuGetErrorString(int, const char **text) {

@@ -36,7 +36,8 @@ void populateGPUWorkgroupMemoryPatterns(mlir::RewritePatternSet &patterns,
                                         EmulationModule &emu);
 
 /// Ids and sizes: thread/block ids and dims, grid dims, global ids, lane and
-/// subgroup ids and sizes become runtime queries hoisted to the entry.
+/// subgroup ids and sizes, thread block clusters' ids and sizes (gpu ops and
+/// NVVM's special registers) become runtime queries hoisted to the entry.
 void populateGPUIndexToEmulationPatterns(mlir::RewritePatternSet &patterns,
                                          EmulationModule &emu);
 
@@ -77,10 +78,21 @@ void populateNVGPUAsyncCopyToEmulationPatterns(
 /// Hopper's `nvgpu.mbarrier.*` (a group is 8 bytes per barrier of the
 /// block's workgroup memory; arrivals, expected transaction bytes and
 /// parity waits run in the runtime) and `nvgpu.tma.async.load` (a bulk
-/// tensor copy that lands when its barrier is first waited on), the
-/// prefetch dropped (runtime/cpu/Tma.cpp).
+/// tensor copy that lands when its barrier is first waited on; with a
+/// multicast mask, in each block of the cluster the mask names), the
+/// prefetch dropped (runtime/cpu/Tma.cpp); `nvgpu.tma.async.store` with
+/// `nvvm.cp.async.bulk.commit.group`, `.wait_group` and `nvvm.fence.proxy`
+/// (runtime/cpu/TmaStore.cpp).
 void populateNVGPUTmaToEmulationPatterns(mlir::RewritePatternSet &patterns,
                                          EmulationModule &emu);
+
+/// Thread block clusters (sm_90): `nvvm.cluster.arrive(.relaxed)` and
+/// `nvvm.cluster.wait` (the cluster barrier), `nvvm.mapa` and
+/// `nvvm.mbarrier.arrive` on a block's own or a peer's mbarrier (distributed
+/// shared memory), `nvvm.fence.mbarrier.init` (a no-op); the cluster's ids
+/// are index queries (populateGPUIndexToEmulationPatterns).
+void populateNVVMClusterToEmulationPatterns(mlir::RewritePatternSet &patterns,
+                                            EmulationModule &emu);
 
 /// Host code: nvgpu.tma.create.descriptor builds the tensor map in the
 /// runtime and the kernels receive its address (their tensor-map arguments

@@ -175,7 +175,7 @@ LogicalResult ScheduleAttr::verify(
     ArrayRef<int64_t> warps, int64_t stages, bool async,
     ArrayRef<AttachAttr> computeAt, ArrayRef<AttachAttr> reverseComputeAt,
     ArrayRef<StringAttr> computeInline, ArrayRef<StringAttr> online,
-    bool tma, WarpSpecialization specialize) {
+    bool tma, WarpSpecialization specialize, ArrayRef<int64_t> cluster) {
   // One role per compute: each name once across the four lists.
   llvm::StringSet<> attachedNames;
   auto once = [&](StringAttr name) {
@@ -259,6 +259,23 @@ LogicalResult ScheduleAttr::verify(
                          << " needs mma = #ext.mma<wgmma_k16> (its consumer "
                             "warpgroups compute on warpgroup MMAs)";
   }
+  if (!cluster.empty()) {
+    if (cluster.size() != 2 || llvm::any_of(cluster, [](int64_t c) {
+          return c < 1;
+        }))
+      return emitError() << "schedule cluster must be [CM, CN], two "
+                            "positive CTA counts over the last two blocked "
+                            "axes";
+    if (cluster[0] * cluster[1] > 8)
+      return emitError() << "schedule cluster of " << cluster[0] << " x "
+                         << cluster[1]
+                         << " CTAs: a thread block cluster holds at most 8 "
+                            "(the portable limit)";
+    if (specialize == WarpSpecialization::none && cluster[0] * cluster[1] > 1)
+      return emitError() << "schedule with cluster needs specialize = "
+                            "cooperative or pingpong (the producer warpgroup "
+                            "multicasts the shared tiles)";
+  }
   return success();
 }
 
@@ -269,7 +286,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   TileDecompositionAttrInterface decomposition;
   FragmentLayoutAttrInterface layout;
   MmaLayoutAttr mma;
-  SmallVector<int64_t> warps;
+  SmallVector<int64_t> warps, cluster;
   SmallVector<AttachAttr> computeAt, reverseComputeAt;
   SmallVector<StringAttr> computeInline, online;
   RasterOrder raster = RasterOrder::row;
@@ -386,6 +403,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
     }
     if (key == "warps")
       return parseInts(warps);
+    if (key == "cluster")
+      return parseInts(cluster);
     if (key == "compute_at")
       return parseAttrs(computeAt);
     if (key == "reverse_compute_at")
@@ -418,8 +437,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
               "layout, mma, warps, raster, swizzle, vector, unroll, stages, "
-              "async, tma, specialize, compute_at, reverse_compute_at, compute_inline or "
-              "online)";
+              "async, tma, specialize, cluster, compute_at, "
+              "reverse_compute_at, compute_inline or online)";
   };
 
   SMLoc start = parser.getCurrentLocation();
@@ -433,7 +452,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<ScheduleAttr>(
       start, parser.getContext(), tile, blocks, threads, cache, decomposition,
       raster, swizzle, vector, unroll, layout, mma, warps, stages, async,
-      computeAt, reverseComputeAt, computeInline, online, tma, specialize);
+      computeAt, reverseComputeAt, computeInline, online, tma, specialize,
+      cluster);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -479,6 +499,7 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
     printer << ", tma = true";
   if (getSpecialize() != WarpSpecialization::none)
     printer << ", specialize = " << stringifyWarpSpecialization(getSpecialize());
+  printList("cluster", getCluster());
   printList("compute_at", getComputeAt());
   printList("reverse_compute_at", getReverseComputeAt());
   printList("compute_inline", getComputeInline());

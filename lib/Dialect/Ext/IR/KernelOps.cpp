@@ -52,6 +52,10 @@ LogicalResult WarpSpecializeOp::verify() {
   }
   if (getFull().getType() != getEmpty().getType())
     return emitOpError("has full and empty barriers of different types");
+  if (getReleaseCtas() < 1 || getReleaseCtas() > kernel.getClusterSize())
+    return emitOpError() << "has stages released by " << getReleaseCtas()
+                         << " CTAs; its kernel's cluster has "
+                         << kernel.getClusterSize();
   for (Operation &op : kernel.getBody().front())
     if (&op != getOperation() && isa<WarpSpecializeOp>(op))
       return emitOpError("is the second in its kernel; a kernel has one "
@@ -75,6 +79,29 @@ int64_t KernelOp::getNumTiles() {
     if (ShapedType::isDynamic(t))
       return ShapedType::kDynamic;
     n *= t;
+  }
+  return n;
+}
+
+int64_t KernelOp::getClusterSize() {
+  int64_t n = 1;
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster())
+    for (int64_t c : *cluster)
+      n *= c;
+  return n;
+}
+
+int64_t KernelOp::getNumWorkTiles() {
+  std::optional<ArrayRef<int64_t>> cluster = getCluster();
+  if (!cluster)
+    return getNumTiles();
+  ArrayRef<int64_t> tiles = getTiles();
+  int64_t n = 1;
+  for (auto [d, t] : llvm::enumerate(tiles)) {
+    if (ShapedType::isDynamic(t))
+      return ShapedType::kDynamic;
+    size_t fromEnd = tiles.size() - d;
+    n *= fromEnd <= 2 ? llvm::divideCeil(t, (*cluster)[2 - fromEnd]) : t;
   }
   return n;
 }
@@ -106,6 +133,22 @@ LogicalResult KernelOp::verify() {
     return emitOpError("swizzle must be positive");
   if (getFixupCost() && !(getFixupCost()->convertToDouble() >= 0))
     return emitOpError("fixup_cost must be a non-negative cost");
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster()) {
+    if (cluster->size() != 2 || getTiles().size() < 2 ||
+        llvm::any_of(*cluster, [](int64_t c) { return c < 1; }))
+      return emitOpError("cluster must be [CM, CN], positive CTA counts over "
+                         "the last two of at least two tile dimensions");
+    if (getClusterSize() > 8)
+      return emitOpError() << "has a cluster of " << getClusterSize()
+                           << " CTAs; at most 8 (the portable limit)";
+    if (!isa<DataParallelAttr, PersistentAttr>(getDecomposition()))
+      return emitOpError()
+             << "has a cluster, whose CTAs share every k-step's tiles, but "
+                "decomposition "
+             << getDecomposition()
+             << " may give them different k-ranges or tile counts (use "
+                "#ext.data_parallel or #ext.persistent)";
+  }
   // A grid or reduce range known at run time: the decomposition plans it
   // at launch.
   if (plansAtLaunch()) {
@@ -119,7 +162,7 @@ LogicalResult KernelOp::verify() {
     return success();
   }
   return getDecomposition().verifyProblem([&]() { return emitOpError(); },
-                                          getNumTiles(), getIters(),
+                                          getNumWorkTiles(), getIters(),
                                           DeviceFacts());
 }
 
@@ -386,5 +429,20 @@ LogicalResult StoreTileOp::verify() {
     return emitOpError("source must have a static shape");
   if (getVector() < 1 || !llvm::isPowerOf2_64(getVector()))
     return emitOpError("vector width must be a power of two");
+  if (Value map = getTensorMap()) {
+    auto type = dyn_cast<nvgpu::TensorMapDescriptorType>(map.getType());
+    if (!type)
+      return emitOpError() << "tensor_map must be an "
+                              "!nvgpu.tensormap.descriptor, got "
+                           << map.getType();
+    if (type.getTensor().getShape() != src.getShape() ||
+        type.getTensor().getElementType() != src.getElementType())
+      return emitOpError() << "stores a " << src
+                           << " tile through a tensor map whose box is "
+                           << type.getTensor();
+    if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(src))
+      return emitOpError("stores through a tensor map from shared memory "
+                         "only (the copy engine's source)");
+  }
   return success();
 }

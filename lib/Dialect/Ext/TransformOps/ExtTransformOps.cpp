@@ -216,7 +216,7 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       "tile",   "blocks", "threads", "cache",  "decomposition",
       "raster", "swizzle", "vector", "unroll", "layout",
       "mma",    "warps",  "stages",  "async",  "compute_at",
-      "reverse_compute_at", "compute_inline", "online", "tma", "specialize"};
+      "reverse_compute_at", "compute_inline", "online", "tma", "specialize", "cluster"};
   if (!f.checkKnown(kKnown))
     return DiagnosedSilenceableFailure::definiteFailure();
 
@@ -224,6 +224,8 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
   auto threads =
       f.integers("threads", old ? old.getThreads() : ArrayRef<int64_t>{});
   auto warps = f.integers("warps", old ? old.getWarps() : ArrayRef<int64_t>{});
+  auto cluster =
+      f.integers("cluster", old ? old.getCluster() : ArrayRef<int64_t>{});
   auto blocks = f.attributes<StringAttr>(
       "blocks", old ? old.getBlocks() : ArrayRef<StringAttr>{},
       "an array of axis names");
@@ -320,7 +322,7 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       ArrayRef(*threads), ArrayRef(*cache), *decomposition, raster, *swizzle,
       *vector, *unroll, *layout, mma, ArrayRef(*warps), *stages, *async,
       ArrayRef(*computeAt), ArrayRef(*reverseComputeAt), ArrayRef(*inlined),
-      ArrayRef(*online), *tma, specialize);
+      ArrayRef(*online), *tma, specialize, ArrayRef(*cluster));
   if (!schedule)
     return DiagnosedSilenceableFailure::definiteFailure();
   return attachSchedule(*this, compute, schedule);

@@ -188,6 +188,24 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
                                                     attached.size(),
                                                     *decomposition)))
     return failure();
+  // A cluster of one CTA is none.
+  DenseI64ArrayAttr clusterAttr;
+  if (ArrayRef<int64_t> cluster = schedule.getCluster();
+      !cluster.empty() && cluster[0] * cluster[1] > 1) {
+    if (plan.tileCounts.size() < 2)
+      return op.emitOpError()
+             << "schedule with cluster = [" << cluster[0] << ", "
+             << cluster[1] << "]: the cluster spans the last two blocked "
+             << "axes; the kernel blocks " << plan.tileCounts.size();
+    if (!isa<DataParallelAttr, PersistentAttr>(*decomposition))
+      return op.emitOpError()
+             << "schedule with cluster = [" << cluster[0] << ", "
+             << cluster[1] << "]: the CTAs of a cluster share every k-step's "
+             << "tiles, so the decomposition must give each the same k-range "
+                "(#ext.data_parallel or #ext.persistent), not "
+             << *decomposition;
+    clusterAttr = rw.getDenseI64ArrayAttr(cluster);
+  }
   auto kernel = KernelOp::create(
       rw, loc, dynamicTiles, rw.getDenseI64ArrayAttr(plan.tileCounts),
       dyn_cast<Value>(iters), plan.iters,
@@ -206,7 +224,8 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
       atLaunch && (*decomposition).splitsReduction()
           ? rw.getF64FloatAttr(
                 tilework::CostModel::forTileK(tileK).partialCost)
-          : FloatAttr());
+          : FloatAttr(),
+      clusterAttr);
   if (hasCombiner && !op.getReducer().empty()) {
     IRMapping mapping;
     op.getReducer().cloneInto(&kernel.getReducer(), mapping);
@@ -504,12 +523,27 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
         Block *b = rw.createBlock(&store.getBody(), {}, {elem}, {loc});
         YieldOp::create(rw, loc, b->getArgument(0));
       }
-      if (staging)
+      if (staging) {
+        // With the copy engine (tma = true), one bulk tensor store of the
+        // tile where it can; else the threads' coalesced rows.
+        Value map;
+        if (schedule.getTma()) {
+          std::string why;
+          map = buildTmaStoreMap(rw, op, o,
+                                 cast<MemRefType>(staged.getType()), staging,
+                                 kernel, why);
+          if (!map && options.report)
+            op.emitRemark() << "output " << o
+                            << " is stored by the threads, not the copy "
+                               "engine: "
+                            << why;
+        }
         // A swizzled tile is rewritten access by access: scalar reads.
         StoreTileOp::create(
             rw, phaseLoc(loc, "epilogue store of output " + Twine(o)), staged,
-            op.getOutputs()[o], origins,
+            op.getOutputs()[o], origins, map,
             staging.getSwizzle() ? 1 : schedule.getVector());
+      }
     }
     KernelYieldOp::create(rw, loc, ValueRange{});
   } else {

@@ -131,7 +131,8 @@ void tiling::issueTmaCopies(RewriterBase &rw, Location loc, ComputeOp op,
                             const TilingPlan &plan, const TmaLoads &tma,
                             ArrayRef<Value> offsets, Value barriers,
                             Value stage,
-                            ArrayRef<SmallVector<Value>> stageBufs) {
+                            ArrayRef<SmallVector<Value>> stageBufs,
+                            ArrayRef<TmaMulticast> multicast) {
   nvgpu::MBarrierArriveExpectTxOp::create(
       rw, phaseLoc(loc, "bulk tensor copies of the k-step"), barriers,
       constIndex(rw, loc, tma.bytesPerStep), stage, Value());
@@ -143,12 +144,21 @@ void tiling::issueTmaCopies(RewriterBase &rw, Location loc, ComputeOp op,
       origins.push_back(windowOrigin(rw, loc, d, offsets));
     // The copy engine's coordinates run innermost first.
     std::reverse(origins.begin(), origins.end());
+    TmaMulticast shared = i < multicast.size() ? multicast[i] : TmaMulticast();
+    std::optional<OpBuilder::InsertionGuard> issuer;
+    if (shared.issue) {
+      auto ifOp = scf::IfOp::create(rw, loc, shared.issue, /*withElse=*/false);
+      issuer.emplace(rw);
+      rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
     nvgpu::TmaAsyncLoadOp::create(
         rw,
-        phaseLoc(loc,
-                 "bulk tensor copy of input " + Twine(i) + " into shared memory"),
+        phaseLoc(loc, "bulk tensor copy of input " + Twine(i) +
+                          (shared.mask ? " multicast into the cluster's "
+                                         "shared memory"
+                                       : " into shared memory")),
         selectStage(rw, loc, stageBufs[i], stage), barriers, tma.maps[i],
-        origins, stage, /*multicastMask=*/Value(), /*predicate=*/Value());
+        origins, stage, shared.mask, /*predicate=*/Value());
   }
 }
 

@@ -53,6 +53,17 @@ OpFoldResult mulFolded(OpBuilder &b, Location loc, OpFoldResult x,
       .getResult();
 }
 
+OpFoldResult ceilDivFolded(OpBuilder &b, Location loc, OpFoldResult x,
+                           int64_t y) {
+  if (std::optional<int64_t> cx = getConstantIntValue(x))
+    return b.getIndexAttr(llvm::divideCeil(*cx, y));
+  if (y == 1)
+    return x;
+  return arith::CeilDivUIOp::create(b, loc, indexValue(b, loc, x),
+                                    constIndex(b, loc, y))
+      .getResult();
+}
+
 /// Tile coordinates of linear tile index `tile`. Leading tile dimensions
 /// (batches) are outermost; the last two are walked in `raster` order in
 /// groups of `swizzle` rows (row raster) or columns (col raster), so that
@@ -242,6 +253,25 @@ public:
                              ValueRange fragments) override {
     if (role == Role::producer)
       return success();
+    // A cluster's tiles past the grid's edge computed zeros: nothing to
+    // store.
+    std::optional<OpBuilder::InsertionGuard> inGrid;
+    SmallVector<Value> args = coordsOf(b, loc, tile);
+    if (kernel.getCluster()) {
+      SmallVector<OpFoldResult> counts = tileCounts(b, kernel);
+      Value inside;
+      for (unsigned d = counts.size() - 2; d < counts.size(); ++d) {
+        Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            args[d],
+                                            indexValue(b, loc, counts[d]));
+        inside = inside ? arith::AndIOp::create(b, loc, inside, below)
+                              .getResult()
+                        : below;
+      }
+      auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+      inGrid.emplace(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
     // Ping-pong: the epilogue of the unit the warpgroup ran.
     std::optional<OpBuilder::InsertionGuard> inTurn;
     if (unitCounter) {
@@ -249,7 +279,6 @@ public:
       inTurn.emplace(b);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     }
-    SmallVector<Value> args = coordsOf(b, loc, tile);
     llvm::append_range(args, fragments);
     return success(succeeded(inlineRegion(b, kernel.getEpilogue(), args)));
   }
@@ -262,9 +291,32 @@ public:
   void emitWait(OpBuilder &b, Location loc, Value slot) override;
 
 private:
+  /// The coordinates of the decomposition's tile `tile`: with a cluster, a
+  /// cluster tile, of which the CTA of rank r runs tile (r mod CM, r / CM).
   SmallVector<Value> coordsOf(OpBuilder &b, Location loc, Value tile) {
-    return delinearizeTile(b, loc, tile, tileCounts(b, kernel),
-                           kernel.getRaster(), kernel.getSwizzle());
+    SmallVector<OpFoldResult> counts = tileCounts(b, kernel);
+    std::optional<ArrayRef<int64_t>> cluster = kernel.getCluster();
+    if (!cluster)
+      return delinearizeTile(b, loc, tile, counts, kernel.getRaster(),
+                             kernel.getSwizzle());
+    unsigned rank = counts.size();
+    SmallVector<OpFoldResult> clusterCounts(counts);
+    for (unsigned i = 0; i < 2; ++i)
+      clusterCounts[rank - 2 + i] =
+          ceilDivFolded(b, loc, counts[rank - 2 + i], (*cluster)[i]);
+    SmallVector<Value> coords = delinearizeTile(
+        b, loc, tile, clusterCounts, kernel.getRaster(), kernel.getSwizzle());
+    Value ctaRank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
+    Value cm = constIndex(b, loc, (*cluster)[0]);
+    Value inCluster[2] = {arith::RemUIOp::create(b, loc, ctaRank, cm),
+                          arith::DivUIOp::create(b, loc, ctaRank, cm)};
+    for (unsigned i = 0; i < 2; ++i)
+      coords[rank - 2 + i] = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, coords[rank - 2 + i],
+                                constIndex(b, loc, (*cluster)[i])),
+          inCluster[i]);
+    return coords;
   }
 
   FailureOr<SmallVector<Value>> inlineRegion(OpBuilder &b, Region &region,
@@ -662,6 +714,12 @@ std::pair<int64_t, int64_t> roleRegisters(int64_t threads, int64_t consumers) {
   return {producer, std::min<int64_t>(consumer, 256)};
 }
 
+/// barrier.cluster.arrive and .wait of every thread of the cluster.
+void emitClusterBarrier(OpBuilder &b, Location loc) {
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+}
+
 /// The main launch's body of a warp-specialized kernel: the per-CTA values
 /// and barrier initialization, then one branch per role (the form under
 /// which ptxas honors setmaxnreg), each walking the CTA's work units.
@@ -677,6 +735,7 @@ emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
     if (isa<AllocSharedOp, nvgpu::MBarrierCreateOp>(op))
       b.clone(op, hoisted);
   bool pingpong = ws.getPingpong();
+  bool clustered = kernel.getClusterSize() > 1;
   int64_t groups = consumers / 128;
   // Ping-pong: the consumer warpgroups' turns, one barrier each.
   Value order;
@@ -704,13 +763,20 @@ emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
     // warpgroup that reads the stage (ping-pong: the one).
     for (int64_t s = 0; s < stages; ++s) {
       nvgpu::MBarrierInitOp::create(tb, tl, full, c(1), c(s), Value());
-      nvgpu::MBarrierInitOp::create(tb, tl, empty,
-                                    c(pingpong ? 1 : consumers / 128), c(s),
-                                    Value());
+      nvgpu::MBarrierInitOp::create(
+          tb, tl, empty,
+          c((pingpong ? 1 : consumers / 128) * ws.getReleaseCtas()), c(s),
+          Value());
     }
+    // Peers arrive on these barriers and multicast into them: the inits
+    // are made visible to the cluster before the cluster barrier below.
+    if (clustered)
+      NVVM::FenceMbarrierInitOp::create(tb, tl);
     scf::YieldOp::create(tb, tl);
   });
   gpu::BarrierOp::create(b, initLoc);
+  if (clustered)
+    emitClusterBarrier(b, initLoc);
   // Each thread counts the k-steps its role ran (and with ping-pong the
   // units): allocas at the start of the kernel's entry block, which LLVM
   // promotes to registers.
@@ -775,6 +841,13 @@ emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
   }
   result = walk(b);
   emitter.specialize(KernelEmitter::Role::all, nullptr, Value());
+  // No CTA leaves while a peer may still arrive on its barriers or
+  // multicast into its shared memory.
+  if (clustered) {
+    b.setInsertionPointAfter(roles);
+    emitClusterBarrier(
+        b, NameLoc::get(b.getStringAttr("cluster barrier before exit"), loc));
+  }
   return result;
 }
 
@@ -786,7 +859,15 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
   Location loc = kernel.getLoc();
   TileDecompositionAttrInterface decomposition = kernel.getDecomposition();
   const DeviceFacts &device = options.device;
-  int64_t numTiles = kernel.getNumTiles(), iters = kernel.getIters();
+  // With a cluster the decomposition deals out cluster tiles to clusters:
+  // its grid and SM count are in clusters.
+  int64_t clusterSize = kernel.getClusterSize();
+  if (auto persistent = dyn_cast<PersistentAttr>(decomposition);
+      persistent && clusterSize > 1 && persistent.getSms())
+    decomposition = PersistentAttr::get(
+        rw.getContext(), persistent.getGrid(),
+        std::max<int64_t>(1, persistent.getSms() / clusterSize));
+  int64_t numTiles = kernel.getNumWorkTiles(), iters = kernel.getIters();
   bool atLaunch = kernel.plansAtLaunch();
   if (!atLaunch &&
       failed(decomposition.verifyProblem(
@@ -811,8 +892,21 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
                             const WorkspaceLayout *layout,
                             function_ref<LogicalResult(OpBuilder &, Value)> body)
       -> FailureOr<gpu::LaunchOp> {
-    auto launch =
-        gpu::LaunchOp::create(rw, loc, gridV, one, one, block, one, one);
+    Value clusterV = clusterSize > 1 ? constIndex(rw, loc, clusterSize)
+                                     : Value();
+    if (clusterV)
+      gridV = indexValue(rw, loc,
+                         mulFolded(rw, loc, gridV, rw.getIndexAttr(clusterSize)));
+    auto launch = gpu::LaunchOp::create(
+        rw, loc, gridV, one, one, block, one, one, Value(), Type(),
+        ValueRange(), TypeRange(), TypeRange(), clusterV,
+        clusterV ? one : Value(), clusterV ? one : Value());
+    // LaunchOp's builder gives the body the arguments of a launch without
+    // clusters; one with clusters also has their ids and sizes.
+    Block &launchBody = launch.getBody().front();
+    while (launchBody.getNumArguments() <
+           launch.getNumConfigRegionAttributes())
+      launchBody.addArgument(rw.getIndexType(), loc);
     OpBuilder::InsertionGuard g(rw);
     rw.setInsertionPointToStart(&launch.getBody().front());
     if (workspace) {
@@ -822,7 +916,11 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
       launch->setAttr("ext.workspace_bytes",
                       rw.getI64IntegerAttr(bytes ? *bytes : -1));
     }
-    Value blockId = gpu::BlockIdOp::create(rw, loc, gpu::Dimension::x);
+    Value blockId = clusterV
+                        ? gpu::ClusterIdOp::create(rw, loc, gpu::Dimension::x)
+                              .getResult()
+                        : gpu::BlockIdOp::create(rw, loc, gpu::Dimension::x)
+                              .getResult();
     if (failed(body(rw, blockId)))
       return failure();
     gpu::TerminatorOp::create(rw, loc);
@@ -837,7 +935,12 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
   std::optional<LaunchPlan> launchPlan;
   if (atLaunch) {
     OpFoldResult tiles = rw.getIndexAttr(1);
-    for (OpFoldResult count : tileCounts(rw, kernel))
+    SmallVector<OpFoldResult> counts = tileCounts(rw, kernel);
+    if (std::optional<ArrayRef<int64_t>> cluster = kernel.getCluster())
+      for (unsigned i = 0; i < 2; ++i)
+        counts[counts.size() - 2 + i] = ceilDivFolded(
+            rw, loc, counts[counts.size() - 2 + i], (*cluster)[i]);
+    for (OpFoldResult count : counts)
       tiles = mulFolded(rw, loc, tiles, count);
     Value tilesV = indexValue(rw, loc, tiles);
     double cost = kernel.getFixupCost()

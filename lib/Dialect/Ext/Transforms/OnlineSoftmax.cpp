@@ -1144,7 +1144,8 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
   auto kernel = KernelOp::create(
       rw, loc, ValueRange(), rw.getDenseI64ArrayAttr(plan.tileCounts), Value(),
       plan.iters, block, *decomposition, schedule.getRaster(),
-      schedule.getSwizzle(), CombinerKindAttr(), ArrayAttr(), FloatAttr());
+      schedule.getSwizzle(), CombinerKindAttr(), ArrayAttr(), FloatAttr(),
+      DenseI64ArrayAttr());
   unsigned numTileDims = plan.tileCounts.size();
   SmallVector<Type> argTypes(numTileDims + 2, rw.getIndexType());
   Block *body = rw.createBlock(&kernel.getBody(), {}, argTypes,

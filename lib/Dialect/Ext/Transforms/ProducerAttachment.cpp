@@ -339,7 +339,7 @@ tiling::resolveComputeAt(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
     SmallVector<int64_t> threads = producerThreads(p, tile, blockThreads);
     auto pSchedule = ScheduleAttr::get(
         ctx, tile, {}, threads, {}, {}, RasterOrder::row, 1, 1, 1, {}, {}, {},
-        1, true, {}, {}, {}, {}, false, WarpSpecialization::none);
+        1, true, {}, {}, {}, {}, false, WarpSpecialization::none, {});
     FailureOr<TilingPlan> pPlan = planTiling(p, pSchedule);
     if (failed(pPlan))
       return failure();
@@ -547,7 +547,7 @@ void tiling::emitAttachedProducers(RewriterBase &rw, Location loc,
         origins.push_back(windowOrigin(rw, pLoc, r, frame.offsets));
       StoreTileOp::create(
           rw, phaseLoc(loc, "store of " + quotedName(p) + " (compute_at)"),
-          ap.buffer, out, origins, /*vector=*/1);
+          ap.buffer, out, origins, /*tensor_map=*/Value(), /*vector=*/1);
     }
   }
 }

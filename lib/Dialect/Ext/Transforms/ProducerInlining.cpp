@@ -134,7 +134,8 @@ ComputeOp inlineOne(RewriterBase &rw, ComputeOp op, ComputeOp producer,
       schedule.getLayout(), schedule.getMma(), schedule.getWarps(),
       schedule.getStages(), schedule.getAsync(), schedule.getComputeAt(),
       schedule.getReverseComputeAt(),
-      rest, schedule.getOnline(), schedule.getTma(), schedule.getSpecialize());
+      rest, schedule.getOnline(), schedule.getTma(), schedule.getSpecialize(),
+      schedule.getCluster());
 
   rw.setInsertionPoint(op);
   auto fused = ComputeOp::create(

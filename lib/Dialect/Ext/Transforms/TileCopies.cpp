@@ -14,6 +14,7 @@
 #include "ext/Support/IndexConstant.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -355,11 +356,44 @@ LogicalResult tile_lowering::lowerCopyWait(LaunchState &state, CopyWaitOp op) {
   return success();
 }
 
+/// A store_tile through a tensor map: one bulk tensor store of the tile.
+/// Its writers make their shared-memory writes visible to the copy engine
+/// (the async proxy) before the barrier that lets one thread issue it; that
+/// thread waits until the engine has read the tile before the barrier that
+/// lets anyone rewrite it (the next unit's epilogue, a buffer sharing its
+/// bytes). The engine skips elements outside the target.
+static void lowerTmaStoreTile(LaunchState &state, StoreTileOp op) {
+  Location loc = op.getLoc();
+  IRRewriter &rw = state.getRewriter();
+  MLIRContext *ctx = rw.getContext();
+  NVVM::FenceProxyOp::create(
+      rw, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  state.insertBarrier(loc);
+  Value first = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                      state.getThreadIdAt(op),
+                                      constIndex(rw, loc, 0));
+  scf::IfOp::create(rw, loc, first, [&](OpBuilder &b, Location l) {
+    // The copy engine's coordinates run innermost first.
+    SmallVector<Value> coords(llvm::reverse(op.getOffsets()));
+    nvgpu::TmaAsyncStoreOp::create(b, l, op.getSource(), op.getTensorMap(),
+                                   coords, Value());
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, l);
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, l, 0, b.getUnitAttr());
+    scf::YieldOp::create(b, l);
+  });
+  state.insertBarrier(loc);
+}
+
 LogicalResult tile_lowering::lowerStoreTile(LaunchState &state,
                                             StoreTileOp op) {
   Location loc = op.getLoc();
   IRRewriter &rw = state.getRewriter();
   rw.setInsertionPoint(op);
+  if (op.getTensorMap()) {
+    lowerTmaStoreTile(state, op);
+    return success();
+  }
   auto srcType = cast<MemRefType>(op.getSource().getType());
   std::string why;
   int64_t width = storeVectorWidth(op, why);

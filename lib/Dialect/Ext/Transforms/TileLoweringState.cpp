@@ -9,6 +9,8 @@
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -80,7 +82,30 @@ Value LaunchState::newScratch(Location loc, ArrayRef<int64_t> shape,
 void LaunchState::insertBarrier(Location loc) {
   if (barrierCounter++ == dropBarrier)
     return;
-  gpu::BarrierOp::create(rw, loc);
+  auto barrier = gpu::BarrierOp::create(rw, loc);
+  // In a warp-specialized role's region the barrier is its threads' alone
+  // (the producer never reaches it): bar.sync 1 of the consumers, or with
+  // ping-pong bar.sync 2 + w of consumer warpgroup w's 128 threads (the
+  // two may be in their epilogues at once).
+  int64_t threads = getThreadsAt(barrier);
+  if (threads == blockThreads)
+    return;
+  rw.setInsertionPoint(barrier);
+  Value id = arith::ConstantIntOp::create(rw, loc, 1, 32);
+  for (Operation *p = barrier->getParentOp(); p && !isa<gpu::LaunchOp>(p);
+       p = p->getParentOp())
+    if (p->hasAttr(kRoleLocalIdsAttrName) && p->hasAttr(kRoleThreadsAttrName))
+      id = arith::IndexCastOp::create(
+          rw, loc, rw.getI32Type(),
+          arith::AddIOp::create(
+              rw, loc, arith::ConstantIndexOp::create(rw, loc, 2),
+              arith::DivUIOp::create(
+                  rw, loc, tid, arith::ConstantIndexOp::create(rw, loc, threads))));
+  Value count = arith::ConstantIntOp::create(rw, loc, threads, 32);
+  auto named = NVVM::BarrierOp::create(rw, loc, Type(), id, count,
+                                       NVVM::BarrierReductionAttr(), Value());
+  rw.eraseOp(barrier);
+  rw.setInsertionPointAfter(named);
 }
 
 Value LaunchState::dominatingGroupToken(Operation *op) {

@@ -332,6 +332,15 @@ mlir::LogicalResult checkTmaLoads(ComputeOp op, const TilingPlan &plan,
                                   ScheduleAttr schedule,
                                   const ApplyScheduleOptions &options);
 
+/// The tensor map (built by the host before `kernel`) through which the
+/// epilogue stores output `output`'s shared tile `staging` (cached as
+/// `cache`) by one bulk tensor store; null, saying why in `why`, where the
+/// copy engine cannot (the output's layout, a padded tile, a box too big).
+mlir::Value buildTmaStoreMap(mlir::RewriterBase &rw, ComputeOp op,
+                             unsigned output, mlir::MemRefType staging,
+                             CacheAttr cache, mlir::Operation *kernel,
+                             std::string &why);
+
 /// Builds the tensor maps of a checked plan before `kernel`.
 TmaLoads buildTmaLoads(mlir::RewriterBase &rw, ComputeOp op,
                        const TilingPlan &plan, mlir::Operation *kernel);
@@ -398,11 +407,18 @@ stepOperands(mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
 /// One thread's issue of a k-step's bulk tensor copies (at `offsets`) into
 /// `stage` of every cached input: `arrive.expect_tx` of their bytes on the
 /// stage's mbarrier in `barriers`, then one copy per input.
+/// With a thread block cluster, an input's copy may be one CTA's for
+/// several: issued where `issue` holds, into the CTAs of `mask` (i16, by
+/// rank). Null members: the CTA's own copy.
+struct TmaMulticast {
+  mlir::Value issue, mask;
+};
 void issueTmaCopies(mlir::RewriterBase &rw, mlir::Location loc, ComputeOp op,
                     const TilingPlan &plan, const TmaLoads &tma,
                     llvm::ArrayRef<mlir::Value> offsets, mlir::Value barriers,
                     mlir::Value stage,
-                    llvm::ArrayRef<llvm::SmallVector<mlir::Value>> stageBufs);
+                    llvm::ArrayRef<llvm::SmallVector<mlir::Value>> stageBufs,
+                    llvm::ArrayRef<TmaMulticast> multicast = {});
 
 /// Reports at `op` what warp specialization cannot do with this plan: other
 /// than warpgroup MMAs, attached producers, a split reduction.

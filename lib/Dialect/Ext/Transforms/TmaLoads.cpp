@@ -161,3 +161,63 @@ TmaLoads tiling::buildTmaLoads(RewriterBase &rw, ComputeOp op,
   }
   return loads;
 }
+
+Value tiling::buildTmaStoreMap(RewriterBase &rw, ComputeOp op, unsigned output,
+                               MemRefType staging, CacheAttr cache,
+                               Operation *kernel, std::string &why) {
+  auto type = dyn_cast<MemRefType>(op.getOutputs()[output].getType());
+  if (!type || !type.getLayout().isIdentity() || type.getRank() > 5) {
+    why = "the output is not a row-major memref of rank 1 to 5";
+    return Value();
+  }
+  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  if (type.getElementTypeBitWidth() % 8 != 0 ||
+      !llvm::is_contained({1, 2, 4, 8}, elemBytes)) {
+    why = "its elements are not of 1, 2, 4 or 8 bytes";
+    return Value();
+  }
+  int64_t inner = type.getShape().back();
+  if (type.getRank() > 1 && !ShapedType::isDynamic(inner) &&
+      inner * elemBytes % 16 != 0) {
+    why = "its rows are " + std::to_string(inner * elemBytes) +
+          " bytes, not a multiple of 16 (a tensor map's row stride)";
+    return Value();
+  }
+  if (!cache.getAlign().empty()) {
+    why = "its shared tile is padded (storage_align); the copy engine reads "
+          "dense boxes";
+    return Value();
+  }
+  for (int64_t s : staging.getShape())
+    if (s > 256) {
+      why = "its tile has " + std::to_string(s) +
+            " elements along one dimension; a copy box has at most 256";
+      return Value();
+    }
+  FailureOr<nvgpu::TensorMapSwizzleKind> swizzle =
+      hardwareSwizzle(cache.getSwizzle(), elemBytes,
+                      staging.getShape().back() * elemBytes, why);
+  if (failed(swizzle))
+    return Value();
+  MLIRContext *ctx = op.getContext();
+  OpBuilder::InsertionGuard guard(rw);
+  rw.setInsertionPoint(kernel);
+  Location loc =
+      phaseLoc(op.getLoc(), "tensor map of output " + Twine(output));
+  Value target = op.getOutputs()[output];
+  Value cast = memref::CastOp::create(
+      rw, loc,
+      UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace()),
+      target);
+  SmallVector<Value> box;
+  for (int64_t s : staging.getShape())
+    box.push_back(constIndex(rw, loc, s));
+  auto boxType = MemRefType::get(
+      staging.getShape(), type.getElementType(), MemRefLayoutAttrInterface(),
+      IntegerAttr::get(IntegerType::get(ctx, 64), 3));
+  auto mapType = nvgpu::TensorMapDescriptorType::get(
+      ctx, boxType, *swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  return nvgpu::TmaCreateDescriptorOp::create(rw, loc, mapType, cast, box);
+}

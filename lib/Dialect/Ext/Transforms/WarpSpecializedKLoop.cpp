@@ -25,6 +25,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -33,6 +35,9 @@ using namespace ext;
 using namespace ext::tiling;
 
 namespace {
+
+/// NVPTX's shared::cta and shared::cluster address spaces.
+constexpr unsigned kSharedAddressSpace = 3, kSharedClusterAddressSpace = 7;
 
 /// Stage and phase of the pipeline, carried through a loop.
 struct StagePhase {
@@ -45,6 +50,91 @@ StagePhase advance(RewriterBase &rw, Location loc, StagePhase at,
                    int64_t stages) {
   auto [next, wraps] = nextStage(rw, loc, at.stage, stages);
   return {next, arith::XOrIOp::create(rw, loc, at.phase, wraps)};
+}
+
+/// How a thread block cluster of CM x CN CTAs (over the last two blocked
+/// axes) shares the k-loop's tiles. An input that does not move with the
+/// row tiles is the same for the CM CTAs of a cluster column: the column's
+/// first CTA loads it into all of them. One that does not move with the
+/// column tiles, likewise across a cluster row. Each stage is then written
+/// by the CTAs of the row and column that share an input, whose consumers
+/// all release it.
+struct ClusterSharing {
+  SmallVector<TmaMulticast> multicast;
+  /// Ranks of the other CTAs whose producers write into this CTA's stages
+  /// (the CTA's releases go to them too).
+  SmallVector<Value> peers;
+};
+
+ClusterSharing planClusterSharing(RewriterBase &rw, Location loc,
+                                  ComputeOp op, const TilingPlan &plan,
+                                  ArrayRef<int64_t> cluster) {
+  ClusterSharing sharing;
+  if (cluster.empty() || cluster[0] * cluster[1] == 1)
+    return sharing;
+  auto c = [&](int64_t v) { return constIndex(rw, loc, v); };
+  int64_t cm = cluster[0], cn = cluster[1];
+  unsigned nb = plan.blockedAxes.size();
+  unsigned rowAxis = plan.blockedAxes[nb - 2], colAxis = plan.blockedAxes[nb - 1];
+  auto movesWith = [&](unsigned input, unsigned axis) {
+    return llvm::any_of(plan.windows[input].dims, [&](const WindowDim &d) {
+      return d.coeffs[axis] != 0;
+    });
+  };
+  Location clusterLoc = phaseLoc(loc, "CTA's place in its cluster");
+  Value rank = gpu::ClusterBlockIdOp::create(rw, clusterLoc, gpu::Dimension::x);
+  Value rm = arith::RemUIOp::create(rw, clusterLoc, rank, c(cm));
+  Value rn = arith::DivUIOp::create(rw, clusterLoc, rank, c(cm));
+  auto isZero = [&](Value v) {
+    return arith::CmpIOp::create(rw, clusterLoc, arith::CmpIPredicate::eq, v,
+                                 c(0))
+        .getResult();
+  };
+  auto toMask = [&](Value v) {
+    return arith::IndexCastOp::create(rw, clusterLoc, rw.getI16Type(), v)
+        .getResult();
+  };
+  bool acrossColumn = false, acrossRow = false;
+  sharing.multicast.resize(op.getInputs().size());
+  for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i) {
+    if (!plan.cached.test(i))
+      continue;
+    if (cm > 1 && !movesWith(i, rowAxis)) {
+      // The cluster column's CTAs: ranks rn * CM ... rn * CM + CM - 1.
+      acrossColumn = true;
+      sharing.multicast[i] = {
+          isZero(rm),
+          toMask(arith::ShLIOp::create(
+              rw, clusterLoc, c((int64_t(1) << cm) - 1),
+              arith::MulIOp::create(rw, clusterLoc, rn, c(cm))))};
+    } else if (cn > 1 && !movesWith(i, colAxis)) {
+      // The cluster row's CTAs: ranks rm, rm + CM, ...
+      acrossRow = true;
+      int64_t row = 0;
+      for (int64_t j = 0; j < cn; ++j)
+        row |= int64_t(1) << (j * cm);
+      sharing.multicast[i] = {
+          isZero(rn),
+          toMask(arith::ShLIOp::create(rw, clusterLoc, c(row), rm))};
+    }
+  }
+  for (int64_t d = 1; acrossColumn && d < cm; ++d)
+    sharing.peers.push_back(arith::AddIOp::create(
+        rw, clusterLoc, arith::MulIOp::create(rw, clusterLoc, rn, c(cm)),
+        arith::RemUIOp::create(
+            rw, clusterLoc, arith::AddIOp::create(rw, clusterLoc, rm, c(d)),
+            c(cm))));
+  for (int64_t d = 1; acrossRow && d < cn; ++d)
+    sharing.peers.push_back(arith::AddIOp::create(
+        rw, clusterLoc,
+        arith::MulIOp::create(
+            rw, clusterLoc,
+            arith::RemUIOp::create(
+                rw, clusterLoc, arith::AddIOp::create(rw, clusterLoc, rn, c(d)),
+                c(cn)),
+            c(cm)),
+        rm));
+  return sharing;
 }
 
 } // namespace
@@ -86,6 +176,11 @@ LogicalResult tiling::checkWarpSpecialization(
       return err() << "each tile is one consumer warpgroup's: threads must "
                       "make 128 (warps = [4, 1]), not "
                    << threads;
+    if (llvm::any_of(plan.outputCache, [](CacheAttr c) { return c; }))
+      return err() << "its two consumer warpgroups' epilogues run at once "
+                      "and would share the shared-memory tile of a cached "
+                      "output: store the output from the fragments (no "
+                      "#ext.cache on it)";
     if (!isa<PersistentAttr>(decomposition))
       return err() << "its two consumer warpgroups take a CTA's tiles in "
                       "turn: the decomposition must be #ext.persistent (not "
@@ -139,10 +234,13 @@ void tiling::emitWarpSpecializedKLoop(
   Value one = arith::ConstantIntOp::create(rw, loc, rw.getI1Type(), 1);
   Value ticks = c(10000000);
 
+  ClusterSharing sharing =
+      planClusterSharing(rw, loc, op, plan, schedule.getCluster());
+
   // --- producer -----------------------------------------------------------
   bool pingpong = schedule.getSpecialize() == WarpSpecialization::pingpong;
-  auto producer =
-      WarpSpecializeOp::create(rw, loc, 128, full, empty, pingpong);
+  auto producer = WarpSpecializeOp::create(rw, loc, 128, full, empty, pingpong,
+                                           1 + sharing.peers.size());
   {
     OpBuilder::InsertionGuard g(rw);
     rw.createBlock(&producer.getRegion());
@@ -154,7 +252,7 @@ void tiling::emitWarpSpecializedKLoop(
         rw, phaseLoc(loc, "wait for the consumers to release the stage"),
         empty, arith::XOrIOp::create(rw, loc, at.phase, one), ticks, at.stage);
     issueTmaCopies(rw, loc, op, plan, tma, offsetsAt(loop.getInductionVar()),
-                   full, at.stage, stageBufs);
+                   full, at.stage, stageBufs, sharing.multicast);
     StagePhase next = advance(rw, loc, at, stages);
     scf::YieldOp::create(rw, loc, ValueRange{next.stage, next.phase});
   }
@@ -176,6 +274,25 @@ void tiling::emitWarpSpecializedKLoop(
     rw.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     nvgpu::MBarrierArriveOp::create(
         rw, releaseLoc, nvgpu::MBarrierTokenType::get(ctx), empty, stage);
+    // And on the same stage's barrier of each CTA that writes into it, in
+    // its shared memory (mapa: the address in the peer's window).
+    if (sharing.peers.empty())
+      return;
+    Value local = LLVM::IntToPtrOp::create(
+        rw, releaseLoc, LLVM::LLVMPointerType::get(ctx, kSharedAddressSpace),
+        nvgpu::MBarrierGetOp::create(rw, releaseLoc, rw.getI64Type(), empty,
+                                     stage)
+            .getResult());
+    for (Value peer : sharing.peers) {
+      Value remote = NVVM::MapaOp::create(
+          rw, releaseLoc,
+          LLVM::LLVMPointerType::get(ctx, kSharedClusterAddressSpace), local,
+          arith::IndexCastOp::create(rw, releaseLoc, rw.getI32Type(), peer));
+      NVVM::MBarrierArriveOp::create(
+          rw, releaseLoc, Type(), remote, Value(),
+          NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CLUSTER),
+          rw.getBoolAttr(false));
+    }
   };
   Location waitLoc = phaseLoc(loc, "wait for the k-step's stage");
   auto computeStep = [&](Value step, Value bound, StagePhase at) {

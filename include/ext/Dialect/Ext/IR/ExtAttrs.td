@@ -727,6 +727,21 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       the other's MMAs do; both share the producer's pipeline, the stages
       filled in tile order. It needs `#ext.persistent` (several tiles per
       CTA).
+    * `cluster`: with `specialize`, `[CM, CN]` CTAs of the last two blocked
+      axes' tiles form a thread block cluster (sm_90; at most 8 CTAs), so
+      that the inputs they share are read from L2 once: the tile of an
+      input that does not move with the row tiles (B of a GEMM) is loaded
+      by the cluster column's first CTA and multicast into the shared
+      memory of the CM CTAs that use it, and likewise an input that does not
+      move with the column tiles (A) across the CN CTAs of a cluster row
+      (`cp.async.bulk.tensor` with a CTA mask). A stage is refilled once the
+      consumers of every CTA it is written into have released it: each
+      consumer warpgroup arrives on its own CTA's *empty* mbarrier and, via
+      distributed shared memory (`mapa`), on those of its cluster row and
+      column. The decomposition (data-parallel or `#ext.persistent`) then
+      deals out clusters: its units are cluster tiles (`CM x CN` tiles; those
+      past the grid's edge compute zeros and store nothing) and a persistent
+      `grid` counts clusters.
 
     * `online`: the online-softmax rewrite (FlashAttention's), `["M", "L",
       ...]` by name. `M` is a max reduction over the compute's reduce axis
@@ -770,7 +785,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     OptionalArrayRefParameter<"::mlir::StringAttr">:$online,
     DefaultValuedParameter<"bool", "false">:$tma,
     DefaultValuedParameter<"::ext::WarpSpecialization",
-                           "::ext::WarpSpecialization::none">:$specialize
+                           "::ext::WarpSpecialization::none">:$specialize,
+    OptionalArrayRefParameter<"int64_t">:$cluster
   );
   // Keyword = value pairs in any order, comma-separated (a custom parser:
   // ODS formats cannot combine optional parameters with comma separators).

@@ -186,6 +186,13 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects,
     axis of dynamic extent, computed on the host. The decomposition then
     plans at launch from it whether or not the tile counts are static.
 
+    `cluster` (`[CM, CN]`, sm_90) groups the CTAs into thread block
+    clusters over the last two tile dimensions: the decomposition's units
+    are then cluster tiles, CM x CN tiles run by the CM * CN CTAs of one
+    cluster (the CTA of rank `r` takes tile `(r mod CM, r / CM)` of it).
+    Tiles past the grid's edge run the body (its loads fill zeros) but not
+    the epilogue.
+
     `ext-kernel-to-gpu` turns it into a `gpu.launch`.
   }];
   let arguments = (ins
@@ -199,7 +206,8 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects,
     DefaultValuedAttr<I64Attr, "1">:$swizzle,
     OptionalAttr<Ext_CombinerKind>:$combiner,
     OptionalAttr<TypedArrayAttrBase<TypedAttrInterface, "typed identities">>:$identity,
-    OptionalAttr<F64Attr>:$fixup_cost
+    OptionalAttr<F64Attr>:$fixup_cost,
+    OptionalAttr<DenseI64ArrayAttr>:$cluster
   );
   let regions = (region SizedRegion<1>:$body, SizedRegion<1>:$epilogue,
                  AnyRegion:$reducer);
@@ -207,7 +215,7 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects,
     `tiles` custom<DynamicIndexList>($dynamic_tiles, $tiles)
     `iters` custom<DynamicIndex>($dynamic_iters, $iters) `threads` $threads
     `decomposition` $decomposition
-    (`raster` $raster^)? (`swizzle` $swizzle^)?
+    (`raster` $raster^)? (`swizzle` $swizzle^)? (`cluster` $cluster^)?
     (`combiner` `(` $combiner^ `)`)? (`identity` $identity^)?
     attr-dict-with-keyword $body `epilogue` $epilogue
     (`reducer` $reducer^)?
@@ -217,6 +225,11 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects,
   let extraClassDeclaration = [{
     /// The number of tiles, or ShapedType::kDynamic if a count is a value.
     int64_t getNumTiles();
+    /// CTAs per thread block cluster (1 without `cluster`).
+    int64_t getClusterSize();
+    /// The decomposition's tiles: the tiles, or with a cluster the cluster
+    /// tiles (kDynamic if a count is a value).
+    int64_t getNumWorkTiles();
     unsigned getNumTileDims() { return getTiles().size(); }
     bool hasDynamicTiles() { return !getDynamicTiles().empty(); }
     bool hasDynamicIters() { return static_cast<bool>(getDynamicIters()); }
@@ -264,6 +277,11 @@ def Ext_WarpSpecializeOp : Ext_Op<"warp_specialize", [SingleBlock,
     ids in the body counted from its first thread), and each stage has one
     consumer warpgroup, so `empty` takes one arrival.
 
+    With a thread block cluster, the producer may multicast a stage's tiles
+    into other CTAs: `release_ctas` is the number of CTAs (this one
+    included) whose consumers release each of this CTA's stages, arriving
+    on its `empty` barrier through distributed shared memory.
+
     ```mlir
     ext.warp_specialize producer_threads 128 full(%full) empty(%empty)
         : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>,
@@ -273,7 +291,8 @@ def Ext_WarpSpecializeOp : Ext_Op<"warp_specialize", [SingleBlock,
     ```
   }];
   let arguments = (ins I64Attr:$producer_threads, AnyType:$full,
-                       AnyType:$empty, UnitAttr:$pingpong);
+                       AnyType:$empty, UnitAttr:$pingpong,
+                       DefaultValuedAttr<I64Attr, "1">:$release_ctas);
   let regions = (region SizedRegion<1>:$region);
   let assemblyFormat = [{
     `producer_threads` $producer_threads (`pingpong` $pingpong^)?
@@ -409,7 +428,7 @@ def Ext_CopyOp : Ext_Op<"copy", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Ext_StoreTileOp : Ext_Op<"store_tile"> {
+def Ext_StoreTileOp : Ext_Op<"store_tile", [AttrSizedOperandSegments]> {
   let summary = "a CTA's cooperative store of a tile into a window of a buffer";
   let description = [{
     The opposite of `ext.copy`: every thread of the CTA takes part in
@@ -426,12 +445,24 @@ def Ext_StoreTileOp : Ext_Op<"store_tile"> {
     (`#ext.cache` naming an output): the epilogue writes the accumulator
     fragments into a shared tile by their layout, then this op stores the
     tile in coalesced rows.
+
+    With `tensor_map` (a `!nvgpu.tensormap.descriptor` of `target` whose
+    box is the tile, built by the host; `tma = true` schedules on sm_90)
+    the tile goes by one bulk tensor store instead: its writers fence
+    their writes for the async proxy (`fence.proxy.async.shared::cta`),
+    one thread issues `cp.async.bulk.tensor` from shared memory to the
+    window (the copy engine skips elements outside `target`), and waits
+    for its reads of the tile (`cp.async.bulk.wait_group.read 0`) before
+    anyone may rewrite it.
   }];
   let arguments = (ins AnyMemRef:$source, AnyMemRef:$target,
                        Variadic<Index>:$offsets,
+                       Optional<AnyType>:$tensor_map,
                        DefaultValuedAttr<I64Attr, "1">:$vector);
   let assemblyFormat = [{
-    $source `to` $target `[` $offsets `]` attr-dict `:` type($source) `to` type($target)
+    $source `to` $target `[` $offsets `]`
+    (`tensor_map` `(` $tensor_map^ `:` type($tensor_map) `)`)?
+    attr-dict `:` type($source) `to` type($target)
   }];
   let hasVerifier = 1;
 }
