@@ -177,18 +177,25 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(ext::createExtGPUPromoteWorkgroupAllocs());
   device.addPass(createLowerAffinePass());
-  device.addPass(createSCFToControlFlowPass());
-  device.addPass(memref::createExpandStridedMetadataPass());
-  device.addPass(createLowerAffinePass());
   if (nvvm) {
     // Pipelined stages' asynchronous copies (nvgpu.device_async_*) to
     // cp.async; the memref descriptors it leaves go with convert-gpu-to-nvvm.
     // Tensor-core tile computes' nvgpu.ldmatrix / nvgpu.mma.sync likewise
     // (bf16 mma.sync, which it does not convert, goes to NVVM first).
+    // Before scf-to-cf: nvgpu's types carried by loops (a warpgroup
+    // accumulator through an scf.for, as upstream's sm90 programs write
+    // it) are converted with the loops, not as cf block arguments, which
+    // convert-nvgpu-to-nvvm leaves alone.
     device.addPass(ext::createExtGPULowerBF16MmaSync());
-    // No __assertfail call in a wgmma kernel: it would serialize them.
-    device.addPass(ext::createExtGPUWgmmaAssertsToTraps());
     device.addPass(createConvertNVGPUToNVVMPass());
+  }
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  if (nvvm) {
+    // No __assertfail call in a wgmma kernel: it would serialize them (the
+    // traps are branches: after scf-to-cf).
+    device.addPass(ext::createExtGPUWgmmaAssertsToTraps());
     ConvertGpuOpsToNVVMOpsOptions convert;
     // redux.sync (integer subgroup reductions) exists from sm_80 on.
     convert.hasRedux = lookupChipInfo(options.chip)->smVersion >= 80;

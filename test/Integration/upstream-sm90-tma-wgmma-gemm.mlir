@@ -9,6 +9,18 @@
 // upstream's CHECK lines. The emulator runs every op with the hardware's
 // semantics (runtime/cpu/Tma.cpp, WarpgroupMma.cpp).
 //
+// ext-gpu-pipeline takes it to PTX that ptxas assembles for sm_90a (its
+// warpgroup accumulator, carried by the k-loop, is converted with the loop:
+// convert-nvgpu-to-nvvm runs before scf-to-cf).
+// RUN: ext-opt %s --ext-gpu-pipeline="target=nvvm chip=sm_90a" | ext-translate --ext-to-ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// PTX-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX: mbarrier.try_wait.parity
+// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// PTX: wgmma.wait_group.sync.aligned {{[[:space:]]*}}1;
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7510 %}
+// PTXAS: 0 bytes spill stores
+//
 // In lock step (threads rotate at each yield, as a warpgroup's warps run on
 // a GPU) it prints upstream's result:
 // RUN: ext-run --emu-schedule=round-robin %s | FileCheck %s
