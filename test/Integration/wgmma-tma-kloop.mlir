@@ -9,6 +9,16 @@
 // several units: the mbarriers are invalidated after each and initialized
 // again).
 //
+// The output staged in shared memory goes out by one bulk tensor store
+// (fence.proxy.async, a CTA barrier, one thread's cp.async.bulk.tensor and
+// wait_group.read), clipped at the ragged edge.
+// RUN: sed -e 's/shift = 3>>\]>/shift = 3>>, #ext.cache<operand = 2>]>/' %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s --check-prefix=STORED
+// STORED: [0]
+// RUN: sed -e 's/shift = 3>>\]>/shift = 3>>, #ext.cache<operand = 2>]>/' %s | ext-opt --ext-gpu-pipeline="target=nvvm chip=sm_90a" 2>/dev/null | ext-translate --ext-to-ptx | FileCheck %s --check-prefix=BULK
+// BULK: fence.proxy.async.shared::cta;
+// BULK-NEXT: bar.sync {{[[:space:]]*}}0;
+// BULK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+//
 // RUN: ext-opt %s --ext-apply-schedule="chip=sm_90a" | FileCheck %s --check-prefix=TILE
 // TILE-LABEL: func.func @gemm_f16
 // TILE: nvgpu.tma.create.descriptor {{.*}} box[%{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<128x64xf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero
