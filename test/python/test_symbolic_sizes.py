@@ -293,6 +293,25 @@ def test_multiple_of_must_be_a_positive_int():
         ext.var("M", multiple_of=0)
 
 
+def test_cluster_rows_of_a_symbolic_n_plan_at_launch():
+    """1x2 clusters over a symbolic N: the cluster grid is planned at launch,
+    and a single column tile (N = 8) leaves each cluster's second CTA past
+    the edge (it computes zeros, stores nothing, and still releases its
+    peer's stages)."""
+    A, B, C = matmul_te(200, ext.var("N"), 136, "float16", acc="float32", b_transposed=True)
+    sw = {"swizzle": (3, 3, 3)}
+    s = ext.schedule(C, tile=(128, 64, 64), cache=[(A, sw), (B, sw)], mma="wgmma_k16",
+                     warps=(8, 1), vector=8, stages=3, tma=True, specialize="cooperative",
+                     cluster=(1, 2), decomposition=("persistent", {"sms": 3}))
+    kernel = ext.build(s, chip="sm_90a")
+    a = RNG.integers(-3, 4, (200, 136)).astype(np.float16)
+    for n in (8, 72, 300):
+        b = RNG.integers(-3, 4, (n, 136)).astype(np.float16)
+        np.testing.assert_array_equal(kernel.run(a, b),
+                                      a.astype(np.float32) @ b.astype(np.float32).T,
+                                      err_msg=f"N = {n}")
+
+
 @pytest.mark.parametrize("specialize,decomposition,cluster", [
     ("cooperative", "data_parallel", None), ("cooperative", ("stream_k", {"grid": 3}), None),
     ("pingpong", ("persistent", {"sms": 3}), None),
