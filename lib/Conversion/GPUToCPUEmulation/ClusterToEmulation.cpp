@@ -34,22 +34,6 @@ using namespace ext;
 
 namespace {
 
-/// The address `ptr` holds, as an i64: the integer an llvm.inttoptr made it
-/// from where there is one.
-FailureOr<Value> pointerAddress(OpBuilder &b, Operation *op, Value ptr) {
-  Location l = op->getLoc();
-  if (auto cast = ptr.getDefiningOp<LLVM::IntToPtrOp>()) {
-    Value addr = cast.getArg();
-    if (addr.getType().isInteger(64))
-      return addr;
-    return op->emitOpError("on a pointer made from a ")
-           << addr.getType()
-           << ": the CPU emulation's shared addresses are 64-bit (take "
-              "nvgpu.mbarrier.get's address as an i64)";
-  }
-  return Value(LLVM::PtrToIntOp::create(b, l, b.getI64Type(), ptr));
-}
-
 /// barrier.cluster.arrive, with or without .relaxed (and .aligned, which
 /// only promises that the warp arrives together).
 template <typename Op> struct ClusterArriveLowering : EmulationOpPattern<Op> {
@@ -98,7 +82,7 @@ struct MapaLowering : EmulationOpPattern<NVVM::MapaOp> {
                                 PatternRewriter &rewriter) const override {
     Location l = op.getLoc();
     rewriter.setInsertionPoint(op);
-    FailureOr<Value> addr = pointerAddress(rewriter, op, op.getA());
+    FailureOr<Value> addr = emuPointerAddress(rewriter, op, op.getA());
     if (failed(addr))
       return failure();
     Value mapped =
@@ -118,7 +102,7 @@ struct NVVMMBarrierArriveLowering : EmulationOpPattern<NVVM::MBarrierArriveOp> {
                                 PatternRewriter &rewriter) const override {
     Location l = op.getLoc();
     rewriter.setInsertionPoint(op);
-    FailureOr<Value> addr = pointerAddress(rewriter, op, op.getAddr());
+    FailureOr<Value> addr = emuPointerAddress(rewriter, op, op.getAddr());
     if (failed(addr))
       return failure();
     Value count = op.getCount() ? op.getCount() : emuI32Const(rewriter, l, 1);

@@ -5,6 +5,7 @@
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
@@ -116,6 +117,20 @@ std::string ext::emulationBufferName(const Twine &what, Type type,
     os << ", at " << at;
   os << ")";
   return out;
+}
+
+FailureOr<Value> ext::emuPointerAddress(OpBuilder &b, Operation *op,
+                                        Value ptr) {
+  if (auto cast = ptr.getDefiningOp<LLVM::IntToPtrOp>()) {
+    Value addr = cast.getArg();
+    if (addr.getType().isInteger(64))
+      return addr;
+    return op->emitOpError("on a pointer made from a ")
+           << addr.getType()
+           << ": the CPU emulation's shared addresses are 64-bit (take "
+              "nvgpu.mbarrier.get's address as an i64)";
+  }
+  return Value(LLVM::PtrToIntOp::create(b, op->getLoc(), b.getI64Type(), ptr));
 }
 
 Value ext::emuIndexConst(OpBuilder &b, Location loc, int64_t v) {

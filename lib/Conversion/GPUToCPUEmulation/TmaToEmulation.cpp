@@ -75,6 +75,15 @@ Value firstElementAddress(OpBuilder &b, Location l, Value memref) {
   return toI64(b, l, arith::AddIOp::create(b, l, base, offset));
 }
 
+/// The address of the tensor map a bulk tensor copy `op` reads: a kernel
+/// argument the host made with nvgpu.tma.create.descriptor.
+FailureOr<Value> tensorMapAddress(Operation *op, Value descriptor) {
+  if (Value map = carried(descriptor))
+    return map;
+  return op->emitOpError("uses a tensor map that is not a kernel argument "
+                         "made by nvgpu.tma.create.descriptor on the host");
+}
+
 /// A buffer of `rank` i64 coordinates of a bulk tensor copy, allocated once
 /// at the function's entry.
 Value coordinateBuffer(OpBuilder &b, EmulationFunction &fn, Location l,
@@ -224,14 +233,11 @@ struct MBarrierInvalLowering : EmulationOpPattern<NVVM::MBarrierInvalOp> {
                                 PatternRewriter &rewriter) const override {
     Location l = op.getLoc();
     rewriter.setInsertionPoint(op);
-    Value ptr = op.getAddr();
-    Value addr;
-    if (auto cast = ptr.getDefiningOp<LLVM::IntToPtrOp>())
-      addr = cast.getArg();
-    else
-      addr = LLVM::PtrToIntOp::create(rewriter, l, rewriter.getI64Type(), ptr);
+    FailureOr<Value> addr = emuPointerAddress(rewriter, op, op.getAddr());
+    if (failed(addr))
+      return failure();
     emu.call(rewriter, l, EXT_EMU_MBARRIER_INVAL, {},
-             {addr, emu.function().site(rewriter, op)});
+             {*addr, emu.function().site(rewriter, op)});
     rewriter.eraseOp(op);
     return success();
   }
@@ -277,10 +283,9 @@ struct TmaAsyncLoadLowering : EmulationOpPattern<nvgpu::TmaAsyncLoadOp> {
   LogicalResult matchAndRewrite(nvgpu::TmaAsyncLoadOp op,
                                 PatternRewriter &rewriter) const override {
     Location l = op.getLoc();
-    Value map = carried(op.getTensorMapDescriptor());
-    if (!map)
-      return op.emitOpError("uses a tensor map that is not a kernel argument "
-                            "made by nvgpu.tma.create.descriptor on the host");
+    FailureOr<Value> map = tensorMapAddress(op, op.getTensorMapDescriptor());
+    if (failed(map))
+      return failure();
     rewriter.setInsertionPoint(op);
     FailureOr<Value> barrier =
         barrierAddress(rewriter, op, op.getBarriers(), op.getMbarId());
@@ -300,12 +305,12 @@ struct TmaAsyncLoadLowering : EmulationOpPattern<nvgpu::TmaAsyncLoadOp> {
         Value mask32 = arith::ExtUIOp::create(rewriter, l,
                                               rewriter.getI32Type(), mask);
         emu.call(rewriter, l, EXT_EMU_TMA_LOAD_MULTICAST, {},
-                 {map, dst, *barrier, coordsPtr,
+                 {*map, dst, *barrier, coordsPtr,
                   emuI32Const(rewriter, l, rank), mask32, site});
         return;
       }
       emu.call(rewriter, l, EXT_EMU_TMA_LOAD, {},
-               {map, dst, *barrier, coordsPtr, emuI32Const(rewriter, l, rank),
+               {*map, dst, *barrier, coordsPtr, emuI32Const(rewriter, l, rank),
                 site});
     });
     rewriter.eraseOp(op);
@@ -321,10 +326,9 @@ struct TmaAsyncStoreLowering : EmulationOpPattern<nvgpu::TmaAsyncStoreOp> {
   LogicalResult matchAndRewrite(nvgpu::TmaAsyncStoreOp op,
                                 PatternRewriter &rewriter) const override {
     Location l = op.getLoc();
-    Value map = carried(op.getTensorMapDescriptor());
-    if (!map)
-      return op.emitOpError("uses a tensor map that is not a kernel argument "
-                            "made by nvgpu.tma.create.descriptor on the host");
+    FailureOr<Value> map = tensorMapAddress(op, op.getTensorMapDescriptor());
+    if (failed(map))
+      return failure();
     rewriter.setInsertionPoint(op);
     EmulationFunction &fn = emu.function();
     int64_t rank = op.getCoordinates().size();
@@ -335,7 +339,7 @@ struct TmaAsyncStoreLowering : EmulationOpPattern<nvgpu::TmaAsyncStoreOp> {
           storeCoordinates(rewriter, l, coords, op.getCoordinates());
       Value src = firstElementAddress(rewriter, l, op.getSrc());
       emu.call(rewriter, l, EXT_EMU_TMA_STORE, {},
-               {map, src, coordsPtr, emuI32Const(rewriter, l, rank), site});
+               {*map, src, coordsPtr, emuI32Const(rewriter, l, rank), site});
     });
     rewriter.eraseOp(op);
     return success();

@@ -52,6 +52,13 @@ std::string emulationLocationString(mlir::Location loc);
 std::string emulationBufferName(const llvm::Twine &what, mlir::Type type,
                                 mlir::Location loc);
 
+/// The address `ptr` holds, as an i64, for the runtime: the integer an
+/// llvm.inttoptr made it from where there is one (an error at `op` if that
+/// is not an i64), else its ptrtoint.
+mlir::FailureOr<mlir::Value> emuPointerAddress(mlir::OpBuilder &b,
+                                               mlir::Operation *op,
+                                               mlir::Value ptr);
+
 mlir::Value emuIndexConst(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 mlir::Value emuI32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 
