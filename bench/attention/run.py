@@ -14,17 +14,22 @@ tokens per batch, 2048 hidden, so 2048 / head_dim heads) a time and a
 TFLOP/s against the H200's dense f16 peak. Assumptions (stated again in
 the table's header):
 
-- Per SM and clock: 2048 f16 multiply-adds on wgmma (989.4 TFLOP/s at
-  1.83 GHz over 132 SMs, converted to the 1.98 GHz boost clock), 16 ex2
+- Per SM and clock: 1893 f16 multiply-adds on wgmma (989.4 TFLOP/s,
+  quoted at 1.83 GHz, over 132 SMs at the model's 1.98 GHz), 16 ex2
   (FlashAttention-3: 3.9 TFLOP/s of special functions), 128 bytes of
   shared memory (wgmma's operands included), 4 warp instructions issued.
 - The units of one SM overlap across its resident blocks: a key step of
   all of them takes the slowest unit's total (throughput bound), or a
   block's own chain of phases divided by the blocks (latency bound) if
-  longer. A block's chain is its phases back to back: a synchronous K/V
-  copy exposes `--l2-latency` clocks (600; copies issued a step ahead with
-  cp.async expose none), each barrier 30, each wgmma wait 100 (drain),
-  plus each phase's work at the SM's full rate.
+  longer. A block's chain is its phases back to back, each at the SM's
+  full rate: the GEMMs (the slower of the tensor cores and their operand
+  reads from shared memory, which run together), the softmax (the slowest
+  of instructions issued, ex2 and the threads' shared loads and stores,
+  pipelined across the block's warps), a synchronous K/V copy's
+  `--l2-latency` clocks (600; copies issued a step ahead with cp.async
+  expose none, and write shared memory in the background), 30 clocks per
+  barrier and 100 per wgmma wait (drain). The warps of a block do not
+  overlap their phases (they meet at barriers).
 - K and V come from L2 at `--l2-tbps` (5.5 TB/s) for every query tile.
 - Causal: the key loop stops at the diagonal (half the work, counted as
   half the FLOPs, FlashAttention's convention); the diagonal tiles run
@@ -104,12 +109,15 @@ def key_step_counts(ptx, keys, threads_on_keys):
                 cp_async_bytes=outer["cp_async_bytes"])
 
 
-def model(c, info, rows, keys, head_dim, threads, seq, heads, causal, m, l2_latency, l2_tbps):
+def model(c, info, rows, keys, head_dim, threads, seq, heads, causal, m, l2_latency, l2_tbps,
+          serial_phases=False):
     warps = threads // 32
     per_sm = min(m["regs"] // max(info["regs"] * threads, 1),
                  m["smem"] // max(info["smem"], 1), m["max_threads"] // threads)
     per_sm = max(per_sm, 1)
-    tensor_per_clk = m["tensor_tflops"] * 1e12 / 2 / (m["sms"] * 1.83e9)
+    # The peak at the model's clock (roofline's conversion): a kernel bound
+    # by the tensor cores is 100% of the peak.
+    tensor_per_clk = roofline.tensor_macs_per_clk(m, 1.0)
     # One block's key step, unit by unit (clocks at the SM's full rate).
     global_bytes = 2 * keys * head_dim * 2  # K and V tiles
     shared_bytes = ((c["lds_bytes"] + c["sts_bytes"] + c["cp_async_bytes"]) * threads +
@@ -128,8 +136,23 @@ def model(c, info, rows, keys, head_dim, threads, seq, heads, causal, m, l2_late
     # Copies issued a step ahead (cp.async) hide the L2 latency behind the
     # step; synchronous ones expose it.
     exposed = 0 if c["cp_async_bytes"] else l2_latency
-    chain = (sum(v for k, v in units.items() if k != "L2") + exposed +
-             30 * c["bar"] + 100 * c["waits"])
+    # A block's chain: its MMA phases (the tensor cores multiplying while
+    # they read their operands from shared memory: the slower of the two),
+    # then the rest (the softmax: instructions issued, ex2, the threads'
+    # shared loads and stores, each pipelined across the block's warps: the
+    # slowest), then the exposed latency, barriers and drains. The copies
+    # issued a step ahead write shared memory in the background: they count
+    # in the SM's shared-memory throughput (units), not in the chain.
+    mma_phase = max(units["tensor"], c["wgmma_bytes"] * warpgroups / m["smem_bytes_per_clk"])
+    threads_shared = (c["lds_bytes"] + c["sts_bytes"]) * threads / m["smem_bytes_per_clk"]
+    if not c["cp_async_bytes"]:
+        threads_shared += c["ldg_bytes"] * threads / m["smem_bytes_per_clk"]
+    other_phase = max(units["exp"], units["issue"], threads_shared)
+    if serial_phases:
+        # The bound from below: no unit overlaps another inside a block.
+        mma_phase = units["tensor"] + units["shared"]
+        other_phase = units["exp"] + units["issue"]
+    chain = mma_phase + other_phase + exposed + 30 * c["bar"] + 100 * c["waits"]
     step = max(max(units.values()), chain / per_sm)  # clocks per block-step, SM-wide
     bound = max(units, key=units.get) if max(units.values()) >= chain / per_sm else "latency"
     q_tiles = math.ceil(seq / rows)
@@ -159,6 +182,9 @@ def main():
                     help="keys per step (ext.attention's default when absent)")
     ap.add_argument("--stages", type=int, default=None,
                     help="K/V stages (ext.attention's default when absent)")
+    ap.add_argument("--serial-phases", action="store_true",
+                    help="a block's units never overlap (the chain sums them all): "
+                         "the model's pessimistic bound")
     args = ap.parse_args()
     ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
     if not os.path.exists(ptxas):
@@ -166,13 +192,19 @@ def main():
     header = [
         "# ext.attention on an H200: static model (sm_90a, wgmma for both GEMMs)",
         "",
-        "Assumptions: per SM and clock 2048 f16 MACs (989.4 TFLOP/s dense), 16 ex2, "
+        "Assumptions: 132 SMs at 1.98 GHz; per SM and clock 1893 f16 MACs (989.4 TFLOP/s "
+        "dense, the datasheet's peak, at this clock), 16 ex2, "
         "128 B of shared memory (wgmma operands included), 4 warp instructions; "
         f"L2 {args.l2_tbps} TB/s and {args.l2_latency:.0f} clocks of exposed latency per "
-        "synchronous K/V copy (none when copied a step ahead); 30 clocks per barrier, 100 per wgmma drain; the units of "
-        "an SM overlap across its resident blocks. 16k tokens per batch, 2048 hidden "
+        "synchronous K/V copy (none when copied a step ahead); 30 clocks per barrier, "
+        "100 per wgmma drain; the units of an SM overlap across its resident blocks; "
+        "within a block, phases run back to back (GEMMs: the slower of tensor cores and "
+        "operand reads; softmax: the slowest of issue, ex2 and the threads' shared "
+        "traffic). 16k tokens per batch, 2048 hidden "
         "(2048 / d heads). Counts per key step of one block, read off the PTX. The "
-        "latency column is a block's chain of phases divided by the blocks per SM.",
+        "latency column is a block's chain of phases divided by the blocks per SM."
+        + (" **--serial-phases**: within a block no unit overlaps another (the chain "
+           "sums tensor, shared, ex2 and issue)." if args.serial_phases else ""),
         "",
     ]
     rows_out = []
@@ -212,7 +244,8 @@ def main():
             for causal in (False, True):
                 for seq in (1024, 2048, 4096, 8192, 16384):
                     r = model(c, info, rows, keys, head_dim, threads, seq, HIDDEN // head_dim,
-                              causal, H200, args.l2_latency, args.l2_tbps)
+                              causal, H200, args.l2_latency, args.l2_tbps,
+                              args.serial_phases)
                     u = r["units"]
                     rows_out.append(
                         f"| {head_dim} | {'yes' if causal else 'no'} | {seq} | {r['ms']:.2f} | "

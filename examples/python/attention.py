@@ -29,8 +29,9 @@ O = ext.compute((BH, SQ, D), lambda b, i, e: ext.sum(
 out = ext.compute((BH, SQ, D), lambda b, i, e: ext.cast(O[b, i, e] / L[b, i], "float16"),
                   name="out")
 
-# 64 queries per block on 4 warps, keys in steps of 64, the head whole.
-s = ext.schedule(O, tile=(1, 64, D, 64), blocks=["b", "i"], mma="auto", warps=(4, 1),
+# 128 queries per block on 8 warps (ext.attention's tile on NVIDIA), keys in steps
+# of 64, the head whole.
+s = ext.schedule(O, tile=(1, 128, D, 64), blocks=["b", "i"], mma="auto", warps=(8, 1),
                  vector=8)
 s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")
 kernel = ext.build(s)

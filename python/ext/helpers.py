@@ -287,9 +287,9 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
               **schedule_fields) -> Workload:
     """Attention's forward pass, out = softmax(scale Q K^T) V per batch-head,
     as computes (scores S, row max M, row sum L, accumulator O, out = O / L)
-    scheduled as one kernel with FlashAttention's online softmax: a 64-query
-    tile per block, the keys in steps of 64 (32 above a head of 64; K and V
-    copied a step ahead),
+    scheduled as one kernel with FlashAttention's online softmax: a 128-query
+    tile per block on 8 warps (64 on AMD), the keys in steps of 64 (32 above
+    a head of 64; K and V copied a step ahead),
     S = Q K^T and P V on tensor cores (`mma="auto"`: mma.sync, wgmma on
     sm_90a, MFMA on AMD: pass `chip=` for AMD), S and P on chip.
     Q is (batch_heads, seq_q, head_dim), K and V (batch_heads, seq_kv,
@@ -342,15 +342,18 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
         return _te.cast(o, dtype)
 
     out = _te.compute((batch_heads, seq_q, head_dim), normalized, name="out")
-    # 64 queries on 4 warps; on AMD with a head above 64, 32 queries on 2
-    # wavefronts, so that Q, K, V, S and P fit the 64 KB of LDS.
-    rows = 32 if chip is not None and str(chip).startswith("gfx") and head_dim > 64 else 64
     # K and V copied a step ahead (cp.async on NVIDIA) but for AMD, whose
     # LDS holds one stage.
     amd = chip is not None and str(chip).startswith("gfx")
-    # Steps of 32 keys above a head of 64 on NVIDIA: 4 blocks per SM instead
-    # of 2 (registers and shared memory), which hides more of each block's
-    # phases (bench/attention). AMD's 64-lane fragments need 64 columns.
+    # NVIDIA: 128 queries on 8 warps (two warpgroups of 64 rows), so each K
+    # and V tile read from L2 serves 128 queries: half the L2 traffic of
+    # 64-query tiles, which bound them (bench/attention). AMD: 64 queries on
+    # 4 wavefronts, 32 on 2 above a head of 64, so that Q, K, V and P fit
+    # the 64 KB of LDS.
+    rows = (32 if head_dim > 64 else 64) if amd else 128
+    # Steps of 32 keys above a head of 64 on NVIDIA: 128 registers a
+    # thread, so 2 blocks per SM whose phases overlap (64 keys: 169, one
+    # block). AMD's 64-lane fragments need 64 columns.
     keys = 32 if not amd and head_dim > 64 else 64
     fields = {"tile": (1, rows, head_dim, keys), "blocks": ["b", "i"], "mma": "auto",
               "warps": (rows // 16, 1), "vector": 8, "stages": 1 if amd else 2}

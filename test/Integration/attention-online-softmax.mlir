@@ -36,7 +36,13 @@
 // KERNEL: scf.for
 // KERNEL: ext.tile_compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"d", reduce, 64>] {{.*}} layout #ext.mma<m16n8k16, warps = [4, 1]>
 // KERNEL: combiner(max)
-// KERNEL: combiner(sum) accumulate
+// P once, into registers (a 64 x 64 f32 fragment): the row sum folds it
+// without an exp of its own, and P's shared tile is written from it.
+// KERNEL: ext.tile_compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>] {{.*}} outs(%[[P:[0-9]+]] : memref<64x64xf32>)
+// KERNEL: math.exp
+// KERNEL: ext.tile_compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", reduce, 64>] {{.*}} ins(%[[P]] : memref<64x64xf32>) {{.*}} combiner(sum) accumulate
+// KERNEL-NOT: math.exp
+// KERNEL: ext.tile_compute {{.*}} ins(%[[P]] : memref<64x64xf32>) outs(%{{.*}} : memref<64x64xf16
 // KERNEL: ext.tile_compute [#ext.axis<"i", spatial, 64>, #ext.axis<"e", spatial, 64>, #ext.axis<"j", reduce, 64>] {{.*}} layout #ext.mma<m16n8k16, warps = [4, 1]> {{.*}} combiner(sum) accumulate
 // KERNEL: arith.divf
 // KERNEL-NOT: ext.compute

@@ -206,3 +206,60 @@ def test_heads_inside_rows_bf16_with_bias(chip):
     ptx = ext.build(s, "nvvm", chip=chip).ptx
     assert ptx.count(".entry") == 1
     assert ("wgmma.mma_async" if chip == "sm_90a" else "mma.sync") in ptx
+
+
+@pytest.mark.parametrize("chip,d", [("sm_80", 64), ("sm_90a", 64), ("sm_90a", 128)])
+def test_one_exp_per_score(chip, d):
+    """P is computed once, into registers: the row sum folds it from there
+    and P's shared tile for the second GEMM is written from it. So a thread
+    runs one ex2 per score of its key step (128 rows x 64 keys, 32 above a
+    head of 64, over 256 threads) and one for its row's rescale."""
+    ptx = ext.attention(1, 256, 256, d).build("nvvm", chip=chip).ptx
+    keys = 64 if d == 64 else 32
+    assert ptx.count("ex2.approx") == 128 * keys // 256 + 1
+
+
+def _softmax_computes(n, d, half_sum):
+    """Attention's computes; with `half_sum` the row sum is of P / 2 (not P
+    itself) and the output divides by twice it."""
+    Q, K, V = (ext.placeholder((1, n, d), "float16", name=x) for x in "QKV")
+    dd = ext.reduce_axis(d, name="d")
+    j1, j2, j3 = (ext.reduce_axis(n, name=x) for x in ("j1", "j2", "j3"))
+    f32 = "float32"
+    S = ext.compute((1, n, n), lambda b, i, j: ext.sum(
+        ext.cast(Q[b, i, dd], f32) * ext.cast(K[b, j, dd], f32), axis=dd), name="scores")
+    T = ext.compute((1, n, n), lambda b, i, j: S[b, i, j] * 0.125, name="scaled")
+    M = ext.compute((1, n), lambda b, i: ext.max(T[b, i, j1], axis=j1), name="m")
+    half = 0.5 if half_sum else 1.0
+
+    def term(b, i):
+        p = ext.exp2(T[b, i, j2] - M[b, i])
+        return p * half if half_sum else p
+
+    L = ext.compute((1, n), lambda b, i: ext.sum(term(b, i), axis=j2), name="l")
+    O = ext.compute((1, n, d), lambda b, i, e: ext.sum(
+        ext.exp2(T[b, i, j3] - M[b, i]) * ext.cast(V[b, j3, e], f32), axis=j3), name="o")
+    out = ext.compute((1, n, d), lambda b, i, e: O[b, i, e] / (L[b, i] / half), name="out")
+    s = ext.schedule(O, tile=(1, 64, d, 64), blocks=["b", "i"], mma="auto", warps=(4, 1),
+                     vector=8)
+    s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")
+    return s
+
+
+@pytest.mark.parametrize("half_sum", [False, True])
+def test_row_sum_from_p_only_when_it_is_p(half_sum):
+    """The row sum is folded from P's fragment only when its summand is the
+    same value as P; another summand (P / 2) keeps its own exp, and both are
+    right."""
+    n, d = 100, 64
+    s = _softmax_computes(n, d, half_sum)
+    q, k, v = inputs(1, n, n, d, seed=5)
+    out = ext.build(s, "cpu", chip="sm_80").run(q, k, v)
+    x = np.einsum("bid,bjd->bij", q.astype(np.float64), k.astype(np.float64)) * 0.125
+    p = np.exp2(x - x.max(-1, keepdims=True))
+    ref = np.einsum("bij,bjd->bid", p, v.astype(np.float64)) / p.sum(-1, keepdims=True)
+    check(out, ref)
+    # 64 x 64 scores over 128 threads: 32 a thread, twice when the sum has
+    # its own; one rescale.
+    ptx = ext.build(s, "nvvm", chip="sm_80").ptx
+    assert ptx.count("ex2.approx") == (64 if half_sum else 32) + 1

@@ -50,6 +50,7 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <functional>
 #include <map>
 
 using namespace mlir;
@@ -392,6 +393,13 @@ private:
                     finish = nullptr);
   Value cloneSlice(OpBuilder &b, const Fused &f, ArrayRef<unsigned> axes,
                    Value v, IRMapping &map);
+  /// Whether `a` in `fa`'s body and `b` in `fb`'s compute the same value at
+  /// each point of the tile: the same ops over inputs that are the same tile
+  /// operands (`argsX[k]` the operand in `insX` of body argument k, both
+  /// over the same axes) and indices of the same anchor axes.
+  bool sameValue(const Fused &fa, ArrayRef<int> argsA,
+                 ArrayRef<TileOperand> insA, Value a, const Fused &fb,
+                 ArrayRef<int> argsB, ArrayRef<TileOperand> insB, Value b);
   SmallVector<int64_t> rowThreads(int64_t rows, int64_t keys);
   MemRefType sharedType(ArrayRef<int64_t> shape, Type elem) {
     return sharedTileType(shape, elem, {});
@@ -471,6 +479,9 @@ private:
   FragmentLayoutAttrInterface sFragLayout;
   SmallVector<int64_t> sFragThreads;
   SmallVector<Value> sumBufs;
+  /// Per sum: its buffer if it was folded from P's fragment (its summand is
+  /// P), else null.
+  SmallVector<Value> sumsFromP;
   Value alphaAcc;
   /// The key loop (copies that do not move with the keys go before it) and
   /// the shared copies made so far, by input and window.
@@ -1033,6 +1044,40 @@ Value OnlineSoftmaxBuilder::cloneSlice(OpBuilder &b, const Fused &f,
   return clone->getResult(cast<OpResult>(v).getResultNumber());
 }
 
+bool OnlineSoftmaxBuilder::sameValue(const Fused &fa, ArrayRef<int> argsA,
+                                     ArrayRef<TileOperand> insA, Value a,
+                                     const Fused &fb, ArrayRef<int> argsB,
+                                     ArrayRef<TileOperand> insB, Value b) {
+  std::function<LogicalResult(Value, Value)> same =
+      [&](Value x, Value y) -> LogicalResult {
+    if (x.getType() != y.getType())
+      return failure();
+    auto ax = dyn_cast<BlockArgument>(x), by = dyn_cast<BlockArgument>(y);
+    if (ax || by) {
+      if (!ax || !by || argsA[ax.getArgNumber()] < 0 ||
+          argsB[by.getArgNumber()] < 0)
+        return failure();
+      const TileOperand &tx = insA[argsA[ax.getArgNumber()]];
+      const TileOperand &ty = insB[argsB[by.getArgNumber()]];
+      return success(tx.buffer == ty.buffer && tx.map == ty.map);
+    }
+    Operation *ox = x.getDefiningOp(), *oy = y.getDefiningOp();
+    if (cast<OpResult>(x).getResultNumber() !=
+            cast<OpResult>(y).getResultNumber() ||
+        ox->getNumRegions() || oy->getNumRegions())
+      return failure();
+    if (auto ix = dyn_cast<IndexOp>(ox)) {
+      auto iy = dyn_cast<IndexOp>(oy);
+      return success(iy &&
+                     fa.anchorAxis[*fa.op.getAxisPosition(ix.getAxis())] ==
+                         fb.anchorAxis[*fb.op.getAxisPosition(iy.getAxis())]);
+    }
+    return success(OperationEquivalence::isEquivalentTo(
+        ox, oy, same, nullptr, OperationEquivalence::IgnoreLocations));
+  };
+  return succeeded(same(a, b));
+}
+
 void OnlineSoftmaxBuilder::fillBody(
     const Fused &f, TileComputeOp tc, ArrayRef<int> args,
     ArrayRef<Value> results,
@@ -1514,9 +1559,58 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     rw.setInsertionPointAfter(tc);
   }
 
-  // Each sum: l += sum_j over the valid keys, M read as m_eff.
-  for (auto [f, buf] : llvm::zip(sums, sumBufs))
-    if (failed(rowReduction(f, buf, /*foldOld=*/Value(), /*accumulate=*/true)))
+  // With the scores in registers, P (the accumulator's exp factor) is
+  // computed once into a fragment: each sum whose summand is that same value
+  // (the row sum of softmax) folds it from there, and P's shared tile is
+  // written from it. One exp per score instead of one per use.
+  AffineMap rowKeyId = AffineMap::getMultiDimIdentityMap(2, ctx);
+  Value pFrag;
+  if (sFrag && pValue.getType().isF32()) {
+    SmallVector<int> pArgs;
+    FailureOr<SmallVector<TileOperand>> pIns =
+        operands(self, pArgs, {pValue}, rowKeyAxes);
+    if (failed(pIns))
+      return failure();
+    SmallVector<Value> fromP(sums.size());
+    for (auto [k, f] : llvm::enumerate(sums)) {
+      SmallVector<int> args;
+      FailureOr<SmallVector<TileOperand>> ins = operands(f, args, {yieldOf(f)});
+      if (failed(ins))
+        return failure();
+      if (sameValue(f, args, *ins, yieldOf(f), self, pArgs, *pIns, pValue))
+        fromP[k] = sumBufs[k];
+    }
+    if (llvm::any_of(fromP, [](Value v) { return bool(v); })) {
+      pFrag = allocFragment(MemRefType::get({rows, keys}, pValue.getType()),
+                            sFragThreads, sFragLayout);
+      auto tc = tileCompute(self, rowKeyAxes, sFragThreads, {}, *pIns,
+                            {{pFrag, rowKeyId}}, {}, false, sFragLayout,
+                            /*allSpatial=*/true);
+      fillBody(self, tc, pArgs, {pValue});
+      rw.setInsertionPointAfter(tc);
+    }
+    for (auto [f, buf] : llvm::zip(sums, fromP)) {
+      if (!pFrag || !buf)
+        continue;
+      SmallVector<unsigned> axes = keptAxes(f);
+      auto tc = tileCompute(
+          f, axes, sFragThreads, {rowsValid, kValid}, {{pFrag, rowKeyId}},
+          {{buf, localMap(f, f.op.getOutputMap(0))}}, f.op.getCombinerAttr(),
+          /*accumulate=*/true, sFragLayout);
+      Block *b = rw.createBlock(&tc.getBody(), {}, {pValue.getType()}, {loc});
+      OpBuilder ob = OpBuilder::atBlockBegin(b);
+      YieldOp::create(ob, loc, b->getArgument(0));
+      rw.setInsertionPointAfter(tc);
+    }
+    if (!pFrag)
+      fromP.assign(sums.size(), Value());
+    sumsFromP = std::move(fromP);
+  }
+  // Each other sum: l += sum_j over the valid keys, M read as m_eff.
+  for (auto [k, f] : llvm::enumerate(sums))
+    if ((sumsFromP.empty() || !sumsFromP[k]) &&
+        failed(rowReduction(f, sumBufs[k], /*foldOld=*/Value(),
+                            /*accumulate=*/true)))
       return failure();
 
   // P over rows x keys, in the value operand's type under mma; 0 past the
@@ -1528,32 +1622,43 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
   Value pBuf = allocShared("softmax factor P", pShape, pElem,
                            operandSwizzle(pShape, pElem));
   {
-    SmallVector<int> args;
-    FailureOr<SmallVector<TileOperand>> ins =
-        operands(self, args, {pValue}, rowKeyAxes);
-    if (failed(ins))
-      return failure();
-    AffineMap pMap = AffineMap::getMultiDimIdentityMap(2, ctx);
-    auto tc = tileCompute(self, rowKeyAxes,
-                          sFrag ? ArrayRef<int64_t>(sFragThreads)
-                                : ArrayRef<int64_t>(rt),
-                          {}, *ins, {{pBuf, pMap}}, {}, false, sFragLayout,
-                          /*allSpatial=*/true);
-    // fillBody maps the anchor's axes; the tile compute has rows x keys.
-    fillBody(self, tc, args, {pValue},
-             [&](OpBuilder &b, ArrayRef<Value> v) -> SmallVector<Value> {
-               Value p = v[0];
-               if (keyExtent % keys != 0) {
-                 Value j = IndexOp::create(b, loc, b.getIndexType(), plan.axes[kAxis].getName());
-                 Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                                  j, kValid);
-                 Value z = arith::ConstantOp::create(b, loc, b.getZeroAttr(p.getType()));
-                 p = arith::SelectOp::create(b, loc, in, p, z);
-               }
-               if (p.getType() != pElem)
-                 p = arith::TruncFOp::create(b, loc, pElem, p);
-               return {p};
-             });
+    auto finish = [&](OpBuilder &b, ArrayRef<Value> v) -> SmallVector<Value> {
+      Value p = v[0];
+      if (keyExtent % keys != 0) {
+        Value j = IndexOp::create(b, loc, b.getIndexType(),
+                                  plan.axes[kAxis].getName());
+        Value in =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j, kValid);
+        Value z = arith::ConstantOp::create(b, loc, b.getZeroAttr(p.getType()));
+        p = arith::SelectOp::create(b, loc, in, p, z);
+      }
+      if (p.getType() != pElem)
+        p = arith::TruncFOp::create(b, loc, pElem, p);
+      return {p};
+    };
+    TileComputeOp tc;
+    if (pFrag) {
+      // From the fragment computed above.
+      tc = tileCompute(self, rowKeyAxes, sFragThreads, {}, {{pFrag, rowKeyId}},
+                       {{pBuf, rowKeyId}}, {}, false, sFragLayout,
+                       /*allSpatial=*/true);
+      Block *b = rw.createBlock(&tc.getBody(), {}, {pValue.getType()}, {loc});
+      OpBuilder ob = OpBuilder::atBlockBegin(b);
+      YieldOp::create(ob, loc, finish(ob, {b->getArgument(0)}));
+    } else {
+      SmallVector<int> args;
+      FailureOr<SmallVector<TileOperand>> ins =
+          operands(self, args, {pValue}, rowKeyAxes);
+      if (failed(ins))
+        return failure();
+      tc = tileCompute(self, rowKeyAxes,
+                       sFrag ? ArrayRef<int64_t>(sFragThreads)
+                             : ArrayRef<int64_t>(rt),
+                       {}, *ins, {{pBuf, rowKeyId}}, {}, false, sFragLayout,
+                       /*allSpatial=*/true);
+      // fillBody maps the anchor's axes; the tile compute has rows x keys.
+      fillBody(self, tc, args, {pValue}, finish);
+    }
     rw.setInsertionPointAfter(tc);
   }
 
