@@ -348,9 +348,9 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     # NVIDIA: 128 queries on 8 warps (two warpgroups of 64 rows), so each K
     # and V tile read from L2 serves 128 queries: half the L2 traffic of
     # 64-query tiles, which bound them (bench/attention). AMD: 64 queries on
-    # 4 wavefronts, 32 on 2 above a head of 64, so that Q, K, V and P fit
-    # the 64 KB of LDS.
-    rows = (32 if head_dim > 64 else 64) if amd else 128
+    # 4 wavefronts; Q, K, V and P (S stays in registers) fit the 64 KB of
+    # LDS up to a head of 128 (60 KB).
+    rows = 64 if amd else 128
     # Steps of 32 keys above a head of 64 on NVIDIA: 128 registers a
     # thread, so 2 blocks per SM whose phases overlap (64 keys: 169, one
     # block). AMD's 64-lane fragments need 64 columns.

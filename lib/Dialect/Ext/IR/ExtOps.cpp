@@ -556,9 +556,11 @@ LogicalResult TileComputeOp::verify() {
   for (auto [a, axis] : llvm::enumerate(getAxisList())) {
     int64_t threads = getThreads()[a];
     // Each thread takes extent / threads points of a spatial axis: a
-    // remainder would be points no thread computes. (A reduce axis is
+    // remainder would be points no thread computes (but for a slice
+    // layout, whose rows sit in several lanes each). (A reduce axis is
     // strided over its threads up to `bounds`, so any extent works.)
-    if (axis.isSpatial() && axis.getExtent() % threads != 0)
+    if (axis.isSpatial() && axis.getExtent() % threads != 0 &&
+        !isa_and_nonnull<SliceLayoutAttr>(getLayoutAttr()))
       return emitOpError() << "spatial axis '" << axis.getName()
                            << "' of extent " << axis.getExtent() << " runs on "
                            << threads << " threads, which do not divide it";

@@ -330,3 +330,90 @@ int64_t MmaLayoutAttr::getContiguity(unsigned dim, ArrayRef<int64_t> shape,
     return dim == 1 ? 2 : 1;
   return dim == 0 ? 4 : 1;
 }
+
+//===----------------------------------------------------------------------===//
+// SliceLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned dim, MmaLayoutAttr parent) {
+  if (dim != 1)
+    return emitError() << "slice layout: only dim = 1 (an MMA fragment's "
+                          "columns) is supported, got dim = "
+                       << dim;
+  if (!parent || parent.getShape() == MmaShape::automatic ||
+      parent.getWarps().size() != 2 || parent.getWarps()[1] != 1)
+    return emitError() << "slice layout: the parent must be an #ext.mma "
+                          "layout naming its instruction with warps = [WM, "
+                          "1] (each row in one warp), got "
+                       << parent;
+  return success();
+}
+
+/// The parent's tile and thread grid behind a slice of `shape` over
+/// `threads`: the rows, and one instruction's columns (a row's distribution
+/// does not depend on the columns with warps = [WM, 1]).
+static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+sliceParentGrid(MmaLayoutAttr parent, ArrayRef<int64_t> shape,
+                ArrayRef<int64_t> threads) {
+  return {{shape[0], parent.getN()}, {1, threads[0]}};
+}
+
+LogicalResult SliceLayoutAttr::verifyDistribution(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
+    ArrayRef<int64_t> threads) const {
+  if (failed(checkRanks(emitError, "slice", shape, threads)))
+    return failure();
+  if (shape.size() != 1)
+    return emitError() << "slice layout: a tile of " << shape.size()
+                       << " dimensions; a slice of an MMA fragment's columns "
+                          "has 1 (the rows)";
+  auto [pShape, pThreads] = sliceParentGrid(getParent(), shape, threads);
+  return getParent().verifyDistribution(emitError, pShape, pThreads);
+}
+
+SmallVector<int64_t>
+SliceLayoutAttr::getLocalShape(ArrayRef<int64_t> shape,
+                               ArrayRef<int64_t> threads) const {
+  auto [pShape, pThreads] = sliceParentGrid(getParent(), shape, threads);
+  return {getParent().getLocalShape(pShape, pThreads)[0]};
+}
+
+/// The parent fragment's (row, column) of a slice point: the point's row
+/// at the row's first column that the thread holds.
+static SmallVector<Value> parentPoint(MmaLayoutAttr parent, OpBuilder &b,
+                                      Location loc, ArrayRef<int64_t> shape,
+                                      ArrayRef<int64_t> threads,
+                                      ValueRange threadCoords,
+                                      ValueRange locals) {
+  auto [pShape, pThreads] = sliceParentGrid(parent, shape, threads);
+  Value zero = indexConst(b, loc, 0);
+  return parent.emitPointIndices(b, loc, pShape, pThreads,
+                                 {zero, threadCoords[0]}, {locals[0], zero});
+}
+
+SmallVector<Value> SliceLayoutAttr::emitPointIndices(OpBuilder &b, Location loc,
+                                                     ArrayRef<int64_t> shape,
+                                                     ArrayRef<int64_t> threads,
+                                                     ValueRange threadCoords,
+                                                     ValueRange locals) const {
+  return {parentPoint(getParent(), b, loc, shape, threads, threadCoords,
+                      locals)[0]};
+}
+
+Value SliceLayoutAttr::emitIsOwner(OpBuilder &b, Location loc,
+                                   ArrayRef<int64_t> shape,
+                                   ArrayRef<int64_t> threads,
+                                   ValueRange threadCoords,
+                                   ValueRange locals) const {
+  Value col =
+      parentPoint(getParent(), b, loc, shape, threads, threadCoords, locals)[1];
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, col,
+                                       indexConst(b, loc, 0));
+}
+
+int64_t SliceLayoutAttr::getContiguity(unsigned, ArrayRef<int64_t>,
+                                       ArrayRef<int64_t>) const {
+  return 1;
+}

@@ -354,8 +354,11 @@ LogicalResult AllocFragmentOp::verify() {
     return emitOpError() << "has " << getThreads().size()
                          << " thread counts for a rank-" << type.getRank()
                          << " fragment";
+  // A slice layout holds each row in several lanes: its rows need not be
+  // a multiple of its threads (its verifyDistribution has the rule).
+  bool slice = isa_and_nonnull<SliceLayoutAttr>(getLayoutAttr());
   for (auto [d, t] : llvm::enumerate(getThreads()))
-    if (t < 1 || type.getDimSize(d) % t != 0)
+    if (t < 1 || (!slice && type.getDimSize(d) % t != 0))
       return emitOpError() << "dimension #" << d << " of size "
                            << type.getDimSize(d) << " is not a multiple of its "
                            << t << " threads";

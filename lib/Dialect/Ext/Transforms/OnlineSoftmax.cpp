@@ -18,12 +18,15 @@
 // `mma` into a fragment, which the row max and the sums fold in registers
 // (ext.tile_compute's fragment reduction) and P is computed from; without
 // tensor cores, or with a row split over warps, the scores go through a
-// shared tile instead. The row statistics live in shared memory, P is
-// written in the value operand's type to a shared tile for the second GEMM,
-// the accumulator stays in registers, and the windows that move with the
-// keys are copied `stages - 1` steps ahead; the epilogue consumer
-// (reverse_compute_at) reads M and the Ls from shared memory. Nothing of
-// the size of S reaches global memory.
+// shared tile instead. With the scores in registers, the row statistics
+// are registers too (fragments of the MMA layout's row slice, each lane
+// holding its rows' values), P is computed once into a fragment that the
+// sums whose summand it is fold; otherwise the statistics live in shared
+// memory. P is written in the value operand's type to a shared tile for
+// the second GEMM, the accumulator stays in registers, and the windows
+// that move with the keys are copied `stages - 1` steps ahead; the
+// epilogue consumer (reverse_compute_at) reads M and the Ls where they
+// are. Nothing of the size of S reaches global memory.
 //
 // A row whose scores seen so far are all -inf contributes zero terms (its
 // statistics are evaluated at 0 instead of -inf), so masked prefixes do not
@@ -1209,8 +1212,41 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
   Type f32 = rw.getF32Type();
   kOffset = constIndex(rw, loc, 0);
 
-  // Row statistics in shared memory.
+  unsigned rowAxis =
+      *llvm::find_if(rowAxes, [&](unsigned a) { return plan.tile[a] > 1; });
+  // The scores stay in the MMA fragment (read in place by the row
+  // reductions and P) when each row of it sits in one warp and every fused
+  // reduction is rows x keys over it.
+  auto rowsThenKeys = [&](const Fused &f) {
+    SmallVector<unsigned> axes = keptAxes(f);
+    return axes.size() == 2 &&
+           f.anchorAxis[axes[0]] == static_cast<int>(rowAxis) &&
+           f.anchorAxis[axes[1]] == static_cast<int>(kAxis);
+  };
+  bool scoresInRegisters = false;
+  if (scores && mma) {
+    SmallVector<int64_t> sShape;
+    localMap(*scores, scores->op.getOutputMap(0), &sShape);
+    Type sElem =
+        cast<MemRefType>(scores->op.getOutputs()[0].getType()).getElementType();
+    scoresInRegisters = mma.getWarps().size() == 2 && mma.getWarps()[1] == 1 &&
+                        sShape.size() == 2 && sElem.isF32() &&
+                        rowsThenKeys(max) && llvm::all_of(sums, rowsThenKeys);
+  }
+  // Row statistics: with the scores in registers, in registers too, each
+  // lane holding its fragment rows' values (a slice of the MMA layout, as
+  // FlashAttention keeps them): no shared memory and no barrier between
+  // the row phases. Otherwise in shared memory, a row per thread.
+  SmallVector<int64_t> statThreads{rowOnly};
+  FragmentLayoutAttrInterface statLayout;
+  if (scoresInRegisters) {
+    statThreads = {block};
+    statLayout = SliceLayoutAttr::get(ctx, 1, mma);
+  }
   auto rowBuf = [&](const Twine &what, Type t) {
+    if (statLayout)
+      return allocFragment(MemRefType::get(rowShape, t), statThreads,
+                           statLayout);
     return allocShared(what, rowShape, t);
   };
   Type mType = cast<MemRefType>(max.op.getOutputs()[0].getType()).getElementType();
@@ -1232,7 +1268,6 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
         r.push_back(getAffineDimExpr(d, ctx));
     return AffineMap::get(anchorAxes.size(), 0, r, ctx);
   };
-  unsigned rowAxis = *llvm::find_if(rowAxes, [&](unsigned a) { return plan.tile[a] > 1; });
   SmallVector<unsigned> rowOnlyAxes{rowAxis};
   SmallVector<unsigned> rowKeyAxes{rowAxis, kAxis};
   AffineMap rowId = rowMapOver(rowOnlyAxes);
@@ -1264,8 +1299,8 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
       outs.push_back({s, rowId});
       vals.push_back(rw.getZeroAttr(cast<MemRefType>(s.getType()).getElementType()));
     }
-    auto init = tileCompute(self, rowOnlyAxes, {rowOnly}, {}, {}, outs, {}, false,
-                            FragmentLayoutAttrInterface());
+    auto init = tileCompute(self, rowOnlyAxes, statThreads, {}, {}, outs, {},
+                            false, statLayout);
     constBody(init, vals);
     rw.setInsertionPointAfter(init);
   }
@@ -1383,18 +1418,7 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     AffineMap sOut = localMap(*scores, scores->op.getOutputMap(0), &sShape);
     Type sElem =
         cast<MemRefType>(scores->op.getOutputs()[0].getType()).getElementType();
-    // Each fused reduction is rows x keys, in that order, over the
-    // fragment.
-    auto rowsThenKeys = [&](const Fused &f) {
-      SmallVector<unsigned> axes = keptAxes(f);
-      return axes.size() == 2 &&
-             f.anchorAxis[axes[0]] == static_cast<int>(rowAxis) &&
-             f.anchorAxis[axes[1]] == static_cast<int>(kAxis);
-    };
-    bool inRegisters = mma && mma.getWarps().size() == 2 &&
-                       mma.getWarps()[1] == 1 && sShape.size() == 2 &&
-                       sElem.isF32() && rowsThenKeys(max) &&
-                       llvm::all_of(sums, rowsThenKeys);
+    bool inRegisters = scoresInRegisters;
     if (!inRegisters)
       sBuf = allocShared("scores", sShape, sElem);
     SmallVector<int64_t> sThreads;
@@ -1512,8 +1536,8 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
       ins.push_back({s, rowId});
       outs.push_back({s, rowId});
     }
-    auto tc = tileCompute(self, rowOnlyAxes, {rowOnly}, {}, ins, outs, {},
-                          false, FragmentLayoutAttrInterface());
+    auto tc = tileCompute(self, rowOnlyAxes, statThreads, {}, ins, outs, {},
+                          false, statLayout);
     SmallVector<Type> types;
     for (const TileOperand &t : ins)
       types.push_back(cast<MemRefType>(t.buffer.getType()).getElementType());
@@ -1743,8 +1767,8 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     Window w = window(f, out, f.op.getOutputMap(0));
     Value tile = tileView(rw, loc, w.view, w.origins, w.shape);
     AffineMap id = AffineMap::getMultiDimIdentityMap(w.shape.size(), ctx);
-    auto tc = tileCompute(f, axes, {rowOnly}, {rowsValid}, {{buf, id}},
-                          {{tile, id}}, {}, false, FragmentLayoutAttrInterface());
+    auto tc = tileCompute(f, axes, statThreads, {rowsValid}, {{buf, id}},
+                          {{tile, id}}, {}, false, statLayout);
     Type t = cast<MemRefType>(buf.getType()).getElementType();
     Block *b = rw.createBlock(&tc.getBody(), {}, {t}, {loc});
     OpBuilder ob = OpBuilder::atBlockBegin(b);

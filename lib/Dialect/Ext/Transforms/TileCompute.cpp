@@ -127,9 +127,27 @@ bool isFragmentReduction(TileComputeOp op) {
          axes.size() == 2 && axes[0].isSpatial() && axes[1].isReduce();
 }
 
+/// Whether `op` (of an #ext.mma layout) reads or writes, through `map`, a
+/// fragment of that layout's slice: per-row values, indexed by the op's
+/// row axis (its first) alone, with as many rows and threads.
+static bool isRowSliceAccess(TileComputeOp op, const FragmentInfo &info,
+                             AffineMap map) {
+  auto slice = dyn_cast<SliceLayoutAttr>(info.layout);
+  if (!slice || slice.getParent() != op.getLayoutAttr() ||
+      map.getNumResults() != 1 || info.shape.size() != 1)
+    return false;
+  auto dim = dyn_cast<AffineDimExpr>(map.getResult(0));
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  return dim && dim.getPosition() == 0 && axes[0].isSpatial() &&
+         info.shape[0] == axes[0].getExtent() &&
+         info.threads[0] == op.getNumThreads();
+}
+
 LogicalResult checkFragmentAccess(TileComputeOp op, const FragmentInfo &info,
                                   AffineMap map) {
   bool rowsAndColumns = isFragmentReduction(op);
+  if (isRowSliceAccess(op, info, map))
+    return success();
   if (info.layout != op.getLayoutOrDefault())
     return op.emitOpError() << "accesses a fragment of layout " << info.layout
                             << " with layout " << op.getLayoutOrDefault()
@@ -451,7 +469,14 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
       }
       for (int64_t s = 1; s < columnLanes; s *= 2)
         accs = combineWithLane(rw, loc, kind, op.getReducer(), accs, s, width);
-      Value write = leader;
+      // Every lane of the row holds the combined value: each writes its
+      // copy into a fragment (a row slice), the first lane into memory.
+      bool intoFragments = llvm::all_of(
+          op.getOutputs(), [&](Value v) { return state.isFragment(v); });
+      Value write =
+          intoFragments
+              ? arith::ConstantIntOp::create(rw, loc, 1, 1).getResult()
+              : leader;
       if (!isFullBound(0))
         write = arith::AndIOp::create(
             rw, loc, write,
@@ -614,11 +639,28 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
             llvm::MaybeAlign(storeWidth * elementBytes(items[0].getType())));
         return;
       }
+      // A slice layout holds a row in several lanes: each keeps its copy in
+      // a fragment, one of them stores it to memory.
+      Value owner;
+      if (auto slice = dyn_cast<SliceLayoutAttr>(Attribute(layout));
+          slice && !allFragmentOutputs) {
+        SmallVector<Value> spatialLocals;
+        for (unsigned a : spatial)
+          spatialLocals.push_back(locals[a]);
+        owner = slice.emitIsOwner(rw, loc, spatialShape, spatialThreads,
+                                  spatialCoords, spatialLocals);
+      }
       underIf(valid, [&] {
         SmallVector<Value> values = emitBody();
         for (unsigned o = 0; o < numOutputs; ++o) {
-          auto [storage, idx] = outputRef(o);
-          memref::StoreOp::create(rw, loc, values[o], storage, idx);
+          auto store = [&, o = o] {
+            auto [storage, idx] = outputRef(o);
+            memref::StoreOp::create(rw, loc, values[o], storage, idx);
+          };
+          if (owner && !state.isFragment(op.getOutputs()[o]))
+            underIf(owner, store);
+          else
+            store();
         }
       });
     });

@@ -254,6 +254,50 @@ def Ext_MmaLayoutAttr : Ext_Attr<"MmaLayout", "mma", [
   }];
 }
 
+def Ext_SliceLayoutAttr : Ext_Attr<"SliceLayout", "slice", [
+    DeclareAttrInterfaceMethods<FragmentLayoutAttrInterface,
+        ["getLocalShape"]>]> {
+  let summary = "a parent layout with one dimension removed: per-row values of an MMA fragment";
+  let description = [{
+    The points of a tile that has the parent layout's dimensions less `dim`:
+    a thread holds point `r` if it holds some point of the parent fragment
+    whose other coordinates are `r`, so the threads that hold a parent row
+    all hold (a copy of) that row's value. Triton calls it a slice layout;
+    FlashAttention keeps its row max and row sum this way, in registers
+    next to the scores whose rows they summarize.
+
+    Today the parent is an `#ext.mma` accumulator layout with `warps = [WM,
+    1]` and `dim = 1` (the columns): a 1-D tile of the fragment's rows over
+    the same `WM` warps (`threads = [WM x lanes]`), each lane holding the
+    rows its accumulators are in (2 per 16-row instruction tile on
+    NVIDIA, the 4 lanes of a quad sharing them). Its local index is the
+    parent's row-local index, so a tile compute of the parent layout reads
+    and writes a slice fragment through a map to its row axis, and a
+    fragment reduction along the columns leaves the row's value in every
+    lane that holds the row (no shared memory, no barrier). A tile compute
+    of the slice layout writing memory other than a fragment stores from
+    one lane per row (the one holding the row's first column).
+
+    ```mlir
+    %m = ext.alloc_fragment threads [256]
+           layout(#ext.slice<dim = 1, parent = #ext.mma<wgmma_k16, warps = [8, 1]>>)
+           : memref<128xf32>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim, "::ext::MmaLayoutAttr":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether the thread at `threadCoords` is the one that stores the point
+    /// at `locals` (the lane holding the row's first column).
+    ::mlir::Value emitIsOwner(::mlir::OpBuilder &builder, ::mlir::Location loc,
+                              ::llvm::ArrayRef<int64_t> shape,
+                              ::llvm::ArrayRef<int64_t> threads,
+                              ::mlir::ValueRange threadCoords,
+                              ::mlir::ValueRange locals) const;
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Schedules
 //===----------------------------------------------------------------------===//
