@@ -11,6 +11,9 @@
 // RUN: sed -e 's/m16n8k16/mfma_16x16x16/g; s/threads \[4, 32/threads [4, 64/g; s/threads 128/threads 256/; s/threads \[128\]/threads [256]/g' %s \
 // RUN:   | ext-run --chip=gfx942 --racecheck - | FileCheck %s
 // RUN: ext-opt --ext-apply-schedule --ext-kernel-to-gpu --ext-tile-ops-to-threads %s | FileCheck %s --check-prefix=LOWERED
+// RUN: ext-opt %s | ext-opt | FileCheck %s --check-prefix=ROUNDTRIP
+
+// ROUNDTRIP: ext.alloc_fragment threads [128] layout(#ext.slice<dim = 1, parent = #ext.mma<m16n8k16, warps = [4, 1]>>) : memref<64xf32>
 
 // The max reduction's shuffles, then the sum's, with no barrier in
 // between; the final stores under the owner lane's test.

@@ -309,3 +309,49 @@ func.func @fragment_reduction_rows_over_warps(%A: memref<64x64xf32>) {
   }
   return
 }
+
+// -----
+
+// A fragment reduction leaves the row's value in every lane: a row-slice
+// fragment takes it in each of them, memory from one. Both at once in one
+// op is refused.
+#mma41 = #ext.mma<m16n8k16, warps = [4, 1]>
+func.func @fragment_reduction_into_fragment_and_memory(%A: memref<64x64xf32>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    %f = ext.alloc_fragment threads [4, 32] layout(#mma41) : memref<64x64xf32>
+    %m = ext.alloc_fragment threads [128] layout(#ext.slice<dim = 1, parent = #mma41>) : memref<64xf32>
+    %r = ext.alloc_shared : memref<64xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{'ext.tile_compute' op reduces a fragment into fragments and memory at once; give each its own reduction}}
+    ext.tile_compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", reduce, 64>] threads [4, 32] layout #mma41 ins(%f : memref<64x64xf32>) outs(%m, %r : memref<64xf32>, memref<64xf32, #gpu.address_space<workgroup>>) maps [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>] combiner(max) {
+    ^bb0(%val: f32):
+      ext.yield %val, %val : f32, f32
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A row-slice fragment is read by tile computes of its parent layout
+// through their row axis only.
+#mma41 = #ext.mma<m16n8k16, warps = [4, 1]>
+func.func @slice_read_through_columns() {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    %f = ext.alloc_fragment threads [4, 32] layout(#mma41) : memref<64x64xf32>
+    %m = ext.alloc_fragment threads [128] layout(#ext.slice<dim = 1, parent = #mma41>) : memref<64xf32>
+    // expected-error @+1 {{'ext.tile_compute' op accesses a fragment of layout #ext.slice<dim = 1, parent = #ext.mma<m16n8k16, warps = [4, 1]>> with layout #ext.mma<m16n8k16, warps = [4, 1]>}}
+    ext.tile_compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>] threads [4, 32] layout #mma41 ins(%m : memref<64xf32>) outs(%f : memref<64x64xf32>) maps [affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>] {
+    ^bb0(%val: f32):
+      ext.yield %val : f32
+    }
+    gpu.terminator
+  }
+  return
+}

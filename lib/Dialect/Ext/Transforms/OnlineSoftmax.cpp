@@ -482,9 +482,6 @@ private:
   FragmentLayoutAttrInterface sFragLayout;
   SmallVector<int64_t> sFragThreads;
   SmallVector<Value> sumBufs;
-  /// Per sum: its buffer if it was folded from P's fragment (its summand is
-  /// P), else null.
-  SmallVector<Value> sumsFromP;
   Value alphaAcc;
   /// The key loop (copies that do not move with the keys go before it) and
   /// the shared copies made so far, by input and window.
@@ -1589,22 +1586,22 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
   // written from it. One exp per score instead of one per use.
   AffineMap rowKeyId = AffineMap::getMultiDimIdentityMap(2, ctx);
   Value pFrag;
+  SmallVector<bool> fromP(sums.size(), false);
   if (sFrag && pValue.getType().isF32()) {
     SmallVector<int> pArgs;
     FailureOr<SmallVector<TileOperand>> pIns =
         operands(self, pArgs, {pValue}, rowKeyAxes);
     if (failed(pIns))
       return failure();
-    SmallVector<Value> fromP(sums.size());
     for (auto [k, f] : llvm::enumerate(sums)) {
       SmallVector<int> args;
       FailureOr<SmallVector<TileOperand>> ins = operands(f, args, {yieldOf(f)});
       if (failed(ins))
         return failure();
       if (sameValue(f, args, *ins, yieldOf(f), self, pArgs, *pIns, pValue))
-        fromP[k] = sumBufs[k];
+        fromP[k] = true;
     }
-    if (llvm::any_of(fromP, [](Value v) { return bool(v); })) {
+    if (llvm::is_contained(fromP, true)) {
       pFrag = allocFragment(MemRefType::get({rows, keys}, pValue.getType()),
                             sFragThreads, sFragLayout);
       auto tc = tileCompute(self, rowKeyAxes, sFragThreads, {}, *pIns,
@@ -1613,8 +1610,8 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
       fillBody(self, tc, pArgs, {pValue});
       rw.setInsertionPointAfter(tc);
     }
-    for (auto [f, buf] : llvm::zip(sums, fromP)) {
-      if (!pFrag || !buf)
+    for (auto [f, buf, folded] : llvm::zip(sums, sumBufs, fromP)) {
+      if (!folded)
         continue;
       SmallVector<unsigned> axes = keptAxes(f);
       auto tc = tileCompute(
@@ -1626,15 +1623,11 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
       YieldOp::create(ob, loc, b->getArgument(0));
       rw.setInsertionPointAfter(tc);
     }
-    if (!pFrag)
-      fromP.assign(sums.size(), Value());
-    sumsFromP = std::move(fromP);
   }
   // Each other sum: l += sum_j over the valid keys, M read as m_eff.
   for (auto [k, f] : llvm::enumerate(sums))
-    if ((sumsFromP.empty() || !sumsFromP[k]) &&
-        failed(rowReduction(f, sumBufs[k], /*foldOld=*/Value(),
-                            /*accumulate=*/true)))
+    if (!fromP[k] && failed(rowReduction(f, sumBufs[k], /*foldOld=*/Value(),
+                                         /*accumulate=*/true)))
       return failure();
 
   // P over rows x keys, in the value operand's type under mma; 0 past the

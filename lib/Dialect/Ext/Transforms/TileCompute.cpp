@@ -133,7 +133,10 @@ bool isFragmentReduction(TileComputeOp op) {
 static bool isRowSliceAccess(TileComputeOp op, const FragmentInfo &info,
                              AffineMap map) {
   auto slice = dyn_cast<SliceLayoutAttr>(info.layout);
-  if (!slice || slice.getParent() != op.getLayoutAttr() ||
+  // Point by point (element-wise, or a fragment reduction): not through an
+  // MMA accumulation, whose operands are shared tiles.
+  bool pointwise = !op.hasReduceAxes() || isFragmentReduction(op);
+  if (!slice || !pointwise || slice.getParent() != op.getLayoutAttr() ||
       map.getNumResults() != 1 || info.shape.size() != 1)
     return false;
   auto dim = dyn_cast<AffineDimExpr>(map.getResult(0));
@@ -473,6 +476,12 @@ LogicalResult tile_lowering::lowerTileCompute(LaunchState &state,
       // copy into a fragment (a row slice), the first lane into memory.
       bool intoFragments = llvm::all_of(
           op.getOutputs(), [&](Value v) { return state.isFragment(v); });
+      if (!intoFragments && llvm::any_of(op.getOutputs(), [&](Value v) {
+            return state.isFragment(v);
+          }))
+        return op.emitOpError()
+               << "reduces a fragment into fragments and memory at once; "
+                  "give each its own reduction";
       Value write =
           intoFragments
               ? arith::ConstantIntOp::create(rw, loc, 1, 1).getResult()

@@ -285,7 +285,7 @@ def Ext_SliceLayoutAttr : Ext_Attr<"SliceLayout", "slice", [
     ```
   }];
   let parameters = (ins "unsigned":$dim, "::ext::MmaLayoutAttr":$parent);
-  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` qualified($parent) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Whether the thread at `threadCoords` is the one that stores the point
