@@ -235,13 +235,15 @@ void SharedMemoryLiveness::computeInterval(LiveSharedBuffer &buffer) {
   for (Operation *op : buffer.accesses)
     end = std::max(end, lastNested.lookup(op));
 
-  // The aliases' own SSA liveness: a view kept live across ops counts.
+  // The aliases' own SSA liveness: a view kept live across ops counts
+  // towards the end. (Not towards the beginning: making a view touches no
+  // memory, and views are made up front, at the top of the kernel, for
+  // tiles first written much later, such as the value tile an attention
+  // step copies after its scores.)
   Liveness liveness(kernel);
   for (Value alias : aliases) {
     if (alias == buffer.root)
       continue;
-    if (Operation *def = alias.getDefiningOp())
-      begin = std::min(begin, index.lookup(def));
     for (Operation *op : liveness.resolveLiveness(alias))
       if (index.count(op))
         end = std::max(end, index.lookup(op));

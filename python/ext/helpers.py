@@ -32,6 +32,9 @@ class Workload:
         # which keyword each axis of the output's compute is.
         self._factory = None
         self._axis_params = {}
+        # For a workload whose schedule defaults depend on the chip
+        # (ext.attention's tiles): the same workload made for another chip.
+        self._retarget = None
 
     def _sized_by(self, factory, axis_params) -> "Workload":
         self._factory, self._axis_params = factory, dict(axis_params)
@@ -119,7 +122,11 @@ class Workload:
 
             >>> print(ext.matmul(64, 64, 32).schedule(tile=(32, 32, 8)).build("nvvm").ptx[:200])
         """
-        return build(self._items(), target=target, chip=chip or self.chip, args=self.inputs)
+        w = self
+        if chip and chip != self.chip and self._retarget is not None:
+            # Its defaults were chosen for another chip: made again for this one.
+            w = self._retarget(chip)
+        return build(w._items(), target=target, chip=chip or w.chip, args=w.inputs)
 
     def run(self, *inputs: np.ndarray, target: str = "cpu"):
         """Builds (once: `ext.build` caches) and runs: on the CPU (GPU
@@ -288,10 +295,12 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     """Attention's forward pass, out = softmax(scale Q K^T) V per batch-head,
     as computes (scores S, row max M, row sum L, accumulator O, out = O / L)
     scheduled as one kernel with FlashAttention's online softmax: a 128-query
-    tile per block on 8 warps (64 on AMD), the keys in steps of 64 (32 above
-    a head of 64; K and V copied a step ahead),
+    tile per block on 8 warps (64 on AMD, 32 above a head of 128), the keys
+    in steps of 64 (32 above a head of 64 on NVIDIA; K and V copied a step
+    ahead there),
     S = Q K^T and P V on tensor cores (`mma="auto"`: mma.sync, wgmma on
-    sm_90a, MFMA on AMD: pass `chip=` for AMD), S and P on chip.
+    sm_90a, MFMA on AMD), S and P on chip. The tiles are chosen for `chip`;
+    `.build(target, chip=...)` for another chip makes them again for it.
     Q is (batch_heads, seq_q, head_dim), K and V (batch_heads, seq_kv,
     head_dim), the output like Q in `dtype`. `scale` defaults to
     1/sqrt(head_dim); `causal` hides key j from query i unless
@@ -349,8 +358,9 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     # and V tile read from L2 serves 128 queries: half the L2 traffic of
     # 64-query tiles, which bound them (bench/attention). AMD: 64 queries on
     # 4 wavefronts; Q, K, V and P (S stays in registers) fit the 64 KB of
-    # LDS up to a head of 128 (60 KB).
-    rows = 64 if amd else 128
+    # LDS up to a head of 128 (60 KB); above, 32 queries on 2, V in K's
+    # bytes (the kernel copies V after the scores when they would not fit).
+    rows = (32 if head_dim > 128 else 64) if amd else 128
     # Steps of 32 keys above a head of 64 on NVIDIA: 128 registers a
     # thread, so 2 blocks per SM whose phases overlap (64 keys: 169, one
     # block). AMD's 64-lane fragments need 64 columns.
@@ -365,4 +375,7 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     fields.update(schedule_fields)
     s = _schedule(O, **fields)
     s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")
-    return Workload([Q, K, V], out, s, chip)
+    w = Workload([Q, K, V], out, s, chip)
+    w._retarget = lambda c: attention(batch_heads, seq_q, seq_kv, head_dim, dtype, causal, scale,
+                                      c, **schedule_fields)
+    return w

@@ -457,3 +457,37 @@ func.func @address_read_later(%out: memref<256xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// Views made up front (as ext-alloc-shared-to-workgroup makes them, at the
+// top of the kernel) are not accesses: B's interval starts at its first
+// store, after A's last read, so they share offset 0 (one barrier added
+// between them). An attention step's value tile copied after its scores
+// takes the key tile's bytes this way.
+// CHECK-LABEL: func @views_made_up_front
+// CHECK-DAG:     memref.view %[[M:.*]][%c0{{.*}}][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG:     memref.view %[[M]][%c0{{.*}}][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.load
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    memref.store
+// CHECK:       } {ext.shared_memory_bytes = 1024 : i64}
+func.func @views_made_up_front(%out: memref<256xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%A : memref<256xf32, #gpu.address_space<workgroup>>, %B : memref<256xf32, #gpu.address_space<workgroup>>) {
+    %va = memref.reinterpret_cast %A to offset: [0], sizes: [16, 16], strides: [16, 1] : memref<256xf32, #gpu.address_space<workgroup>> to memref<16x16xf32, strided<[16, 1]>, #gpu.address_space<workgroup>>
+    %vb = memref.reinterpret_cast %B to offset: [0], sizes: [16, 16], strides: [16, 1] : memref<256xf32, #gpu.address_space<workgroup>> to memref<16x16xf32, strided<[16, 1]>, #gpu.address_space<workgroup>>
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %va[%tx, %tx] : memref<16x16xf32, strided<[16, 1]>, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %a = memref.load %va[%tx, %tx] : memref<16x16xf32, strided<[16, 1]>, #gpu.address_space<workgroup>>
+    memref.store %a, %vb[%tx, %tx] : memref<16x16xf32, strided<[16, 1]>, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %b = memref.load %vb[%tx, %tx] : memref<16x16xf32, strided<[16, 1]>, #gpu.address_space<workgroup>>
+    memref.store %b, %out[%tx] : memref<256xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -404,6 +404,9 @@ private:
                  ArrayRef<TileOperand> insA, Value a, const Fused &fb,
                  ArrayRef<int> argsB, ArrayRef<TileOperand> insB, Value b);
   SmallVector<int64_t> rowThreads(int64_t rows, int64_t keys);
+  /// Whether V's copy waits for the scores, so that V takes K's shared
+  /// bytes (see build()).
+  bool valueAfterScores();
   MemRefType sharedType(ArrayRef<int64_t> shape, Type elem) {
     return sharedTileType(shape, elem, {});
   }
@@ -1014,6 +1017,46 @@ SmallVector<int64_t> OnlineSoftmaxBuilder::rowThreads(int64_t rows,
   return {};
 }
 
+bool OnlineSoftmaxBuilder::valueAfterScores() {
+  const std::optional<ChipInfo> &chip = options.device.chip;
+  if (!prefetches.empty() || !scores || !chip ||
+      !chip->maxSharedBytesPerBlock ||
+      scores->op.getCombiner() != CombinerKind::sum)
+    return false;
+  // Tile sizes from the plan, rows padded by at most 16 bytes.
+  auto bytes = [](int64_t r, int64_t c, Type t) {
+    return r * (c * static_cast<int64_t>(t.getIntOrFloatBitWidth() / 8) + 16);
+  };
+  int64_t rows = 1, keys = plan.tile[kAxis], depth = 1, values = 1;
+  for (unsigned a : rowAxes)
+    rows *= plan.tile[a];
+  for (unsigned a : valueAxes)
+    values *= plan.tile[a];
+  for (auto [a, axis] : llvm::enumerate(scores->op.getAxisList()))
+    if (scores->anchorAxis[a] < 0)
+      depth *= axis.getExtent();
+  // The scores' operands: the one read at the keys is K's tile (keys x
+  // depth), the others Q's (rows x depth).
+  int64_t qk = 0;
+  for (auto [i, in] : llvm::enumerate(scores->op.getInputs())) {
+    Type t = cast<MemRefType>(in.getType()).getElementType();
+    bool atKeys =
+        llvm::any_of(scores->op.getInputMap(i).getResults(), [&](AffineExpr e) {
+          auto d = dyn_cast<AffineDimExpr>(e);
+          return d &&
+                 scores->anchorAxis[d.getPosition()] == static_cast<int>(kAxis);
+        });
+    if (t.isIntOrFloat())
+      qk += bytes(atKeys ? keys : rows, depth, t);
+  }
+  Type wElem =
+      cast<MemRefType>(anchor.getInputs()[wInput].getType()).getElementType();
+  Type pElem =
+      isa_and_nonnull<MmaLayoutAttr>(layout) ? wElem : pValue.getType();
+  int64_t total = qk + bytes(keys, values, wElem) + bytes(rows, keys, pElem);
+  return total > static_cast<int64_t>(chip->maxSharedBytesPerBlock);
+}
+
 Value OnlineSoftmaxBuilder::cloneSlice(OpBuilder &b, const Fused &f,
                                        ArrayRef<unsigned> axes, Value v,
                                        IRMapping &map) {
@@ -1401,8 +1444,15 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
   };
 
   // The value tile's copy first, with the scores' operands: one barrier.
-  if (failed(inputTile(self, wInput, /*copy=*/true)))
-    return failure();
+  // Without stages (the step's K and V copied in the step), when Q, K, V
+  // and P would not fit the chip's shared memory together, V is copied
+  // after the scores instead: its tile is then live only after K's last
+  // read, and ext-gpu-reuse-shared-memory gives it K's bytes. The price is
+  // a second copy phase in each step (its latency exposed); it is paid only
+  // where the tiles would not fit otherwise (a head of 256 on AMD's 64 KB).
+  if (!valueAfterScores())
+    if (failed(inputTile(self, wInput, /*copy=*/true)))
+      return failure();
   // Scores: the attached producer per k-step, into registers, then shared.
   if (scores) {
     SmallVector<unsigned> sAxes = keptAxes(*scores);
