@@ -40,3 +40,15 @@ func.func @rows_not_the_warps() {
   %f = ext.alloc_fragment threads [128] layout(#ext.slice<dim = 1, parent = #ext.mma<m16n8k16, warps = [4, 1]>>) : memref<48xf32>
   return
 }
+
+// -----
+
+func.func @slice_compute_reduces(%m: memref<64xf32>) {
+  %s = ext.alloc_fragment threads [128] layout(#ext.slice<dim = 1, parent = #ext.mma<m16n8k16, warps = [4, 1]>>) : memref<64xf32>
+  // expected-error @+1 {{'ext.tile_compute' op with a slice layout is element-wise (its rows sit in several lanes each); reduce with the parent layout's fragment reduction instead}}
+  ext.tile_compute [#ext.axis<"i", spatial, 64>, #ext.axis<"k", reduce, 4>] threads [128, 1] layout #ext.slice<dim = 1, parent = #ext.mma<m16n8k16, warps = [4, 1]>> ins(%s : memref<64xf32>) outs(%m : memref<64xf32>) maps [affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i)>] combiner(sum) {
+  ^bb0(%v: f32):
+    ext.yield %v : f32
+  }
+  return
+}

@@ -552,6 +552,10 @@ LogicalResult TileComputeOp::verify() {
                          << " axes; give one per axis or none";
   if (getAccumulate() && !hasReduceAxes())
     return emitOpError("accumulates, but has no reduce axis");
+  if (isa_and_nonnull<SliceLayoutAttr>(getLayoutAttr()) && hasReduceAxes())
+    return emitOpError("with a slice layout is element-wise (its rows sit in "
+                       "several lanes each); reduce with the parent layout's "
+                       "fragment reduction instead");
   SmallVector<int64_t> spatialShape, spatialThreads;
   for (auto [a, axis] : llvm::enumerate(getAxisList())) {
     int64_t threads = getThreads()[a];
