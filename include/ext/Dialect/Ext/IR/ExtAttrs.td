@@ -275,8 +275,9 @@ def Ext_SliceLayoutAttr : Ext_Attr<"SliceLayout", "slice", [
     and writes a slice fragment through a map to its row axis, and a
     fragment reduction along the columns leaves the row's value in every
     lane that holds the row (no shared memory, no barrier). A tile compute
-    of the slice layout writing memory other than a fragment stores from
-    one lane per row (the one holding the row's first column).
+    of the slice layout is element-wise (each lane computes its rows, the
+    copies alike); writing memory other than a fragment, it stores from one
+    lane per row (the one holding the row's first column).
 
     ```mlir
     %m = ext.alloc_fragment threads [256]
