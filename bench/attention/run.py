@@ -143,15 +143,17 @@ def model(c, info, rows, keys, head_dim, threads, seq, heads, causal, m, l2_late
     # slowest), then the exposed latency, barriers and drains. The copies
     # issued a step ahead write shared memory in the background: they count
     # in the SM's shared-memory throughput (units), not in the chain.
-    mma_phase = max(units["tensor"], c["wgmma_bytes"] * warpgroups / m["smem_bytes_per_clk"])
-    threads_shared = (c["lds_bytes"] + c["sts_bytes"]) * threads / m["smem_bytes_per_clk"]
-    if not c["cp_async_bytes"]:
-        threads_shared += c["ldg_bytes"] * threads / m["smem_bytes_per_clk"]
-    other_phase = max(units["exp"], units["issue"], threads_shared)
     if serial_phases:
         # The bound from below: no unit overlaps another inside a block.
         mma_phase = units["tensor"] + units["shared"]
         other_phase = units["exp"] + units["issue"]
+    else:
+        mma_phase = max(units["tensor"],
+                        c["wgmma_bytes"] * warpgroups / m["smem_bytes_per_clk"])
+        threads_shared = (c["lds_bytes"] + c["sts_bytes"]) * threads / m["smem_bytes_per_clk"]
+        if not c["cp_async_bytes"]:
+            threads_shared += c["ldg_bytes"] * threads / m["smem_bytes_per_clk"]
+        other_phase = max(units["exp"], units["issue"], threads_shared)
     chain = mma_phase + other_phase + exposed + 30 * c["bar"] + 100 * c["waits"]
     step = max(max(units.values()), chain / per_sm)  # clocks per block-step, SM-wide
     bound = max(units, key=units.get) if max(units.values()) >= chain / per_sm else "latency"

@@ -293,17 +293,25 @@ def test_multiple_of_must_be_a_positive_int():
         ext.var("M", multiple_of=0)
 
 
+def _warp_specialized_gemm(m, n, k, tile, warps, **fields):
+    """C = A B^T in f16 (f32 accumulation) on sm_90a: a producer warpgroup
+    loading both operands by TMA into 128-byte swizzled tiles, wgmma
+    consumers, 3 stages; `fields` the rest of the schedule."""
+    A, B, C = matmul_te(m, n, k, "float16", acc="float32", b_transposed=True)
+    sw = {"swizzle": (3, 3, 3)}
+    s = ext.schedule(C, tile=tile, cache=[(A, sw), (B, sw)], mma="wgmma_k16", warps=warps,
+                     vector=8, stages=3, tma=True, **fields)
+    return ext.build(s, chip="sm_90a")
+
+
 def test_cluster_rows_of_a_symbolic_n_plan_at_launch():
     """1x2 clusters over a symbolic N: the cluster grid is planned at launch,
     and a single column tile (N = 8) leaves each cluster's second CTA past
     the edge (it computes zeros, stores nothing, and still releases its
     peer's stages)."""
-    A, B, C = matmul_te(200, ext.var("N"), 136, "float16", acc="float32", b_transposed=True)
-    sw = {"swizzle": (3, 3, 3)}
-    s = ext.schedule(C, tile=(128, 64, 64), cache=[(A, sw), (B, sw)], mma="wgmma_k16",
-                     warps=(8, 1), vector=8, stages=3, tma=True, specialize="cooperative",
-                     cluster=(1, 2), decomposition=("persistent", {"sms": 3}))
-    kernel = ext.build(s, chip="sm_90a")
+    kernel = _warp_specialized_gemm(200, ext.var("N"), 136, (128, 64, 64), (8, 1),
+                                    specialize="cooperative", cluster=(1, 2),
+                                    decomposition=("persistent", {"sms": 3}))
     a = RNG.integers(-3, 4, (200, 136)).astype(np.float16)
     for n in (8, 72, 300):
         b = RNG.integers(-3, 4, (n, 136)).astype(np.float16)
@@ -322,12 +330,9 @@ def test_warp_specialized_kernels_plan_every_m_at_launch(specialize, decompositi
     multicasting their shared tiles: one build serves every M, the tensor
     maps and the grid (of clusters) made at launch."""
     tile, warps = ((128, 64, 64), (8, 1)) if specialize == "cooperative" else ((64, 64, 64), (4, 1))
-    A, B, C = matmul_te(ext.var("M"), 136, 200, "float16", acc="float32", b_transposed=True)
-    sw = {"swizzle": (3, 3, 3)}
-    s = ext.schedule(C, tile=tile, cache=[(A, sw), (B, sw)], mma="wgmma_k16", warps=warps,
-                     vector=8, stages=3, tma=True, specialize=specialize,
-                     decomposition=decomposition, **({"cluster": cluster} if cluster else {}))
-    kernel = ext.build(s, chip="sm_90a")
+    kernel = _warp_specialized_gemm(ext.var("M"), 136, 200, tile, warps, specialize=specialize,
+                                    decomposition=decomposition,
+                                    **({"cluster": cluster} if cluster else {}))
     b = RNG.integers(-3, 4, (136, 200)).astype(np.float16)
     for m in (1, 70, 300):
         a = RNG.integers(-3, 4, (m, 200)).astype(np.float16)

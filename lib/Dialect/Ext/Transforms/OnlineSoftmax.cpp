@@ -1465,8 +1465,7 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     AffineMap sOut = localMap(*scores, scores->op.getOutputMap(0), &sShape);
     Type sElem =
         cast<MemRefType>(scores->op.getOutputs()[0].getType()).getElementType();
-    bool inRegisters = scoresInRegisters;
-    if (!inRegisters)
+    if (!scoresInRegisters)
       sBuf = allocShared("scores", sShape, sElem);
     SmallVector<int64_t> sThreads;
     for (unsigned a : sAxes)
@@ -1501,7 +1500,7 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
                             mma);
       fillBody(*scores, tc, args, {yieldOf(*scores)});
       rw.setInsertionPointAfter(tc);
-      if (inRegisters) {
+      if (scoresInRegisters) {
         sFrag = frag;
         sFragLayout = mma;
         sFragThreads.assign(accThreads.begin(), accThreads.end());
@@ -1511,7 +1510,7 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
       for (unsigned a : sAxes)
         if (scores->op.getAxisList()[a].isSpatial())
           spatial.push_back(a);
-      if (!inRegisters) {
+      if (!scoresInRegisters) {
         auto store = tileCompute(*scores, spatial, accThreads, {},
                                  {{frag, id}}, {{sBuf, id}}, {}, false, mma);
         Block *b = rw.createBlock(&store.getBody(), {}, {sElem}, {loc});
