@@ -391,8 +391,11 @@ class Kernel:
         self._shared = dict(compiled["shared_memory"])
         self._workspace = int(compiled.get("workspace", 0))
         self._executables = {}
-        # The pipeline's warnings and remarks: (severity, file, line, text).
-        self.messages = [tuple(m) for m in compiled.get("messages", [])]
+        # The pipeline's warnings and remarks: (severity, file, line, text),
+        # each once. The passes report per op, and ops are cloned: a
+        # pipelined copy (stages=S) reports from each of its S copies, and
+        # the copies of A and B word theirs alike at the schedule's line.
+        self.messages = list(dict.fromkeys(tuple(m) for m in compiled.get("messages", [])))
 
     @property
     def stages(self) -> List[str]:
