@@ -641,9 +641,32 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
   b.setInsertionPointToEnd(entry);
   // Every tensor the computes name: the arguments, then the local buffers.
   SmallVector<Value> tensorValues(entry->getArguments());
-  for (size_t i = numArgs; i < argTypes.size(); ++i)
-    tensorValues.push_back(memref::AllocOp::create(
-        b, argLocs[i], cast<MemRefType>(argTypes[i])));
+  for (size_t i = numArgs; i < argTypes.size(); ++i) {
+    // A symbolic dimension's size is read from the argument dimension that
+    // has it: {"sizes": [None | (argument, dimension), ...]}.
+    auto local = py::reinterpret_borrow<py::dict>(tensors[i]);
+    SmallVector<Value> dynamicSizes;
+    if (local.contains("sizes"))
+      for (py::handle s : py::reinterpret_borrow<py::list>(local["sizes"])) {
+        if (s.is_none())
+          continue;
+        auto source = py::reinterpret_borrow<py::tuple>(s);
+        auto arg = py::cast<size_t>(source[0]);
+        auto dim = py::cast<int64_t>(source[1]);
+        if (arg >= numArgs ||
+            dim >= cast<MemRefType>(argTypes[arg]).getRank())
+          throw BuildError(describeLocation(argLocs[i]) +
+                           ": a local buffer's size names no argument");
+        dynamicSizes.push_back(memref::DimOp::create(
+            b, argLocs[i], entry->getArgument(arg), dim));
+      }
+    auto type = cast<MemRefType>(argTypes[i]);
+    if (dynamicSizes.size() != static_cast<size_t>(type.getNumDynamicDims()))
+      throw BuildError(describeLocation(argLocs[i]) +
+                       ": a local buffer's symbolic sizes are not all given");
+    tensorValues.push_back(
+        memref::AllocOp::create(b, argLocs[i], type, dynamicSizes));
+  }
 
   for (py::handle h : py::reinterpret_borrow<py::list>(program["computes"])) {
     auto c = py::reinterpret_borrow<py::dict>(h);

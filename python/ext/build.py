@@ -152,6 +152,20 @@ def _bind_sizes(arrays, tensors):
     return sizes
 
 
+def _size_source(size, arguments, tensor, loc):
+    """Where a local buffer's dimension gets its size: None for a static
+    one, else (argument number, dimension) of an argument of that symbolic
+    size."""
+    if not isinstance(size, _te.Var):
+        return None
+    for i, a in enumerate(arguments):
+        for d, s in enumerate(a.shape):
+            if isinstance(s, _te.Var) and s.name == size.name:
+                return (i, d)
+    raise _error(loc, f"size {size.name} of '{tensor.name}' is given by no argument: "
+                      "a symbolic size must appear in an input's shape")
+
+
 def _concrete_shape(shape, sizes, tensor):
     out = []
     for s in shape:
@@ -210,7 +224,8 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
                      if id(t) not in {id(o) for o in outputs}]
     # An intermediate that only the consumers fused into its compute read is
     # a buffer of the function, not an argument: the fused kernel then
-    # never writes it (static shapes; a symbolic one stays an argument).
+    # never writes it. A symbolic size of its shape is read from the
+    # argument dimension that states it (every size is bound by an input).
     readers = {}
     for op in computes:
         for t, _ in _operands(op):
@@ -226,8 +241,7 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
         group = {id(m) for m in members}
         for m in members:
             for t in m.outputs:
-                if id(t) in read and readers.get(id(t), set()) <= group and \
-                        not any(isinstance(d, _te.Var) for d in t.shape):
+                if id(t) in read and readers.get(id(t), set()) <= group:
                     fused_away.add(id(t))
     local_buffers = [t for t in intermediates if id(t) in fused_away]
     intermediates = [t for t in intermediates if id(t) not in fused_away]
@@ -253,9 +267,13 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
             label += "_"
         names.add(label)
         # A symbolic size (ext.var) is a dynamic dimension.
-        (program_args if len(program_args) < len(arguments) else program_locals).append(
-            {"name": label, "shape": [_static_or_none(d) for d in t.shape],
-             "dtype": t.dtype, "loc": t.loc})
+        entry = {"name": label, "shape": [_static_or_none(d) for d in t.shape],
+                 "dtype": t.dtype, "loc": t.loc}
+        if len(program_args) < len(arguments):
+            program_args.append(entry)
+        else:
+            entry["sizes"] = [_size_source(d, arguments, t, loc) for d in t.shape]
+            program_locals.append(entry)
     # Divisibility facts belong to a size's name: every place it is stated.
     facts = {}
     for d in [d for t in arguments for d in t.shape] + \

@@ -339,3 +339,72 @@ def test_warp_specialized_kernels_plan_every_m_at_launch(specialize, decompositi
         np.testing.assert_array_equal(kernel.run(a, b),
                                       a.astype(np.float32) @ b.astype(np.float32).T,
                                       err_msg=f"M = {m}")
+
+
+def _decode_gemm_silu(M):
+    """A decode GEMM (f16 on mma.sync) with a bias + SiLU epilogue fused by
+    reverse_compute_at, as an inference engineer writes it."""
+    N, K = 256, 128
+    A = ext.placeholder((M, K), "float16", name="A")
+    B = ext.placeholder((K, N), "float16", name="B")
+    bias = ext.placeholder((N,), "float32", name="bias")
+    k = ext.reduce_axis(K, name="k")
+    C = ext.compute((M, N), lambda i, j: ext.sum(ext.cast(A[i, k], "float32") *
+                                                 ext.cast(B[k, j], "float32"), axis=k), name="C")
+    D = ext.compute((M, N), lambda i, j: ext.cast((C[i, j] + bias[j]) *
+                                                  ext.sigmoid(C[i, j] + bias[j]), "float16"),
+                    name="D")
+    return ext.schedule(C, tile=(64, 64, 32), mma="m16n8k16", threads=[4, 32, 1], warps=[2, 2],
+                        cache=[A, B], stages=3, vector=8).reverse_compute_at(D, "j")
+
+
+def _global_stores(ptx):
+    return len([line for line in ptx.splitlines() if "st.global" in line])
+
+
+def test_a_symbolic_m_keeps_a_fused_intermediate_in_the_kernel():
+    """C is read only by the epilogue fused into its kernel: with a symbolic
+    M it is a buffer of the function as with a static one, never an argument
+    the kernel writes (issue 52: it cost a decode step an M x N f32 store)."""
+    kernel = ext.build(_decode_gemm_silu(ext.var("M")), target="nvvm", chip="sm_80")
+    assert kernel.intermediates == []
+    assert "mma.sync" in kernel.ptx
+    # As many global stores as a static, ragged M's (both mask the edge),
+    # and as a static tile-multiple M's when M is stated a multiple.
+    assert _global_stores(kernel.ptx) == _global_stores(
+        ext.build(_decode_gemm_silu(300), target="nvvm", chip="sm_80").ptx)
+    aligned = ext.build(_decode_gemm_silu(ext.var("M", multiple_of=64)), target="nvvm",
+                        chip="sm_80")
+    assert _global_stores(aligned.ptx) == _global_stores(
+        ext.build(_decode_gemm_silu(64), target="nvvm", chip="sm_80").ptx)
+    for m in (1, 5, 70):
+        a = RNG.standard_normal((m, 128)).astype(np.float16)
+        b = RNG.standard_normal((128, 256)).astype(np.float16)
+        t = RNG.standard_normal(256).astype(np.float32)
+        c = a.astype(np.float32) @ b.astype(np.float32) + t
+        ref = c / (1 + np.exp(-c))
+        np.testing.assert_allclose(kernel.run(a, b, t).astype(np.float32), ref,
+                                   rtol=5e-3, atol=5e-3)
+
+
+def _rms_norm(M, N=512):
+    X = ext.placeholder((M, N), "float32", name="X")
+    g = ext.placeholder((N,), "float32", name="g")
+    k = ext.reduce_axis(N, name="k")
+    ms = ext.compute((M,), lambda i: ext.sum(X[i, k] * X[i, k] / float(N), axis=k), name="ms")
+    y = ext.compute((M, N), lambda i, j: X[i, j] * ext.rsqrt(ms[i] + 1e-6) * g[j], name="y")
+    s = ext.schedule(y, tile=(1, N), blocks=["i"], threads=(1, 128), cache=[X], vector=4)
+    return s.compute_at(ms, "i")
+
+
+def test_a_symbolic_rms_norm_keeps_its_row_statistic_in_the_kernel():
+    kernel = ext.build(_rms_norm(ext.var("M")), target="nvvm", chip="sm_80")
+    assert kernel.intermediates == []
+    assert kernel.ptx.count(".entry") == 1
+    assert _global_stores(kernel.ptx) == _global_stores(
+        ext.build(_rms_norm(17), target="nvvm", chip="sm_80").ptx)
+    for m in (1, 3, 17):
+        x = RNG.standard_normal((m, 512)).astype(np.float32)
+        gv = RNG.standard_normal(512).astype(np.float32)
+        ref = x / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-6) * gv
+        np.testing.assert_allclose(kernel.run(x, gv), ref, rtol=1e-4, atol=1e-5)
