@@ -210,8 +210,10 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
             for t in item:
                 wanted.extend(t.op.outputs)
         else:
-            raise _error(loc, f"ext.build takes tensors and schedules, got {item!r}",
-                         TypeError)
+            alone = " (a workload is built alone: ext.build(workload))" if \
+                type(item).__name__ == "Workload" else ""
+            raise _error(loc, "ext.build takes tensors and schedules, or one workload, got "
+                              f"{item!r}{alone}", TypeError)
     unique, seen = [], set()
     for t in wanted:
         if id(t) not in seen:
@@ -642,6 +644,10 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
     lanes they get), "nvvm" (PTX, `chip` sm_NN, default sm_80) or "rocdl" (HSACO, `chip`
     gfxNNN, default gfx90a). `items`: a tensor, a schedule, or a list of
     them; the function's outputs are those no other listed compute reads.
+    Or a helper's workload (`ext.matmul(...)`, `ext.attention(...)`,
+    `ext.tune`'s result): its inputs are the arguments, its chip the
+    default, and one whose schedule depends on the chip is made again for
+    `chip` (as `workload.build(target, chip)` does).
     The compiler's warnings and remarks become Python warnings
     (`ext.ExtWarning`, `ext.ExtRemark`) at the line of the compute or
     schedule they are about; `strict=True` raises on a warning.
@@ -656,6 +662,10 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
     loc = _where()
     if target not in ("cpu", "nvvm", "rocdl"):
         raise _error(loc, f"unknown target {target!r}; valid targets: cpu, nvvm, rocdl")
+    from .helpers import Workload  # (helpers imports this module)
+    if isinstance(items, Workload):
+        items, chip, inputs = items._for_build(chip)
+        args = inputs if args is None else args
     # A schedule with mma="auto" and derived threads gets the chip's lanes:
     # one schedule builds for sm_80, sm_90a and gfx942 alike.
     lanes = 64 if target == "rocdl" or (chip or "").startswith("gfx") else 32

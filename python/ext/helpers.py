@@ -117,16 +117,22 @@ class Workload:
     def _items(self):
         return self._schedule if self._schedule is not None else self.output
 
-    def build(self, target="cpu", chip=None):
-        """`ext.build` of this workload (for `chip`, else the workload's).
-
-            >>> print(ext.matmul(64, 64, 32).schedule(tile=(32, 32, 8)).build("nvvm").ptx[:200])
-        """
+    def _for_build(self, chip):
+        """What `ext.build` builds of this workload for `chip`: (items,
+        chip, args)."""
         w = self
         if chip and chip != self.chip and self._retarget is not None:
             # Its defaults were chosen for another chip: made again for this one.
             w = self._retarget(chip)
-        return build(w._items(), target=target, chip=chip or w.chip, args=w.inputs)
+        return w._items(), chip or w.chip, w.inputs
+
+    def build(self, target="cpu", chip=None):
+        """`ext.build(workload, target, chip=chip)`: for `chip`, else the
+        workload's.
+
+            >>> print(ext.matmul(64, 64, 32).schedule(tile=(32, 32, 8)).build("nvvm").ptx[:200])
+        """
+        return build(self, target=target, chip=chip)
 
     def run(self, *inputs: np.ndarray, target: str = "cpu"):
         """Builds (once: `ext.build` caches) and runs: on the CPU (GPU

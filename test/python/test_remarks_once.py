@@ -32,7 +32,7 @@ def test_each_remark_once_per_build_and_none_from_run():
     ext.clear_cache()
     w = pipelined_gemm()
     for target, chip in (("nvvm", "sm_90"), ("cpu", None)):
-        kernel, remarks = caught(lambda: ext.build(w._items(), target, chip=chip, args=w.inputs))
+        kernel, remarks = caught(lambda: ext.build(w, target, chip=chip))
         staged = [r for r in remarks if "stages its copy through registers" in r[1]]
         assert len(staged) == 1, remarks
         assert staged[0][0] is ext.ExtRemark and staged[0][2] == __file__
@@ -45,5 +45,5 @@ def test_each_remark_once_per_build_and_none_from_run():
         assert from_run == []
         np.testing.assert_allclose(out, a.astype(np.float32) @ b.astype(np.float32), rtol=2e-2)
         # A cached build reports its remarks again, each once.
-        _, again = caught(lambda: ext.build(w._items(), target, chip=chip, args=w.inputs))
+        _, again = caught(lambda: ext.build(w, target, chip=chip))
         assert sorted(again) == sorted(remarks)
