@@ -8,6 +8,7 @@ from . import dtypes as _dt
 from . import te as _te
 from .build import build, lower
 from .schedule import schedule as _schedule
+from .te import _error, _where
 from ._ext import Module
 
 _COMBINERS = ("sum", "prod", "max", "min")
@@ -314,10 +315,21 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     does; key tiles past a query tile's last visible key are skipped; with
     more queries than keys, the first queries see no key and are 0).
     `schedule_fields` override the schedule's (`tile`, `warps`, `mma`, ...).
+    Sizes are ints: a symbolic one (`ext.var`) is refused, not yet supported.
 
         >>> out = ext.attention(8, 1000, 1000, 64).run(q, k, v)
         >>> ptx = ext.attention(4, 512, 777, 128, causal=True).build("nvvm", chip="sm_80").ptx
     """
+    symbolic = [f"{name} = {size.name}" for name, size in (
+        ("batch_heads", batch_heads), ("seq_q", seq_q), ("seq_kv", seq_kv),
+        ("head_dim", head_dim)) if isinstance(size, _te.Var)]
+    if symbolic:
+        # ext-online-softmax rewrites static extents only (issue 58).
+        raise _error(_where(), f"ext.attention: symbolic sizes are not supported yet "
+                               f"({', '.join(symbolic)}): its one-kernel schedule (the online "
+                               "softmax) needs static sizes; attention over a symbolic "
+                               "sequence length (decode, varying prefill) is planned",
+                     NotImplementedError)
     dtype = _dt.canonical(dtype)
     if scale is None:
         scale = 1.0 / float(np.sqrt(head_dim))
