@@ -232,3 +232,32 @@ func.func @two_consumers(%A: memref<32x32xf32>, %B: memref<32x32xf32>, %C: memre
   }
   return
 }
+
+// -----
+
+// The consumer's output is made between the two by an op with effects: the
+// fused kernel, at C's place, could not use it.
+func.func private @make_output() -> memref<32x32xf32>
+
+func.func @output_made_in_between(%A: memref<32x32xf32>, %B: memref<32x32xf32>) -> memref<32x32xf32> {
+  %C = memref.alloc() : memref<32x32xf32>
+  // expected-error @+1 {{'ext.compute' op schedule: reverse_compute_at 'D': 'func.call' between the two defines an operand of the consumer, and the fused kernel runs where 'C' is}}
+  ext.compute [#ext.axis<"i", spatial, 32>, #ext.axis<"j", spatial, 32>, #ext.axis<"k", reduce, 32>]
+      ins(%A, %B : memref<32x32xf32>, memref<32x32xf32>) outs(%C : memref<32x32xf32>)
+      maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
+      combiner(sum) attributes {name = "C", schedule = #ext.schedule<tile = [16, 16, 16], blocks = ["i", "j"], threads = [16, 16, 1], reverse_compute_at = [#ext.at<"D", "j">]>} {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    ext.yield %p : f32
+  }
+  %D = func.call @make_output() : () -> memref<32x32xf32>
+  ext.compute [#ext.axis<"m", spatial, 32>, #ext.axis<"n", spatial, 32>]
+      ins(%C : memref<32x32xf32>) outs(%D : memref<32x32xf32>)
+      maps [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>]
+      attributes {name = "D"} {
+  ^bb0(%c: f32):
+    %r = arith.negf %c : f32
+    ext.yield %r : f32
+  }
+  return %D : memref<32x32xf32>
+}

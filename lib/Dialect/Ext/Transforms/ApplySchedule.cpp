@@ -127,6 +127,9 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   if (failed(fusedOr))
     return failure();
   std::optional<FusedConsumer> fused = *fusedOr;
+  if (fused)
+    for (Operation *def : fused->hoisted)
+      rw.moveOpBefore(def, op);
   FailureOr<std::vector<AttachedProducer>> attachedOr =
       resolveComputeAt(rw, op, schedule, plan, inlinedNames);
   if (failed(attachedOr))

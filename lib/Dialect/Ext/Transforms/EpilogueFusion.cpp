@@ -17,10 +17,45 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace ext;
 using namespace ext::tiling;
+
+/// The ops after `anchor` in its block that the consumer's operands need
+/// (transitively), in block order; each must be an allocation or free of
+/// memory effects, so that moving it above the anchor changes nothing else.
+static LogicalResult
+collectHoisted(ComputeOp anchor, ComputeOp consumer,
+               SmallVectorImpl<Operation *> &hoisted,
+               function_ref<InFlightDiagnostic()> err) {
+  llvm::SetVector<Operation *> found;
+  SmallVector<Value> worklist(consumer->getOperands());
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != anchor->getBlock() ||
+        def->isBeforeInBlock(anchor) || found.contains(def))
+      continue;
+    bool movable = def->getNumRegions() == 0 &&
+                   (isa<memref::AllocOp, memref::AllocaOp>(def) ||
+                    isMemoryEffectFree(def));
+    if (!movable)
+      return err() << "'" << def->getName()
+                   << "' between the two defines an operand of the consumer, "
+                      "and the fused kernel runs where "
+                   << quotedName(anchor) << " is";
+    found.insert(def);
+    llvm::append_range(worklist, def->getOperands());
+  }
+  hoisted.assign(found.begin(), found.end());
+  llvm::sort(hoisted, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  return success();
+}
 
 FailureOr<std::optional<FusedConsumer>>
 tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
@@ -141,6 +176,10 @@ tiling::resolveReverseComputeAt(ComputeOp op, ScheduleAttr schedule,
   if (Operation *between = findUseBetween(op, consumer, moved))
     return err() << "'" << between->getName()
                  << "' between the two uses a memref the fusion reorders";
+  // The consumer's operands defined between the two (a bufferized tensor
+  // program allocates the consumer's output there) move above the anchor.
+  if (failed(collectHoisted(op, consumer, fused.hoisted, err)))
+    return failure();
   // The anchor's output is stored as well when anything else may read it.
   fused.keepAnchorOutput = isReadElsewhere(anchorOut, {op, consumer});
   return std::optional<FusedConsumer>(fused);

@@ -267,6 +267,10 @@ struct FusedConsumer {
   /// The anchor's output is stored too: a function argument, or used by
   /// anything besides the two computes.
   bool keepAnchorOutput = false;
+  /// Ops between the two computes that define the consumer's operands (its
+  /// output's allocation, after bufferizing tensors): moved above the anchor,
+  /// where the fused kernel uses them. Allocations and pure ops only.
+  llvm::SmallVector<mlir::Operation *> hoisted;
 };
 
 /// The consumer the schedule's `reverse_compute_at` names, checked: none
