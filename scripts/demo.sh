@@ -6,13 +6,25 @@
 # and its predicted SM utilization, workspace, shared memory with and
 # without reuse, PTX registers from ptxas where present), and a fused
 # softmax (one kernel, its global bytes counted from the PTX).
+#
+#   bash scripts/demo.sh [--no-build] [KERNEL.mlir]
+#
+# --no-build skips setup and build and reports on the tools already built:
+# test/python/test_demo.py runs the demo so, and fails when a report breaks.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${EXT_BUILD_DIR:-$ROOT/build}"
+build=1
+if [ "${1:-}" = "--no-build" ]; then
+  build=0
+  shift
+fi
 KERNEL="${1:-$ROOT/examples/kernels/gemm_f32.mlir}"
 
-bash "$ROOT/scripts/setup.sh"
-bash "$ROOT/scripts/build.sh"
+if [ "$build" -eq 1 ]; then
+  bash "$ROOT/scripts/setup.sh"
+  bash "$ROOT/scripts/build.sh"
+fi
 
 echo
 echo "== report: $(basename "$KERNEL")"

@@ -2,7 +2,7 @@
 """The main job's report: takes one example kernel through the whole
 pipeline and prints what a kernel engineer looks at first.
 
-    report.py KERNEL.mlir [--build DIR] [--chip sm_90] [--amd gfx942]
+    report.py KERNEL.mlir [--build DIR] [--chip sm_90] [--amd gfx942] [--ptxas PATH|none]
 
 1. ext-apply-schedule: tile grid, reduce iterations, threads per CTA; the
    decomposition's grid, work units and fixups per CTA, and its predicted
@@ -12,13 +12,15 @@ pipeline and prints what a kernel engineer looks at first.
    of the shared accesses and the bytes of storage_align padding.
 3. ext-gpu-pipeline (nvvm) + ext-translate --ext-to-ptx: the kernels, their
    PTX, and the global bytes each moves per launch counted from its global
-   loads and stores (where none is in a loop); ptxas -v for registers and
-   shared memory, when CUDA's ptxas is present.
+   loads and stores (where none is in a loop); ptxas -v for registers,
+   static shared memory, spills and barriers as far as it prints them, when
+   CUDA's ptxas is present, and the dynamic shared memory the launch asks for.
 4. ext-gpu-pipeline (rocdl) + ext-translate --ext-to-hsaco: HSACO and its
    kernel symbols (llvm-readelf).
 5. ext-run: the kernel on the CPU emulator against the unscheduled reference
    (the example's @main prints max |kernel - reference|).
-Exits non-zero if a step fails or the numbers differ.
+Exits non-zero, saying why, if a step fails or the numbers differ
+(test/python/test_demo.py runs it as scripts/demo.sh does).
 """
 
 import argparse
@@ -36,10 +38,69 @@ from ptx_traffic import ptx_global_bytes  # noqa: E402  (bench/ptx_traffic.py)
 
 
 def run(cmd, **kw):
-    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    """Runs a step; exits with its command and stderr when it fails."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    except OSError as e:
+        hint = "; build first: bash scripts/build.sh" if "/bin/ext-" in cmd[0] else ""
+        sys.exit(f"report: cannot run `{cmd[0]}`: {e.strerror}{hint}")
     if p.returncode != 0:
-        sys.exit(f"report: `{' '.join(cmd)}` failed:\n{p.stderr[-3000:]}")
+        sys.exit(f"report: `{' '.join(cmd)}` failed (exit {p.returncode}):\n{p.stderr[-3000:]}")
     return p
+
+
+def plural(n, word):
+    return f"{n} {word}" + ("" if str(n) == "1" else "s")
+
+
+def ptxas_usage(out):
+    """ptxas -v's resource usage in words, one clause per entry function,
+    each figure only as ptxas printed it: it leaves out shared memory when a
+    kernel declares none statically (0 B static: dynamic shared memory is the
+    launch's, which ptxas does not see), and older versions leave out
+    barriers when there are none."""
+    entries = re.split(r"Compiling entry function '([^']*)'", out)[1:]
+    if not entries:
+        return "no entry function in its output"
+    words = []
+    for name, text in zip(entries[0::2], entries[1::2]):
+        regs = re.search(r"Used (\d+) registers", text)
+        smem = re.search(r"(\d+) bytes smem", text)
+        spills = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", text)
+        barriers = re.search(r"used (\d+) barriers", text)
+        clause = [plural(regs.group(1), "register") if regs else "registers not reported",
+                  f"{smem.group(1) if smem else 0} B static smem",
+                  (f"{spills.group(1)} B spill stores, {spills.group(2)} B spill loads"
+                   if spills and (spills.group(1) != "0" or spills.group(2) != "0")
+                   else "0 B spills" if spills else "spills not reported"),
+                  plural(barriers.group(1), "barrier") if barriers else "barriers not reported"]
+        words.append((f"{name}: " if len(entries) > 2 else "") + ", ".join(clause))
+    return "; ".join(words)
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def find_ptxas(given):
+    if given:
+        return None if given == "none" else given
+    cuda = "/usr/local/cuda/bin/ptxas"
+    return shutil.which("ptxas") or (cuda if os.path.exists(cuda) else None)
+
+
+def dynamic_smem(host, mod):
+    """The dynamic shared memory the host's launch of `mod` asks for, in
+    words (ext-gpu-dynamic-shared-memory sets it to the footprint
+    ext-gpu-reuse-shared-memory packed), or "" when it asks for none."""
+    launch = re.search(r"gpu\.launch_func\s+@" + re.escape(mod) +
+                       r"::@\w+[^\n]*?dynamic_shared_memory_size\s+(%[\w.$-]+)", host)
+    if not launch:
+        return ""
+    value = re.search(re.escape(launch.group(1)) + r"\s*=\s*arith\.constant\s+(\d+)", host)
+    size = f"{value.group(1)} B" if value else f"{launch.group(1)} (computed at run time)"
+    return f"; launch: {size} dynamic smem (ext-gpu-reuse-shared-memory's footprint)"
 
 
 def main():
@@ -48,6 +109,9 @@ def main():
     ap.add_argument("--build", default=os.environ.get("EXT_BUILD_DIR", os.path.join(ROOT, "build")))
     ap.add_argument("--chip", default="sm_90")
     ap.add_argument("--amd", default="gfx942")
+    ap.add_argument("--ptxas", default=os.environ.get("EXT_PTXAS"),
+                    help="CUDA's ptxas (default: on PATH or /usr/local/cuda/bin; "
+                         "'none': report without it, as where it is not installed)")
     args = ap.parse_args()
     bindir = os.path.join(args.build, "bin")
     opt, translate, extrun = (os.path.join(bindir, t) for t in ("ext-opt", "ext-translate", "ext-run"))
@@ -66,6 +130,8 @@ def main():
         r"(\d+) fixups, predicted utilization ([\d.]+)(?: \(data_parallel: ([\d.]+)\))?", rem))
     kernels = list(re.finditer(r"ext\.kernel tiles \[([\d, ]+)\] iters (\d+) threads (\d+) "
                                r"decomposition (#ext\.\w+(?:<[^>]*>)?)", tiled))
+    if not kernels:
+        sys.exit(f"report: ext-apply-schedule made no ext.kernel of {name} (no scheduled ext.compute?)")
     # Per kernel, in order: (CTAs, threads per CTA), for the traffic below.
     launches = []
     for i, m in enumerate(kernels):
@@ -80,12 +146,11 @@ def main():
         launches.append((int(grid), int(m.group(3))))
         print(f"launch        grid {grid} CTAs x block {m.group(3)} threads")
         if d:
-            plural = lambda n, word: f"{n} {word}" + ("" if n == "1" else "s")
             print(f"decomposition {d.group(1)}: at most {plural(d.group(7), 'work unit')} and "
                   f"{plural(d.group(8), 'iteration')} per CTA, {plural(d.group(9), 'fixup')}")
             print(f"utilization   predicted on {d.group(4)} SMs ({args.chip}): {d.group(10)}"
                   + (f" (data-parallel: {d.group(11)})" if d.group(11) else ""))
-    for m in re.finditer(r"schedule = (#ext\.schedule<.*?>)\}", open(args.kernel).read().replace("\n", " ")):
+    for m in re.finditer(r"schedule = (#ext\.schedule<.*?>)\}", read(args.kernel).replace("\n", " ")):
         sched = re.sub(r"\s+", " ", m.group(1))
         print("schedule      " + sched)
         layout = re.search(r"layout = (#ext\.\w+(<[^>]*>)?)", sched)
@@ -102,9 +167,8 @@ def main():
     for ws in re.findall(r"ext\.workspace_bytes = (-?\d+)", lowered):
         size = "sized at launch from the problem" if ws == "-1" else f"{ws} B"
         print(f"workspace     {size} of global memory for partial tiles and flags (zeroed per launch)")
-    rep = subprocess.run([opt, args.kernel, "--ext-schedule-to-gpu",
-                          "--ext-gpu-reuse-shared-memory=report=true", "-o", os.devnull],
-                         capture_output=True, text=True).stderr
+    rep = run([opt, args.kernel, "--ext-schedule-to-gpu",
+               "--ext-gpu-reuse-shared-memory=report=true", "-o", os.devnull]).stderr
     for m in re.finditer(r"kernel @(\S+?)(?::[^\n]*)?\n(?:.*\n)*?  footprint (\d+) B with reuse, "
                          r"(\d+) B without([^\n]*)", rep):
         why = m.group(4).strip(" :")
@@ -116,9 +180,9 @@ def main():
 
     # 2b. bank conflicts: the worst over the kernels' shared accesses, and
     # the bytes storage_align pads the tiles with (strides of the views).
-    conf = subprocess.run([opt, args.kernel, "--ext-schedule-to-gpu",
-                           "--ext-gpu-bank-conflicts=summary=true", "--mlir-print-op-on-diagnostic=false",
-                           "-o", os.devnull], capture_output=True, text=True).stderr
+    conf = run([opt, args.kernel, "--ext-schedule-to-gpu",
+                "--ext-gpu-bank-conflicts=summary=true", "--mlir-print-op-on-diagnostic=false",
+                "-o", os.devnull]).stderr
     worsts = re.findall(r"worst: (\d+)-way, (\d+) accesses, (\d+) unknown", conf)
     padding = 0
     for m in re.finditer(r"memref\.reinterpret_cast %\w+ to offset: \[0\], sizes: \[([\d, ]+)\], "
@@ -140,16 +204,20 @@ def main():
         # 3. PTX
         nv = os.path.join(tmp, "nv.mlir")
         run([opt, args.kernel, f"--ext-gpu-pipeline=target=nvvm chip={args.chip}", "-o", nv])
-        modules = re.findall(r"gpu\.module @(\w+)", open(nv).read())
+        host = read(nv)
+        modules = re.findall(r"gpu\.module @(\w+)", host)
+        if not modules:
+            sys.exit(f"report: ext-gpu-pipeline made no gpu.module of {name}: no kernel to report")
         print(f"kernels       {len(modules)} (one gpu.module each)")
-        ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+        ptxas = find_ptxas(args.ptxas)
         for mod in modules:
             ptx = os.path.join(tmp, mod + ".ptx")
             run([translate, nv, "--ext-to-ptx", f"--ext-gpu-module={mod}", "-o", ptx])
-            lines = sum(1 for _ in open(ptx))
+            text = read(ptx)
+            lines = len(text.splitlines())
             # Global bytes per launch, counted from the PTX where no global
             # access sits in a loop (bench/ptx_traffic.py).
-            per_thread, why = ptx_global_bytes(open(ptx).read())
+            per_thread, why = ptx_global_bytes(text)
             k = modules.index(mod)
             if per_thread is not None and k < len(launches):
                 grid, threads = launches[k]
@@ -160,19 +228,18 @@ def main():
                 print(f"global bytes  @{mod}: not counted from the PTX ({why or 'no launch'})")
             if ptxas:
                 out = run([ptxas, f"-arch={args.chip}", "-v", ptx, "-o", os.devnull]).stderr
-                used = re.search(r"Used (\d+) registers.*?(\d+) bytes smem", out)
-                spill = re.search(r"(\d+) bytes spill stores", out)
-                print(f"PTX {args.chip:9} @{mod}: {lines} lines; ptxas: {used.group(1)} registers, "
-                      f"{used.group(2)} B smem, {spill.group(1) if spill else 0} B spills")
+                print(f"PTX {args.chip:9} @{mod}: {lines} lines; ptxas: {ptxas_usage(out)}"
+                      f"{dynamic_smem(host, mod)}")
             else:
-                print(f"PTX {args.chip:9} @{mod}: {lines} lines (ptxas not found: not assembled)")
+                print(f"PTX {args.chip:9} @{mod}: {lines} lines (ptxas not found: not assembled)"
+                      f"{dynamic_smem(host, mod)}")
         # 4. HSACO
         amd = os.path.join(tmp, "amd.mlir")
         run([opt, args.kernel, f"--ext-gpu-pipeline=target=rocdl chip={args.amd}", "-o", amd])
         readelf = os.path.join(os.path.dirname(shutil.which("FileCheck") or "/usr/lib/llvm-22/bin/x"), "llvm-readelf")
         if not os.path.exists(readelf):
             readelf = "/usr/lib/llvm-22/bin/llvm-readelf"
-        for mod in re.findall(r"gpu\.module @(\w+)", open(amd).read()):
+        for mod in re.findall(r"gpu\.module @(\w+)", read(amd)):
             hsaco = os.path.join(tmp, mod + ".hsaco")
             run([translate, amd, "--ext-to-hsaco", f"--ext-gpu-module={mod}", "-o", hsaco])
             syms = run([readelf, "--symbols", hsaco]).stdout
@@ -183,10 +250,15 @@ def main():
     start = time.time()
     out = run([extrun, args.kernel]).stdout
     seconds = time.time() - start
-    values = re.findall(r"data =\s*\n\[([^\]]*)\]", out)
-    err = float(values[0]) if values else float("nan")
+    values = re.findall(r"data =\s*\n\[\s*([-+]?(?:[\d.]+(?:e[-+]?\d+)?|nan|inf))\s*\]", out)
+    if not values:
+        sys.exit(f"report: ext-run {name} printed no max |kernel - reference| "
+                 f"(a memref of one value):\n{out[-2000:]}")
+    err = float(values[0])
     print(f"CPU emulator  max |kernel - reference| = {err:g} ({seconds:.1f} s, ext-run --target=cpu)")
-    return 0 if err == 0 or (err < 1e-5) else 1
+    if not err < 1e-5:
+        sys.exit(f"report: the kernel differs from the reference by {err:g} on the emulator")
+    return 0
 
 
 if __name__ == "__main__":
