@@ -29,8 +29,9 @@ Levels:
   `mma_names()` and `decomposition_names()` list what it takes.
 * `build(...)` -> `Kernel` with `.mlir(stage)`, `.ptx`, `.hsaco`,
   `.shared_memory_bytes`, `.workspace_bytes`, `.report()`, `.run(...)`;
-  built kernels are cached (`clear_cache()`, `set_cache_limit(n)`,
-  `cache_info()`).
+  built kernels are cached in the process (`clear_cache()`,
+  `set_cache_limit(n)`, `cache_info()`) and on disk across processes
+  (`cache_dir()`, `set_cache_dir(path)`, `$EXT_CACHE_DIR`).
 * `Module`: parse, print and lower MLIR text (`Module.parse(text)`),
   `run_pipeline`, `run_cpu`.
 * Helpers: `matmul`, `gemv`, `row_reduce`, `softmax`, `conv2d`.
@@ -54,6 +55,7 @@ linked to the same libMLIR.so as ext's tools.
 from ._ext import Context, Module, bank_cost, chip_info, choose_at_launch, predict_work  # noqa: F401
 from .build import (  # noqa: F401
     ExtRemark, ExtWarning, Kernel, build, cache_info, clear_cache, lower, set_cache_limit)
+from .disk_cache import cache_dir, set_cache_dir  # noqa: F401
 from .dtypes import canonical as dtype  # noqa: F401
 from .helpers import Workload, attention, conv2d, gemv, matmul, row_reduce, softmax  # noqa: F401
 from .schedule import (  # noqa: F401
@@ -74,7 +76,7 @@ except ImportError:  # pragma: no cover
 __all__ = [
     "Context", "Module", "load_plugin", "chip_info", "bank_cost", "tune", "tune_module", "predict",
     "search_space", "TuningReport", "TuningDatabase", "softmax", "conv2d", "attention", "ExtWarning", "ExtRemark", "Kernel", "build", "cache_info", "clear_cache",
-    "set_cache_limit", "lower", "dtype", "Workload", "matmul", "gemv",
+    "set_cache_limit", "cache_dir", "set_cache_dir", "lower", "dtype", "Workload", "matmul", "gemv",
     "row_reduce", "Schedule", "schedule", "decomposition_names", "decomposition_parameters",
     "mma_names", "schedule_fields",
     "CommReducer", "ComputeOp", "Expr", "IterVar", "Tensor", "abs", "cast", "ceil",

@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from . import disk_cache as _disk
 from . import dtypes as _dt
 from . import te as _te
 from .accesses import operands as _operands, ordered_nodes as _ordered_nodes
@@ -331,6 +332,8 @@ class _KernelCache:
         self.limit = limit
         self.kernels: "OrderedDict[str, Kernel]" = OrderedDict()
         self.hits = self.misses = 0
+        # Of the misses: kernels read from the disk cache, and compiled.
+        self.disk_hits = self.compiles = 0
         self.lock = threading.Lock()
 
     def get(self, key):
@@ -357,15 +360,19 @@ class _KernelCache:
 _CACHE = _KernelCache(limit=64)
 
 
-def clear_cache() -> None:
-    """Forgets every kernel `build` cached (kernels still referenced stay
-    usable); the next build of each program compiles it again.
+def clear_cache(disk: bool = False) -> None:
+    """Forgets every kernel `build` cached in this process (kernels still
+    referenced stay usable) and zeroes `cache_info`'s counts; the next
+    build of each program reads it from the disk cache or compiles it.
+    `disk=True` also deletes the disk cache's kernels (`cache_dir()`).
 
         >>> ext.clear_cache()
     """
     with _CACHE.lock:
         _CACHE.kernels.clear()
-        _CACHE.hits = _CACHE.misses = 0
+        _CACHE.hits = _CACHE.misses = _CACHE.disk_hits = _CACHE.compiles = 0
+    if disk:
+        _disk.clear()
 
 
 def set_cache_limit(kernels: int) -> None:
@@ -384,14 +391,34 @@ def set_cache_limit(kernels: int) -> None:
 
 
 def cache_info() -> Dict[str, int]:
-    """The cache's kernels, limit, hits and misses since the last clear.
+    """The in-process cache's kernels and limit, and since the last clear
+    its hits and misses, and of the misses those read from the disk cache
+    (`disk_hits`) and those compiled (`compiles`).
 
         >>> ext.cache_info()
-        {'kernels': 3, 'limit': 64, 'hits': 5, 'misses': 3}
+        {'kernels': 3, 'limit': 64, 'hits': 5, 'misses': 3, 'disk_hits': 1, 'compiles': 2}
     """
     with _CACHE.lock:
         return {"kernels": len(_CACHE.kernels), "limit": _CACHE.limit,
-                "hits": _CACHE.hits, "misses": _CACHE.misses}
+                "hits": _CACHE.hits, "misses": _CACHE.misses,
+                "disk_hits": _CACHE.disk_hits, "compiles": _CACHE.compiles}
+
+
+def _compile(module, target, chip, features, opt, keep_stages):
+    """`module.compile(...)`: from the disk cache where a process compiled
+    the same module with this compiler and these options, else compiled
+    and stored there."""
+    name = _disk.key(module, target, chip, features, opt, keep_stages)
+    compiled = _disk.load(name)
+    if compiled is not None:
+        with _CACHE.lock:
+            _CACHE.disk_hits += 1
+        return compiled
+    compiled = module.compile(target, chip, features, opt, keep_stages)
+    with _CACHE.lock:
+        _CACHE.compiles += 1
+    _disk.store(name, compiled)
+    return compiled
 
 
 class Kernel:
@@ -652,7 +679,8 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
     (`ext.ExtWarning`, `ext.ExtRemark`) at the line of the compute or
     schedule they are about; `strict=True` raises on a warning.
     Kernels are cached per program, the 64 most recently used
-    (`set_cache_limit`, `clear_cache`, `cache_info`).
+    (`set_cache_limit`, `clear_cache`, `cache_info`), and on disk across
+    processes (`cache_dir`, `set_cache_dir`; docs/Runner.md).
 
         >>> s = ext.schedule(C, tile=(32, 32, 16))
         >>> kernel = ext.build(s, target="nvvm", chip="sm_90")
@@ -681,7 +709,7 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
             module = Module.build(None, program)
         except ValueError as e:
             raise ValueError(str(e).strip()) from None
-        compiled = module.compile(target, chip or "", features, opt, keep_stages)
+        compiled = _compile(module, target, chip or "", features, opt, keep_stages)
         kernel = Kernel(module, compiled, target, inputs, outputs, intermediates, name)
         kernel._compile_args = (target, chip or "", features, opt)
         _CACHE.put(key, kernel)
