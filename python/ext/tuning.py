@@ -23,9 +23,18 @@ What it does, in order (docs/Tuning.md):
 7. Returns the best that passed, records it in the database and plots the
    sweep beside it.
 
-Jobs go through a `concurrent.futures.Executor`: a process pool on this
-machine by default, or any executor passed as `executor=` (a Dask
-`distributed.Client(...).get_executor()` spreads them over a cluster).
+Jobs go through a `concurrent.futures.Executor`: worker processes on this
+machine by default (`ext.tuning_pool.WorkerPool`: `python3 -m
+ext.tuning_worker` processes, which never import the caller's script, so
+`ext.tune` needs no `if __name__ == "__main__":` guard), or any executor
+passed as `executor=` (a Dask `distributed.Client(...).get_executor()`
+spreads them over a cluster). A job whose worker crashes or runs past its
+time fails its candidate, with the reason; a pool that cannot run jobs at
+all is an error at once.
+
+An element-wise compute over a GEMM or a contraction (D = relu(C + bias))
+tunes that anchor with D fused as its epilogue (`reverse_compute_at`): the
+GEMM's candidates, one kernel.
 """
 
 import math
@@ -33,15 +42,16 @@ import os
 import sys
 import time
 from collections import Counter
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import List, Optional, Tuple
 
 from . import cost_model as _model
 from .schedule import _set_tuner
 from . import te as _te
 from . import tuning_jobs as _jobs
+from . import tuning_mlir as _mlir
+from .tuning_pool import WorkerPool
 from . import tuning_space as _space
 from ._ext import Module, chip_info
 from .tuning_db import TuningDatabase, key_of, key_text, problem_key
@@ -79,9 +89,12 @@ class TuningReport:
     seconds: float = 0.0
     database: Optional[str] = None
     plot: Optional[str] = None
+    fused: str = ""  # what the anchor tuned fuses, said in words
 
     def report(self, top: int = 10) -> str:
         lines = [f"tune {self.problem} on {self.chip}"]
+        if self.fused:
+            lines.append(f"  {self.fused}")
         if self.from_database:
             lines.append(f"  from the database {self.database}: {key_text(self.key)}")
         else:
@@ -292,13 +305,15 @@ class _MlirSubject:
     def __init__(self, module, function, index):
         self.module, self.function, self.index = module, function, index
         self.descs = [d for d in module.computes() if d["function"] == function]
-        nodes = _space.nodes_of_module(self.descs)
+        nodes = _mlir.nodes_of_module(self.descs)
         self.problem = _space.problem_of_node(nodes[index])
-        self.num_inputs = self.descs[index]["num_inputs"]
+        # An epilogue's schedule is its anchor's (reverse_compute_at).
+        self.index = nodes.index(self.problem.op)
+        self.num_inputs = self.descs[self.index]["num_inputs"]
 
     def key(self, chip):
         fused = {self.problem.op.name} | {t.op.name for t, _ in self.problem.compute_at} | \
-            {t.op.name for t in self.problem.inline}
+            {t.op.name for t in self.problem.inline} | {t.op.name for t, _ in self.problem.epilogue}
         structure = [dict(name=d["name"], axes=[a[:2] for a in d["axes"]],
                           operands=[(o["dtype"], o["dims"], o["window"]) for o in d["operands"]],
                           combiner=d["combiner"], product=d["product"])
@@ -306,7 +321,7 @@ class _MlirSubject:
         return key_of(structure, self.problem, chip)
 
     def attr(self, c):
-        return _space.schedule_text(self.problem, c, self.num_inputs)
+        return _mlir.schedule_text(self.problem, c, self.num_inputs)
 
     def scheduled(self, c, module=None):
         return (module or self.module).with_schedule(self.function, self.index, self.attr(c))
@@ -453,7 +468,8 @@ def _tune(subject, chip, trials, executor, database, min_legal, check, progress,
             best = Ranked(c, p, record.get("status", "checked"))
             rep = TuningReport(problem.describe(), info["name"], key, best,
                                from_database=True, database=db.path,
-                               seconds=time.perf_counter() - started)
+                               seconds=time.perf_counter() - started,
+                               fused=_fused_words(problem))
             return subject.result(best, rep)
 
     # The space, pruned by the chip's limits, ranked by the model.
@@ -476,8 +492,7 @@ def _tune(subject, chip, trials, executor, database, min_legal, check, progress,
 
     own = executor is None
     if own:
-        executor = ProcessPoolExecutor(max_workers=max_workers or os.cpu_count() or 1,
-                                       mp_context=get_context("spawn"))
+        executor = WorkerPool(max_workers=max_workers or os.cpu_count() or 1)
     try:
         legal, illegal = _legalize(subject, ranked, info, executor, min_legal, bar)
         if not legal:
@@ -487,6 +502,11 @@ def _tune(subject, chip, trials, executor, database, min_legal, check, progress,
                              f"{reasons.most_common(3)}")
         best, checked = _check(subject, legal, info, gpu_target, executor, trials, check,
                                measure, bar)
+    except BaseException:
+        if own:  # Ctrl-C or an error: no waiting for the jobs in flight
+            executor.shutdown(wait=False, cancel_futures=True)
+            own = False
+        raise
     finally:
         if own:
             executor.shutdown()
@@ -494,12 +514,42 @@ def _tune(subject, chip, trials, executor, database, min_legal, check, progress,
                        ranking=legal, generated=generated, pruned=dict(pruned),
                        illegal=illegal, legal=len(legal), checked=checked,
                        seconds=time.perf_counter() - started,
-                       database=db.path if db else None)
+                       database=db.path if db else None, fused=_fused_words(problem))
     if db is not None:
         db.commit(key, _record(best, rep))
     if plot:
         rep.plot = _plot(rep, db)
     return subject.result(best, rep)
+
+
+def _fused_words(problem) -> str:
+    """The report's line for a compute tuned through its anchor."""
+    if not problem.epilogue:
+        return ""
+    kind = "GEMM" if problem.family == "gemm" else problem.family
+    consumers = ", ".join(f"'{t.op.name}'" for t, _ in problem.epilogue)
+    axes = ", ".join(f"'{a}'" for _, a in problem.epilogue)
+    return (f"tuned '{problem.op.name}' ({problem.in_dtype} {kind}) with {consumers} fused as "
+            f"its epilogue (reverse_compute_at at {axes}): one kernel")
+
+
+def _gather(executor, fn, calls) -> List[dict]:
+    """`fn(*args)` for each of `calls` on the executor, in order. A job that
+    raises (its worker crashed or ran past its time) gives a failed result
+    with the reason; an executor that cannot run jobs at all is an error."""
+    futures = [executor.submit(fn, *args) for args in calls]
+    results = []
+    for f in futures:
+        try:
+            results.append(f.result())
+        except BrokenExecutor:
+            for g in futures:
+                g.cancel()
+            raise
+        except Exception as e:  # noqa: BLE001 (one candidate's job, not the sweep)
+            first = (str(e).strip().splitlines() or [""])[0]
+            results.append({"ok": False, "stage": "job", "error": f"{type(e).__name__}: {first}"})
+    return results
 
 
 def _legalize(subject, ranked, info, executor, min_legal, bar):
@@ -525,8 +575,7 @@ def _legalize(subject, ranked, info, executor, min_legal, bar):
                 r.status, r.reason = "illegal", _jobs._first_line(e)
         todo = [(r, r.text) for r in chunk if r.text is not None]
         if bank and todo:
-            results = list(executor.map(_jobs.bank_job, [t for _, t in todo],
-                                        [info["name"]] * len(todo)))
+            results = _gather(executor, _jobs.bank_job, [(t, info["name"]) for _, t in todo])
         else:
             results = [{"ok": True, "mean": 1.0, "worst": 1} for _ in todo]
         for (r, _), res in zip(todo, results):
@@ -564,7 +613,7 @@ def _check(subject, legal, info, gpu_target, executor, trials, check, measure, b
                    "chip": info["name"], "reduced": None, "family": subject.problem.family,
                    "entry": "kernel", "tolerance": _tolerance(subject.problem)}
             jobs.append(subject.check_job(r.candidate, job) if check else job)
-        results = list(executor.map(_jobs.check_job, jobs))
+        results = _gather(executor, _jobs.check_job, [(j,) for j in jobs])
         checked += len(chunk)
         for r, res in zip(chunk, results):
             r.check = res
@@ -640,9 +689,11 @@ def tune_module(module, chip="sm_80", function: Optional[str] = None, compute=No
     """`ext.tune` for computes written in MLIR: `module` is an `ext.Module`
     or its text; `compute` (a name or an index) of `function`, or else every
     compute without a schedule that no other compute of its function reads
-    (its named producers are fused into it as in Python). Returns the
-    module with the schedules set and a list of (function, compute, report
-    or the reason it was skipped).
+    (its named producers are fused into it as in Python; an element-wise
+    consumer of a GEMM tunes the GEMM with it as the epilogue). A module of
+    linalg ops without ext.computes is imported first (`ext-from-linalg`).
+    Returns the module with the schedules set and a list of (function,
+    compute, report or the reason it was skipped).
 
         >>> tuned, reports = ext.tune_module(open("gemm.mlir").read(), chip="sm_90a")
         >>> print(tuned)
@@ -652,6 +703,11 @@ def tune_module(module, chip="sm_80", function: Optional[str] = None, compute=No
     if not isinstance(chip, dict):
         chip_info(chip)  # an unknown chip is an error before anything runs
     descs = module.computes()
+    if not descs:
+        imported = module.clone()
+        imported.run_pipeline("builtin.module(ext-from-linalg)")
+        if imported.computes():
+            module, descs = imported, imported.computes()
     functions = [function] if function else list(dict.fromkeys(d["function"] for d in descs))
     targets = []
     for f in functions:

@@ -4,10 +4,12 @@
              [--compute NAME] [--trials N] [--min-legal N]
              [--database PATH | --no-database] [--no-check] [--quiet]
 
-Reads a module of ext.computes, finds a schedule for each compute without
-one that no other compute reads (or the one named), fusing its named
-producers, and writes the module with the schedules attached (stdout
-unless -o). The sweep of each is reported on stderr. The database is the
+Reads a module of ext.computes (or of linalg ops, imported first with
+ext-from-linalg), finds a schedule for each compute without one that no
+other compute reads (or the one named), fusing its named producers (an
+element-wise consumer of a GEMM, such as a bias + ReLU linalg.generic after
+a linalg.matmul, tunes the GEMM with it fused as the epilogue), and writes
+the module with the schedules attached (stdout unless -o). The sweep of each is reported on stderr. The database is the
 one `ext.tune` uses ($EXT_TUNING_DB or ~/.cache/ext/tuning.json), so a
 second run of the same computes compiles nothing.
 """

@@ -4,7 +4,7 @@ the second `ext.tune` or `ext.schedule(C, tuned=True)` of the same problem
 returns at once.
 
 The key's structure part is a hash of the computes the kernel holds (the
-anchor and the producers it fuses) with their names, axes, accesses,
+anchor, the producers it fuses and its epilogue) with their names, axes, accesses,
 bodies and combiners, without sizes or source locations; the shape part
 lists the anchor's extents. Writers merge under an exclusive lock on a
 side file, so processes tuning in parallel keep each other's records.
@@ -43,7 +43,8 @@ def _strip(value):
 def problem_key(problem, chip: str) -> dict:
     """The fields a record is found by."""
     from .build import lower
-    program, _, _, _ = lower(problem.outputs[0])
+    # The epilogue's consumer (reverse_compute_at) is part of the kernel.
+    program, _, _, _ = lower([problem.outputs[0]] + [t for t, _ in problem.epilogue])
     computes = []
     for c in program["computes"]:
         c = dict(c)

@@ -2,10 +2,11 @@
 schedules worth trying for it on a chip (`Candidate`s), pruned by the chip's
 resource limits before anything is built.
 
-A problem is read from the TE graph of the scheduled compute (the anchor):
-its axes and extents, its operands and what each depends on, the producers
-it can fuse (element-wise ones inlined, reductions computed at the row
-tile), and a family:
+A problem (`ext.tuning_problem`, re-exported here) is read from the TE
+graph of the scheduled compute (the anchor): its axes and extents, its
+operands and what each depends on, the producers it can fuse (element-wise
+ones inlined, reductions computed at the row tile), the element-wise
+consumer it runs as its epilogue, and a family:
 
 * "gemm": C[.., i, j] = sum_k A[.., i, k] * B[.., k, j] (either operand may
   be transposed, inputs may be cast): tiles aligned to the warps and to each
@@ -27,212 +28,13 @@ families register with `register_space(name, matches, generate)`.
 
 import itertools
 import math
-from dataclasses import asdict, dataclass, field
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from dataclasses import asdict, dataclass
+from typing import Callable, Iterator, List, Optional, Tuple
 
 from . import dtypes as _dt
-from . import te as _te
 from .accesses import operands as _operands
-
-# ---------------------------------------------------------------------------
-# Problems
-
-
-@dataclass
-class Operand:
-    """One distinct read of the anchor: its tensor, dtype, the axes (by
-    position) each of its dimensions depends on, and whether the read is a
-    window (an index that adds two axes: a convolution's y + ry)."""
-    tensor: object
-    dtype: str
-    dims: List[Tuple[int, ...]]
-    window: bool
-    via: int = 0  # the anchor's operand it is read through
-
-    @property
-    def axes(self) -> set:
-        return {a for d in self.dims for a in d}
-
-
-@dataclass
-class Problem:
-    """What the tuner knows of a compute: the anchor, its axes as (name,
-    kind, extent), its operands, the output dtype, the fusions it gets, its
-    family and, for GEMMs, which axes are M, N and K."""
-    op: object
-    axes: List[Tuple[str, str, int]]
-    operands: List[Operand]
-    out_dtype: str
-    family: str
-    compute_at: List[Tuple[object, str]] = field(default_factory=list)
-    inline: List[object] = field(default_factory=list)
-    gemm: Optional[Dict[str, int]] = None  # axis positions m, n, k; "b_kmajor"
-    flops_per_point: int = 2
-    outputs: List[object] = field(default_factory=list)
-
-    @property
-    def spatial(self) -> List[int]:
-        return [d for d, a in enumerate(self.axes) if a[1] == "spatial"]
-
-    @property
-    def reduce(self) -> List[int]:
-        return [d for d, a in enumerate(self.axes) if a[1] == "reduce"]
-
-    def extent(self, d) -> int:
-        return self.axes[d][2]
-
-    @property
-    def points(self) -> int:
-        return math.prod(self.extent(d) for d in self.spatial)
-
-    @property
-    def reduce_points(self) -> int:
-        return math.prod(self.extent(d) for d in self.reduce) if self.reduce else 1
-
-    @property
-    def in_dtype(self) -> str:
-        return self.operands[0].dtype if self.operands else self.out_dtype
-
-    def describe(self) -> str:
-        axes = ", ".join(f"{n}{'(r)' if k == 'reduce' else ''}={e}" for n, k, e in self.axes)
-        fused = ""
-        if self.compute_at or self.inline:
-            fused = "; fuses " + ", ".join(
-                [f"{t.op.name}@{a}" for t, a in self.compute_at] +
-                [f"inline {t.op.name}" for t in self.inline])
-        return (f"{self.family} '{self.op.name}' [{axes}] {self.in_dtype}->"
-                f"{self.out_dtype}{fused}")
-
-
-def _tree_axes(tree) -> Tuple[int, ...]:
-    if tree[0] == "axis":
-        return (tree[1],)
-    if tree[0] == "const":
-        return ()
-    return tuple(sorted(set(_tree_axes(tree[1]) + _tree_axes(tree[2]))))
-
-
-def _product_of_two_reads(op) -> bool:
-    """The body is A * B of two reads (casts allowed) under a sum."""
-    if op.reducer is None or getattr(op.reducer, "name", None) != "sum" or len(op.values) != 1:
-        return False
-    body = op.values[0]  # the reduced expression
-
-    def read(e):
-        while e.op == "cast":
-            e = e.args[0]
-        return e.op == "load"
-    return body.op == "mul" and all(read(a) for a in body.args)
-
-
-@dataclass(eq=False)
-class Node:
-    """A compute as the analysis sees it, from a TE graph or an MLIR
-    module: its name, axes, whether its body is a product of two reads
-    under a sum, its reads as (source, the axes each dimension reads, a
-    window?, dtype) where the source is another Node (a producer) or a leaf
-    (an input: anything with `.name` and `.dtype`), its output references
-    (with `.op.name` and `.dtype`) and the object the Problem keeps as `op`."""
-    name: str
-    axes: List[Tuple[str, str, int]]
-    product: bool
-    reads: list
-    outputs: list
-    op: object = None
-
-    @property
-    def reduces(self) -> bool:
-        return any(k == "reduce" for _, k, _ in self.axes)
-
-
-def _te_node(op, seen=None) -> Node:
-    seen = {} if seen is None else seen
-    if id(op) in seen:
-        return seen[id(op)]
-    for a in op.all_axes:
-        if isinstance(a.extent, _te.Var):
-            raise ValueError(f"axis '{a.name}' of '{op.name}' is symbolic ({a.extent.name}): "
-                             "tune at concrete sizes (the schedule then serves any size)")
-    node = Node(op.name, [(a.name, a.kind, int(a.extent)) for a in op.all_axes],
-                _product_of_two_reads(op), [], list(op.outputs), op)
-    seen[id(op)] = node
-    for t, trees in _operands(op):
-        source = _te_node(t.op, seen) if t.op is not None else t
-        node.reads.append((source, [_tree_axes(tr) for tr in trees],
-                           any(len(_tree_axes(tr)) > 1 for tr in trees), t.dtype))
-    return node
-
-
-def problem_of(tensor) -> Problem:
-    """The problem of the compute producing `tensor` (a TE tensor)."""
-    if tensor.op is None:
-        raise ValueError(f"'{tensor.name}' is a placeholder: tune a compute")
-    return problem_of_node(_te_node(tensor.op))
-
-
-def problem_of_node(node: Node) -> Problem:
-    """The problem of a compute (`Node`): its producers fused (element-wise
-    ones inlined, reductions computed at its first spatial axis), the reads
-    that remain, its family."""
-    producers, seen = [], set()
-
-    def visit(n):
-        for source, _, _, _ in n.reads:
-            if isinstance(source, Node) and id(source) not in seen:
-                seen.add(id(source))
-                visit(source)
-                producers.append(source)
-    visit(node)
-    fused_at = [p for p in producers if p.reduces]
-    inline = [p for p in producers if not p.reduces]
-    axes = node.axes
-    # Operands of the anchor once its element-wise producers are inlined:
-    # what the kernel reads, each with the anchor operand it comes through.
-    reads = []
-
-    def collect(n, compose, via):
-        for k, (source, dims, window, dtype) in enumerate(n.reads):
-            dims = [compose(d) for d in dims]
-            here = k if via is None else via
-            if isinstance(source, Node) and source in inline:
-                # The producer's axis d is read at dims[d] of this access.
-                collect(source, lambda ax, dims=dims: tuple(sorted(
-                    {a for x in ax for a in dims[x]})) if ax else (), here)
-            elif isinstance(source, Node) and source in fused_at:
-                continue  # computed in the kernel, in shared memory
-            else:
-                leaf = source.outputs[0] if isinstance(source, Node) else source
-                reads.append(Operand(leaf, dtype, dims, window, here))
-    collect(node, lambda ax: ax, None)
-    out_dtype = node.outputs[0].dtype
-    family = "generic"
-    gemm = None
-    spatial = [d for d, a in enumerate(axes) if a[1] == "spatial"]
-    reduce = [d for d, a in enumerate(axes) if a[1] == "reduce"]
-    if reduce and node.product and len(reads) == 2:
-        family = "contraction"
-        if len(reduce) == 1 and len(spatial) >= 2 and not any(r.window for r in reads):
-            m, n, k = spatial[-2], spatial[-1], reduce[0]
-            batch = set(spatial[:-2])
-            a, b = reads
-            if m not in a.axes and n in a.axes:
-                a, b = b, a
-            if (a.axes - batch) == {m, k} and (b.axes - batch) == {n, k} and \
-                    all(len(d) <= 1 for d in a.dims + b.dims):
-                family = "gemm"
-                gemm = dict(m=m, n=n, k=k,
-                            a_kmajor=a.dims[-1] == (k,), b_kmajor=b.dims[-1] == (k,),
-                            a=reads.index(a), b=reads.index(b))
-    elif reduce:
-        family = "reduction"
-    elif fused_at and spatial:
-        family = "rowwise"
-    return Problem(node.op if node.op is not None else node, axes, reads, out_dtype, family,
-                   compute_at=[(p.outputs[0], axes[spatial[0]][0]) for p in fused_at]
-                   if spatial else [],
-                   inline=[p.outputs[0] for p in inline], gemm=gemm,
-                   outputs=list(node.outputs))
-
+from .tuning_problem import (  # noqa: F401 (the problem analysis, re-exported)
+    Node, Operand, Problem, problem_of, problem_of_node)
 
 # ---------------------------------------------------------------------------
 # Candidates
@@ -687,7 +489,9 @@ def candidates(problem: Problem, chip: dict) -> Iterator[Tuple[Candidate, Option
         if matches(problem):
             seen = set()
             for c in generate(problem, chip):
-                if c in seen:
+                # An epilogue runs on the accumulators: none stages them.
+                if c in seen or problem.epilogue and \
+                        any(o >= len(problem.operands) for o, _ in c.cache):
                     continue
                 seen.add(c)
                 yield c, prune_reason(problem, c, chip)
@@ -736,6 +540,8 @@ def schedule_of(problem: Problem, c: Candidate, target=None):
         s = s.compute_at(t, axis)
     for t in problem.inline:
         s = s.compute_inline(t)
+    for t, axis in problem.epilogue:
+        s = s.reverse_compute_at(t, axis)
     return s
 
 
@@ -782,96 +588,3 @@ def candidate_of(problem: Problem, schedule) -> Candidate:
     return Candidate(tile, threads, blocks, tuple(int(x) for x in tt.group(1).split(","))
                      if tt else None, one("vector"), one("stages"),
                      mma.group(1) if mma else None, warps, tuple(cache), dec, swizzle)
-
-
-# ---------------------------------------------------------------------------
-# Computes written in MLIR
-
-
-@dataclass(eq=False)
-class Ref:
-    """An input or output of an MLIR compute, for the analysis: a name, a
-    dtype, and (outputs) the compute that writes it as `op`."""
-    name: str
-    dtype: str
-    op: object = None
-
-
-def nodes_of_module(descriptions: List[dict]) -> List[Node]:
-    """Nodes for the computes of one function (`ext.Module.computes()`'s
-    entries of that function, in order). A producer without a `name`
-    cannot be fused (a schedule names what it fuses): it is read as an
-    input."""
-    nodes: List[Node] = []
-    for d in descriptions:
-        for name, kind, extent in d["axes"]:
-            if extent is None:
-                raise ValueError(f"axis '{name}' of compute #{d['index']} of @{d['function']} "
-                                 "is symbolic: tune at concrete sizes")
-        node = Node(d["name"] or f"#{d['index']}", [tuple(a) for a in d["axes"]], d["product"],
-                    [], [], None)
-        node.op = node
-        for k in range(d["num_inputs"]):
-            o = d["operands"][k]
-            p = o["producer"]
-            if p >= 0 and descriptions[p]["name"]:
-                source = nodes[p]
-            else:
-                source = Ref(f"arg{o['arg']}" if o["arg"] >= 0 else f"buffer{o['value']}",
-                             o["dtype"])
-            node.reads.append((source, [tuple(x) for x in o["dims"]], o["window"], o["dtype"]))
-        out = d["operands"][d["num_inputs"]]
-        node.outputs = [Ref(node.name, out["dtype"], node)]
-        nodes.append(node)
-    return nodes
-
-
-def schedule_text(problem: Problem, c: Candidate, num_inputs: int) -> str:
-    """`c` as `#ext.schedule` text for the problem's compute (whose first
-    `num_inputs` operands are its inputs), fusions included: what
-    `schedule_of` makes through Python, for a compute written in MLIR."""
-    def ints(xs):
-        return "[" + ", ".join(str(int(x)) for x in xs) + "]"
-    parts = [f"tile = {ints(c.tile)}",
-             "blocks = [" + ", ".join(f'"{b}"' for b in c.blocks) + "]",
-             f"threads = {ints(c.threads)}"]
-    entries, seen = [], set()
-    for operand, layout in c.cache:
-        n = num_inputs if operand >= len(problem.operands) else problem.operands[operand].via
-        if n in seen:
-            continue
-        seen.add(n)
-        text = f"#ext.cache<operand = {n}"
-        if layout and layout[0] == "align":
-            text += ", align = [" + ", ".join(
-                f"#ext.storage_align<dim = {d}, factor = {f}, offset = {o}>"
-                for d, f, o in layout[1]) + "]"
-        elif layout:
-            bits, base, shift, *panel = layout[1]
-            text += f", swizzle = #ext.swizzle<bits = {bits}, base = {base}, shift = {shift}" + \
-                (f", panel = {panel[0]}" if panel else "") + ">"
-        entries.append(text + ">")
-    if entries:
-        parts.append("cache = [" + ", ".join(entries) + "]")
-    if c.decomposition:
-        name, params = c.decomposition
-        parts.append(f"decomposition = #ext.{name}" + (
-            "<" + ", ".join(f"{k} = {v}" for k, v in params) + ">" if params else ""))
-    if c.swizzle is not None:
-        parts.append(f"swizzle = {c.swizzle}")
-    if c.vector is not None:
-        parts.append(f"vector = {c.vector}")
-    if c.thread_tile:
-        parts.append(f"layout = #ext.blocked<thread_tile = {ints(c.thread_tile)}>")
-    if c.mma:
-        parts.append(f"mma = #ext.mma<{c.mma}>")
-        parts.append(f"warps = {ints(c.warps)}")
-    if c.stages is not None:
-        parts.append(f"stages = {c.stages}")
-    if problem.compute_at:
-        parts.append("compute_at = [" + ", ".join(
-            f'#ext.at<"{t.op.name}", "{axis}">' for t, axis in problem.compute_at) + "]")
-    if problem.inline:
-        parts.append("compute_inline = [" + ", ".join(f'"{t.op.name}"' for t in problem.inline)
-                     + "]")
-    return "#ext.schedule<" + ", ".join(parts) + ">"
