@@ -36,6 +36,9 @@ if os.path.exists(os.path.join(config.ext_tools_dir, "ext-tune")) and glob.glob(
     config.available_features.add("ext-tune")
     llvm_config.add_tool_substitutions(["ext-tune"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# Python's kernel cache on disk (ext.build) stays off in the suite: tests use
+# the compiler under test and never write to the user's ~/.cache.
+config.environment["EXT_DISABLE_DISK_CACHE"] = "1"
 
 # scripts/test.sh sets sanitized_replay when its sanitizer pass will replay the
 # fuzz corpus through ASan and UBSan builds (scripts/sanitize.sh), so the

@@ -86,6 +86,16 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   FailureOr<TilingPlan> planOr = planTiling(op, schedule);
   if (failed(planOr))
     return failure();
+  // mma = auto on sm_90a lays out the operand caches for wgmma (then plans
+  // again with them).
+  if (ScheduleAttr swizzled =
+          swizzleCachesForAutoWgmma(op, schedule, *planOr, options);
+      swizzled != schedule) {
+    schedule = swizzled;
+    planOr = planTiling(op, schedule);
+    if (failed(planOr))
+      return failure();
+  }
   TilingPlan &plan = *planOr;
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();

@@ -272,6 +272,62 @@ static std::string whyNotWgmma(ComputeOp op, ScheduleAttr schedule,
   return "";
 }
 
+ScheduleAttr tiling::swizzleCachesForAutoWgmma(ComputeOp op,
+                                               ScheduleAttr schedule,
+                                               const TilingPlan &plan,
+                                               const ApplyScheduleOptions &options) {
+  MmaLayoutAttr mma = schedule.getMma();
+  const std::optional<ChipInfo> &chip = options.device.chip;
+  if (!mma || mma.getShape() != MmaShape::automatic || !chip ||
+      !schedule.getOnline().empty() || !matchProductBody(op) ||
+      op.getInputs().size() < 2)
+    return schedule;
+  MLIRContext *ctx = op.getContext();
+  Type elem = cast<MemRefType>(op.getInputs()[0].getType()).getElementType();
+  auto wgmma = MmaLayoutAttr::get(ctx, MmaShape::wgmma_k16, schedule.getWarps());
+  SmallVector<int64_t> tile, threads;
+  for (unsigned a : plan.spatialAxes) {
+    tile.push_back(plan.tile[a]);
+    threads.push_back(plan.threads[a]);
+  }
+  if (!wgmma.existsOn(*chip) || (!elem.isF16() && !elem.isBF16()) ||
+      !whyNotDistributed(op, wgmma, tile, threads).empty())
+    return schedule;
+  // Only caches without a layout of the schedule's own get one: a padded
+  // or swizzled tile the user chose stays, and the remark says why not.
+  SmallVector<CacheAttr> caches(schedule.getCache());
+  bool changed = false;
+  for (CacheAttr &c : caches) {
+    if (c.getOperand() > 1 || !c.getAlign().empty() || c.getSwizzle())
+      continue;
+    AffineMap map = op.getMaps()[c.getOperand()];
+    if (!map.getNumResults())
+      continue;
+    auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!inner)
+      continue;
+    SwizzleAttr swizzle =
+        wgmmaOperandSwizzle(ctx, plan.tile[inner.getPosition()], elem);
+    if (!swizzle)
+      continue;
+    c = CacheAttr::get(ctx, c.getOperand(), {}, swizzle);
+    changed = true;
+  }
+  if (!changed)
+    return schedule;
+  auto swizzled = ScheduleAttr::get(
+      ctx, schedule.getTile(), schedule.getBlocks(), schedule.getThreads(),
+      caches, schedule.getDecomposition(), schedule.getRaster(),
+      schedule.getSwizzle(), schedule.getVector(), schedule.getUnroll(),
+      schedule.getLayout(), schedule.getMma(), schedule.getWarps(),
+      schedule.getStages(), schedule.getAsync(), schedule.getComputeAt(),
+      schedule.getReverseComputeAt(), schedule.getComputeInline(),
+      schedule.getOnline(), schedule.getTma(), schedule.getSpecialize(),
+      schedule.getCluster());
+  op.setScheduleAttr(swizzled);
+  return swizzled;
+}
+
 FailureOr<FragmentLayoutAttrInterface>
 tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
                       const TilingPlan &plan,
@@ -333,10 +389,20 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
                wgmmaOperandSwizzle(op.getContext(), keys, elem);
       }
       shape = fits ? MmaShape::wgmma_k16 : MmaShape::m16n8k16;
-    } else if (nvidia && (elem.isF16() || elem.isBF16()))
-      shape = whyNotWgmma(op, schedule, plan, *chip, elem).empty()
-                  ? MmaShape::wgmma_k16
-                  : MmaShape::m16n8k16;
+    } else if (nvidia && (elem.isF16() || elem.isBF16())) {
+      std::string why = whyNotWgmma(op, schedule, plan, *chip, elem);
+      shape = why.empty() ? MmaShape::wgmma_k16 : MmaShape::m16n8k16;
+      // On a chip with wgmma, falling back is worth a word.
+      if (!why.empty() &&
+          MmaLayoutAttr::get(op.getContext(), MmaShape::wgmma_k16, {})
+              .existsOn(*chip)) {
+        StringRef reason = why;
+        reason.consume_front("'ext.compute' op ");
+        reason.consume_front("mma layout: ");
+        op.emitRemark() << "mma = auto uses mma.sync (m16n8k16) on "
+                        << chip->name << ", not wgmma: " << reason;
+      }
+    }
     else if (nvidia && elem.isF32())
       return op.emitOpError()
              << "mma = auto does not round f32 inputs to tf32; name "

@@ -147,6 +147,14 @@ mlir::FailureOr<FragmentLayoutAttrInterface>
 resolveLayout(ComputeOp op, ScheduleAttr schedule, const TilingPlan &plan,
               const ApplyScheduleOptions &options);
 
+/// With `mma = auto` on a chip with wgmma, where the warps and tile suit it:
+/// the schedule (set on `op` too) with each of the product's two inputs
+/// that is cached without a layout given the swizzle wgmma's descriptors
+/// read, so that auto picks wgmma; else `schedule` unchanged.
+ScheduleAttr swizzleCachesForAutoWgmma(ComputeOp op, ScheduleAttr schedule,
+                                       const TilingPlan &plan,
+                                       const ApplyScheduleOptions &options);
+
 /// A compute's `name`, quoted, or "(unnamed)": for diagnostics.
 std::string quotedName(ComputeOp op);
 
