@@ -54,8 +54,11 @@ def main():
     lines = [f"RSS in MB after N distinct builds ({args.builds} builds per row)",
              f"{'cache':<14}" + "".join(f"{c:>7}" for c in cols) + f"{'s':>8}"]
     for name, limit in configs:
+        # Every build compiles: the disk cache (ext.build's, across
+        # processes) would turn a rerun into disk reads.
         r = subprocess.run([sys.executable, "-c", CHILD, str(limit), str(args.builds),
-                            str(args.step)], capture_output=True, text=True)
+                            str(args.step)], capture_output=True, text=True,
+                           env=dict(os.environ, EXT_DISABLE_DISK_CACHE="1"))
         if r.returncode != 0:
             sys.exit(f"{name}: failed\n{r.stderr}")
         *rss, seconds = r.stdout.split()
