@@ -2,6 +2,7 @@
 
 #include "ComputeQueries.h"
 #include "ProgramBuilder.h"
+#include "ScheduleBindings.h"
 
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 
@@ -155,9 +156,11 @@ py::list ext::python::describeComputes(ModuleOp module) {
 
 void ext::python::setComputeSchedule(ModuleOp module,
                                      const std::string &function,
-                                     int64_t index, const std::string &text) {
+                                     int64_t index,
+                                     const py::handle &schedule) {
   SmallVector<ext::ComputeOp> computes = computesOf(module, function);
-  if (text.empty()) {
+  if (py::isinstance<py::str>(schedule) &&
+      schedule.cast<std::string>().empty()) {
     for (ext::ComputeOp c : computes)
       c.removeScheduleAttr();
     return verifyOrThrow(module, "without schedules");
@@ -167,7 +170,7 @@ void ext::python::setComputeSchedule(ModuleOp module,
                           std::to_string(computes.size()) +
                           " computes; there is no compute #" +
                           std::to_string(index));
-  std::string errors;
+  std::string errors, text = py::str(schedule).cast<std::string>();
   Attribute attr;
   {
     ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
@@ -175,12 +178,16 @@ void ext::python::setComputeSchedule(ModuleOp module,
       os << d << "\n";
       return success();
     });
-    attr = parseAttribute(text, module.getContext());
+    // A typed attribute (ext._ext.schedules) is made in the module's
+    // context; text is parsed there.
+    MLIRContext *ctx = module.getContext();
+    attr = getAttribute(schedule, ctx,
+                        [&] { return mlir::emitError(UnknownLoc::get(ctx)); });
   }
-  auto schedule = dyn_cast_or_null<ext::ScheduleAttr>(attr);
-  if (!schedule)
+  auto s = dyn_cast_or_null<ext::ScheduleAttr>(attr);
+  if (!s)
     throw py::value_error("not an #ext.schedule: " + text + "\n" + errors);
-  computes[index].setScheduleAttr(schedule);
+  computes[index].setScheduleAttr(s);
   verifyOrThrow(module, "compute #" + std::to_string(index) + " of @" +
                             function + " with " + text);
 }
@@ -188,6 +195,12 @@ void ext::python::setComputeSchedule(ModuleOp module,
 void ext::python::resizeComputes(
     ModuleOp module, const std::string &function,
     const std::map<std::string, int64_t> &extents) {
+  // Checked before any #ext.axis is built from them.
+  for (const auto &[axis, extent] : extents)
+    if (extent < 1)
+      throw py::value_error("cannot resize: axis '" + axis + "' to extent " +
+                            std::to_string(extent) +
+                            "; extents must be positive");
   func::FuncOp func;
   SmallVector<ext::ComputeOp> computes = computesOf(module, function, &func);
   // Other functions may call this one with its old types: the copy keeps

@@ -29,11 +29,12 @@ namespace ext::python {
 /// allowed), and its schedule's text.
 pybind11::list describeComputes(mlir::ModuleOp module);
 
-/// Sets the schedule of compute `index` of @`function` to the attribute
-/// `text` (an empty text removes every schedule of the function), then
-/// verifies the module. Throws ValueError naming what is wrong.
+/// Sets the schedule of compute `index` of @`function` to `schedule` (an
+/// `ext._ext.schedules.Attribute`, or attribute text; "" removes every
+/// schedule of the function), then verifies the module. Throws ValueError
+/// naming what is wrong.
 void setComputeSchedule(mlir::ModuleOp module, const std::string &function,
-                        int64_t index, const std::string &text);
+                        int64_t index, const pybind11::handle &schedule);
 
 /// Gives the axes of @`function`'s computes named in `extents` those
 /// extents ("axis": in every compute, "N.axis": in compute #N alone), and every memref of the function a dimension of which such an

@@ -408,12 +408,13 @@ public:
 
   py::list computes() { return ext::python::describeComputes(*module); }
 
-  /// A copy with compute #`index` of @`function` scheduled by `text` (an
-  /// empty text: every compute of the function without a schedule).
+  /// A copy with compute #`index` of @`function` scheduled by `schedule` (a
+  /// typed attribute or its text; "": every compute of the function without
+  /// a schedule).
   ModuleHandle withSchedule(const std::string &function, int64_t index,
-                            const std::string &text) {
+                            const py::object &schedule) {
     ModuleHandle copy = clone();
-    ext::python::setComputeSchedule(*copy.module, function, index, text);
+    ext::python::setComputeSchedule(*copy.module, function, index, schedule);
     return copy;
   }
 
@@ -777,6 +778,17 @@ PYBIND11_MODULE(_ext, m) {
         "    >>> ext.bank_cost([128 * l for l in range(32)], 4, \"sm_80\")"
         "[\"degree\"]\n    32");
   ext::python::bindSchedules(m);
+  m.def("cuda_device", [] {
+        const runner::CudaRuntime &cuda = runner::getCudaRuntime();
+        py::dict d;
+        d["available"] = cuda.isReady();
+        d["name"] = cuda.deviceName;
+        d["chip"] = cuda.chip;
+        d["error"] = cuda.loadError.empty() ? cuda.deviceError : cuda.loadError;
+        return d;
+      }, "CUDA device 0 as the runner (ext-run --target=cuda, Kernel.run) "
+         "finds it: available, name, chip (sm_NN), error (why not: no "
+         "driver, no device); the driver is probed once per process");
   m.def("load_plugin", &loadPlugin, py::arg("path"),
         "Load a dialect and/or pass plugin built against this ext: its passes\n"
         "are registered and its dialects reach every Context. ImportError if\n"
@@ -816,8 +828,8 @@ PYBIND11_MODULE(_ext, m) {
       .def("with_schedule", &ModuleHandle::withSchedule, py::arg("function"),
            py::arg("index"), py::arg("schedule"),
            "A copy with compute #index of @function scheduled by the "
-           "#ext.schedule text (\"\": every schedule of the function "
-           "removed), verified")
+           "#ext.schedule (an ext._ext.schedules.Attribute, or its text; "
+           "\"\": every schedule of the function removed), verified")
       .def("resized", &ModuleHandle::resized, py::arg("function"),
            py::arg("extents"),
            "A copy with @function's axes named in `extents` at those sizes "

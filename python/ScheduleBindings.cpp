@@ -439,6 +439,110 @@ const AttributeKind kKinds[] = {
     {"at", kAttachFields, readAttach},
 };
 
+/// `a` as a Python Attribute; in another context it is made again from its
+/// text (as a plugin's is). None for a null attribute.
+py::object wrap(Attribute a) {
+  if (!a)
+    return py::none();
+  std::string text;
+  llvm::raw_string_ostream(text) << a;
+  return py::cast(AttributeValue(
+      [a, text](MLIRContext *ctx, EmitError emitError) -> Attribute {
+        return ctx == a.getContext() ? a : parseText(text, ctx, emitError);
+      }));
+}
+
+template <typename T>
+py::list wrapAll(ArrayRef<T> attrs) {
+  py::list out;
+  for (T a : attrs)
+    out.append(wrap(a));
+  return out;
+}
+
+std::vector<std::string> strings(ArrayRef<StringAttr> attrs) {
+  std::vector<std::string> out;
+  for (StringAttr a : attrs)
+    out.push_back(a.str());
+  return out;
+}
+
+template <typename T>
+std::vector<int64_t> ints(ArrayRef<T> values) {
+  return std::vector<int64_t>(values.begin(), values.end());
+}
+
+/// The parameters of one of ext's schedule attributes (or decompositions)
+/// as the keywords its maker takes: remade from them, it is `a` again.
+py::dict fieldsOf(Attribute a) {
+  py::dict d;
+  if (auto s = dyn_cast<ScheduleAttr>(a)) {
+    d["tile"] = ints(s.getTile());
+    d["blocks"] = strings(s.getBlocks());
+    d["threads"] = ints(s.getThreads());
+    d["cache"] = wrapAll(s.getCache());
+    d["decomposition"] = wrap(s.getDecomposition());
+    d["raster"] = stringifyEnum(s.getRaster()).str();
+    d["swizzle"] = s.getSwizzle();
+    d["vector"] = s.getVector();
+    d["unroll"] = s.getUnroll();
+    d["layout"] = wrap(s.getLayout());
+    d["mma"] = wrap(s.getMma());
+    d["warps"] = ints(s.getWarps());
+    d["stages"] = s.getStages();
+    d["async"] = s.getAsync();
+    d["compute_at"] = wrapAll(s.getComputeAt());
+    d["reverse_compute_at"] = wrapAll(s.getReverseComputeAt());
+    d["compute_inline"] = strings(s.getComputeInline());
+    d["online"] = strings(s.getOnline());
+    d["tma"] = s.getTma();
+    d["specialize"] = stringifyEnum(s.getSpecialize()).str();
+    d["cluster"] = ints(s.getCluster());
+  } else if (auto c = dyn_cast<CacheAttr>(a)) {
+    d["operand"] = c.getOperand();
+    d["align"] = wrapAll(c.getAlign());
+    d["swizzle"] = wrap(c.getSwizzle());
+  } else if (auto al = dyn_cast<StorageAlignAttr>(a)) {
+    d["dim"] = al.getDim();
+    d["factor"] = al.getFactor();
+    d["offset"] = al.getOffset();
+  } else if (auto sw = dyn_cast<SwizzleAttr>(a)) {
+    d["bits"] = sw.getBits();
+    d["base"] = sw.getBase();
+    d["shift"] = sw.getShift();
+    d["panel"] = sw.getPanel();
+  } else if (auto b = dyn_cast<BlockedLayoutAttr>(a)) {
+    d["thread_tile"] = ints(b.getThreadTile());
+  } else if (auto m = dyn_cast<MmaLayoutAttr>(a)) {
+    d["shape"] = stringifyEnum(m.getShape()).str();
+    d["warps"] = ints(m.getWarps());
+  } else if (auto at = dyn_cast<AttachAttr>(a)) {
+    d["compute"] = at.getCompute().str();
+    d["axis"] = at.getAxis().str();
+  } else if (auto p = dyn_cast<PersistentAttr>(a)) {
+    d["grid"] = p.getGrid();
+    d["sms"] = p.getSms();
+  } else if (auto k = dyn_cast<SplitKAttr>(a)) {
+    d["slices"] = k.getSlices();
+    d["mode"] = stringifyEnum(k.getMode()).str();
+  } else if (auto k = dyn_cast<StreamKAttr>(a)) {
+    d["grid"] = k.getGrid();
+    d["sms"] = k.getSms();
+  } else if (auto k = dyn_cast<StreamKDPAttr>(a)) {
+    d["sms"] = k.getSms();
+  } else if (auto k = dyn_cast<StreamK2TileAttr>(a)) {
+    d["sms"] = k.getSms();
+  } else if (auto k = dyn_cast<AutoAttr>(a)) {
+    d["sms"] = k.getSms();
+  } else if (!isa<CyclicLayoutAttr, DataParallelAttr>(a)) {
+    std::string text;
+    llvm::raw_string_ostream(text) << a;
+    throw py::value_error("fields() reads ext's schedule attributes and "
+                          "decompositions, not " + text);
+  }
+  return d;
+}
+
 } // namespace
 
 AttributeValue::AttributeValue(Maker make) : make(std::move(make)) {
@@ -480,9 +584,30 @@ void bindSchedules(py::module &m) {
                              "An attribute made from typed values; str() is "
                              "its IR text")
       .def("__str__", &AttributeValue::str)
-      .def("__repr__", [](const AttributeValue &a) {
-        return "Attribute(" + a.str() + ")";
-      });
+      .def("__repr__",
+           [](const AttributeValue &a) { return "Attribute(" + a.str() + ")"; })
+      .def("__eq__",
+           [](const AttributeValue &a, const py::object &other) {
+             return py::isinstance<AttributeValue>(other) &&
+                    a.attribute() ==
+                        other.cast<const AttributeValue &>().attribute();
+           })
+      .def("__hash__",
+           [](const AttributeValue &a) {
+             return size_t(mlir::hash_value(a.attribute()));
+           })
+      .def_property_readonly(
+          "name",
+          [](const AttributeValue &a) {
+            return a.attribute().getAbstractAttribute().getName().str();
+          },
+          "The attribute's name: 'ext.schedule', 'ext.stream_k', ...")
+      .def(
+          "fields",
+          [](const AttributeValue &a) { return fieldsOf(a.attribute()); },
+          "The parameters of one of ext's schedule attributes or "
+          "decompositions, typed (ints, names, Attributes, None), as its "
+          "maker's keywords: `schedules.schedule(**s.fields()) == s`");
   for (const AttributeKind &kind : kKinds)
     s.def(
         kind.name,

@@ -58,6 +58,10 @@ public:
   /// As printed in IR.
   std::string str() const;
 
+  /// The attribute in the schedule context (uniqued: equal values are the
+  /// same attribute).
+  mlir::Attribute attribute() const { return local; }
+
 private:
   Maker make;
   mlir::Attribute local;
