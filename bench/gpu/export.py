@@ -53,38 +53,43 @@ WGMMA_SWEEP = [((128, 256, 64), 3), ((128, 256, 64), 4), ((128, 128, 64), 4),
 
 def wgmma_schedule(tile, stages, nk):
     """B [N][K] (`nk`): K-major, any width; B [K][N]: N-major, in column
-    panels of 64 (one 128-byte swizzle row each)."""
+    panels of 64 (one 128-byte swizzle row each). A typed #ext.schedule
+    (ext._ext.schedules)."""
+    s = run.import_ext()._ext.schedules
     tm, tn, tk = tile
-    sw = "#ext.swizzle<bits = 3, base = 3, shift = 3>"
-    sw_b = sw if nk else "#ext.swizzle<bits = 3, base = 3, shift = 3, panel = 64>"
-    return (f"#ext.schedule<tile = [{tm}, {tn}, {tk}], blocks = [\"i\", \"j\"], "
-            f"threads = [{tm // 16}, 32, 1], mma = #ext.mma<wgmma_k16>, warps = [{tm // 16}, 1], "
-            f"vector = 8, stages = {stages}, cache = [#ext.cache<operand = 0, swizzle = {sw}>, "
-            f"#ext.cache<operand = 1, swizzle = {sw_b}>]>")
+    sw = s.swizzle(bits=3, base=3, shift=3)
+    sw_b = sw if nk else s.swizzle(bits=3, base=3, shift=3, panel=64)
+    return s.schedule(tile=[tm, tn, tk], blocks=["i", "j"], threads=[tm // 16, 32, 1],
+                      mma=s.mma(shape="wgmma_k16"), warps=[tm // 16, 1], vector=8,
+                      stages=stages, cache=[s.cache(operand=0, swizzle=sw),
+                                            s.cache(operand=1, swizzle=sw_b)])
 
 
 def sweep_schedule(tile, warps, stages):
+    """mma.sync over `warps`, both tiles' rows padded by 8 halves. A typed
+    #ext.schedule (ext._ext.schedules)."""
+    s = run.import_ext()._ext.schedules
     tm, tn, tk = tile
-    return (f"#ext.schedule<tile = [{tm}, {tn}, {tk}], blocks = [\"i\", \"j\"], "
-            f"threads = [{warps[0] * warps[1]}, 32, 1], mma = #ext.mma<m16n8k16>, "
-            f"warps = [{warps[0]}, {warps[1]}], vector = 8, stages = {stages}, "
-            f"cache = [#ext.cache<operand = 0, align = [#ext.storage_align<dim = 0, "
-            f"factor = {tk * 2}, offset = {tk + 8}>]>, #ext.cache<operand = 1, align = "
-            f"[#ext.storage_align<dim = 0, factor = {tn}, offset = 8>]>]>")
+    return s.schedule(
+        tile=[tm, tn, tk], blocks=["i", "j"], threads=[warps[0] * warps[1], 32, 1],
+        mma=s.mma(shape="m16n8k16"), warps=list(warps), vector=8, stages=stages,
+        cache=[s.cache(operand=0, align=[s.storage_align(dim=0, factor=tk * 2, offset=tk + 8)]),
+               s.cache(operand=1, align=[s.storage_align(dim=0, factor=tn, offset=8)])])
 
 
 def gemm_function(elem, schedule, m, n, k, nk=False):
-    """@gemm(A, B, C): C = A B under `schedule`, the body run.py times; with
+    """@gemm(A, B, C): C = A B under `schedule` (a typed #ext.schedule, set
+    on the compute through ext's bindings), the body run.py times; with
     `nk`, B is [N][K] and C = A B^T."""
     a, c = f"memref<{m}x{k}x{elem}>", f"memref<{m}x{n}xf32>"
     b = f"memref<{n}x{k}x{elem}>" if nk else f"memref<{k}x{n}x{elem}>"
     b_map = "(j, k)" if nk else "(k, j)"
     body = run.gemm_body(elem)
-    return f'''func.func @gemm(%A: {a}, %B: {b}, %C: {c}) {{
+    text = f'''func.func @gemm(%A: {a}, %B: {b}, %C: {c}) {{
   ext.compute [#ext.axis<"i", spatial, {m}>, #ext.axis<"j", spatial, {n}>, #ext.axis<"k", reduce, {k}>]
       ins(%A, %B : {a}, {b}) outs(%C : {c})
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> {b_map}>, affine_map<(i, j, k) -> (i, j)>]
-      combiner(sum) attributes {{schedule = {schedule}}} {{
+      combiner(sum) {{
   ^bb0(%a: {elem}, %b: {elem}):
     {body}
     ext.yield %p : f32
@@ -92,6 +97,7 @@ def gemm_function(elem, schedule, m, n, k, nk=False):
   return
 }}
 '''
+    return str(run.import_ext().Module.parse(text).with_schedule("gemm", 0, schedule))
 
 
 MEMREF = re.compile(r"memref<((?:\d+x)*)(\w+)(?:, strided<\[([\d, ]*)\](?:, offset: (\d+))?>)?>")
@@ -242,12 +248,17 @@ def export(build, chip, name, elem, schedule, shape, outdir, source=None, nk=Fal
     GEMM under `schedule`, B [N][K] with `nk`) and writes its modules;
     returns its manifest entry."""
     m, n, k = shape
-    if "wgmma" in schedule and chip == "sm_90":
+    mma = schedule.fields()["mma"] if schedule is not None else None
+    if mma is not None and mma.fields()["shape"] == "wgmma_k16" and chip == "sm_90":
         chip = "sm_90a"  # wgmma is an sm_90a instruction
     tag = f"{name}_{m}x{n}x{k}".replace("+", "_").replace(":", "_")
     src = os.path.join(outdir, tag + ".mlir")
+    try:
+        text = source or gemm_function(elem, schedule, m, n, k, nk)
+    except ValueError as e:  # the schedule does not verify on this GEMM
+        return {"name": name, "shape": shape, "error": str(e).strip()[-400:]}
     with open(src, "w") as f:
-        f.write(source or gemm_function(elem, schedule, m, n, k, nk))
+        f.write(text)
     p = subprocess.run([os.path.join(build, "bin", "ext-opt"), src,
                         f"--ext-gpu-pipeline=target=nvvm chip={chip}"],
                        capture_output=True, text=True)
@@ -279,7 +290,8 @@ def export(build, chip, name, elem, schedule, shape, outdir, source=None, nk=Fal
             report.append(f"{s['module']}: {regs.group(1) if regs else '?'} registers, "
                           f"{spills.group(1) if spills else '?'} B spilled")
     os.remove(src)
-    return {"name": name, "elem": elem, "shape": shape, "schedule": schedule, "b_nk": nk,
+    return {"name": name, "elem": elem, "shape": shape,
+            "schedule": "" if schedule is None else str(schedule), "b_nk": nk,
             "chip": chip, "modules": modules, "steps": steps, "ptxas": report}
 
 
@@ -321,7 +333,7 @@ def main():
     for (name, elem, source, shape), chip in probes:
         if args.only and not re.search(args.only, name):
             continue
-        e = export(args.build, chip, name, elem, "", shape, args.outdir, source)
+        e = export(args.build, chip, name, elem, None, shape, args.outdir, source)
         errors += "error" in e
         print(f"{name} {'x'.join(map(str, shape))}: "
               f"{e.get('error') or '; '.join(e['ptxas']) or 'no ptxas'}", flush=True)

@@ -26,17 +26,17 @@ with f16 inputs and f32 accumulation for the f16 kernels) with CUDA events.
 Prints TFLOP/s, the ratio to cuBLAS and the check, writes a CSV, and exits
 1 if a check failed.
 
-Without a GPU (no driver, or no device) it says so and exits 0;
-EXT_CUDA_DRIVER (as for ext-run) points it at another driver, such as the
-test suite's fake one, to exercise everything but cuBLAS (the fake runs no
-kernel, so every check fails there).
+Without a GPU (no driver, or no device: ext's runner, through its Python
+bindings, says which) it says so and exits 0; EXT_CUDA_DRIVER (as for
+ext-run) points it at another driver, such as the test suite's fake one, to
+exercise everything but cuBLAS (the fake runs no kernel, so every check
+fails there). The examples' schedules are read, and their variants made,
+as typed attributes through ext's bindings (BUILD/python_packages).
 """
 
 import argparse
 import csv
-import ctypes
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -44,60 +44,74 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def gpu_present():
-    """(True, name) when the CUDA driver loads and sees a device."""
-    driver = os.environ.get("EXT_CUDA_DRIVER", "libcuda.so.1")
+def import_ext(build=None):
+    """ext's Python package (the C++ bindings): as installed, else from
+    BUILD/python_packages (`build`, $EXT_BUILD_DIR or ROOT/build)."""
     try:
-        cuda = ctypes.CDLL(driver)
-    except OSError as e:
-        return False, f"no CUDA driver ({e})"
-    if cuda.cuInit(0) != 0:
-        return False, "cuInit failed"
-    count = ctypes.c_int(0)
-    if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value == 0:
-        return False, "the CUDA driver sees no device"
-    name = ctypes.create_string_buffer(256)
-    dev = ctypes.c_int(0)
-    cuda.cuDeviceGet(ctypes.byref(dev), 0)
-    cuda.cuDeviceGetName(name, 256, dev)
-    return True, name.value.decode()
+        import ext
+    except ImportError:
+        build = build or os.environ.get("EXT_BUILD_DIR", os.path.join(ROOT, "build"))
+        sys.path.insert(0, os.path.join(build, "python_packages"))
+        import ext
+    return ext
+
+
+def gpu_present(build=None):
+    """(True, name) when ext's runner finds a CUDA device (the driver it
+    loads, libcuda.so.1 or EXT_CUDA_DRIVER, and device 0: what ext-run
+    --target=cuda runs on), else (False, why)."""
+    device = import_ext(build).tuning.cuda_device()
+    if not device["available"]:
+        return False, device["error"]
+    return True, f"{device['name']} ({device['chip']})"
+
+
+def example_schedule(text):
+    """(element type, #ext.schedule, whether B is [N][K]) of the first
+    scheduled compute of an example's MLIR `text`, read through ext's
+    bindings: the schedule is a typed attribute (ext._ext.schedules)."""
+    ext = import_ext()
+    d = next(d for d in ext.Module.parse(text).computes() if d["schedule"])
+    nk = d["operands"][1]["dims"] == [[1], [2]]  # B[j, k]
+    return d["operands"][0]["dtype"], ext._ext.schedules.parse(d["schedule"]), nk
 
 
 def variants(nk=False, tma=False):
-    """(name, element type, schedule text) of every GEMM example whose B is
+    """(name, element type, #ext.schedule) of every GEMM example whose B is
     [K][N] (with `nk`: of those whose B is [N][K], C = A B^T, which only
-    export.py builds)."""
+    export.py builds); the schedules are typed attributes."""
+    schedules = import_ext()._ext.schedules
     out = []
     kdir = os.path.join(ROOT, "examples", "kernels")
     for f in sorted(os.listdir(kdir)):
         if not f.startswith("gemm"):
             continue
-        text = open(os.path.join(kdir, f)).read()
-        m = re.search(r"attributes \{schedule = (#ext\.schedule<.*?>)\}", text, re.S)
-        elem = re.search(r"ins\(%A, %B : memref<\w+x(f16|f32)>", text).group(1)
-        schedule = re.sub(r"\s+", " ", m.group(1))
+        elem, schedule, b_nk = example_schedule(open(os.path.join(kdir, f)).read())
+        fields = schedule.fields()
         # TMA loads need tensor maps built on the host: export.py's replay
         # builds them (`tma`); ext's own host code does not yet, so the
         # runner times the example with cp.async loads.
         if not tma:
             # (Warp specialization's producer issues TMA, and a cluster
             # multicasts it: they go too.)
-            schedule = re.sub(r",? cluster = \[\d+, \d+\]", "", schedule.replace(
-                ", tma = true", "").replace(" specialize = cooperative,", ""))
-        if "mfma" in schedule:
+            fields.update(tma=False, specialize="none", cluster=[])
+            schedule = schedules.schedule(**fields)
+        mma = fields["mma"]
+        if mma is not None and mma.fields()["shape"].startswith("mfma"):
             continue  # AMD matrix cores: not on a CUDA device
-        if ("affine_map<(i, j, k) -> (j, k)>" in text) != nk:
+        if b_nk != nk:
             continue
         out.append((f[:-5], elem, schedule))
     return out
 
 
 # Issue 15's decompositions around the tensor-core schedule of
-# gemm_f16_mma_large (persistent grids sized for the --chip's SMs).
+# gemm_f16_mma_large (persistent grids sized for the --chip's SMs): name,
+# parameters.
 DECOMPOSITIONS = [
-    "#ext.data_parallel", "#ext.persistent", "#ext.split_k<slices = 2, mode = serial>",
-    "#ext.split_k<slices = 2, mode = parallel>", "#ext.stream_k", "#ext.stream_k_dp",
-    "#ext.stream_k_2tile", "#ext.auto"]
+    ("data_parallel", {}), ("persistent", {}), ("split_k", {"slices": 2, "mode": "serial"}),
+    ("split_k", {"slices": 2, "mode": "parallel"}), ("stream_k", {}), ("stream_k_dp", {}),
+    ("stream_k_2tile", {}), ("auto", {})]
 
 
 def decomposition_variants(shapes):
@@ -107,11 +121,12 @@ def decomposition_variants(shapes):
     if not base:
         return []
     _, elem, schedule = base[0]
+    schedules = import_ext()._ext.schedules
     out = []
-    for d in DECOMPOSITIONS:
-        short = re.sub(r"#ext\.|<.*", "", d) + ("_par" if "mode = parallel" in d else "")
-        out.append((f"mma_large+{short}", elem, schedule[:-1] + f", decomposition = {d}>",
-                    shapes))
+    for name, params in DECOMPOSITIONS:
+        short = name + ("_par" if params.get("mode") == "parallel" else "")
+        fields = dict(schedule.fields(), decomposition=schedules.decomposition(name, **params))
+        out.append((f"mma_large+{short}", elem, schedules.schedule(**fields), shapes))
     return out
 
 
@@ -238,7 +253,7 @@ def main():
     ap.add_argument("--check-limit", type=int, default=1 << 31,
                     help="check C against a host reference up to this many multiply-adds")
     args = ap.parse_args()
-    present, what = gpu_present()
+    present, what = gpu_present(args.build)
     if not present:
         print(f"bench/gpu: no GPU here ({what}); nothing timed.")
         return 0

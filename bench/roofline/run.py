@@ -9,6 +9,8 @@ gfx942 code (HSACO, disassembled with llvm-objdump), reads off the main loop
 what the hardware will have to do, and predicts, for M = N = K = 4096 on an
 H200 and an MI300X, which unit bounds the kernel and at what rate. Prints a
 table and writes it (with the per-kernel counts) to --out. No GPU is needed.
+The schedules are read through ext's Python bindings (BUILD/python_packages):
+each kernel's first scheduled compute and its #ext.schedule, typed.
 
 A kernel whose schedule names a vendor's matrix instruction (#ext.mma<m16n8k16>
 is NVIDIA's, #ext.mma<mfma_...> AMD's) is compiled for that vendor only; the
@@ -58,29 +60,30 @@ def run(cmd, **kw):
     return p
 
 
+def first_scheduled(text):
+    """The first scheduled compute of MLIR `text`, as ext's bindings read it
+    (`ext.Module.computes()`), and its #ext.schedule as a typed attribute
+    (`ext._ext.schedules`); (None, None) without one."""
+    import ext
+    d = next((d for d in ext.Module.parse(text).computes() if d["schedule"]), None)
+    return (d, ext._ext.schedules.parse(d["schedule"])) if d else (None, None)
+
+
 def schedule_of(path):
     """tile, threads, element bytes of A/B, vector, layout of the first
     scheduled compute in `path`."""
-    text = open(path).read().replace("\n", " ")
-    m = re.search(r"#ext\.schedule<(.*?)>\s*\}", text)
-    if not m:
+    d, schedule = first_scheduled(open(path).read())
+    if d is None:
         return None
-    s = m.group(1)
-    tile = [int(x) for x in re.search(r"tile = \[([\d, ]+)\]", s).group(1).split(",")]
-    threads = [int(x) for x in re.search(r"threads = \[([\d, ]+)\]", s).group(1).split(",")]
-    layout = re.search(r"layout = (#ext\.\w+(<[^>]*>)?)", s)
-    vector = re.search(r"vector = (\d+)", s)
-    stages = re.search(r"stages = (\d+)", s)
-    ins = re.search(r"ins\(%\w+, %\w+ : memref<[\dx]+x(f16|f32|bf16)>, memref<[\dx]+x(f16|f32|bf16)>\)", text)
-    elem = {"f16": 2, "bf16": 2, "f32": 4}[ins.group(1)] if ins else 4
-    mma = re.search(r"mma = (?:#ext\.mma<(\w+)|(auto))", s)
-    mma = (mma.group(1) or mma.group(2)) if mma else None
-    warps = re.search(r"warps = \[([\d, ]+)\]", s)
-    cluster = re.search(r"cluster = \[(\d+), (\d+)\]", s)
+    f = schedule.fields()
+    ins = [o["dtype"] for o in d["operands"][:d["num_inputs"]]]
+    elem = {"f16": 2, "bf16": 2, "f32": 4}.get(ins[0], 4) if len(ins) == 2 else 4
+    mma = f["mma"].fields()["shape"] if f["mma"] is not None else None
     if mma:
-        layout_text = f"#ext.mma<{mma}" + (f", warps = [{warps.group(1)}]>" if warps else ">")
+        warps = ", ".join(map(str, f["warps"]))
+        layout_text = f"#ext.mma<{mma}" + (f", warps = [{warps}]>" if warps else ">")
     else:
-        layout_text = layout.group(1) if layout else "#ext.cyclic"
+        layout_text = str(f["layout"]) if f["layout"] is not None else "#ext.cyclic"
     # The matrix instruction names the vendor (ApplySchedule rejects it on
     # the other's chips); element-wise schedules and mma = auto go to both.
     if mma and mma.startswith("mfma"):
@@ -89,18 +92,15 @@ def schedule_of(path):
         targets = {"nv"}
     else:
         targets = {"nv", "amd"}
-    return dict(tile=tile, threads=threads, layout=layout_text,
-                vector=int(vector.group(1)) if vector else 1,
-                stages=int(stages.group(1)) if stages else 1, elem=elem, mma=mma,
-                targets=targets,
-                cluster=(int(cluster.group(1)), int(cluster.group(2))) if cluster else (1, 1))
+    return dict(tile=list(f["tile"]), threads=list(f["threads"]), layout=layout_text,
+                vector=f["vector"], stages=f["stages"], elem=elem, mma=mma, targets=targets,
+                cluster=tuple(f["cluster"][:2]) if f["cluster"] else (1, 1))
 
 
 def reduce_extent(text):
     """The reduce length of the first scheduled compute in `text`."""
-    head = text[:text.index("#ext.schedule<")]
-    compute = head[head.rindex("ext.compute ["):]
-    return int(re.search(r'#ext\.axis<"\w+", reduce, (\d+)>', compute).group(1))
+    d, _ = first_scheduled(text)
+    return next(extent for _, kind, extent in d["axes"] if kind == "reduce")
 
 
 def few_k_steps(path, sched):
@@ -413,6 +413,10 @@ def main():
                     help="the H200's L2 bandwidth the model assumes, TB/s (cuBLAS's "
                          "256x128 f16 kernel at 754 TFLOP/s pulls more than 5.5)")
     args = ap.parse_args()
+    try:  # ext's Python bindings read the kernels' schedules
+        import ext  # noqa: F401
+    except ImportError:
+        sys.path.insert(0, os.path.join(args.build, "python_packages"))
     H200["l2_bytes_per_s"] = args.h200_l2_tbps * 1e12
     kernels = args.kernels or sorted(
         os.path.join(ROOT, "examples", "kernels", k)

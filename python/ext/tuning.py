@@ -54,6 +54,7 @@ from . import tuning_mlir as _mlir
 from .tuning_pool import WorkerPool
 from . import tuning_space as _space
 from ._ext import Module, chip_info
+from ._ext import cuda_device as _cuda_device
 from .tuning_db import TuningDatabase, key_of, key_text, problem_key
 
 
@@ -90,6 +91,7 @@ class TuningReport:
     database: Optional[str] = None
     plot: Optional[str] = None
     fused: str = ""  # what the anchor tuned fuses, said in words
+    timing: str = ""  # timed on which GPU, or why not
 
     def report(self, top: int = 10) -> str:
         lines = [f"tune {self.problem} on {self.chip}"]
@@ -103,6 +105,8 @@ class TuningReport:
                          f"{self.illegal} refused by the verifiers or the lowering, "
                          f"{self.legal} legal, {self.checked} compiled and checked, "
                          f"{self.seconds:.1f} s")
+            if self.timing:
+                lines.append(f"  {self.timing}")
         lines.append(f"  best: {self.best.candidate.short()}")
         lines.append(f"        {self.best.prediction.line()}")
         for i, r in enumerate(self.ranking[:top]):
@@ -299,8 +303,9 @@ class _Classes:
 
 
 class _MlirSubject:
-    """Compute #index of @function of an MLIR module: schedules are
-    #ext.schedule text set on a copy of the module."""
+    """Compute #index of @function of an MLIR module: schedules are typed
+    #ext.schedule attributes (`tuning_mlir.schedule_attr`) set on a copy of
+    the module."""
 
     def __init__(self, module, function, index):
         self.module, self.function, self.index = module, function, index
@@ -321,7 +326,7 @@ class _MlirSubject:
         return key_of(structure, self.problem, chip)
 
     def attr(self, c):
-        return _mlir.schedule_text(self.problem, c, self.num_inputs)
+        return _mlir.schedule_attr(self.problem, c, self.num_inputs)
 
     def scheduled(self, c, module=None):
         return (module or self.module).with_schedule(self.function, self.index, self.attr(c))
@@ -393,17 +398,18 @@ class _MlirSubject:
         return self.scheduled(best.candidate)
 
 
+def cuda_device() -> dict:
+    """CUDA device 0 as ext's runner (ext-run, `Kernel.run(target="cuda")`)
+    finds it: `available`, `name`, `chip` or the `error` saying why not."""
+    return _cuda_device()
+
+
 def _gpu_timer():
-    """Times a kernel on the CUDA device if there is one, else None."""
-    try:
-        import ctypes
-        cuda = ctypes.CDLL(os.environ.get("EXT_CUDA_DRIVER", "libcuda.so.1"))
-        count = ctypes.c_int(0)
-        if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 \
-                or count.value == 0:
-            return None
-    except OSError:
-        return None
+    """(a timer for the CUDA device, what the report says of it): no timer
+    where the runner finds no device, and why."""
+    device = cuda_device()
+    if not device["available"]:
+        return None, f"not timed: no CUDA device here ({device['error']})"
 
     def timer(kernel, arrays, reps=10):
         kernel.run(*arrays, target="cuda")
@@ -411,7 +417,7 @@ def _gpu_timer():
         for _ in range(reps):
             kernel.run(*arrays, target="cuda")
         return (time.perf_counter() - start) / reps
-    return timer
+    return timer, f"timed on {device['name']} ({device['chip']})"
 
 
 def tune(target, chip="sm_80", trials: int = 3, executor: Optional[Executor] = None,
@@ -500,7 +506,7 @@ def _tune(subject, chip, trials, executor, database, min_legal, check, progress,
             raise ValueError(f"ext.tune: no legal candidate for {problem.describe()} on "
                              f"{info['name']}; the verifiers said: "
                              f"{reasons.most_common(3)}")
-        best, checked = _check(subject, legal, info, gpu_target, executor, trials, check,
+        best, checked, timing = _check(subject, legal, info, gpu_target, executor, trials, check,
                                measure, bar)
     except BaseException:
         if own:  # Ctrl-C or an error: no waiting for the jobs in flight
@@ -514,7 +520,8 @@ def _tune(subject, chip, trials, executor, database, min_legal, check, progress,
                        ranking=legal, generated=generated, pruned=dict(pruned),
                        illegal=illegal, legal=len(legal), checked=checked,
                        seconds=time.perf_counter() - started,
-                       database=db.path if db else None, fused=_fused_words(problem))
+                       database=db.path if db else None, fused=_fused_words(problem),
+                       timing=timing)
     if db is not None:
         db.commit(key, _record(best, rep))
     if plot:
@@ -600,7 +607,7 @@ def _legalize(subject, ranked, info, executor, min_legal, bar):
 def _check(subject, legal, info, gpu_target, executor, trials, check, measure, bar):
     """Compiles and checks the best `trials` (more while they fail);
     returns the best passing one and how many were checked."""
-    timer = measure if measure is not None else _gpu_timer()
+    timer, timing = (measure, "timed by measure=") if measure is not None else _gpu_timer()
     checked = 0
     passed = []
     pos = 0
@@ -630,13 +637,15 @@ def _check(subject, legal, info, gpu_target, executor, trials, check, measure, b
         raise RuntimeError(f"ext.tune: the best candidates failed their checks; the best "
                            f"({worst.candidate.short()}) {worst.reason}")
     specs = subject.timing_arrays()
+    if timer is not None and specs is None:
+        timing = "not timed: no input arrays to time a compute written in MLIR with"
     if timer is not None and specs is not None:
         for r in passed:
             kernel = subject.kernel(r.candidate, gpu_target, info["name"])
             arrays = _jobs._inputs([(sh, dt) for sh, dt, _ in specs], subject.problem.family)
             r.measured_seconds = timer(kernel, arrays)
         passed.sort(key=lambda r: r.measured_seconds)
-    return passed[0], checked
+    return passed[0], checked, timing
 
 
 def _record(best: Ranked, rep: TuningReport) -> dict:

@@ -1,11 +1,13 @@
 """Computes written in MLIR, for the tuner: `Node`s of a function's
 `ext.compute`s (`ext.Module.computes()`'s descriptions), and a candidate as
-`#ext.schedule` text, fusions included: what `tuning_space.schedule_of`
-makes through Python, for a compute written in MLIR."""
+a typed `#ext.schedule` (`ext._ext.schedules`), fusions included: what
+`tuning_space.schedule_of` makes through Python, for a compute written in
+MLIR."""
 
 from dataclasses import dataclass
 from typing import List
 
+from ._ext import schedules as _cpp
 from .tuning_problem import Node, Problem
 from .tuning_space import Candidate
 
@@ -49,55 +51,39 @@ def nodes_of_module(descriptions: List[dict]) -> List[Node]:
     return nodes
 
 
-def schedule_text(problem: Problem, c: Candidate, num_inputs: int) -> str:
-    """`c` as `#ext.schedule` text for the problem's compute (whose first
+def schedule_attr(problem: Problem, c: Candidate, num_inputs: int):
+    """`c` as an `#ext.schedule` for the problem's compute (whose first
     `num_inputs` operands are its inputs), fusions included: what
-    `schedule_of` makes through Python, for a compute written in MLIR."""
-    def ints(xs):
-        return "[" + ", ".join(str(int(x)) for x in xs) + "]"
-    parts = [f"tile = {ints(c.tile)}",
-             "blocks = [" + ", ".join(f'"{b}"' for b in c.blocks) + "]",
-             f"threads = {ints(c.threads)}"]
+    `schedule_of` makes through Python, for a compute written in MLIR. A
+    typed attribute (`ext._ext.schedules`, made and verified by ext's C++
+    core); `str()` prints it."""
     entries, seen = [], set()
     for operand, layout in c.cache:
         n = num_inputs if operand >= len(problem.operands) else problem.operands[operand].via
         if n in seen:
             continue
         seen.add(n)
-        text = f"#ext.cache<operand = {n}"
+        fields = {}
         if layout and layout[0] == "align":
-            text += ", align = [" + ", ".join(
-                f"#ext.storage_align<dim = {d}, factor = {f}, offset = {o}>"
-                for d, f, o in layout[1]) + "]"
+            fields["align"] = [_cpp.storage_align(dim=d, factor=f, offset=o)
+                               for d, f, o in layout[1]]
         elif layout:
             bits, base, shift, *panel = layout[1]
-            text += f", swizzle = #ext.swizzle<bits = {bits}, base = {base}, shift = {shift}" + \
-                (f", panel = {panel[0]}" if panel else "") + ">"
-        entries.append(text + ">")
-    if entries:
-        parts.append("cache = [" + ", ".join(entries) + "]")
+            fields["swizzle"] = _cpp.swizzle(bits=bits, base=base, shift=shift,
+                                             panel=panel[0] if panel else 0)
+        entries.append(_cpp.cache(operand=n, **fields))
+    fields = dict(tile=list(c.tile), blocks=list(c.blocks), threads=list(c.threads),
+                  cache=entries, swizzle=c.swizzle, vector=c.vector, stages=c.stages)
     if c.decomposition:
         name, params = c.decomposition
-        parts.append(f"decomposition = #ext.{name}" + (
-            "<" + ", ".join(f"{k} = {v}" for k, v in params) + ">" if params else ""))
-    if c.swizzle is not None:
-        parts.append(f"swizzle = {c.swizzle}")
-    if c.vector is not None:
-        parts.append(f"vector = {c.vector}")
+        fields["decomposition"] = _cpp.decomposition(name, **dict(params))
     if c.thread_tile:
-        parts.append(f"layout = #ext.blocked<thread_tile = {ints(c.thread_tile)}>")
+        fields["layout"] = _cpp.blocked(thread_tile=list(c.thread_tile))
     if c.mma:
-        parts.append(f"mma = #ext.mma<{c.mma}>")
-        parts.append(f"warps = {ints(c.warps)}")
-    if c.stages is not None:
-        parts.append(f"stages = {c.stages}")
-    if problem.compute_at:
-        parts.append("compute_at = [" + ", ".join(
-            f'#ext.at<"{t.op.name}", "{axis}">' for t, axis in problem.compute_at) + "]")
-    if problem.epilogue:
-        parts.append("reverse_compute_at = [" + ", ".join(
-            f'#ext.at<"{t.op.name}", "{axis}">' for t, axis in problem.epilogue) + "]")
-    if problem.inline:
-        parts.append("compute_inline = [" + ", ".join(f'"{t.op.name}"' for t in problem.inline)
-                     + "]")
-    return "#ext.schedule<" + ", ".join(parts) + ">"
+        fields["mma"] = _cpp.mma(shape=c.mma)
+        fields["warps"] = list(c.warps)
+    return _cpp.schedule(
+        **fields,
+        compute_at=[_cpp.at(compute=t.op.name, axis=a) for t, a in problem.compute_at],
+        reverse_compute_at=[_cpp.at(compute=t.op.name, axis=a) for t, a in problem.epilogue],
+        compute_inline=[t.op.name for t in problem.inline])

@@ -545,46 +545,56 @@ def schedule_of(problem: Problem, c: Candidate, target=None):
     return s
 
 
+def _attribute_prefix(text: str) -> str:
+    """The attribute at the start of `text` ("#ext.schedule<...>" and what
+    follows it in a file): up to its matching ">"."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and text[i - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                return text[:i + 1]
+    return text
+
+
 def candidate_of(problem: Problem, schedule) -> Candidate:
     """A hand-written schedule (an `ext.Schedule` of the problem's compute,
-    or its `#ext.schedule` text) as a Candidate, for the model to compare."""
-    import re
-    text = schedule if isinstance(schedule, str) else schedule.text()
-    text = " ".join(text.split())
+    its `#ext.schedule` attribute, or its text, which may run on into the
+    rest of a file) as a Candidate, for the model to compare. Read from the
+    typed attribute's fields; a field at its default is None, as the space
+    leaves it."""
+    from ._ext import schedules as _cpp
+    attr = getattr(schedule, "attr", schedule)
+    if isinstance(attr, str):
+        attr = _cpp.parse(_attribute_prefix(attr.lstrip()))
+    f = attr.fields()
 
-    def ints(name):
-        m = re.search(name + r" = \[([-\d, ]+)\]", text)
-        return tuple(int(x) for x in m.group(1).split(",")) if m else None
-
-    def one(name):
-        m = re.search(r"\b" + name + r" = (\d+)", text)
-        return int(m.group(1)) if m else None
-    tile, threads = ints("tile"), ints("threads")
-    blocks = tuple(re.findall(r'"(\w+)"', re.search(r"blocks = \[([^\]]*)\]", text).group(1))) \
-        if "blocks = [" in text else ()
-    tt = re.search(r"#ext\.blocked<thread_tile = \[([\d, ]+)\]>", text)
-    mma = re.search(r"mma = #ext\.mma<(\w+)", text)
-    warps = ints("warps")
+    def opt(name, default=1):
+        return f[name] if f[name] != default else None
     cache = []
-    for m in re.finditer(r"#ext\.cache<operand = (\d+)(.*?)>(?=\s*[,\]])", text):
-        body = m.group(2)
-        aligns = re.findall(r"#ext\.storage_align<dim = (\d+), factor = (\d+), offset = (\d+)>",
-                            body)
-        sw = re.search(r"#ext\.swizzle<bits = (\d+), base = (\d+), shift = (\d+)"
-                       r"(?:, panel = (\d+))?>", body)
-        if aligns:
-            layout = ("align", tuple(tuple(int(x) for x in a) for a in aligns))
-        elif sw:
-            layout = ("swizzle", tuple(int(x) for x in sw.groups() if x is not None))
+    for entry in f["cache"]:
+        e = entry.fields()
+        if e["align"]:
+            layout = ("align", tuple((a["dim"], a["factor"], a["offset"])
+                                     for a in (x.fields() for x in e["align"])))
+        elif e["swizzle"] is not None:
+            sw = e["swizzle"].fields()
+            layout = ("swizzle", (sw["bits"], sw["base"], sw["shift"]) +
+                      ((sw["panel"],) if sw["panel"] else ()))
         else:
             layout = ""
-        cache.append((int(m.group(1)), layout))
-    dec = None
-    d = re.search(r"decomposition = #ext\.(\w+)(?:<([^>]*)>)?", text)
-    if d and d.group(1) != "data_parallel":
-        params = tuple((k, int(v)) for k, v in re.findall(r"(\w+) = (\d+)", d.group(2) or ""))
-        dec = (d.group(1), params)
-    swizzle = one("swizzle")
-    return Candidate(tile, threads, blocks, tuple(int(x) for x in tt.group(1).split(","))
-                     if tt else None, one("vector"), one("stages"),
-                     mma.group(1) if mma else None, warps, tuple(cache), dec, swizzle)
+        cache.append((e["operand"], layout))
+    dec, d = None, f["decomposition"]
+    if d is not None and d.name.startswith("ext.") and d.name != "ext.data_parallel":
+        # The parameters set (a plugin's decomposition has none it reads).
+        params = tuple((k, v) for k, v in d.fields().items()
+                       if isinstance(v, int) and not isinstance(v, bool) and v)
+        dec = (d.name[len("ext."):], params)
+    layout, mma = f["layout"], f["mma"]
+    thread_tile = tuple(layout.fields()["thread_tile"]) \
+        if layout is not None and layout.name == "ext.blocked" else None
+    return Candidate(tuple(f["tile"]), tuple(f["threads"]), tuple(f["blocks"]), thread_tile,
+                     opt("vector"), opt("stages"), mma.fields()["shape"] if mma is not None else None,
+                     tuple(f["warps"]) or None, tuple(cache), dec, opt("swizzle"))
