@@ -19,7 +19,6 @@ FILE_EXCEPTIONS = {
         "issue 53: the online softmax becomes its own files under the apply-schedule folder",
     "runtime/cpu/FiberScheduler.cpp":
         "issue 53: the TMA, bulk-store and warpgroup units move behind a small interface",
-    "python/ext/onnx.py": "issue 55/59: the checker and the op converters move out",
     "lib/Dialect/Ext/Transforms/KernelToGPU.cpp":
         "issue 53: warp specialization moves to one place with the k-loop strategies",
     "lib/Dialect/Ext/IR/Decompositions.cpp":
