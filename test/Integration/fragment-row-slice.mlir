@@ -21,7 +21,7 @@
 // LOWERED: gpu.shuffle xor %{{.*}}, %c1_i32
 // LOWERED: gpu.shuffle xor %{{.*}}, %c2_i32
 // LOWERED-NOT: gpu.barrier
-// LOWERED: math.exp
+// LOWERED: math.exp %
 // LOWERED-NOT: gpu.barrier
 // LOWERED: gpu.shuffle xor %{{.*}}, %c2_i32
 // LOWERED-NOT: gpu.barrier

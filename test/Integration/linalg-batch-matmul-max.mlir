@@ -6,8 +6,24 @@
 // kernels also compile to PTX that ptxas accepts and to an HSACO.
 //
 // RUN: ext-run %s 2>&1 | FileCheck %s
-// CHECK: [0]
-// CHECK: [0]
+// CHECK: data =
+// CHECK-NEXT: {{^}}[0]{{$}}
+// CHECK: data =
+// CHECK-NEXT: {{^}}[0]{{$}}
+//
+// The references above are the same linalg ops through the same
+// ext-from-linalg, so an op it got wrong would be wrong in both: each
+// kernel also runs on .npy inputs against numpy.
+// RUN: rm -rf %t.np && mkdir -p %t.np
+// RUN: %python %S/Inputs/linalg-numpy.py inputs bmm %t.np
+// RUN: ext-run --entry=bmm --inputs=%t.np/a.npy,%t.np/b.npy --save-outputs=%t.np/out %s
+// RUN: %python %S/Inputs/linalg-numpy.py check bmm %t.np | FileCheck %s --check-prefix=BMM-NP
+// BMM-NP: bmm: matches numpy (exactly)
+// RUN: rm -rf %t.np && mkdir -p %t.np
+// RUN: %python %S/Inputs/linalg-numpy.py inputs rowmax %t.np
+// RUN: ext-run --entry=rowmax --inputs=%t.np/x.npy --save-outputs=%t.np/out %s
+// RUN: %python %S/Inputs/linalg-numpy.py check rowmax %t.np | FileCheck %s --check-prefix=ROWMAX-NP
+// ROWMAX-NP: rowmax: matches numpy (exactly)
 //
 // RUN: ext-opt %s --ext-gpu-pipeline="target=rocdl chip=gfx942" 2>/dev/null | ext-translate --ext-to-hsaco --ext-gpu-module=bmm_kernel -o %t.bmm.hsaco
 // RUN: llvm-readelf --symbols %t.bmm.hsaco | FileCheck %s --check-prefix=BMM

@@ -71,7 +71,7 @@ func.func @row_max(%X: tensor<16x100xf32>) -> tensor<16xf32> {
 // CHECK-LABEL: func.func @softmax
 // CHECK: combiner(max) attributes {name = "generic_0"}
 // CHECK: {name = "generic_1"}
-// CHECK: math.exp
+// CHECK: math.exp %
 // CHECK: combiner(sum) attributes {name = "generic_2"}
 // CHECK: {name = "generic_3"}
 // CHECK: arith.divf
