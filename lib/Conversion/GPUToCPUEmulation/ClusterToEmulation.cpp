@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmulationPatterns.h"
 #include "ext/Conversion/GPUToCPUEmulation/GPUToCPUEmulation.h"
 #include "ext/Runtime/CpuEmulationABI.h"
 
@@ -36,29 +37,13 @@ namespace {
 
 /// barrier.cluster.arrive, with or without .relaxed (and .aligned, which
 /// only promises that the warp arrives together).
-template <typename Op> struct ClusterArriveLowering : EmulationOpPattern<Op> {
-  using EmulationOpPattern<Op>::EmulationOpPattern;
-  LogicalResult matchAndRewrite(Op op,
-                                PatternRewriter &rewriter) const override {
-    rewriter.setInsertionPoint(op);
+template <typename Op> struct ClusterArriveLowering : RuntimeCallLowering<Op> {
+  ClusterArriveLowering(EmulationModule &emu)
+      : RuntimeCallLowering<Op>(emu, EXT_EMU_CLUSTER_ARRIVE) {}
+  FailureOr<SmallVector<Value>> arguments(Op op, OpBuilder &b) const override {
     bool relaxed = std::is_same_v<Op, NVVM::ClusterArriveRelaxedOp>;
-    this->emu.call(rewriter, op.getLoc(), EXT_EMU_CLUSTER_ARRIVE, {},
-                   {emuI32Const(rewriter, op.getLoc(), relaxed ? 1 : 0),
-                    this->emu.function().site(rewriter, op)});
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct ClusterWaitLowering : EmulationOpPattern<NVVM::ClusterWaitOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(NVVM::ClusterWaitOp op,
-                                PatternRewriter &rewriter) const override {
-    rewriter.setInsertionPoint(op);
-    emu.call(rewriter, op.getLoc(), EXT_EMU_CLUSTER_WAIT, {},
-             {emu.function().site(rewriter, op)});
-    rewriter.eraseOp(op);
-    return success();
+    return SmallVector<Value>{emuI32Const(b, op.getLoc(), relaxed ? 1 : 0),
+                              this->site(b, op)};
   }
 };
 
@@ -76,18 +61,16 @@ struct FenceMBarrierInitLowering
 
 /// mapa: the runtime maps the address (and checks the rank); the result is
 /// a pointer again, which the ops that use it look through.
-struct MapaLowering : EmulationOpPattern<NVVM::MapaOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(NVVM::MapaOp op,
-                                PatternRewriter &rewriter) const override {
-    Location l = op.getLoc();
-    rewriter.setInsertionPoint(op);
-    FailureOr<Value> addr = emuPointerAddress(rewriter, op, op.getA());
-    if (failed(addr))
-      return failure();
+struct MapaLowering : AddressedOpLowering<NVVM::MapaOp> {
+  using AddressedOpLowering::AddressedOpLowering;
+  FailureOr<Value> address(NVVM::MapaOp op, OpBuilder &b) const override {
+    return emuPointerAddress(b, op, op.getA());
+  }
+  LogicalResult lower(NVVM::MapaOp op, Value addr,
+                      PatternRewriter &rewriter) const override {
     Value mapped =
-        emu.call(rewriter, l, EXT_EMU_MAPA, {rewriter.getI64Type()},
-                 {*addr, op.getB(), emu.function().site(rewriter, op)});
+        emu.call(rewriter, op.getLoc(), EXT_EMU_MAPA, {rewriter.getI64Type()},
+                 {addr, op.getB(), emu.function().site(rewriter, op)});
     rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(op, op.getType(), mapped);
     return success();
   }
@@ -96,19 +79,20 @@ struct MapaLowering : EmulationOpPattern<NVVM::MapaOp> {
 /// mbarrier.arrive on a block's own barrier or, at cluster scope through a
 /// shared::cluster pointer, on a peer's. Its result (the phase, for
 /// mbarrier.test.wait) is the barrier's phase before the arrival.
-struct NVVMMBarrierArriveLowering : EmulationOpPattern<NVVM::MBarrierArriveOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(NVVM::MBarrierArriveOp op,
-                                PatternRewriter &rewriter) const override {
+struct NVVMMBarrierArriveLowering
+    : AddressedOpLowering<NVVM::MBarrierArriveOp> {
+  using AddressedOpLowering::AddressedOpLowering;
+  FailureOr<Value> address(NVVM::MBarrierArriveOp op,
+                           OpBuilder &b) const override {
+    return emuPointerAddress(b, op, op.getAddr());
+  }
+  LogicalResult lower(NVVM::MBarrierArriveOp op, Value addr,
+                      PatternRewriter &rewriter) const override {
     Location l = op.getLoc();
-    rewriter.setInsertionPoint(op);
-    FailureOr<Value> addr = emuPointerAddress(rewriter, op, op.getAddr());
-    if (failed(addr))
-      return failure();
     Value count = op.getCount() ? op.getCount() : emuI32Const(rewriter, l, 1);
     Value phase = emu.call(
         rewriter, l, EXT_EMU_MBARRIER_ARRIVE_COUNT, {rewriter.getI64Type()},
-        {*addr, count, emuI32Const(rewriter, l, op.getRelaxed() ? 1 : 0),
+        {addr, count, emuI32Const(rewriter, l, op.getRelaxed() ? 1 : 0),
          emu.function().site(rewriter, op)});
     if (op.getRes())
       rewriter.replaceOp(op, phase);
@@ -122,8 +106,11 @@ struct NVVMMBarrierArriveLowering : EmulationOpPattern<NVVM::MBarrierArriveOp> {
 
 void ext::populateNVVMClusterToEmulationPatterns(RewritePatternSet &patterns,
                                                  EmulationModule &emu) {
-  patterns.add<ClusterArriveLowering<NVVM::ClusterArriveOp>,
-               ClusterArriveLowering<NVVM::ClusterArriveRelaxedOp>,
-               ClusterWaitLowering, FenceMBarrierInitLowering, MapaLowering,
-               NVVMMBarrierArriveLowering>(emu);
+  patterns
+      .add<ClusterArriveLowering<NVVM::ClusterArriveOp>,
+           ClusterArriveLowering<NVVM::ClusterArriveRelaxedOp>,
+           FenceMBarrierInitLowering, MapaLowering, NVVMMBarrierArriveLowering>(
+          emu);
+  patterns.add<RuntimeCallLowering<NVVM::ClusterWaitOp>>(emu,
+                                                         EXT_EMU_CLUSTER_WAIT);
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmulationPatterns.h"
 #include "ext/Conversion/GPUToCPUEmulation/GPUToCPUEmulation.h"
 #include "ext/Runtime/CpuEmulationABI.h"
 
@@ -16,6 +17,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+
+#include <type_traits>
 
 using namespace mlir;
 using namespace ext;
@@ -89,28 +92,55 @@ Value publishToWarp(EmulationFunction &fn, OpBuilder &b, Operation *op,
   return fn.warpSync(b, op, width);
 }
 
-struct AllReduceLowering : EmulationOpPattern<gpu::AllReduceOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(gpu::AllReduceOp op,
-                                PatternRewriter &rewriter) const override {
-    EmulationFunction &fn = emu.function();
-    OpBuilder &b = rewriter;
-    b.setInsertionPoint(op);
-    Location l = op.getLoc();
-    Value value = op.getValue();
-    Type type = value.getType();
-    Region &body = op.getBody();
-    if (!op.getOp() && !body.hasOneBlock())
+/// A collective exchanging a value through the block's scratch: it checks
+/// the op, then builds before it, the scratch viewed as the exchanged
+/// value's type (an error where a thread's slot cannot hold it).
+template <typename Op> struct ScratchExchangeLowering : EmulationOpPattern<Op> {
+  using EmulationOpPattern<Op>::EmulationOpPattern;
+
+  /// An error on `op` where the emulation cannot run it.
+  virtual LogicalResult checkSupported(Op op) const { return success(); }
+  /// Builds the exchange of `value` through `scratch` and replaces `op`.
+  virtual LogicalResult lowerExchange(Op op, Value value, Value scratch,
+                                      EmulationFunction &fn,
+                                      PatternRewriter &rewriter) const = 0;
+
+  LogicalResult matchAndRewrite(Op op, PatternRewriter &rewriter) const final {
+    if (failed(checkSupported(op)))
+      return failure();
+    EmulationFunction &fn = this->emu.function();
+    rewriter.setInsertionPoint(op);
+    Value value;
+    if constexpr (std::is_same_v<Op, gpu::SubgroupBroadcastOp>)
+      value = op.getSrc();
+    else
+      value = op.getValue();
+    FailureOr<Value> scratch = fn.scratch(rewriter, op, value.getType());
+    if (failed(scratch))
+      return failure();
+    return lowerExchange(op, value, *scratch, fn, rewriter);
+  }
+};
+
+struct AllReduceLowering : ScratchExchangeLowering<gpu::AllReduceOp> {
+  using ScratchExchangeLowering::ScratchExchangeLowering;
+  LogicalResult checkSupported(gpu::AllReduceOp op) const override {
+    if (!op.getOp() && !op.getBody().hasOneBlock())
       return op.emitOpError("with a multi-block reduction region is not "
                             "supported by the CPU emulation");
-    FailureOr<Value> buf = fn.scratch(b, op, type);
-    if (failed(buf))
-      return failure();
+    return success();
+  }
+  LogicalResult lowerExchange(gpu::AllReduceOp op, Value value, Value buf,
+                              EmulationFunction &fn,
+                              PatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Location l = op.getLoc();
+    Region &body = op.getBody();
     // Every thread publishes its value, then combines all of them in thread
     // order (the same bits in every thread), then waits until all have read.
-    memref::StoreOp::create(b, l, value, *buf, fn.linearThreadId());
+    memref::StoreOp::create(b, l, value, buf, fn.linearThreadId());
     fn.barrier(b, op);
-    Value first = memref::LoadOp::create(b, l, *buf, emuIndexConst(b, l, 0));
+    Value first = memref::LoadOp::create(b, l, buf, emuIndexConst(b, l, 0));
     auto loop =
         scf::ForOp::create(b, l, emuIndexConst(b, l, 1), fn.blockThreads(),
                            emuIndexConst(b, l, 1), ValueRange{first});
@@ -118,7 +148,7 @@ struct AllReduceLowering : EmulationOpPattern<gpu::AllReduceOp> {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value acc = loop.getRegionIterArgs()[0];
-      Value x = memref::LoadOp::create(b, l, *buf, loop.getInductionVar());
+      Value x = memref::LoadOp::create(b, l, buf, loop.getInductionVar());
       Value next;
       if (auto kind = op.getOp()) {
         next = combine(b, l, *kind, acc, x);
@@ -139,17 +169,6 @@ struct AllReduceLowering : EmulationOpPattern<gpu::AllReduceOp> {
     }
     fn.barrier(b, op);
     rewriter.replaceOp(op, loop.getResult(0));
-    return success();
-  }
-};
-
-struct BarrierLowering : EmulationOpPattern<gpu::BarrierOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(gpu::BarrierOp op,
-                                PatternRewriter &rewriter) const override {
-    rewriter.setInsertionPoint(op);
-    emu.function().barrier(rewriter, op);
-    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -177,18 +196,14 @@ struct NVVMBarrierLowering : EmulationOpPattern<NVVM::BarrierOp> {
 };
 
 /// NVVM's shfl.sync with clamp width-1.
-struct ShuffleLowering : EmulationOpPattern<gpu::ShuffleOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(gpu::ShuffleOp op,
-                                PatternRewriter &rewriter) const override {
-    EmulationFunction &fn = emu.function();
+struct ShuffleLowering : ScratchExchangeLowering<gpu::ShuffleOp> {
+  using ScratchExchangeLowering::ScratchExchangeLowering;
+  LogicalResult lowerExchange(gpu::ShuffleOp op, Value value, Value buf,
+                              EmulationFunction &fn,
+                              PatternRewriter &rewriter) const override {
     OpBuilder &b = rewriter;
-    b.setInsertionPoint(op);
     Location l = op.getLoc();
-    FailureOr<Value> buf = fn.scratch(b, op, op.getValue().getType());
-    if (failed(buf))
-      return failure();
-    publishToWarp(fn, b, op, *buf, op.getValue(), op.getWidth());
+    publishToWarp(fn, b, op, buf, value, op.getWidth());
     // The source lane and whether it is inside [0, width).
     Value lane = arith::IndexCastOp::create(b, l, b.getI32Type(), fn.laneId());
     Value offset = op.getOffset(), width = op.getWidth();
@@ -217,26 +232,22 @@ struct ShuffleLowering : EmulationOpPattern<gpu::ShuffleOp> {
     Value valid = arith::AndIOp::create(b, l, srcValid, laneValid);
     Value srcIndex = arith::IndexCastOp::create(b, l, b.getIndexType(), src);
     auto [result, resultValid] =
-        exchange(fn, b, op, *buf, srcIndex, valid, width);
+        exchange(fn, b, op, buf, srcIndex, valid, width);
     rewriter.replaceOp(op, {result, resultValid});
     return success();
   }
 };
 
-struct RotateLowering : EmulationOpPattern<gpu::RotateOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(gpu::RotateOp op,
-                                PatternRewriter &rewriter) const override {
-    EmulationFunction &fn = emu.function();
+struct RotateLowering : ScratchExchangeLowering<gpu::RotateOp> {
+  using ScratchExchangeLowering::ScratchExchangeLowering;
+  LogicalResult lowerExchange(gpu::RotateOp op, Value value, Value buf,
+                              EmulationFunction &fn,
+                              PatternRewriter &rewriter) const override {
     OpBuilder &b = rewriter;
-    b.setInsertionPoint(op);
     Location l = op.getLoc();
-    FailureOr<Value> buf = fn.scratch(b, op, op.getValue().getType());
-    if (failed(buf))
-      return failure();
     int64_t width = op.getWidth(), offset = op.getOffset();
     Value widthValue = emuI32Const(b, l, width);
-    publishToWarp(fn, b, op, *buf, op.getValue(), widthValue);
+    publishToWarp(fn, b, op, buf, value, widthValue);
     // ((lane + offset) & (width - 1)) + (lane & ~(width - 1))
     Value lane = fn.laneId();
     Value rotated = arith::AndIOp::create(
@@ -248,29 +259,28 @@ struct RotateLowering : EmulationOpPattern<gpu::RotateOp> {
     Value valid = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, lane,
                                         emuIndexConst(b, l, width));
     auto [result, resultValid] =
-        exchange(fn, b, op, *buf, src, valid, widthValue);
+        exchange(fn, b, op, buf, src, valid, widthValue);
     rewriter.replaceOp(op, {result, resultValid});
     return success();
   }
 };
 
-struct BroadcastLowering : EmulationOpPattern<gpu::SubgroupBroadcastOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(gpu::SubgroupBroadcastOp op,
-                                PatternRewriter &rewriter) const override {
-    EmulationFunction &fn = emu.function();
-    OpBuilder &b = rewriter;
-    b.setInsertionPoint(op);
-    Location l = op.getLoc();
+struct BroadcastLowering : ScratchExchangeLowering<gpu::SubgroupBroadcastOp> {
+  using ScratchExchangeLowering::ScratchExchangeLowering;
+  LogicalResult checkSupported(gpu::SubgroupBroadcastOp op) const override {
     Type type = op.getSrc().getType();
     if (!type.isIntOrIndexOrFloat() && !isa<VectorType>(type))
       return op.emitOpError("on ") << type << " is not supported by the CPU "
                                               "emulation";
-    FailureOr<Value> buf = fn.scratch(b, op, type);
-    if (failed(buf))
-      return failure();
+    return success();
+  }
+  LogicalResult lowerExchange(gpu::SubgroupBroadcastOp op, Value value,
+                              Value buf, EmulationFunction &fn,
+                              PatternRewriter &rewriter) const override {
+    OpBuilder &b = rewriter;
+    Location l = op.getLoc();
     Value width = fn.warpSizeI32(b, l);
-    Value mask = publishToWarp(fn, b, op, *buf, op.getSrc(), width);
+    Value mask = publishToWarp(fn, b, op, buf, value, width);
     Value src;
     if (op.getBroadcastType() == gpu::BroadcastType::first_active_lane) {
       // The lowest lane that took part in the rendezvous.
@@ -280,29 +290,24 @@ struct BroadcastLowering : EmulationOpPattern<gpu::SubgroupBroadcastOp> {
       src = arith::IndexCastUIOp::create(b, l, b.getIndexType(), op.getLane());
     }
     Value valid = arith::ConstantIntOp::create(b, l, b.getI1Type(), 1);
-    Value result = exchange(fn, b, op, *buf, src, valid, width).first;
+    Value result = exchange(fn, b, op, buf, src, valid, width).first;
     rewriter.replaceOp(op, result);
     return success();
   }
 };
 
-struct SubgroupReduceLowering : EmulationOpPattern<gpu::SubgroupReduceOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(gpu::SubgroupReduceOp op,
-                                PatternRewriter &rewriter) const override {
-    EmulationFunction &fn = emu.function();
+struct SubgroupReduceLowering : ScratchExchangeLowering<gpu::SubgroupReduceOp> {
+  using ScratchExchangeLowering::ScratchExchangeLowering;
+  LogicalResult lowerExchange(gpu::SubgroupReduceOp op, Value value, Value buf,
+                              EmulationFunction &fn,
+                              PatternRewriter &rewriter) const override {
     OpBuilder &b = rewriter;
-    b.setInsertionPoint(op);
     Location l = op.getLoc();
-    Value value = op.getValue();
-    FailureOr<Value> buf = fn.scratch(b, op, value.getType());
-    if (failed(buf))
-      return failure();
     std::optional<uint32_t> clusterSize = op.getClusterSize();
     Value size =
         clusterSize ? emuIndexConst(b, l, *clusterSize) : fn.warpSize();
     int64_t stride = op.getClusterStride();
-    memref::StoreOp::create(b, l, value, *buf, fn.linearThreadId());
+    memref::StoreOp::create(b, l, value, buf, fn.linearThreadId());
     Value mask = fn.warpSync(b, op, fn.warpSizeI32(b, l));
     // The cluster's first lane: (lane % stride) + lane / (size*stride) * span.
     Value lane = fn.laneId();
@@ -338,7 +343,7 @@ struct SubgroupReduceLowering : EmulationOpPattern<gpu::SubgroupReduceOp> {
           b, l, present,
           [&](OpBuilder &tb, Location tl) {
             Value slot = arith::AddIOp::create(tb, tl, fn.warpBase(), member);
-            Value x = memref::LoadOp::create(tb, tl, *buf, slot);
+            Value x = memref::LoadOp::create(tb, tl, buf, slot);
             Value combined = combine(tb, tl, op.getOp(), acc, x);
             Value next = arith::SelectOp::create(tb, tl, have, combined, x);
             Value trueValue =
@@ -365,6 +370,7 @@ void ext::populateGPUAllReduceToEmulationPatterns(RewritePatternSet &patterns,
 
 void ext::populateGPUCollectivesToEmulationPatterns(
     RewritePatternSet &patterns, EmulationModule &emu) {
-  patterns.add<BarrierLowering, NVVMBarrierLowering, ShuffleLowering, RotateLowering,
+  patterns.add<RuntimeCallLowering<gpu::BarrierOp>>(emu, EXT_EMU_BARRIER);
+  patterns.add<NVVMBarrierLowering, ShuffleLowering, RotateLowering,
                BroadcastLowering, SubgroupReduceLowering>(emu);
 }

@@ -101,16 +101,36 @@ void unlockGlobalAtomic(EmulationModule &emu, OpBuilder &b, Location l,
     emu.call(b, l, EXT_EMU_ATOMIC_END, {}, {addr});
 }
 
+/// What an atomic stores: its kind applied to `old` and its value.
+Value atomicResult(memref::AtomicRMWOp rmw, OpBuilder &b, Value old) {
+  if (rmw.getKind() == arith::AtomicRMWKind::assign)
+    return rmw.getValue();
+  return arith::getReductionOp(rmw.getKind(), b, rmw.getLoc(), rmw.getValue(),
+                               old);
+}
+
+/// What the region form stores: its body run on `old`.
+Value atomicResult(memref::GenericAtomicRMWOp rmw, OpBuilder &b, Value old) {
+  Block &body = rmw.getAtomicBody().front();
+  IRMapping mapping;
+  mapping.map(body.getArgument(0), old);
+  for (Operation &inner : body.without_terminator())
+    b.clone(inner, mapping);
+  auto yield = cast<memref::AtomicYieldOp>(body.getTerminator());
+  return mapping.lookupOrDefault(yield.getResult());
+}
+
 /// Atomics become their hook, a load, the combining code and a store: no
 /// yield point lies between the load and the store (the yield point is the
 /// hook just before), and on global memory the runtime's lock for the
 /// address makes them one step against other OS threads. It covers every
 /// kind, floats included, and the region form, which finalize-memref-to-llvm
 /// leaves unlowered.
-struct AtomicRMWLowering : EmulationOpPattern<memref::AtomicRMWOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(memref::AtomicRMWOp rmw,
+template <typename Op> struct AtomicRMWLowering : EmulationOpPattern<Op> {
+  using EmulationOpPattern<Op>::EmulationOpPattern;
+  LogicalResult matchAndRewrite(Op rmw,
                                 PatternRewriter &rewriter) const override {
+    EmulationModule &emu = this->emu;
     Location l = rmw.getLoc();
     rewriter.setInsertionPoint(rmw);
     hookAccess(emu, rewriter, rmw, rmw.getMemref(), rmw.getIndices(),
@@ -121,41 +141,7 @@ struct AtomicRMWLowering : EmulationOpPattern<memref::AtomicRMWOp> {
         lockGlobalAtomic(emu, rewriter, l, rmw.getMemref(), rmw.getIndices());
     Value old =
         memref::LoadOp::create(rewriter, l, rmw.getMemref(), rmw.getIndices());
-    Value next = rmw.getKind() == arith::AtomicRMWKind::assign
-                     ? rmw.getValue()
-                     : arith::getReductionOp(rmw.getKind(), rewriter, l,
-                                             rmw.getValue(), old);
-    memref::StoreOp::create(rewriter, l, next, rmw.getMemref(),
-                            rmw.getIndices());
-    unlockGlobalAtomic(emu, rewriter, l, lock);
-    rewriter.replaceOp(rmw, old);
-    return success();
-  }
-};
-
-struct GenericAtomicRMWLowering
-    : EmulationOpPattern<memref::GenericAtomicRMWOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(memref::GenericAtomicRMWOp rmw,
-                                PatternRewriter &rewriter) const override {
-    Location l = rmw.getLoc();
-    rewriter.setInsertionPoint(rmw);
-    hookAccess(emu, rewriter, rmw, rmw.getMemref(), rmw.getIndices(),
-               rmw.getType(),
-               spaceOf(rmw.getMemref()) | EXT_EMU_RMW | EXT_EMU_ATOMIC |
-                   EXT_EMU_ACQ_REL);
-    Value lock =
-        lockGlobalAtomic(emu, rewriter, l, rmw.getMemref(), rmw.getIndices());
-    Value old =
-        memref::LoadOp::create(rewriter, l, rmw.getMemref(), rmw.getIndices());
-    Block &body = rmw.getAtomicBody().front();
-    IRMapping mapping;
-    mapping.map(body.getArgument(0), old);
-    for (Operation &inner : body.without_terminator())
-      rewriter.clone(inner, mapping);
-    auto yield = cast<memref::AtomicYieldOp>(body.getTerminator());
-    memref::StoreOp::create(rewriter, l,
-                            mapping.lookupOrDefault(yield.getResult()),
+    memref::StoreOp::create(rewriter, l, atomicResult(rmw, rewriter, old),
                             rmw.getMemref(), rmw.getIndices());
     unlockGlobalAtomic(emu, rewriter, l, lock);
     rewriter.replaceOp(rmw, old);
@@ -381,13 +367,13 @@ struct DynamicSharedMemoryLowering
 
 void ext::populateGPUAccessHookPatterns(RewritePatternSet &patterns,
                                         EmulationModule &emu) {
-  patterns.add<WorkgroupAccessHook<memref::LoadOp>,
-               WorkgroupAccessHook<memref::StoreOp>,
-               WorkgroupAccessHook<vector::LoadOp>,
-               WorkgroupAccessHook<vector::StoreOp>, AtomicRMWLowering,
-               GenericAtomicRMWLowering, FenceHook, LLVMAtomicHook<LLVM::LoadOp>,
-               LLVMAtomicHook<LLVM::StoreOp>, LLVMAtomicHook<LLVM::AtomicRMWOp>,
-               WorkgroupViewNaming>(emu);
+  patterns.add<
+      WorkgroupAccessHook<memref::LoadOp>, WorkgroupAccessHook<memref::StoreOp>,
+      WorkgroupAccessHook<vector::LoadOp>, WorkgroupAccessHook<vector::StoreOp>,
+      AtomicRMWLowering<memref::AtomicRMWOp>,
+      AtomicRMWLowering<memref::GenericAtomicRMWOp>, FenceHook,
+      LLVMAtomicHook<LLVM::LoadOp>, LLVMAtomicHook<LLVM::StoreOp>,
+      LLVMAtomicHook<LLVM::AtomicRMWOp>, WorkgroupViewNaming>(emu);
 }
 
 void ext::populateGPUWorkgroupMemoryPatterns(RewritePatternSet &patterns,

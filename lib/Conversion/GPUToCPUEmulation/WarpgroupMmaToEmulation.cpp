@@ -7,18 +7,27 @@
 // accumulator struct goes through a private f32 buffer, allocated once at
 // the function's entry.
 //
+// nvgpu's warpgroup ops reach them through upstream's lowering to NVVM (the
+// patterns of convert-nvgpu-to-nvvm, which ext-gpu-pipeline runs too), so
+// the emulator runs the descriptors and wgmma sequence a GPU gets.
+//
 //===----------------------------------------------------------------------===//
 
+#include "EmulationPatterns.h"
 #include "ext/Conversion/GPUToCPUEmulation/GPUToCPUEmulation.h"
 #include "ext/Runtime/CpuEmulationABI.h"
 #include "ext/Runtime/CpuEmulationMatrixABI.h"
 
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-
-#include <type_traits>
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
 using namespace ext;
@@ -26,39 +35,29 @@ using namespace ext::emu;
 
 namespace {
 
-/// wgmma's ordering ops (fence, commit, wait): a call of the runtime's
-/// `fn` with the op's site and, for the wait, its group count.
-template <typename OpT> struct WgmmaOrderingLowering : EmulationOpPattern<OpT> {
-  WgmmaOrderingLowering(EmulationModule &emu, StringRef fn)
-      : EmulationOpPattern<OpT>(emu), fn(fn) {}
-  LogicalResult matchAndRewrite(OpT op,
-                                PatternRewriter &rewriter) const override {
-    rewriter.setInsertionPoint(op);
-    SmallVector<Value> args = {this->emu.function().site(rewriter, op)};
-    if constexpr (std::is_same_v<OpT, NVVM::WgmmaWaitGroupSyncOp>)
-      args.push_back(
-          emuI32Const(rewriter, op.getLoc(), int32_t(op.getGroup())));
-    this->emu.call(rewriter, op.getLoc(), fn, {}, args);
-    rewriter.eraseOp(op);
-    return success();
+/// wgmma.wait_group: the runtime retires the thread's groups but the
+/// newest `group` (fence and commit pass their site only).
+struct WgmmaWaitLowering : RuntimeCallLowering<NVVM::WgmmaWaitGroupSyncOp> {
+  WgmmaWaitLowering(EmulationModule &emu)
+      : RuntimeCallLowering(emu, EXT_EMU_WGMMA_WAIT) {}
+  FailureOr<SmallVector<Value>> arguments(NVVM::WgmmaWaitGroupSyncOp op,
+                                          OpBuilder &b) const override {
+    return SmallVector<Value>{
+        site(b, op), emuI32Const(b, op.getLoc(), int32_t(op.getGroup()))};
   }
-  StringRef fn;
 };
 
 /// setmaxnreg: a call that checks the warpgroup executes it as PTX asks.
-struct SetMaxRegisterLowering : EmulationOpPattern<NVVM::SetMaxRegisterOp> {
-  using EmulationOpPattern::EmulationOpPattern;
-  LogicalResult matchAndRewrite(NVVM::SetMaxRegisterOp op,
-                                PatternRewriter &rewriter) const override {
+struct SetMaxRegisterLowering : RuntimeCallLowering<NVVM::SetMaxRegisterOp> {
+  SetMaxRegisterLowering(EmulationModule &emu)
+      : RuntimeCallLowering(emu, EXT_EMU_SETMAXNREG) {}
+  FailureOr<SmallVector<Value>> arguments(NVVM::SetMaxRegisterOp op,
+                                          OpBuilder &b) const override {
     Location l = op.getLoc();
-    rewriter.setInsertionPoint(op);
     bool increase = op.getAction() == NVVM::SetMaxRegisterAction::increase;
-    emu.call(rewriter, l, EXT_EMU_SETMAXNREG, {},
-             {emu.function().site(rewriter, op),
-              emuI32Const(rewriter, l, int32_t(op.getRegCount())),
-              emuI32Const(rewriter, l, increase ? 1 : 0)});
-    rewriter.eraseOp(op);
-    return success();
+    return SmallVector<Value>{site(b, op),
+                              emuI32Const(b, l, int32_t(op.getRegCount())),
+                              emuI32Const(b, l, increase ? 1 : 0)};
   }
 };
 
@@ -83,7 +82,10 @@ struct WgmmaMmaAsyncLowering : EmulationOpPattern<NVVM::WgmmaMmaAsyncOp> {
     bool f32Registers =
         int64_t(structType.getBody().size()) == n / 2 &&
         llvm::all_of(structType.getBody(), [](Type t) { return t.isF32(); });
-    if (!kind || shape.getM() != 64 || !f32Registers || op.getSatfinite())
+    // Upstream's lowering asks for `wrapped` integer overflow, which floats
+    // ignore.
+    bool satfinite = op.getSatfinite() == NVVM::MMAIntOverflow::satfinite;
+    if (!kind || shape.getM() != 64 || !f32Registers || satfinite)
       return op.emitOpError("of shape m")
              << shape.getM() << "n" << n << "k" << shape.getK() << " with "
              << stringifyWGMMATypes(a) << "/" << stringifyWGMMATypes(b)
@@ -138,15 +140,122 @@ struct WgmmaMmaAsyncLowering : EmulationOpPattern<NVVM::WgmmaMmaAsyncOp> {
   }
 };
 
+/// A per-thread accumulator: one struct of N/2 f32 per 64-row block, as
+/// convert-nvgpu-to-nvvm converts it (in the pass, not its patterns).
+Type accumulatorStruct(nvgpu::WarpgroupAccumulatorType type) {
+  VectorType frag = type.getFragmented();
+  MLIRContext *ctx = type.getContext();
+  int64_t m = frag.getDimSize(0), n = frag.getDimSize(1);
+  Type block = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(n / 2, Float32Type::get(ctx)));
+  return LLVM::LLVMStructType::getLiteral(ctx,
+                                          SmallVector<Type>(m / 64, block));
+}
+
+/// nvgpu's warpgroup types as the NVVM ops carry them.
+void addWarpgroupTypeConversions(TypeConverter &types) {
+  types.addConversion([](nvgpu::WarpgroupAccumulatorType t) -> Type {
+    return accumulatorStruct(t);
+  });
+  types.addConversion([](nvgpu::WarpgroupMatrixDescriptorType t) -> Type {
+    return IntegerType::get(t.getContext(), 64);
+  });
+}
+
 } // namespace
+
+LogicalResult ext::lowerNVGPUWarpgroupOps(Operation *func) {
+  // The emulator's wgmma runs f32 accumulators only: refuse others here,
+  // in nvgpu's terms, before their structs take another shape.
+  bool any = false;
+  WalkResult unsupported = func->walk([&](Operation *op) {
+    if (!isa<nvgpu::WarpgroupMmaOp, nvgpu::WarpgroupMmaStoreOp,
+             nvgpu::WarpgroupMmaInitAccumulatorOp,
+             nvgpu::WarpgroupGenerateDescriptorOp>(op))
+      return WalkResult::advance();
+    any = true;
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    for (Type t : types) {
+      auto acc = dyn_cast<nvgpu::WarpgroupAccumulatorType>(t);
+      if (acc && !acc.getFragmented().getElementType().isF32()) {
+        op->emitOpError("with ")
+            << acc << " is not supported by the CPU emulation (f32 "
+            << "accumulators)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (unsupported.wasInterrupted())
+    return failure();
+  if (!any)
+    return success();
+  MLIRContext *ctx = func->getContext();
+  // Upstream's patterns, whose generate.descriptor reads the operand's LLVM
+  // memref descriptor: its pointer in address space 0, the CPU's one, as the
+  // memref will be once the emulation strips memory spaces.
+  LLVMTypeConverter llvmTypes(ctx);
+  llvmTypes.addTypeAttributeConversion(
+      [](BaseMemRefType,
+         Attribute) -> TypeConverter::AttributeConversionResult {
+        return Attribute();
+      });
+  addWarpgroupTypeConversions(llvmTypes);
+  // generate.descriptor reads only its map's type (the emulation's maps are
+  // addresses in casts, which the TMA patterns look through).
+  llvmTypes.addConversion([](nvgpu::TensorMapDescriptorType t) -> Type {
+    return LLVM::LLVMPointerType::get(t.getContext());
+  });
+  RewritePatternSet patterns(ctx);
+  populateNVGPUToNVVMConversionPatterns(llvmTypes, patterns);
+
+  // scf ops carrying accumulators are converted with them, nothing else.
+  TypeConverter carried;
+  carried.addConversion([](Type t) { return t; });
+  addWarpgroupTypeConversions(carried);
+  auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
+                        Location l) -> Value {
+    return UnrealizedConversionCastOp::create(b, l, type, inputs).getResult(0);
+  };
+  carried.addSourceMaterialization(materialize);
+  carried.addTargetMaterialization(materialize);
+  ConversionTarget target(*ctx);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addIllegalOp<nvgpu::WarpgroupMmaOp, nvgpu::WarpgroupMmaStoreOp,
+                      nvgpu::WarpgroupMmaInitAccumulatorOp,
+                      nvgpu::WarpgroupGenerateDescriptorOp>();
+  scf::populateSCFStructuralTypeConversionsAndLegality(carried, patterns,
+                                                       target);
+  // mma.store's lowering reads %tid.x, which the emulation runs as
+  // gpu.thread_id (the kernel's own NVVM registers stay refused).
+  DenseSet<Operation *> kernelRegisters;
+  func->walk([&](NVVM::ThreadIdXOp op) { kernelRegisters.insert(op); });
+  if (failed(applyPartialConversion(func, target, std::move(patterns))))
+    return failure();
+  SmallVector<NVVM::ThreadIdXOp> registers;
+  func->walk([&](NVVM::ThreadIdXOp op) {
+    if (!kernelRegisters.contains(op))
+      registers.push_back(op);
+  });
+  for (NVVM::ThreadIdXOp op : registers) {
+    OpBuilder b(op);
+    Value x = gpu::ThreadIdOp::create(b, op.getLoc(), gpu::Dimension::x);
+    op.replaceAllUsesWith(
+        arith::IndexCastOp::create(b, op.getLoc(), op.getType(), x)
+            .getResult());
+    op.erase();
+  }
+  return success();
+}
 
 void ext::populateNVVMWarpgroupMmaToEmulationPatterns(
     RewritePatternSet &patterns, EmulationModule &emu) {
-  patterns.add<WgmmaOrderingLowering<NVVM::WgmmaFenceAlignedOp>>(
+  patterns.add<RuntimeCallLowering<NVVM::WgmmaFenceAlignedOp>>(
       emu, EXT_EMU_WGMMA_FENCE);
-  patterns.add<WgmmaOrderingLowering<NVVM::WgmmaGroupSyncAlignedOp>>(
+  patterns.add<RuntimeCallLowering<NVVM::WgmmaGroupSyncAlignedOp>>(
       emu, EXT_EMU_WGMMA_COMMIT);
-  patterns.add<WgmmaOrderingLowering<NVVM::WgmmaWaitGroupSyncOp>>(
-      emu, EXT_EMU_WGMMA_WAIT);
-  patterns.add<WgmmaMmaAsyncLowering, SetMaxRegisterLowering>(emu);
+  patterns
+      .add<WgmmaWaitLowering, WgmmaMmaAsyncLowering, SetMaxRegisterLowering>(
+          emu);
 }

@@ -100,10 +100,11 @@ void populateNVVMClusterToEmulationPatterns(mlir::RewritePatternSet &patterns,
 mlir::LogicalResult lowerNVGPUTensorMaps(EmulationModule &emu);
 
 /// Rewrites `func`'s nvgpu warpgroup ops (generate.descriptor,
-/// mma.init.accumulator, mma, mma.store) into what a GPU runs: 64-bit
-/// matrix descriptors, `nvvm.wgmma.*` per 64-row block and k step, and the
-/// accumulator's stores in the instruction's register layout; accumulators
-/// carried through scf ops as LLVM structs.
+/// mma.init.accumulator, mma, mma.store) into what a GPU runs, with
+/// upstream's convert-nvgpu-to-nvvm patterns: 64-bit matrix descriptors,
+/// `nvvm.wgmma.*` per 64-row block and k step, and the accumulator's stores
+/// in the instruction's register layout; accumulators carried through scf
+/// ops as LLVM structs. WarpgroupMmaToEmulation.cpp.
 mlir::LogicalResult lowerNVGPUWarpgroupOps(mlir::Operation *func);
 
 /// Host code: `gpu.launch_func` calls __ext_emu_launch; gpu memory ops become
