@@ -680,6 +680,9 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
       std::string kind = py::cast<std::string>(t[1]);
       int64_t extent =
           t[2].is_none() ? ShapedType::kDynamic : py::cast<int64_t>(t[2]);
+      // Checked here, before the #ext.axis is built (its get asserts).
+      if (py::cast<std::string>(t[0]).empty())
+        throw BuildError(where + ": an axis has an empty name");
       if (extent <= 0 && !ShapedType::isDynamic(extent))
         throw BuildError(where + ": axis '" + py::cast<std::string>(t[0]) +
                          "' has extent " + std::to_string(extent) +

@@ -27,6 +27,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 
@@ -101,29 +102,32 @@ public:
     if (!a || !b)
       return std::nullopt;
     int64_t x = *a, y = *b;
+    // Overflowing index arithmetic (of indices from the input) is unknown.
     return TypeSwitch<Operation *, std::optional<int64_t>>(def)
-        .Case([&](arith::AddIOp) { return x + y; })
-        .Case([&](arith::SubIOp) { return x - y; })
-        .Case([&](arith::MulIOp) { return x * y; })
+        .Case([&](arith::AddIOp) { return llvm::checkedAdd(x, y); })
+        .Case([&](arith::SubIOp) { return llvm::checkedSub(x, y); })
+        .Case([&](arith::MulIOp) { return llvm::checkedMul(x, y); })
         .Case<arith::DivUIOp, arith::DivSIOp>(
             [&](auto) -> std::optional<int64_t> {
-              if (y == 0 || (isa<arith::DivUIOp>(def) && (x < 0 || y < 0)))
+              if (y == 0 || (isa<arith::DivUIOp>(def) && (x < 0 || y < 0)) ||
+                  (x == INT64_MIN && y == -1))
                 return std::nullopt;
               return x / y;
             })
         .Case<arith::RemUIOp, arith::RemSIOp>(
             [&](auto) -> std::optional<int64_t> {
-              if (y == 0 || (isa<arith::RemUIOp>(def) && (x < 0 || y < 0)))
+              if (y == 0 || (isa<arith::RemUIOp>(def) && (x < 0 || y < 0)) ||
+                  (x == INT64_MIN && y == -1))
                 return std::nullopt;
               return x % y;
             })
         .Case([&](arith::FloorDivSIOp) -> std::optional<int64_t> {
-          if (y == 0)
+          if (y == 0 || (x == INT64_MIN && y == -1))
             return std::nullopt;
           return llvm::divideFloorSigned(x, y);
         })
         .Case([&](arith::CeilDivSIOp) -> std::optional<int64_t> {
-          if (y == 0)
+          if (y == 0 || (x == INT64_MIN && y == -1))
             return std::nullopt;
           return llvm::divideCeilSigned(x, y);
         })
@@ -137,7 +141,7 @@ public:
         .Case([&](arith::ShLIOp) -> std::optional<int64_t> {
           if (y < 0 || y > 62)
             return std::nullopt;
-          return x << y;
+          return llvm::checkedMul(x, int64_t(1) << y);
         })
         .Case<arith::ShRUIOp, arith::ShRSIOp>(
             [&](auto) -> std::optional<int64_t> {
@@ -180,16 +184,16 @@ private:
     if (!l || !r)
       return std::nullopt;
     switch (e.getKind()) {
-    case AffineExprKind::Add: return *l + *r;
-    case AffineExprKind::Mul: return *l * *r;
+    case AffineExprKind::Add: return llvm::checkedAdd(*l, *r);
+    case AffineExprKind::Mul: return llvm::checkedMul(*l, *r);
     case AffineExprKind::Mod:
       if (*r <= 0) return std::nullopt;
       return llvm::mod(*l, *r);
     case AffineExprKind::FloorDiv:
-      if (*r == 0) return std::nullopt;
+      if (*r == 0 || (*l == INT64_MIN && *r == -1)) return std::nullopt;
       return llvm::divideFloorSigned(*l, *r);
     case AffineExprKind::CeilDiv:
-      if (*r == 0) return std::nullopt;
+      if (*r == 0 || (*l == INT64_MIN && *r == -1)) return std::nullopt;
       return llvm::divideCeilSigned(*l, *r);
     default:
       return std::nullopt;
@@ -329,22 +333,29 @@ bool SharedMemoryCoverage::enumerate(Value root, uint64_t bufferBytes,
       return;
     }
     if (level == chain.size()) {
-      int64_t lin = addr->offset;
+      // Checked: an index or offset far outside the buffer is no byte of it.
+      std::optional<int64_t> lin = addr->offset;
       for (auto [idx, stride] : llvm::zip(info->indices, addr->strides)) {
         std::optional<int64_t> i = evaluator.eval(idx, env);
-        if (!i) {
+        if (i)
+          if (std::optional<int64_t> step = llvm::checkedMul(*i, stride))
+            lin = llvm::checkedAdd(*lin, *step);
+        if (!i || !lin) {
           ok = false;
           return;
         }
-        lin += *i * stride;
       }
-      int64_t begin = addr->shiftBytes + lin * addr->elementBytes;
-      int64_t end = begin + info->elements * addr->elementBytes;
-      if (begin < 0 || end > int64_t(bufferBytes)) {
+      std::optional<int64_t> begin, end;
+      if (std::optional<int64_t> b = llvm::checkedMul(*lin, addr->elementBytes))
+        begin = llvm::checkedAdd(addr->shiftBytes, *b);
+      if (begin)
+        end = llvm::checkedAdd(*begin, info->elements * addr->elementBytes);
+      if (!begin || !end || *begin < 0 || *end > int64_t(bufferBytes) ||
+          *end > int64_t(bytes.size())) {
         ok = false;
         return;
       }
-      bytes.set(begin, end);
+      bytes.set(*begin, *end);
       return;
     }
     Operation *op = chain[level];
@@ -360,6 +371,8 @@ bool SharedMemoryCoverage::enumerate(Value root, uint64_t bufferBytes,
       for (int64_t iv = *lb; iv < *ub && ok; iv += *step) {
         env.ivs[forOp.getInductionVar()] = iv;
         walk(level + 1);
+        if (iv > INT64_MAX - *step)
+          break;
       }
       env.ivs.erase(forOp.getInductionVar());
       return;
@@ -394,7 +407,7 @@ bool SharedMemoryCoverage::enumerate(Value root, uint64_t bufferBytes,
 std::optional<llvm::BitVector>
 SharedMemoryCoverage::coveredBytes(Value root, uint64_t bufferBytes,
                                    Block *block, ArrayRef<Operation *> writes) {
-  if (!blockSize)
+  if (!blockSize || bufferBytes > kMaxBufferBytes)
     return std::nullopt;
   budget = kBudget;
   llvm::BitVector covered(bufferBytes);
@@ -456,7 +469,8 @@ bool SharedMemoryCoverage::selfContained(Value root, uint64_t bufferBytes,
   std::optional<llvm::BitVector> covered =
       coveredBytes(root, bufferBytes, body, covering);
   if (!covered) {
-    why = "the block size is not static";
+    why = blockSize ? "the buffer is too large to analyze"
+                    : "the block size is not static";
     return false;
   }
   if (covered->all())
@@ -490,6 +504,10 @@ bool SharedMemoryCoverage::mayCarry(Value root, uint64_t bufferBytes,
   };
   if (!isa<scf::ForOp, scf::WhileOp>(loop) || bufferBytes == 0)
     return result(true);
+  if (bufferBytes > kMaxBufferBytes) {
+    reason = "the buffer is too large to analyze";
+    return result(true);
+  }
   SmallVector<Operation *> inside;
   for (Operation *a : accesses)
     if (loop->isProperAncestor(a))

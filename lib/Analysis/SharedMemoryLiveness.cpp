@@ -41,6 +41,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -95,8 +96,13 @@ void SharedMemoryLiveness::collectBuffers(Region &body, uint64_t minAlignment) {
     b.dynamic = !b.type.hasStaticShape() || !b.type.getLayout().isIdentity();
     uint64_t elemBytes = layout.getTypeSize(b.type.getElementType());
     b.alignment = std::max<uint64_t>(elemBytes ? elemBytes : 1, minAlignment);
-    if (!b.dynamic)
-      b.sizeBytes = b.type.getNumElements() * elemBytes;
+    // Saturating: a shape from the input may overflow 64 bits, and such a
+    // buffer is over every limit (ext-gpu-reuse-shared-memory leaves it).
+    if (!b.dynamic) {
+      b.sizeBytes = elemBytes;
+      for (int64_t size : b.type.getShape())
+        b.sizeBytes = llvm::SaturatingMultiply(b.sizeBytes, uint64_t(size));
+    }
     buffers.push_back(std::move(b));
   };
   if (auto launch = dyn_cast<gpu::LaunchOp>(kernel))

@@ -88,6 +88,7 @@ std::optional<ChipInfo> amd(llvm::StringRef name) {
   // (wave64 there is a compiler mode ext does not use).
   bool gfx9 = digits.starts_with("9");
   info.warpSize = gfx9 ? 64 : 32;
+  info.maxPrivateBytesPerThread = 8 * kKB * kKB / info.warpSize;
   // CDNA's LDS: 32 banks of 4 bytes over a 64-lane wave; gfx950's LDS and
   // RDNA's are not modelled.
   info.hasBankModel = gfx9 && !digits.starts_with("950");

@@ -24,6 +24,15 @@
 namespace ext::emu {
 namespace {
 
+/// The most private memory per thread a launch may ask for: NVIDIA's local
+/// memory per thread, the most any GPU gives (ext-gpu-check-resource-limits
+/// refuses more for the chip compiled for).
+constexpr int64_t kMaxPrivateBytes = int64_t(512) << 10;
+/// What the stacks of the resident threads of a launch whose threads keep
+/// private memory may take together (virtual, touched as used); fewer
+/// threads are resident rather than more memory.
+constexpr uint64_t kPrivateStackBudget = uint64_t(4) << 30;
+
 Thread &current(const char *entry) {
   Thread *t = currentThread();
   if (!t)
@@ -135,6 +144,13 @@ std::string validateLaunch(const LaunchParams &params) {
   std::string where = "kernel '" + params.kernel + "' (launched at " +
                       params.launchSite + "): ";
   auto positive = [](const Dim3 &d) { return d.x > 0 && d.y > 0 && d.z > 0; };
+  // Sizes come from the program: their products are formed only where
+  // they cannot overflow.
+  auto countFits = [](const Dim3 &d) {
+    int64_t xy, xyz;
+    return !__builtin_mul_overflow(d.x, d.y, &xy) &&
+           !__builtin_mul_overflow(xy, d.z, &xyz);
+  };
   if (currentThread())
     return where + "a kernel cannot launch a kernel";
   if (!params.trampoline)
@@ -142,6 +158,11 @@ std::string validateLaunch(const LaunchParams &params) {
   if (!positive(params.grid) || !positive(params.block))
     return where + "grid " + formatDim(params.grid) + " and block " +
            formatDim(params.block) + " sizes must be positive";
+  if (!countFits(params.grid) || !countFits(params.block) ||
+      !countFits(params.cluster))
+    return where + "grid " + formatDim(params.grid) + ", block " +
+           formatDim(params.block) + " or cluster " +
+           formatDim(params.cluster) + " has more than 2^63 points";
   const Dim3 &grid = params.grid, &cluster = params.cluster;
   if (!positive(cluster))
     return where + "cluster " + formatDim(cluster) +
@@ -163,7 +184,15 @@ std::string validateLaunch(const LaunchParams &params) {
     return where + "a block of " + formatDim(params.block) + " = " +
            std::to_string(params.block.count()) + " threads exceeds " +
            std::to_string(EXT_EMU_MAX_BLOCK_THREADS);
+  if (params.privateBytes < 0 || params.privateBytes > kMaxPrivateBytes)
+    return where + "each thread keeps " +
+           std::to_string(params.privateBytes) +
+           " bytes of private memory; the emulator runs at most " +
+           std::to_string(kMaxPrivateBytes) +
+           " (512 KB, NVIDIA's local memory per thread, the most any GPU "
+           "gives a thread)";
   if (params.staticShared < 0 || params.dynamicShared < 0 ||
+      params.staticShared > (int64_t(1) << 30) ||
       params.dynamicShared > (int64_t(1) << 30))
     return where + "invalid workgroup memory size (" +
            std::to_string(params.staticShared) + " static, " +
@@ -266,6 +295,31 @@ std::vector<Event *> eventList(void **events, int64_t count) {
 int64_t component(const Dim3 &d, int32_t dim) {
   return dim == 0 ? d.x : dim == 1 ? d.y : d.z;
 }
+
+/// A kernel's private memory (its allocas) is on each thread's fiber stack:
+/// the stacks grow by it, above the usual room for calls into the runtime,
+/// instead of overflowing into the guard page. Resident threads are capped
+/// so that their stacks stay within kPrivateStackBudget, never below one
+/// cluster. A size validateLaunch refuses is left for it to report.
+void fitStacks(const LaunchParams &params, Config &config) {
+  if (params.privateBytes <= 0 || params.privateBytes > kMaxPrivateBytes)
+    return;
+  size_t page = 4096;
+  config.stackBytes +=
+      (size_t(params.privateBytes) + page - 1) / page * page;
+  int64_t floor = 1;
+  const Dim3 &b = params.block, &c = params.cluster;
+  auto within = [](const Dim3 &d, int64_t most) {
+    return d.x > 0 && d.y > 0 && d.z > 0 && d.x <= most && d.y <= most &&
+           d.z <= most;
+  };
+  if (within(b, EXT_EMU_MAX_BLOCK_THREADS) &&
+      within(c, EXT_EMU_MAX_CLUSTER_BLOCKS))
+    floor = b.count() * c.count();
+  int64_t budget = int64_t(kPrivateStackBudget / config.stackBytes);
+  config.maxResidentThreads = std::max(
+      floor, std::min<int64_t>(config.maxResidentThreads, budget));
+}
 } // namespace
 
 extern "C" {
@@ -300,6 +354,11 @@ void *__ext_emu_launch(const char *kernel, const char *launchSite,
     LaunchParams::Buffer b;
     b.name = buffers;
     buffers += b.name.size() + 1;
+    // Not a range: the kernel's private memory per thread.
+    if (bufferRanges[3 * i] == EXT_EMU_BUFFER_PRIVATE) {
+      params.privateBytes = bufferRanges[3 * i + 2];
+      continue;
+    }
     b.shared = bufferRanges[3 * i] == EXT_EMU_BUFFER_WORKGROUP;
     b.start = bufferRanges[3 * i + 1];
     b.bytes = bufferRanges[3 * i + 2];
@@ -312,6 +371,7 @@ void *__ext_emu_launch(const char *kernel, const char *launchSite,
   params.cluster = {cx, cy, cz};
   params.staticShared = staticShared;
   params.dynamicShared = dynamicShared;
+  fitStacks(params, config);
   std::vector<Event *> after = eventList(deps, numDeps);
   if (!async) {
     // A synchronous launch still follows what it depends on.

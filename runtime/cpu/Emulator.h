@@ -109,6 +109,9 @@ struct LaunchParams {
   /// clusters); the grid is a whole number of them.
   Dim3 grid, block, cluster;
   int64_t staticShared = 0, dynamicShared = 0;
+  /// The kernel's static private memory per thread (EXT_EMU_BUFFER_PRIVATE),
+  /// on its fiber stack: the launch grows the stacks by it.
+  int64_t privateBytes = 0;
   /// Named memory ranges, for race reports: kernel arguments (addresses) and
   /// workgroup buffers (offsets into workgroup memory).
   struct Buffer {

@@ -15,6 +15,7 @@ TEST(ChipInfo, NvidiaLimits) {
   EXPECT_EQ(sm80->maxSharedBytesPerBlock, 163u * 1024);
   EXPECT_EQ(sm80->maxThreadsPerBlock, 1024u);
   EXPECT_EQ(sm80->maxRegistersPerThread, 255u);
+  EXPECT_EQ(sm80->maxPrivateBytesPerThread, 512u * 1024);
   EXPECT_EQ(sm80->multiprocessorName(), "SM");
 
   std::optional<ChipInfo> sm90a = lookupChipInfo("sm_90a");
@@ -34,6 +35,9 @@ TEST(ChipInfo, AmdLimits) {
   EXPECT_EQ(gfx90a->staticSharedBytesPerBlock, 64u * 1024);
   EXPECT_EQ(gfx90a->maxRegistersPerThread, 512u);
   EXPECT_EQ(gfx90a->warpSize, 64u);
+  // A wave's scratch (8 MB at most) over its lanes.
+  EXPECT_EQ(gfx90a->maxPrivateBytesPerThread, 128u * 1024);
+  EXPECT_EQ(lookupChipInfo("gfx1100")->maxPrivateBytesPerThread, 256u * 1024);
   EXPECT_EQ(lookupChipInfo("gfx942")->multiprocessors, 304u);
   EXPECT_EQ(lookupChipInfo("gfx942")->multiprocessorName(), "CU");
 }

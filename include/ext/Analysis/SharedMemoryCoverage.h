@@ -43,7 +43,8 @@ public:
   /// The bytes of `root` (`bufferBytes` long) that the accesses written by
   /// `accesses` among ops nested in `block` write in one execution of the
   /// block, over all threads, counting only writes that run in every
-  /// execution; std::nullopt without a static block size. Exposed for tests.
+  /// execution; std::nullopt without a static block size or for a buffer
+  /// over kMaxBufferBytes. Exposed for tests.
   std::optional<llvm::BitVector>
   coveredBytes(mlir::Value root, uint64_t bufferBytes, mlir::Block *block,
                llvm::ArrayRef<mlir::Operation *> writes);
@@ -51,6 +52,11 @@ public:
   /// The most access instances enumerated for one question before giving
   /// up (conservatively).
   static constexpr int64_t kBudget = int64_t(1) << 22;
+  /// The largest buffer whose bytes are enumerated (a bit each): 16 MB,
+  /// far above any chip's shared memory per block. A larger one is not
+  /// analyzed (it may carry data; coveredBytes gives std::nullopt): the
+  /// resource checks refuse it.
+  static constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 24;
 
 private:
   bool selfContained(mlir::Value root, uint64_t bufferBytes, mlir::Block *body,

@@ -47,6 +47,10 @@ enum AccessKind : int32_t {
 enum BufferSpace : int64_t {
   EXT_EMU_BUFFER_WORKGROUP = 0, // start is a byte offset in workgroup memory
   EXT_EMU_BUFFER_GLOBAL = 1,    // start is an address
+  /// Not a range but the kernel's static private memory per thread (start
+  /// 0, `bytes` of them): it lives on each thread's fiber stack, which the
+  /// launch sizes to hold it, and refuses beyond any GPU's local memory.
+  EXT_EMU_BUFFER_PRIVATE = 2,
 };
 
 /// Threads per warp (gpu.subgroup_size) unless the launch says otherwise

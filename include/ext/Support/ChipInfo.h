@@ -53,6 +53,11 @@ struct ChipInfo {
   /// 32-bit registers one thread can hold before the compiler spills to
   /// local (NVIDIA) or scratch (AMD) memory.
   unsigned maxRegistersPerThread = 255;
+  /// The most private (local / scratch) memory one thread may use, spills
+  /// and stack frame included. NVIDIA: 512 KB of local memory per thread
+  /// (every architecture since sm_20). AMD: a wave's scratch is at most
+  /// 8 MB (the 13-bit WAVESIZE field in 1 KB units), split over its lanes.
+  uint64_t maxPrivateBytesPerThread = 512 * 1024;
   /// Threads that run in lock step: an NVIDIA warp and an RDNA wave (32), a
   /// CDNA / GCN wave (64).
   unsigned warpSize = 32;

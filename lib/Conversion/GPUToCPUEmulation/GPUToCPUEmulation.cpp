@@ -37,6 +37,8 @@
 #include "mlir/Rewrite/PatternApplicator.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace ext {
 #define GEN_PASS_DEF_EXTGPUTOCPUEMULATION
@@ -48,6 +50,10 @@ using namespace ext;
 using namespace ext::emu;
 
 namespace {
+
+/// The most workgroup memory the runtime gives a block (as
+/// __ext_emu_launch checks).
+constexpr int64_t kMaxWorkgroupBytes = int64_t(1) << 30;
 
 /// Dialects whose ops only make sense on one GPU target.
 bool isTargetSpecific(Operation *op) {
@@ -173,12 +179,24 @@ FailureOr<func::FuncOp> Emulation::convertGPUFunc(gpu::GPUFuncOp gpuFunc,
     if (!type.hasStaticShape() || !type.getLayout().isIdentity())
       return emitError(loc) << "workgroup attribution of type " << type
                             << " needs a static shape and identity layout";
+    // Its size multiplied out checked (the shape comes from the input): the
+    // runtime gives a block at most 1 GiB of workgroup memory.
+    std::optional<int64_t> bytes = emu.byteSize(type.getElementType());
+    for (int64_t size : type.getShape())
+      if (bytes)
+        bytes = llvm::checkedMul(*bytes, size);
+    if (!bytes || *bytes > kMaxWorkgroupBytes ||
+        kernel->staticShared > kMaxWorkgroupBytes - *bytes)
+      return emitError(loc) << "workgroup attribution of type " << type
+                            << " takes the block's workgroup memory past "
+                               "1 GiB, more than the CPU emulation (or any "
+                               "GPU) gives a block";
     if (!sharedBase)
       sharedBase = emu.call(eb, loc, EXT_EMU_SHARED_BASE, {emu.ptrType()}, {});
     int64_t offset = kernel->allocateShared(
         emulationBufferName("workgroup buffer " + Twine(index),
                             withoutMemorySpace(type), arg.getLoc()),
-        type.getNumElements() * emu.byteSize(type.getElementType()));
+        *bytes);
     Value ptr =
         LLVM::GEPOp::create(eb, loc, emu.ptrType(), eb.getI8Type(), sharedBase,
                             ArrayRef<LLVM::GEPArg>{int32_t(offset)});
@@ -189,6 +207,22 @@ FailureOr<func::FuncOp> Emulation::convertGPUFunc(gpu::GPUFuncOp gpuFunc,
     arg.replaceAllUsesWith(memref::AllocaOp::create(eb, loc, type));
   }
   entry.eraseArguments(numInputs, entry.getNumArguments() - numInputs);
+  // A thread's private memory lives on its fiber stack, which the launch
+  // sizes by it: the static allocas (the attributions' among them).
+  if (kernel)
+    func.walk([&](memref::AllocaOp alloca) {
+      MemRefType type = alloca.getType();
+      Type element = type.getElementType();
+      if (!type.hasStaticShape() ||
+          !(element.isIntOrIndexOrFloat() || isa<VectorType>(element)))
+        return;
+      uint64_t bytes = emu.byteSize(type.getElementType());
+      for (int64_t size : type.getShape())
+        bytes = llvm::SaturatingMultiply(bytes, uint64_t(size));
+      kernel->privateBytes = int64_t(std::min<uint64_t>(
+          llvm::SaturatingAdd(uint64_t(kernel->privateBytes), bytes),
+          uint64_t(INT64_MAX)));
+    });
   return func;
 }
 

@@ -272,6 +272,14 @@ struct LaunchFuncLowering : EmulationOpPattern<gpu::LaunchFuncOp> {
       ranges.push_back({constant(EXT_EMU_BUFFER_WORKGROUP),
                         constant(buffer.offset), constant(buffer.bytes)});
     }
+    // The private memory each thread keeps on its stack, which the launch
+    // sizes by it.
+    if (kernel.privateBytes > 0) {
+      names += "private memory of @" + kernel.displayName + " (per thread)";
+      names.push_back('\0');
+      ranges.push_back({constant(EXT_EMU_BUFFER_PRIVATE), constant(0),
+                        constant(kernel.privateBytes)});
+    }
     for (auto [i, operand] : llvm::enumerate(operands)) {
       auto type = dyn_cast<MemRefType>(operand.getType());
       if (!type)

@@ -214,6 +214,15 @@ std::string Importer::analyze() {
            "schedule makes their kernels)";
   if (op.getNumLoops() == 0)
     return "it has no loops (ext.compute needs an axis); it stays host code";
+  // Checked before any #ext.axis is built: an axis needs a positive extent.
+  // A loop of size 0 runs no iteration, so the op changes nothing; as host
+  // loops it still does exactly that.
+  for (auto [d, range] : llvm::enumerate(op.getStaticLoopRanges()))
+    if (range < 1 && !ShapedType::isDynamic(range))
+      return ("loop d" + Twine(d) + " has size " + Twine(range) +
+              ", so the op computes nothing (an ext.compute's axes need "
+              "positive extents); it stays host code")
+          .str();
   if (!op.hasPureBufferSemantics())
     return "it has tensor operands; bufferize first (ext-from-linalg's "
            "'bufferize' option, on by default, does)";

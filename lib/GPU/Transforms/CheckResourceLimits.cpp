@@ -20,6 +20,7 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace ext {
 #define GEN_PASS_DEF_EXTGPUCHECKRESOURCELIMITS
@@ -56,22 +57,52 @@ bool isPrivateMemRef(MemRefType type) {
   return space && space.getValue() == gpu::AddressSpace::Private;
 }
 
+/// Sizes saturate here: a buffer or a sum past 2^64 bytes is over every
+/// limit anyway, and must not wrap below one.
+uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  return llvm::SaturatingAdd(a, b);
+}
+
 /// Bytes of a statically shaped buffer; nothing for a dynamic one (those
 /// are reported by the passes that must give them storage).
 std::optional<uint64_t> bufferBytes(MemRefType type, Operation *scope) {
-  FailureOr<int64_t> elements = ext::getSpannedElements(type);
-  if (failed(elements))
+  // The element count of a shape from the input may overflow: multiplied
+  // out checked here, not by getNumElements.
+  for (int64_t size : type.getShape())
+    if (size == 0)
+      return 0;
+  uint64_t elements = 1;
+  for (int64_t size : type.getShape())
+    elements = llvm::SaturatingMultiply(elements, uint64_t(size));
+  if (!type.hasStaticShape())
     return std::nullopt;
+  if (!type.getLayout().isIdentity()) {
+    // ext::getSpannedElements, saturating: the furthest element the static
+    // strides reach (padded rows of ext-lower-storage-align).
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) || offset < 0 ||
+        llvm::any_of(strides, [](int64_t s) {
+          return ShapedType::isDynamic(s) || s < 0;
+        }))
+      return std::nullopt;
+    uint64_t last = uint64_t(offset);
+    for (auto [size, stride] : llvm::zip(type.getShape(), strides))
+      last = saturatingAdd(
+          last, llvm::SaturatingMultiply(uint64_t(size - 1), uint64_t(stride)));
+    elements = saturatingAdd(last, 1);
+  }
   uint64_t elementBytes =
       DataLayout::closest(scope).getTypeSize(type.getElementType());
-  return uint64_t(*elements) * elementBytes;
+  return llvm::SaturatingMultiply(elements, elementBytes);
 }
 
 void addBuffer(SmallVectorImpl<Buffer> &list, uint64_t &total, Value value,
                Location loc, MemRefType type, Operation *scope) {
   if (std::optional<uint64_t> bytes = bufferBytes(type, scope)) {
     list.push_back({value, loc, type, *bytes});
-    total += *bytes;
+    total = saturatingAdd(total, *bytes);
   }
 }
 
@@ -99,7 +130,9 @@ Footprint measure(Operation *kernel, ArrayRef<BlockArgument> workgroup,
         addBuffer(fp.privateBuffers, fp.privateBytes, op->getResult(0),
                   op->getLoc(), type, kernel);
     } else if (auto create = dyn_cast<nvgpu::MBarrierCreateOp>(op)) {
-      fp.barrierBytes += 8 * create.getBarriers().getType().getNumBarriers();
+      fp.barrierBytes = saturatingAdd(
+          fp.barrierBytes,
+          8 * uint64_t(create.getBarriers().getType().getNumBarriers()));
     } else if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
       // A workgroup global is one buffer however often it is named.
       if (gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(get.getType()) &&
@@ -134,7 +167,8 @@ public:
   /// dynamic shared memory size, if any.
   LogicalResult checkShared(Operation *kernel, const Footprint &fp,
                             uint64_t dynamicBytes) {
-    uint64_t total = fp.sharedBytes + dynamicBytes + fp.barrierBytes;
+    uint64_t total = saturatingAdd(
+        saturatingAdd(fp.sharedBytes, dynamicBytes), fp.barrierBytes);
     if (total > chip.maxSharedBytesPerBlock) {
       InFlightDiagnostic diag = kernel->emitError();
       diag << describeKernel(kernel) << " uses " << ext::formatBytes(total)
@@ -195,9 +229,30 @@ public:
     return success();
   }
 
+  /// Private buffers larger than a thread's local (scratch) memory: no
+  /// launch can run the kernel, so an error. Checked before the warning of
+  /// checkRegisters, which such buffers would otherwise get.
+  LogicalResult checkPrivate(Operation *kernel, const Footprint &fp) {
+    if (fp.privateBytes <= chip.maxPrivateBytesPerThread)
+      return success();
+    InFlightDiagnostic diag = kernel->emitError();
+    diag << describeKernel(kernel) << " keeps "
+         << ext::formatBytes(fp.privateBytes)
+         << " of private buffers per thread; " << chip.name
+         << " gives a thread at most "
+         << ext::formatBytes(chip.maxPrivateBytesPerThread) << " of "
+         << (chip.isNvidia() ? "local" : "scratch")
+         << " memory: use a smaller per-thread tile (more threads or a "
+            "smaller tile in the schedule)";
+    noteBuffers(diag, fp.privateBuffers, "private");
+    return failure();
+  }
+
   /// Private buffers that cannot live in registers: a warning, since the
   /// kernel still runs (slowly, from local or scratch memory).
   void checkRegisters(Operation *kernel, const Footprint &fp) {
+    if (fp.privateBytes > chip.maxPrivateBytesPerThread)
+      return; // checkPrivate's error
     uint64_t registers = (fp.privateBytes + 3) / 4;
     if (registers <= chip.maxRegistersPerThread)
       return;
@@ -263,6 +318,7 @@ struct ExtGPUCheckResourceLimitsPass
         Footprint fp =
             measure(launch, launch.getWorkgroupAttributions(),
                     launch.getPrivateAttributions(), launch.getBody());
+        ok &= succeeded(checker.checkPrivate(launch, fp));
         uint64_t dynamicBytes =
             constantOf(launch.getDynamicSharedMemorySize()).value_or(0);
         ok &= succeeded(checker.checkShared(launch, fp, dynamicBytes));
@@ -278,6 +334,7 @@ struct ExtGPUCheckResourceLimitsPass
         Footprint fp = measure(func, func.getWorkgroupAttributions(),
                                func.getPrivateAttributions(), func.getBody());
         ok &= succeeded(checker.checkShared(func, fp, /*dynamicBytes=*/0));
+        ok &= succeeded(checker.checkPrivate(func, fp));
         if (std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize())
           ok &= succeeded(checker.checkThreads(
               func, func,

@@ -7,6 +7,7 @@
 #include "ext/GPU/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
 #include "ext/Support/IndexConstant.h"
+#include "ext/Support/ChipInfo.h"
 #include "ext/Support/ReportSvg.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,6 +27,10 @@ using namespace mlir;
 using namespace ext;
 
 namespace {
+
+/// The largest workgroup buffer packed: 16 MB, far above any chip's shared
+/// memory per block.
+constexpr uint64_t kMaxPackedBytes = uint64_t(1) << 24;
 
 StringRef kernelName(Operation *kernel) {
   if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel))
@@ -66,6 +71,17 @@ struct SharedMemoryPacker : ExtGPUReuseSharedMemoryOptions {
                            : b.root.getDefiningOp()->getLoc();
         emitRemark(loc) << "ext-gpu-reuse-shared-memory: leaving " << b.type
                         << " alone: its size is not static";
+        continue;
+      }
+      // Sizes summed and offsets placed below stay far from overflowing;
+      // such a buffer fits no chip (ext-gpu-check-resource-limits says so).
+      if (b.sizeBytes > kMaxPackedBytes) {
+        Location loc = isa<BlockArgument>(b.root)
+                           ? kernel->getLoc()
+                           : b.root.getDefiningOp()->getLoc();
+        emitRemark(loc) << "ext-gpu-reuse-shared-memory: leaving " << b.type
+                        << " alone: " << ext::formatBytes(b.sizeBytes)
+                        << " is more shared memory than any chip has";
         continue;
       }
       ids.push_back(i);

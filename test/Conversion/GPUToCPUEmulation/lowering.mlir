@@ -34,17 +34,19 @@ module attributes {gpu.container_module} {
 // The sites: the load, the atomic, the barrier.
 // CHECK: llvm.mlir.global internal constant @__ext_emu_sites("{{.*}}lowering.mlir:13:12\00{{.*}}lowering.mlir:17:14\00{{.*}}lowering.mlir:14:7\00\00")
 // The buffers race reports name: the workgroup buffers (at their offsets) and
-// the memref argument (its extent read from the descriptor at launch).
-// CHECK: llvm.mlir.global internal constant @__ext_emu_buffers("workgroup buffer 0 (memref<3xf32>, at {{.*}}lowering.mlir:7:19)\00workgroup buffer 1 (memref<4xi64>, at {{.*}}lowering.mlir:8:19)\00argument 0 of @k (memref<8xf32>, at {{.*}}lowering.mlir:6:17)\00\00")
+// the memref argument (its extent read from the descriptor at launch); and
+// the private memory a thread keeps on its stack (8 bytes), which the launch
+// grows the stacks by.
+// CHECK: llvm.mlir.global internal constant @__ext_emu_buffers("workgroup buffer 0 (memref<3xf32>, at {{.*}}lowering.mlir:7:19)\00workgroup buffer 1 (memref<4xi64>, at {{.*}}lowering.mlir:8:19)\00private memory of @k (per thread)\00argument 0 of @k (memref<8xf32>, at {{.*}}lowering.mlir:6:17)\00\00")
 
 // CHECK-LABEL: func.func @host(
 // CHECK-SAME: %[[N:.*]]: index)
 // The dependencies' events, then the arguments' slots.
 // CHECK:   %[[DEPS:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
 // CHECK:   %[[SLOTS:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
-// Three (space, start, bytes) triples.
-// CHECK:   %[[NINE:.*]] = llvm.mlir.constant(9 : i64) : i64
-// CHECK:   %[[RANGES:.*]] = llvm.alloca %[[NINE]] x i64
+// Four (space, start, bytes) triples.
+// CHECK:   %[[TWELVE:.*]] = llvm.mlir.constant(12 : i64) : i64
+// CHECK:   %[[RANGES:.*]] = llvm.alloca %[[TWELVE]] x i64
 // CHECK:   %[[D:.*]] = memref.alloc(%[[N]]) : memref<?xf32>
 // CHECK:   %[[H:.*]] = memref.alloc() : memref<8xf32>
 // CHECK:   %[[HD:.*]] = builtin.unrealized_conversion_cast %[[H]] : memref<8xf32> to !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>

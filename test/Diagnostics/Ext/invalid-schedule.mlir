@@ -34,7 +34,7 @@ func.func @threads_rank(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref
 // A tile larger than its axis is masked (test/Integration/tile-larger-than-axis.mlir),
 // but a reduce axis on threads is reduced by a tree over exactly its extent.
 func.func @thread_reduce_tile_too_big(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
-  // expected-error @+1 {{schedule: reduce axis 'k' runs on 4 threads, so one tile must cover it (tile 64 of extent 32)}}
+  // expected-error @+1 {{schedule: reduce axis 'k' runs on 4 threads, so its tile must be exactly its extent (a tree reduction over the whole axis in one step): tile 64, extent 32; use tile 32}}
   ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
       ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]
@@ -139,7 +139,7 @@ func.func @tile_not_multiple_of_threads(%A: memref<64x32xf32>, %B: memref<32x64x
 // -----
 
 func.func @reduce_threads_partial_tile(%A: memref<64x32xf32>, %B: memref<32x64xf32>, %C: memref<64x64xf32>) {
-  // expected-error @+1 {{schedule: reduce axis 'k' runs on 4 threads, so one tile must cover it (tile 8 of extent 32)}}
+  // expected-error @+1 {{schedule: reduce axis 'k' runs on 4 threads, so its tile must be exactly its extent (a tree reduction over the whole axis in one step): tile 8, extent 32; use tile 32}}
   ext.compute [#ext.axis<"i", spatial, 64>, #ext.axis<"j", spatial, 64>, #ext.axis<"k", reduce, 32>]
       ins(%A, %B : memref<64x32xf32>, memref<32x64xf32>) outs(%C : memref<64x64xf32>)
       maps [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>]

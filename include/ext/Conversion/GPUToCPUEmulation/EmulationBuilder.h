@@ -124,6 +124,9 @@ struct KernelInfo {
   SiteTable *sites = nullptr;
   int64_t staticShared = 0;
   std::vector<WorkgroupBuffer> workgroupBuffers;
+  /// A thread's static private memory (its private attributions and static
+  /// memref.allocas), saturating: the emulator sizes the fiber stacks by it.
+  int64_t privateBytes = 0;
 
   /// A 16-byte aligned slot of `bytes` after the slots so far, named.
   int64_t allocateShared(std::string name, int64_t bytes);

@@ -16,6 +16,9 @@
 using namespace mlir;
 using namespace ext;
 
+/// The most points a tile may cover (see verifyScheduleFor).
+static constexpr int64_t kMaxTilePoints = int64_t(1) << 48;
+
 /// Checks an mma schedule: the GEMM shape of the compute (two spatial axes,
 /// one reduce axis), cached inputs, and, for a named instruction, the tile
 /// against warps x instruction shape and the inputs' types.
@@ -138,10 +141,15 @@ LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
                    << " does not split the reduction";
     if (threads > 1) {
       ++threadReduceAxes;
+      // A thread-bound reduction is one tree reduction over the whole axis:
+      // no k-loop steps through it, and no tile is padded past it.
       if (tile != axis.getExtent())
         return err() << "reduce axis '" << axis.getName() << "' runs on "
-                     << threads << " threads, so one tile must cover it (tile "
-                     << tile << " of extent " << axis.getExtent() << ")";
+                     << threads << " threads, so its tile must be exactly its "
+                     << "extent (a tree reduction over the whole axis in one "
+                     << "step): tile " << tile << ", extent "
+                     << axis.getExtent() << "; use tile "
+                     << axis.getExtent();
       if (!llvm::isPowerOf2_64(threads))
         return err() << "reduce axis '" << axis.getName() << "' runs on "
                      << threads
@@ -166,6 +174,23 @@ LogicalResult ext::detail::verifyScheduleFor(ComputeOp op,
   if (numThreads > 1024)
     return err() << "asks for " << numThreads
                  << " threads per block; a block allows at most 1024";
+
+  // Every buffer the tile becomes (shared copies, the per-thread
+  // fragment, a staged output) has at most its points: bounding them keeps
+  // every size computed from them (bytes, their sums) far from overflowing,
+  // and such a tile is beyond any GPU's memory.
+  int64_t points = 1;
+  for (int64_t tile : schedule.getTile())
+    points = llvm::checkedMul(points, tile).value_or(INT64_MAX);
+  if (points > kMaxTilePoints) {
+    InFlightDiagnostic d = err() << "tile [";
+    llvm::interleaveComma(schedule.getTile(), d);
+    return d << "] covers "
+             << (points == INT64_MAX ? std::string("more than 2^63")
+                                     : std::to_string(points))
+             << " points; a tile may cover at most 2^48 (no GPU holds that "
+                "many elements): use a smaller tile";
+  }
 
   // An online-softmax schedule's fragment is its accumulator, rows x values:
   // the spatial axes of a tile of 1 (batch, heads) are not in it, and its

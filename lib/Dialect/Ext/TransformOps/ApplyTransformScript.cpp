@@ -52,10 +52,25 @@ struct ExtApplyTransformScriptPass
           sequences.push_back(sequence);
       }
     }
+    if (sequences.empty())
+      return;
+    // A script without its entry would stay in the module and fail the
+    // lowering far from here ('transform.yield' was not lowered): say which
+    // entry is looked for and what was found.
     if (!llvm::any_of(sequences, [&](transform::NamedSequenceOp s) {
           return s.getSymName() == entryName;
-        }))
-      return;
+        })) {
+      InFlightDiagnostic diag = sequences.front().emitError()
+                                << "ext-apply-transform-script: the module "
+                                   "has a transform script, but none of its "
+                                   "named sequences is @"
+                                << entryName << ", the entry point it runs (found ";
+      llvm::interleaveComma(sequences, diag, [&](transform::NamedSequenceOp s) {
+        diag << "@" << s.getSymName();
+      });
+      diag << "): rename the entry sequence @" << entryName;
+      return signalPassFailure();
+    }
 
     // Moved into a module of their own, the sequences still find each
     // other (transform.include) by symbol.

@@ -67,11 +67,89 @@ static DiagnosedSilenceableFailure notACompute(Operation *transformOp,
   return diag;
 }
 
+/// "'C'" or "(unnamed)".
+static std::string quoted(ComputeOp compute) {
+  if (StringAttr name = compute.getNameAttr())
+    return ("'" + name.getValue() + "'").str();
+  return "(unnamed)";
+}
+
+/// Checks the computes the schedule's fusions name (compute_at,
+/// reverse_compute_at, compute_inline, online) against the computes in the
+/// block of `compute`, as ext-apply-schedule will look them up, and the
+/// axes of its #ext.at entries against the compute's own: a misspelt name
+/// fails here, at the script, not later in the pipeline.
+static DiagnosedSilenceableFailure
+checkFusionNames(Operation *transformOp, ComputeOp compute,
+                 ScheduleAttr schedule) {
+  SmallVector<StringRef> others;
+  for (Operation &op : *compute->getBlock())
+    if (auto c = dyn_cast<ComputeOp>(op); c && c != compute && c.getNameAttr())
+      others.push_back(c.getNameAttr().getValue());
+  auto quotedList = [](auto range, auto nameOf) {
+    std::string text;
+    for (const auto &x : range)
+      text += (text.empty() ? "'" : ", '") + nameOf(x).str() + "'";
+    return text.empty() ? std::string("none") : text;
+  };
+  auto fail = [&](const std::string &message) -> DiagnosedSilenceableFailure {
+    DiagnosedDefiniteFailure diag = emitDefiniteFailure(transformOp, message);
+    diag.attachNote(compute.getLoc()) << "the scheduled compute";
+    return diag;
+  };
+  auto checkName = [&](StringRef field, StringRef name) -> std::string {
+    size_t count = llvm::count(others, name);
+    if (count == 1)
+      return "";
+    return ("schedule field '" + field + "' names compute '" + name +
+            "', but the block of " + quoted(compute) + " holds " +
+            (count ? "two computes of that name"
+                   : "no other compute of that name") +
+            " (other computes there: " +
+            quotedList(others, [](StringRef n) { return n; }) + ")")
+        .str();
+  };
+  auto checkAt = [&](StringRef field,
+                     ArrayRef<AttachAttr> entries) -> std::string {
+    for (AttachAttr at : entries) {
+      std::string why = checkName(field, at.getCompute().getValue());
+      if (!why.empty())
+        return why;
+      StringRef axis = at.getAxis().getValue();
+      if (!compute.getAxisPosition(axis))
+        return ("schedule field '" + field + "' attaches '" +
+                at.getCompute().getValue() + "' at axis '" + axis + "', but " +
+                quoted(compute) + " has no such axis (axes: " +
+                quotedList(compute.getAxisList(),
+                           [](AxisAttr a) { return a.getName(); }) +
+                ")")
+            .str();
+    }
+    return "";
+  };
+  std::string why = checkAt("compute_at", schedule.getComputeAt());
+  if (why.empty())
+    why = checkAt("reverse_compute_at", schedule.getReverseComputeAt());
+  for (StringAttr name : schedule.getComputeInline())
+    if (why.empty())
+      why = checkName("compute_inline", name.getValue());
+  for (StringAttr name : schedule.getOnline())
+    if (why.empty())
+      why = checkName("online", name.getValue());
+  if (!why.empty())
+    return fail(why);
+  return DiagnosedSilenceableFailure::success();
+}
+
 /// Sets `schedule` on `compute` and verifies it; restores the old schedule
 /// when it does not fit (the verifier has said why, at the compute).
 static DiagnosedSilenceableFailure attachSchedule(Operation *transformOp,
                                                   ComputeOp compute,
                                                   ScheduleAttr schedule) {
+  if (DiagnosedSilenceableFailure named =
+          checkFusionNames(transformOp, compute, schedule);
+      !named.succeeded())
+    return named;
   ScheduleAttr old = compute.getScheduleAttr();
   compute.setScheduleAttr(schedule);
   if (failed(mlir::verify(compute))) {
