@@ -13,6 +13,7 @@ from . import disk_cache as _disk
 from . import dtypes as _dt
 from . import te as _te
 from .accesses import operands as _operands, ordered_nodes as _ordered_nodes
+from .chips import check_chip as _check_chip
 from ._ext import Module
 from .schedule import Schedule
 from .te import _error, _where
@@ -690,6 +691,7 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
     loc = _where()
     if target not in ("cpu", "nvvm", "rocdl"):
         raise _error(loc, f"unknown target {target!r}; valid targets: cpu, nvvm, rocdl")
+    chip = _check_chip(chip, target, loc)
     from .helpers import Workload  # (helpers imports this module)
     if isinstance(items, Workload):
         items, chip, inputs = items._for_build(chip)

@@ -7,9 +7,10 @@ import numpy as np
 from . import dtypes as _dt
 from . import te as _te
 from .build import build, lower
+from .chips import check_chip as _check_chip
 from .schedule import schedule as _schedule
 from .te import _error, _where
-from ._ext import Module
+from ._ext import Module, chip_info as _chip_info
 
 _COMBINERS = ("sum", "prod", "max", "min")
 
@@ -170,8 +171,23 @@ class Workload:
         return self.build("cpu").run(*inputs)
 
 
-def _decomposition(name, grid, split_k, split_k_mode, sms):
-    """The `ext.schedule` decomposition for matmul's keywords."""
+def _k_steps(k, tile) -> Optional[int]:
+    """How many k-steps a matmul's k-loop has under `tile` (None when K is
+    symbolic or the tile names the k-axis's size some other way)."""
+    if not isinstance(k, int):
+        return None
+    if tile is None:
+        step = min(k, 16)  # ext.schedule's default reduce step
+    elif isinstance(tile, dict):
+        step = tile.get("k")
+    else:
+        step = tile[2] if len(tile) > 2 else None
+    return -(-k // step) if isinstance(step, int) and step > 0 else None
+
+
+def _decomposition(name, grid, split_k, split_k_mode, sms, steps=None):
+    """The `ext.schedule` decomposition for matmul's keywords; split-K's
+    default slices are 2, or as many as the k-loop has steps when fewer."""
     if name is None:
         name = "split_k" if split_k is not None else "stream_k" if grid is not None else None
     if grid is not None and name not in ("stream_k", "persistent"):
@@ -184,7 +200,8 @@ def _decomposition(name, grid, split_k, split_k_mode, sms):
     if name is None:
         return None
     if name == "split_k":
-        return ("split_k", {"slices": 2 if split_k is None else split_k, "mode": split_k_mode})
+        slices = split_k if split_k is not None else min(2, steps or 2)
+        return ("split_k", {"slices": slices, "mode": split_k_mode})
     if name in ("stream_k", "persistent"):
         return (name, {"grid": grid, "sms": sms})
     if name == "data_parallel":
@@ -206,12 +223,15 @@ def matmul(m: int, n: int, k: int, dtype="f32", acc="f32", tile=None, decomposit
     (`threads`, `cache`, `stages`, `mma`, `warps`, ...), it is a scheduled GPU
     kernel; `.run(a, b)` runs it on ext's CPU emulator (or target="cuda").
     `sms` sizes the persistent grids (`chip`'s SM count otherwise, e.g.
-    "sm_90": 132).
+    "sm_90": 132). Defaults fit the sizes: split-K takes 2 slices, or as
+    many as the k-loop has steps; `stages` > 1 with a single k-step (the k
+    tile covers K: nothing to pipeline) builds with 1.
 
         >>> c = ext.matmul(64, 48, 32).run(a, b)
         >>> c = ext.matmul(300, 200, 500, dtype="float16", tile=(32, 32, 16),
         ...                decomposition="stream_k", grid=7).run(a16, b16)
     """
+    chip = _check_chip(chip)
     A = _te.placeholder((m, k), dtype, name="A")
     B = _te.placeholder((k, n), dtype, name="B")
     r = _te.reduce_axis(k, name="k")
@@ -221,9 +241,12 @@ def matmul(m: int, n: int, k: int, dtype="f32", acc="f32", tile=None, decomposit
     w = Workload([A, B], C, chip=chip)._sized_by(
         lambda m=m, n=n, k=k: matmul(m, n, k, dtype=dtype, acc=acc, chip=chip),
         {"i": "m", "j": "n", "k": "k"})
-    d = _decomposition(decomposition, grid, split_k, split_k_mode, sms)
+    steps = _k_steps(k, tile)
+    d = _decomposition(decomposition, grid, split_k, split_k_mode, sms, steps)
     if tile is None and d is None and not schedule_fields:
         return w
+    if steps == 1 and _int(schedule_fields.get("stages")) > 1:
+        schedule_fields = dict(schedule_fields, stages=1)
     return w.schedule(tile=tile, decomposition=d, **schedule_fields)
 
 
@@ -284,6 +307,9 @@ def conv2d(n: int, c: int, h: int, w: int, f: int, kh: int = 3, kw: int = 3,
     Wt = _te.placeholder((f, c, kh, kw), dtype, name="W")
     Xp = _te.pad(X, (0, 0, padding, padding)) if padding else X
     oh, ow = h + 2 * padding - kh + 1, w + 2 * padding - kw + 1
+    if isinstance(oh, int) and isinstance(ow, int) and (oh < 1 or ow < 1):
+        raise _error(_where(), f"ext.conv2d: a {kh} x {kw} kernel over {h} x {w} with padding "
+                               f"{padding} has no output ({oh} x {ow})")
     rc, ry, rx = (_te.reduce_axis(c, "rc"), _te.reduce_axis(kh, "ry"),
                   _te.reduce_axis(kw, "rx"))
     Y = _te.compute((n, f, oh, ow), lambda b, o, y, x: _te.sum(
@@ -296,6 +322,98 @@ def conv2d(n: int, c: int, h: int, w: int, f: int, kh: int = 3, kw: int = 3,
                                                     "x": "ow", "rc": "c"})
 
 
+def _int(value) -> int:
+    """An int field's value, 0 when absent or not an int."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _per_axis_tile(tile, name, position):
+    """A tile's entry for axis `name` (a dict) or at `position` (a list)."""
+    if isinstance(tile, dict):
+        return tile.get(name)
+    return tile[position] if tile is not None and len(tile) > position else None
+
+
+def _attention_shared_bytes(rows, head, keys, stages, elem, mma, share_kv=False):
+    """Shared memory of ext-online-softmax's kernel for a tile (an upper
+    bound): Q's rows, K's and V's keys per stage (V in K's bytes with
+    `share_kv`, as AMD's kernel does when they would not fit), P's rows (on
+    the threads, S's too, and the row statistics), each row padded by 16
+    bytes."""
+    pad = 16 // elem
+    kv = keys * (head + pad) * stages
+    if mma:
+        return elem * (rows * (head + pad) + (1 if share_kv else 2) * kv + rows * (keys + pad))
+    return elem * (rows * (head + pad) + 2 * kv + 2 * rows * (keys + pad)) + 5 * rows * 4
+
+
+def _attention_fields(seq_kv, head_dim, dtype, chip):
+    """ext.attention's schedule for these sizes on `chip` (sm_80 if none):
+    the preferred tile of rows (queries) x the head x a step of keys that
+    fits the chip's shared memory; the head's tile padded to the lanes that
+    share it (32 on NVIDIA, 64 on AMD); ValueError when none fits."""
+    info = _chip_info(chip or "sm_80")
+    amd, limit = info["vendor"] == "amd", info["max_shared_bytes_per_block"]
+    elem = _dt.numpy_dtype(dtype).itemsize
+    mma = dtype in ("f16", "bf16") and (info["has_mfma"] if amd else info["has_mma_sync"])
+    # ext-online-softmax steps through the keys only in tiles other than
+    # their extent (issue 59): a key step never holds exactly all the keys.
+    for rows, keys, stages, cores in _attention_tiles(head_dim, amd, mma):
+        head = _round_up(head_dim, 64 if amd and cores else 32)
+        if keys == seq_kv or _attention_shared_bytes(rows, head, keys, stages, elem, cores,
+                                                     share_kv=amd) > limit:
+            continue
+        if not cores:
+            # No tensor-core instruction for these inputs or this chip (or
+            # no tile of them fits): the GEMMs on the threads, 4 x 32 over
+            # the rows and the head.
+            return {"tile": (1, rows, head, keys), "blocks": ["b", "i"],
+                    "threads": (1, 4, 32, 1), "vector": 4}
+        fields = {"tile": (1, rows, head, keys), "blocks": ["b", "i"], "mma": "auto",
+                  "warps": (rows // 16, 1), "vector": 8, "stages": stages}
+        if head != head_dim and not amd:
+            # A head the lanes do not divide is padded; wgmma's descriptors
+            # read whole swizzled rows of it: mma.sync.
+            fields["mma"] = "m16n8k16"
+        return fields
+    raise _error(_where(), f"ext.attention: a head of {head_dim} {dtype} values does not fit "
+                           f"{info['name']}'s {limit // 1024} KB of shared memory in any tile "
+                           "it chooses; pass tile= (and warps=, threads=) to choose one")
+
+
+def _attention_tiles(head_dim, amd, mma):
+    """(rows, keys, stages, on tensor cores) in the order ext.attention
+    prefers them: tensor cores where the chip has them for the inputs, then
+    the threads."""
+    # (The online softmax spreads the 128 threads over a rows x keys score
+    # tile: at least 128 scores.)
+    threads = [(rows, keys, 1, False) for rows in (64, 32, 16, 8) for keys in (32, 64, 16, 8)
+               if rows * keys >= 128]
+    if not mma:
+        return threads
+    if amd:
+        # 64 queries on 4 wavefronts; Q, K, V and P (S stays in registers)
+        # fit the 64 KB of LDS up to a head of 128 (60 KB); above, 32
+        # queries on 2, V in K's bytes (the kernel copies V after the scores
+        # when they would not fit). One stage: the LDS holds one. AMD's
+        # 64-lane fragments need 64 columns of keys.
+        first = 32 if head_dim > 128 else 64
+        return [(rows, keys, 1, True) for rows in (first, 32) for keys in (64, 128)] + threads
+    # NVIDIA: 128 queries on 8 warps (two warpgroups of 64 rows), so each K
+    # and V tile read from L2 serves 128 queries: half the L2 traffic of
+    # 64-query tiles, which bound them (bench/attention); fewer where the
+    # tiles would not fit. Steps of 32 keys above a head of 64: 128
+    # registers a thread, so 2 blocks per SM whose phases overlap (64 keys:
+    # 169, one block). K and V copied a step ahead (cp.async).
+    keys = (32, 64) if head_dim > 64 else (64, 32)
+    return [(rows, k, stages, True) for rows in (128, 64, 32) for stages in (2, 1)
+            for k in keys] + threads
+
+
+def _round_up(n, multiple):
+    return -(-n // multiple) * multiple
+
+
 def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="float16",
               causal: bool = False, scale: Optional[float] = None, chip=None,
               **schedule_fields) -> Workload:
@@ -306,7 +424,15 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     in steps of 64 (32 above a head of 64 on NVIDIA; K and V copied a step
     ahead there),
     S = Q K^T and P V on tensor cores (`mma="auto"`: mma.sync, wgmma on
-    sm_90a, MFMA on AMD), S and P on chip. The tiles are chosen for `chip`;
+    sm_90a, MFMA on AMD), S and P on chip. The tiles are chosen for `chip`
+    (sm_80 if none) and the sizes: fewer queries, a stage or keys where they
+    would not fit its shared memory; a head the lanes do not divide (32 on
+    NVIDIA, 64 on AMD) padded (on mma.sync on NVIDIA); a key step never all
+    the keys (twice as many, half zero-filled, or 32 of 64), with nothing
+    copied ahead when one step holds them; the GEMMs on the threads where
+    the chip has no tensor cores for `dtype` (f32, sm_75, RDNA) or none of
+    their tiles fits. ValueError when no tile fits, and for heads of 16
+    bytes (8 f16 values), which the compiler cannot pad yet.
     `.build(target, chip=...)` for another chip makes them again for it.
     Q is (batch_heads, seq_q, head_dim), K and V (batch_heads, seq_kv,
     head_dim), the output like Q in `dtype`. `scale` defaults to
@@ -330,7 +456,13 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
                                "softmax) needs static sizes; attention over a symbolic "
                                "sequence length (decode, varying prefill) is planned",
                      NotImplementedError)
+    chip = _check_chip(chip)
     dtype = _dt.canonical(dtype)
+    if head_dim * _dt.numpy_dtype(dtype).itemsize == 16:
+        # ext-online-softmax pads the shared rows of Q, K and V by 16 bytes,
+        # which a row of 16 bytes cannot take (issue 59).
+        raise _error(_where(), f"ext.attention: a head of {head_dim} {dtype} values (rows of "
+                               "16 bytes) is not supported yet; heads of other sizes are")
     if scale is None:
         scale = 1.0 / float(np.sqrt(head_dim))
     Q = _te.placeholder((batch_heads, seq_q, head_dim), dtype, name="Q")
@@ -369,28 +501,11 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
         return _te.cast(o, dtype)
 
     out = _te.compute((batch_heads, seq_q, head_dim), normalized, name="out")
-    # K and V copied a step ahead (cp.async on NVIDIA) but for AMD, whose
-    # LDS holds one stage.
-    amd = chip is not None and str(chip).startswith("gfx")
-    # NVIDIA: 128 queries on 8 warps (two warpgroups of 64 rows), so each K
-    # and V tile read from L2 serves 128 queries: half the L2 traffic of
-    # 64-query tiles, which bound them (bench/attention). AMD: 64 queries on
-    # 4 wavefronts; Q, K, V and P (S stays in registers) fit the 64 KB of
-    # LDS up to a head of 128 (60 KB); above, 32 queries on 2, V in K's
-    # bytes (the kernel copies V after the scores when they would not fit).
-    rows = (32 if head_dim > 128 else 64) if amd else 128
-    # Steps of 32 keys above a head of 64 on NVIDIA: 128 registers a
-    # thread, so 2 blocks per SM whose phases overlap (64 keys: 169, one
-    # block). AMD's 64-lane fragments need 64 columns.
-    keys = 32 if not amd and head_dim > 64 else 64
-    fields = {"tile": (1, rows, head_dim, keys), "blocks": ["b", "i"], "mma": "auto",
-              "warps": (rows // 16, 1), "vector": 8, "stages": 1 if amd else 2}
-    if dtype not in ("f16", "bf16"):
-        # No tensor-core instruction ext picks for these inputs: the GEMMs
-        # on the threads, 4 x 32 over the rows and the head.
-        fields = {"tile": (1, 64, head_dim, 32), "blocks": ["b", "i"],
-                  "threads": (1, 4, 32, 1), "vector": 4}
+    fields = _attention_fields(seq_kv, head_dim, dtype, chip)
     fields.update(schedule_fields)
+    keys = _per_axis_tile(fields.get("tile"), "j3", 3)
+    if isinstance(keys, int) and keys >= seq_kv and _int(fields.get("stages")) > 1:
+        fields["stages"] = 1  # one key step: nothing to copy ahead
     s = _schedule(O, **fields)
     s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")
     w = Workload([Q, K, V], out, s, chip)

@@ -22,6 +22,7 @@ from . import te as _te
 from ._ext import load_plugin as _load_plugin
 from ._ext import schedules as _cpp
 from .accesses import input_operands
+from .chips import check_chip as _check_chip
 from .te import _error, _where
 
 
@@ -493,7 +494,7 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
         if given:
             raise _error(loc, f"tuned=True finds the whole schedule; drop {', '.join(given)} "
                               "(or call ext.tune for more control)")
-        return _TUNER(compute, chip=chip or "sm_80")
+        return _TUNER(compute, chip=_check_chip(chip, loc=loc) or "sm_80")
     if chip is not None:
         raise _error(loc, "chip= goes with tuned=True (a schedule itself serves any chip)")
     op = _as_compute(compute, loc)

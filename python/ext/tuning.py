@@ -53,6 +53,7 @@ from . import tuning_jobs as _jobs
 from . import tuning_mlir as _mlir
 from .tuning_pool import WorkerPool
 from . import tuning_space as _space
+from .chips import check_chip as _check_chip
 from ._ext import Module, chip_info
 from ._ext import cuda_device as _cuda_device
 from .tuning_db import TuningDatabase, key_of, key_text, problem_key
@@ -139,8 +140,12 @@ class _Progress:
 
 
 def _chip_model(chip) -> dict:
-    """ext's model of `chip`: a name, or a dict of it with rates of one's own."""
-    return dict(chip) if isinstance(chip, dict) else chip_info(chip)
+    """ext's model of `chip`: a name, or a dict of it with rates of one's own
+    (either's name checked: ValueError at the user's line)."""
+    if isinstance(chip, dict):
+        _check_chip(chip.get("name"))
+        return dict(chip)
+    return chip_info(_check_chip(chip, allow_default=False))
 
 
 def _fitting(problem, info):
@@ -710,7 +715,7 @@ def tune_module(module, chip="sm_80", function: Optional[str] = None, compute=No
     if isinstance(module, str):
         module = Module.parse(module)
     if not isinstance(chip, dict):
-        chip_info(chip)  # an unknown chip is an error before anything runs
+        _check_chip(chip, allow_default=False)  # an error before anything runs
     descs = module.computes()
     if not descs:
         imported = module.clone()

@@ -75,10 +75,52 @@ def test_edge_shapes(shape, causal, chip):
 
 def test_head_dim_the_lanes_do_not_divide():
     """A head of 80 under mma = auto: the lanes on the head (32) do not
-    divide it; the schedule says so (pass threads= to choose)."""
+    divide it, so the default tile pads it to 96 (on mma.sync); a tile of
+    80 given explicitly is refused as the schedule says (pass threads= to
+    choose)."""
+    assert ext.attention(1, 64, 64, 80)._schedule.tile[2] == 96
+    assert ext.attention(1, 64, 64, 80, chip="gfx942")._schedule.tile[2] == 128
     with pytest.raises(ValueError, match="tile size 80 of axis 'e' is not a multiple of its 32 "
                                          "threads"):
-        ext.attention(1, 64, 64, 80).build("cpu")
+        ext.attention(1, 64, 64, 80, tile=(1, 128, 80, 32)).build("cpu")
+
+
+# Shapes whose defaults did not build (issue 59, item 3): all the keys in one
+# step of the tile (stages = 2 with no k-loop, or a key tile equal to the
+# keys, which the online softmax does not step through), heads the lanes do
+# not divide, and AMD's heads above 128 whose doubled key step would not fit
+# the LDS (on the threads instead).
+@pytest.mark.parametrize("shape,causal,chip,dtype", [
+    ((1, 64, 64, 32), False, None, "float16"),      # the issue's: 64 keys, one step
+    ((2, 33, 64, 64), True, None, "float16"),       # 64 keys: two steps of 32
+    ((1, 20, 32, 128), True, "sm_90a", "float16"),  # 32 keys: one step of 64
+    ((1, 24, 40, 16), False, None, "float16"),      # a head of 16, padded to 32
+    ((1, 17, 45, 80), True, "gfx942", "float16"),   # a head of 80, padded to 128
+    ((1, 9, 64, 256), True, "gfx942", "float16"),   # 64 keys of a head of 256 on AMD
+    ((1, 10, 32, 64), False, None, "float32"),      # f32 on the threads, 32 keys
+])
+def test_shapes_the_defaults_refused(shape, causal, chip, dtype):
+    q, k, v = (x.astype(dtype) for x in inputs(*shape, seed=12))
+    out = ext.attention(*shape, causal=causal, chip=chip, dtype=dtype).run(q, k, v)
+    ref = reference(q, k, v, causal)
+    seen = ~np.isnan(ref)
+    assert (out[~seen] == 0).all()
+    if dtype == "float32":
+        np.testing.assert_allclose(out[seen], ref[seen], rtol=1e-4, atol=1e-5)
+    else:
+        check(out[seen], ref[seen])
+
+
+@pytest.mark.parametrize("head,dtype", [(8, "float16"), (8, "bfloat16"), (4, "float32")])
+def test_heads_of_16_bytes_are_refused_at_the_call(head, dtype):
+    """ext-online-softmax pads shared rows by 16 bytes, which rows of 16
+    bytes cannot take (an assertion in the compiler): refused at the call
+    until it can."""
+    with pytest.raises(ValueError) as refused:
+        ext.attention(1, 16, 16, head, dtype=dtype)
+    assert str(refused.value).startswith(f"{__file__}:{refused.tb.tb_lineno}: ext.attention: "
+                                         f"a head of {head} "), refused.value
+    assert "(rows of 16 bytes) is not supported yet" in str(refused.value)
 
 
 def test_float32_on_the_threads():
