@@ -13,6 +13,7 @@
 //   ElementwiseAccumulation.cpp   the element-wise strategy (register
 //   MmaAccumulation.cpp           blocking), the tensor-core ones (mma.sync,
 //   WarpgroupMmaAccumulation.cpp  mfma; wgmma, which Mma hands over to)
+//   TileLoopBarriers.cpp          barriers on loops' back edges, last
 //   TileLoweringState.{h,cpp}     the per-launch state they share
 //   TileLoweringUtils.{h,cpp}     pure helpers (widths, alignment, fma)
 //
@@ -55,6 +56,15 @@ llvm::LogicalResult lowerCopyWait(LaunchState &state, CopyWaitOp op);
 /// Once every op is lowered: a barrier at the end of each loop that copies
 /// into shared memory.
 void fenceCopyLoops(LaunchState &state);
+
+//===- TileLoopBarriers.cpp -----------------------------------------------===//
+
+/// Once the tile ops are lowered and gone: a barrier at the end of each
+/// block-uniform loop (scf.for, scf.while) whose next iteration may touch a
+/// shared buffer this iteration leaves unordered, one of the two accesses a
+/// write (a CTA's work-unit loop rewriting a shared copy its last unit's
+/// threads still read).
+void fenceLoopCarriedSharedAccesses(LaunchState &state);
 
 //===- TileCompute.cpp ----------------------------------------------------===//
 

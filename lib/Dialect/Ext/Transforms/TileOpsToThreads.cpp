@@ -73,6 +73,7 @@ LogicalResult lowerLaunch(LaunchState &state) {
           state.lookupFragment(frag.getResult())->storage);
     state.getRewriter().eraseOp(op);
   }
+  fenceLoopCarriedSharedAccesses(state);
   return success();
 }
 
