@@ -458,11 +458,6 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
                      NotImplementedError)
     chip = _check_chip(chip)
     dtype = _dt.canonical(dtype)
-    if head_dim * _dt.numpy_dtype(dtype).itemsize == 16:
-        # ext-online-softmax pads the shared rows of Q, K and V by 16 bytes,
-        # which a row of 16 bytes cannot take (issue 59).
-        raise _error(_where(), f"ext.attention: a head of {head_dim} {dtype} values (rows of "
-                               "16 bytes) is not supported yet; heads of other sizes are")
     if scale is None:
         scale = 1.0 / float(np.sqrt(head_dim))
     Q = _te.placeholder((batch_heads, seq_q, head_dim), dtype, name="Q")

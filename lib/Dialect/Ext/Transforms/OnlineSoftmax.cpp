@@ -421,8 +421,10 @@ private:
     rw.setInsertionPointToStart(kernelBody);
     SmallVector<StorageAlignAttr> aligns;
     int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
+    // (A row of exactly 16 bytes stays unpadded: the rule cannot add one
+    // whole row's bytes, and its rows of 4 banks conflict little.)
     if (!swizzle && shape.size() == 2 && shape.back() > 1 && bytes <= 16 &&
-        (shape.back() * bytes) % 16 == 0)
+        shape.back() * bytes > 16 && (shape.back() * bytes) % 16 == 0)
       aligns.push_back(StorageAlignAttr::get(ctx, 0, shape.back(), 16 / bytes));
     ArrayAttr alignAttr =
         aligns.empty() ? ArrayAttr()
