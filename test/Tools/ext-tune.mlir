@@ -28,4 +28,4 @@
 // AMD: schedule = #ext.schedule<{{.*}}mma = #ext.mma<mfma_
 
 // NOPE: ext-tune: @gemm has no compute 'nope' (it has ['C'])
-// CHIP: ext-tune: chip 'k80' is neither sm_NN (NVIDIA) nor gfxNNN (AMD)
+// CHIP: ext-tune: {{.*}}unknown chip 'k80': it is neither sm_NN (NVIDIA) nor gfxNNN (AMD); valid chips are
