@@ -692,8 +692,9 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
     if target not in ("cpu", "nvvm", "rocdl"):
         raise _error(loc, f"unknown target {target!r}; valid targets: cpu, nvvm, rocdl")
     chip = _check_chip(chip, target, loc)
-    from .helpers import Workload  # (helpers imports this module)
-    if isinstance(items, Workload):
+    # A helper's workload (ext.helpers.Workload, which imports this module:
+    # asked by what it does, not by its class).
+    if callable(getattr(items, "_for_build", None)):
         items, chip, inputs = items._for_build(chip)
         args = inputs if args is None else args
     # A schedule with mma="auto" and derived threads gets the chip's lanes:
