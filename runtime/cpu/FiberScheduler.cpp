@@ -73,6 +73,12 @@ public:
       free.push_back(base);
   }
   size_t usableBytes() const { return usable; }
+  /// Unmaps the stacks kept for reuse (those in use stay).
+  void releaseFree() {
+    for (void *base : free)
+      unmap(base);
+    free.clear();
+  }
 
 private:
   void unmap(void *base) {
@@ -313,6 +319,14 @@ Worker::Worker(Device &device, int32_t index)
     : device(device), index(index), rng{uint64_t(index) * 7919} {}
 
 StackPool &Worker::poolFor(size_t usable) {
+  // Kernels with private memory get stacks of their own size. The stacks
+  // kept for reuse at other sizes are unmapped when the size changes: kept
+  // ones at one size and in-use ones at another would pass Linux's 65530
+  // mappings (two a stack) in a process that runs many kernels, and the
+  // next mmap would fail.
+  for (auto &[size, other] : pools)
+    if (size != usable && other)
+      other->releaseFree();
   std::unique_ptr<StackPool> &pool = pools[usable];
   if (!pool)
     pool = std::make_unique<StackPool>(usable);
