@@ -17,7 +17,7 @@
 #include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
-#include "ext/Support/TileWork.h"
+#include "ext/Model/TileWork.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -33,10 +33,6 @@ namespace ext {
 using namespace mlir;
 using namespace ext;
 using namespace ext::tiling;
-
-Location tiling::phaseLoc(Location loc, const Twine &phase) {
-  return NameLoc::get(StringAttr::get(loc->getContext(), phase), loc);
-}
 
 namespace {
 

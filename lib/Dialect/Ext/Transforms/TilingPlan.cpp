@@ -366,3 +366,7 @@ Value tiling::tileView(OpBuilder &b, Location loc, Value source,
   }
   return memref::SubViewOp::create(b, loc, source, offs, szs, strides);
 }
+
+Location tiling::phaseLoc(Location loc, const Twine &phase) {
+  return NameLoc::get(StringAttr::get(loc->getContext(), phase), loc);
+}
