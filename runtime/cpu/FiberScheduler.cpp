@@ -9,7 +9,6 @@
 #include <cstring>
 #include <pthread.h>
 #include <sched.h>
-#include <sstream>
 #include <sys/mman.h>
 #include <tuple>
 #include <unistd.h>
@@ -316,7 +315,7 @@ void Device::maybeFinish(Grid &g) {
 //===----------------------------------------------------------------------===//
 
 Worker::Worker(Device &device, int32_t index)
-    : device(device), index(index), rng{uint64_t(index) * 7919} {}
+    : device(device), index{index}, rng{uint64_t(index) * 7919} {}
 
 StackPool &Worker::poolFor(size_t usable) {
   // Kernels with private memory get stacks of their own size. The stacks
@@ -698,28 +697,25 @@ Grid::Grid(LaunchParams params, const Config &config, int32_t workerCount)
   }
   if (c.racecheck)
     races = std::make_unique<RaceDetector>(p, sharedBytes);
+  context.params = &p;
+  context.config = &c;
+  context.blockThreads = blockThreads;
+  context.clusterBlocks = clusterBlocks;
+  context.sharedBytes = sharedBytes;
+  context.onFailure = [this](Thread &t, std::string message) {
+    fail(t, std::move(message));
+    suspend(t);
+  };
+  context.onSpin = [this](Thread &t, int32_t site) {
+    schedule(t, EXT_EMU_ATOMIC, site);
+  };
+  context.onAccess = [this](Thread &t, int64_t addr, int64_t bytes,
+                            int32_t kind, int32_t site) {
+    recordRace(t, addr, bytes, kind, site);
+  };
 }
 
 Grid::~Grid() = default;
-
-const std::string &Grid::site(int32_t index) const {
-  static const std::string unknown = "<unknown location>";
-  if (index < 0 || size_t(index) >= p.sites.size())
-    return unknown;
-  return p.sites[index];
-}
-
-std::string Grid::where(const Thread &t) const {
-  return "thread " + formatDim(t.id) + " of " + describeBlock(*t.block);
-}
-
-std::string Grid::describeBlock(const Block &b) const {
-  std::string text = "block " + formatDim(b.id);
-  if (clusterBlocks > 1)
-    text += " (rank " + std::to_string(b.rank) + " of cluster " +
-            formatDim(b.cluster->id) + ")";
-  return text;
-}
 
 void Grid::failCluster(int64_t cluster, std::string message) {
   Device &device = Device::get();
@@ -783,12 +779,12 @@ void Grid::finish() {
 }
 
 std::string Grid::describeDeadlock(const Cluster &c) const {
-  std::ostringstream os;
-  os << "deadlock: no thread can continue";
+  std::string text = "deadlock: no thread can continue";
   if (clusterBlocks > 1)
-    os << " in cluster " << formatDim(c.id) << " (" << c.arrived << " of "
-       << clusterBlocks * blockThreads
-       << " threads arrived at its cluster barrier)";
+    text += " in cluster " + formatDim(c.id) + " (" +
+            std::to_string(c.arrived) + " of " +
+            std::to_string(clusterBlocks * blockThreads) +
+            " threads arrived at its cluster barrier)";
   for (const Block *b : c.blocks) {
     // (kind, site) -> n; kinds: -1 the cluster's barrier, 0 the block's
     // barrier, 1 a warp collective, 1 + id a named barrier.
@@ -802,7 +798,7 @@ std::string Grid::describeDeadlock(const Cluster &c) const {
       else if (t.state == ThreadState::AtClusterBarrier)
         ++waits[{-1, t.site}];
     }
-    os << "; in block " << formatDim(b->id) << ":";
+    text += "; in block " + formatDim(b->id) + ":";
     bool first = true;
     for (auto &[key, n] : waits) {
       std::string what =
@@ -810,15 +806,17 @@ std::string Grid::describeDeadlock(const Cluster &c) const {
           : key.first == 0 ? "gpu.barrier"
           : key.first == 1 ? "warp collective"
                            : "named barrier " + std::to_string(key.first - 1);
-      os << (first ? " " : ", ") << n << " thread" << (n == 1 ? "" : "s")
-         << (n == 1 ? " waits" : " wait") << " at the " << what << " at "
-         << site(key.second);
+      text += std::string(first ? " " : ", ") + std::to_string(n) +
+              " thread" + (n == 1 ? "" : "s") +
+              (n == 1 ? " waits" : " wait") + " at the " + what + " at " +
+              site(key.second);
       first = false;
     }
     if (b->exited)
-      os << (first ? " " : ", ") << b->exited << " exited";
+      text += std::string(first ? " " : ", ") + std::to_string(b->exited) +
+              " exited";
   }
-  return os.str();
+  return text;
 }
 
 //===----------------------------------------------------------------------===//
@@ -975,10 +973,10 @@ void Grid::namedBarrier(Thread &t, int32_t id, int32_t count, int32_t site) {
     // MMAs, all of them know.
     MBarrier knowledge;
     for (Thread *w : nb.waiting)
-      publishWgmmaRetirement(*w, knowledge);
+      wgmma.publishRetirement(*w, knowledge);
     knowledge.released = std::move(knowledge.releasing);
     for (Thread *w : nb.waiting) {
-      learnWgmmaRetirement(*w, knowledge);
+      WarpgroupMmaUnit::learnRetirement(*w, knowledge);
       w->barrierId = 0;
       w->state = ThreadState::Ready;
       push(*w);
@@ -1011,7 +1009,7 @@ void Grid::clusterArrive(Thread &t, bool relaxed, int32_t site) {
   if (relaxed)
     ++cl.relaxedArrivals[size_t(t.block->rank)];
   else
-    publishWgmmaRetirement(t, cl.knowledge);
+    wgmma.publishRetirement(t, cl.knowledge);
   if (++cl.arrived == clusterBlocks * blockThreads)
     releaseClusterBarrier(cl);
 }
@@ -1032,7 +1030,7 @@ void Grid::clusterWait(Thread &t, int32_t site) {
     suspend(t);
   }
   t.clusterArrived = false;
-  learnWgmmaRetirement(t, cl.knowledge);
+  WarpgroupMmaUnit::learnRetirement(t, cl.knowledge);
 }
 
 void Grid::releaseClusterBarrier(Cluster &cl) {
@@ -1144,11 +1142,11 @@ void Grid::access(Thread &t, int64_t addr, int64_t bytes,
       !(kind & EXT_EMU_FENCE)) {
     Block &b = *t.block;
     if (b.hasWgmmaReads())
-      checkWgmmaOperandWrite(t, addr, bytes, site, "writes");
+      wgmma.checkOperandWrite(t, addr, bytes, site, "writes");
     if (b.hasBulkReads())
-      checkBulkSourceWrite(t, addr, bytes, site, "writes");
+      bulkStores.checkSourceWrite(t, addr, bytes, site, "writes");
     if (b.proxyTracking)
-      recordGenericWrite(t, addr, bytes, site);
+      bulkStores.recordGenericWrite(t, addr, bytes, site);
   }
   // A misaligned ld.shared.v4 (or ld.global.v4) faults on a GPU; the CPU
   // would not notice. Global accesses reach here under racecheck.
@@ -1192,20 +1190,14 @@ void Grid::recordRace(Thread &t, int64_t addr, int64_t bytes,
                       addr, bytes, kind, site);
 }
 
-void Grid::recordMatrixRead(Thread &t, int64_t addr, int64_t bytes,
-                                      int32_t site) {
-  recordRace(t, addr, bytes,
-             EXT_EMU_WORKGROUP | EXT_EMU_LOAD | EXT_EMU_UNRECORDED_READ, site);
-}
-
 void Grid::land(Thread &t, const AsyncCopy &copy) {
   if (!t.block->wgmmaReadChunks.empty())
-    checkWgmmaOperandWrite(t, reinterpret_cast<int64_t>(copy.dst),
+    wgmma.checkOperandWrite(t, reinterpret_cast<int64_t>(copy.dst),
                            copy.dstBytes, copy.site,
                            "lands an asynchronous copy into",
                            /*byThread=*/false);
   if (!t.block->bulkReads.empty())
-    checkBulkSourceWrite(t, reinterpret_cast<int64_t>(copy.dst),
+    bulkStores.checkSourceWrite(t, reinterpret_cast<int64_t>(copy.dst),
                          copy.dstBytes, copy.site,
                          "lands an asynchronous copy into",
                          /*byThread=*/false);
@@ -1222,13 +1214,13 @@ void Grid::land(Thread &t, const AsyncCopy &copy) {
   // cp.async writes through the generic proxy: a bulk store reading these
   // bytes needs the issuing thread's fence.proxy.async after it landed.
   if (t.block->proxyTracking)
-    recordGenericWrite(t, reinterpret_cast<int64_t>(copy.dst), copy.dstBytes,
+    bulkStores.recordGenericWrite(t, reinterpret_cast<int64_t>(copy.dst), copy.dstBytes,
                        copy.site);
 }
 
 void Grid::maybeLandEarly(Thread &t) {
   if (!t.bulkOpen.empty() || !t.bulkGroups.empty())
-    maybeLandBulkEarly(t);
+    bulkStores.landEarly(t);
   // Seed 0 lands every copy as late as the program allows (at the wait that
   // covers it), which shows a missing or weak wait most surely; other seeds
   // also try earlier points.
@@ -1272,10 +1264,10 @@ void Grid::asyncCopy(Thread &t, int64_t dst, int64_t src,
   // The copy may land as soon as it is issued: into bytes an MMA in flight
   // reads, that is a write under the MMA whenever it would land.
   if (t.block->hasWgmmaReads())
-    checkWgmmaOperandWrite(t, dst, dstBytes, site,
+    wgmma.checkOperandWrite(t, dst, dstBytes, site,
                            "issues an asynchronous copy into");
   if (t.block->hasBulkReads())
-    checkBulkSourceWrite(t, dst, dstBytes, site,
+    bulkStores.checkSourceWrite(t, dst, dstBytes, site,
                          "issues an asynchronous copy into");
   // The copy's shared-memory write is one lane of a warp-wide request, as
   // a store's is (cp.async writes through the same banks).
@@ -1375,7 +1367,7 @@ void Grid::onExit(Thread &t) {
   asyncCommit(t);
   asyncWait(t, 0, -1);
   if (!t.bulkOpen.empty() || !t.bulkGroups.empty())
-    completeBulkStores(t);
+    bulkStores.completeAll(t);
   if (t.wgmmaIssued || t.wgmmaGroups)
     fail(t, where(t) + " exited with warpgroup MMAs it has not waited for "
                     "(wgmma.commit_group, then wgmma.wait_group 0)");

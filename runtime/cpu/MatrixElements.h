@@ -2,31 +2,19 @@
 //-*-===//
 //
 // What the warp and warpgroup matrix instructions of the CPU emulation share
-// (MatrixOps.cpp, WarpgroupMma.cpp): their error report and the element
-// types of their operands, read and rounded as the tensor cores do.
+// (MatrixOps.cpp, WarpgroupMma.cpp): the element types of their operands,
+// read and rounded as the tensor cores do.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef EXT_RUNTIME_CPU_MATRIXELEMENTS_H
 #define EXT_RUNTIME_CPU_MATRIXELEMENTS_H
 
-#include "FiberScheduler.h"
-
 #include <cstdint>
 #include <cstring>
 #include <string>
 
 namespace ext::emu {
-
-/// Fails the launch: a matrix instruction used against its contract has no
-/// result to give. The launch's error names the op of `site`; the calling
-/// thread never runs again, and the host gets the error (Python raises).
-[[noreturn]] inline void fail(int32_t site, std::string message) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("a matrix instruction");
-  t->launch->instructionFailed(*t, site, std::move(message));
-}
 
 inline float halfToFloat(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000) << 16;

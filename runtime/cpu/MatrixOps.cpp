@@ -28,6 +28,16 @@ using namespace ext::emu;
 
 namespace {
 
+/// Fails the launch: a matrix instruction used against its contract has no
+/// result to give. The launch's error names the op of `site`; the calling
+/// thread never runs again, and the host gets the error (Python raises).
+[[noreturn]] void fail(int32_t site, std::string message) {
+  Thread *t = currentThread();
+  if (!t)
+    outsideLaunch("a matrix instruction");
+  t->launch->instructionFailed(*t, site, std::move(message));
+}
+
 /// Every lane of the caller's warp took part (matrix instructions are
 /// .sync.aligned: the whole warp executes them together).
 void requireFullWarp(int32_t site, int64_t mask, int32_t lanes,

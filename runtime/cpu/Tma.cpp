@@ -11,27 +11,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FiberScheduler.h"
+#include "Tma.h"
+#include "TmaStore.h"
+#include "WarpgroupMma.h"
 #include "ext/Runtime/CpuEmulationABI.h"
 
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
 
 using namespace ext::emu;
 
-namespace {
-
-std::string hex(int64_t v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", (unsigned long long)v);
-  return text;
-}
-
-} // namespace
-
-void Grid::maybeCompletePhase(MBarrier &b) {
+void TmaUnit::maybeCompletePhase(MBarrier &b) {
   if (b.pending == 0 && b.tx == 0) {
     ++b.phase;
     b.pending = b.expected;
@@ -40,11 +31,11 @@ void Grid::maybeCompletePhase(MBarrier &b) {
   }
 }
 
-Block *Grid::sharedOwner(const Thread &t, int64_t addr,
-                         int64_t &offset) const {
+Block *TmaUnit::sharedOwner(const Thread &t, int64_t addr,
+                            int64_t &offset) const {
   auto holds = [&](const Block *b) {
     offset = addr - reinterpret_cast<int64_t>(b->shared);
-    return offset >= 0 && offset < sharedBytes;
+    return offset >= 0 && offset < ctx.sharedBytes;
   };
   if (holds(t.block))
     return t.block;
@@ -55,42 +46,43 @@ Block *Grid::sharedOwner(const Thread &t, int64_t addr,
   return nullptr;
 }
 
-bool Grid::peerExited(Thread &t, const Block &b, const std::string &op,
-                      int32_t site) {
-  if (!b.finished())
+bool TmaUnit::peerExited(Thread &t, const Block &b, const std::string &op,
+                         int32_t site) {
+  if (!ctx.allExited(b))
     return false;
-  fail(t, where(t) + ": " + op + " at " + this->site(site) +
-              " on the shared memory of " + describeBlock(b) +
-              ", whose threads have all exited (on a GPU its shared memory "
-              "may be gone): a block must not exit while its cluster's "
-              "peers may still use its shared memory; end the kernel with a "
-              "cluster barrier (nvvm.cluster.arrive, nvvm.cluster.wait)");
-  suspend(t);
+  ctx.failLaunch(
+      t, ctx.describe(t) + ": " + op + " at " + ctx.location(site) +
+             " on the shared memory of " + ctx.describe(b) +
+             ", whose threads have all exited (on a GPU its shared memory "
+             "may be gone): a block must not exit while its cluster's "
+             "peers may still use its shared memory; end the kernel with a "
+             "cluster barrier (nvvm.cluster.arrive, nvvm.cluster.wait)");
   return true;
 }
 
-MBarrier *Grid::mbarrierAt(Thread &t, int64_t addr, const char *op,
-                           int32_t site, Block **owner) {
+MBarrier *TmaUnit::mbarrierAt(Thread &t, int64_t addr, const char *op,
+                              int32_t site, Block **owner) {
   int64_t offset;
   Block *b = sharedOwner(t, addr, offset);
-  if (!b || offset + 8 > sharedBytes || offset % 8) {
-    fail(t, where(t) + ": " + op + " at " + this->site(site) +
-                " on address " + hex(addr) +
-                ", not an 8-byte aligned word of the block's workgroup "
-                "memory" +
-                (clusterBlocks > 1 ? " (or of a block of its cluster)" : ""));
-    suspend(t);
+  if (!b || offset + 8 > ctx.sharedBytes || offset % 8) {
+    ctx.failLaunch(
+        t,
+        ctx.describe(t) + ": " + op + " at " + ctx.location(site) +
+            " on address " + formatHex(addr) +
+            ", not an 8-byte aligned word of the block's workgroup "
+            "memory" +
+            (ctx.clusterBlocks > 1 ? " (or of a block of its cluster)" : ""));
     return nullptr;
   }
-  std::string of = b == t.block ? "" : " of " + describeBlock(*b);
+  std::string of = b == t.block ? "" : " of " + ctx.describe(*b);
   if (b != t.block) {
     if (!owner) {
-      fail(t, where(t) + ": " + op + " at " + this->site(site) +
-                  " on the mbarrier at workgroup byte " +
-                  std::to_string(offset) + of +
-                  ", another block of its cluster: it works on the executing "
-                  "block's own mbarriers (shared::cta) only");
-      suspend(t);
+      ctx.failLaunch(
+          t, ctx.describe(t) + ": " + op + " at " + ctx.location(site) +
+                 " on the mbarrier at workgroup byte " +
+                 std::to_string(offset) + of +
+                 ", another block of its cluster: it works on the executing "
+                 "block's own mbarriers (shared::cta) only");
       return nullptr;
     }
     if (peerExited(t, *b, op, site))
@@ -98,16 +90,16 @@ MBarrier *Grid::mbarrierAt(Thread &t, int64_t addr, const char *op,
   }
   auto it = b->mbarriers.find(offset);
   if (it == b->mbarriers.end()) {
-    fail(t, where(t) + ": " + op + " at " + this->site(site) +
-                " on the mbarrier at workgroup byte " + std::to_string(offset) +
-                of + ", which was never initialized (mbarrier.init)" +
-                (b == t.block
-                     ? ""
-                     : "; a peer's mbarriers take remote operations once a "
-                       "cluster barrier follows their init "
-                       "(nvvm.fence.mbarrier.init, nvvm.cluster.arrive, "
-                       "nvvm.cluster.wait)"));
-    suspend(t);
+    ctx.failLaunch(
+        t, ctx.describe(t) + ": " + op + " at " + ctx.location(site) +
+               " on the mbarrier at workgroup byte " + std::to_string(offset) +
+               of + ", which was never initialized (mbarrier.init)" +
+               (b == t.block
+                    ? ""
+                    : "; a peer's mbarriers take remote operations once a "
+                      "cluster barrier follows their init "
+                      "(nvvm.fence.mbarrier.init, nvvm.cluster.arrive, "
+                      "nvvm.cluster.wait)"));
     return nullptr;
   }
   if (owner)
@@ -115,16 +107,18 @@ MBarrier *Grid::mbarrierAt(Thread &t, int64_t addr, const char *op,
   return &it->second;
 }
 
-void Grid::mbarrierInit(Thread &t, int64_t addr, int64_t count, int32_t site) {
+void TmaUnit::mbarrierInit(Thread &t, int64_t addr, int64_t count,
+                           int32_t site) {
   int64_t offset = addr - reinterpret_cast<int64_t>(t.block->shared);
-  int64_t window = sharedWindowBytes(p);
+  int64_t window = sharedWindowBytes(*ctx.params);
   if (offset < 0 || offset + 8 > window || offset % 8 || count < 1 ||
       count > (int64_t(1) << 20) - 1) {
-    fail(t, where(t) + ": mbarrier.init at " + this->site(site) + " of " +
-                std::to_string(count) + " arrivals at address " + hex(addr) +
-                " (needs an 8-byte aligned word of workgroup memory and 1 to "
-                "2^20 - 1 arrivals)");
-    suspend(t);
+    ctx.failLaunch(
+        t, ctx.describe(t) + ": mbarrier.init at " + ctx.location(site) +
+               " of " + std::to_string(count) + " arrivals at address " +
+               formatHex(addr) +
+               " (needs an 8-byte aligned word of workgroup memory and 1 to "
+               "2^20 - 1 arrivals)");
     return;
   }
   MBarrier &b = t.block->mbarriers[offset];
@@ -143,103 +137,106 @@ void Grid::mbarrierInit(Thread &t, int64_t addr, int64_t count, int32_t site) {
   b.initEpoch = t.block->barriers;
 }
 
-void Grid::mbarrierInval(Thread &t, int64_t addr, int32_t site) {
+void TmaUnit::mbarrierInval(Thread &t, int64_t addr, int32_t site) {
   MBarrier *b = mbarrierAt(t, addr, "mbarrier.inval", site);
   if (!b)
     return;
   if (b->pending != b->expected || b->tx != 0 || !b->copies.empty()) {
-    fail(t, where(t) + ": mbarrier.inval at " + this->site(site) +
-                " of the mbarrier at workgroup byte " +
-                std::to_string(addr - reinterpret_cast<int64_t>(t.block->shared)) +
-                " while its phase is incomplete (" +
-                std::to_string(b->expected - b->pending) + " of " +
-                std::to_string(b->expected) + " arrivals, " +
-                std::to_string(b->tx) + " transaction bytes outstanding, " +
-                std::to_string(b->copies.size()) +
-                " bulk copies not landed): undefined on a GPU");
-    suspend(t);
+    ctx.failLaunch(
+        t,
+        ctx.describe(t) + ": mbarrier.inval at " + ctx.location(site) +
+            " of the mbarrier at workgroup byte " +
+            std::to_string(addr - reinterpret_cast<int64_t>(t.block->shared)) +
+            " while its phase is incomplete (" +
+            std::to_string(b->expected - b->pending) + " of " +
+            std::to_string(b->expected) + " arrivals, " +
+            std::to_string(b->tx) + " transaction bytes outstanding, " +
+            std::to_string(b->copies.size()) +
+            " bulk copies not landed): undefined on a GPU");
     return;
   }
   t.block->mbarriers.erase(addr - reinterpret_cast<int64_t>(t.block->shared));
 }
 
-int64_t Grid::mbarrierArriveCount(Thread &t, int64_t addr, int64_t count,
-                                  bool relaxed, int32_t site) {
+int64_t TmaUnit::mbarrierArriveCount(Thread &t, int64_t addr, int64_t count,
+                                     bool relaxed, int32_t site) {
   Block *owner = nullptr;
   MBarrier *b = mbarrierAt(t, addr, "mbarrier.arrive", site, &owner);
   if (!b)
     return 0;
   int64_t phase = b->phase;
   if (count < 1 || count > (int64_t(1) << 20) - 1) {
-    fail(t, where(t) + ": mbarrier.arrive at " + this->site(site) +
-                " with a count of " + std::to_string(count) +
-                " (1 to 2^20 - 1)");
-    suspend(t);
+    ctx.failLaunch(t, ctx.describe(t) + ": mbarrier.arrive at " +
+                          ctx.location(site) + " with a count of " +
+                          std::to_string(count) + " (1 to 2^20 - 1)");
     return 0;
   }
   // A release arrival passes on what the thread knows of retired MMAs,
   // whichever block's barrier it arrives on (the keys name the block).
   if (!relaxed)
-    publishWgmmaRetirement(t, *b);
+    wgmma.publishRetirement(t, *b);
   b->pending -= count;
   if (b->pending < 0) {
-    fail(t, where(t) + ": mbarrier.arrive at " + this->site(site) +
-                " arrives more times than the barrier's " +
-                std::to_string(b->expected) + " per phase" +
-                (owner == t.block ? "" : " (the barrier of " +
-                                             describeBlock(*owner) + ")"));
-    suspend(t);
+    ctx.failLaunch(
+        t, ctx.describe(t) + ": mbarrier.arrive at " + ctx.location(site) +
+               " arrives more times than the barrier's " +
+               std::to_string(b->expected) + " per phase" +
+               (owner == t.block
+                    ? ""
+                    : " (the barrier of " + ctx.describe(*owner) + ")"));
     return 0;
   }
   maybeCompletePhase(*b);
   return phase;
 }
 
-int64_t Grid::mapa(Thread &t, int64_t addr, int32_t rank, int32_t site) {
+int64_t TmaUnit::mapa(Thread &t, int64_t addr, int32_t rank, int32_t site) {
   int64_t offset;
   Block *from = sharedOwner(t, addr, offset);
   if (!from) {
-    fail(t, where(t) + ": mapa at " + this->site(site) + " of address " +
-                hex(addr) +
-                ", which is not in the workgroup memory of its block (nor of "
-                "a block of its cluster)");
-    suspend(t);
+    ctx.failLaunch(
+        t, ctx.describe(t) + ": mapa at " + ctx.location(site) +
+               " of address " + formatHex(addr) +
+               ", which is not in the workgroup memory of its block (nor of "
+               "a block of its cluster)");
     return 0;
   }
-  if (rank < 0 || rank >= clusterBlocks) {
-    fail(t, where(t) + ": mapa at " + this->site(site) + " to the block of "
-                "rank " + std::to_string(rank) + ", but its cluster " +
-                formatDim(p.cluster) + " has " +
-                std::to_string(clusterBlocks) + " block" +
-                (clusterBlocks == 1 ? " (rank 0)"
-                                    : "s (ranks 0 to " +
-                                          std::to_string(clusterBlocks - 1) +
-                                          ")"));
-    suspend(t);
+  if (rank < 0 || rank >= ctx.clusterBlocks) {
+    ctx.failLaunch(t,
+                   ctx.describe(t) + ": mapa at " + ctx.location(site) +
+                       " to the block of "
+                       "rank " +
+                       std::to_string(rank) + ", but its cluster " +
+                       formatDim(ctx.params->cluster) + " has " +
+                       std::to_string(ctx.clusterBlocks) + " block" +
+                       (ctx.clusterBlocks == 1
+                            ? " (rank 0)"
+                            : "s (ranks 0 to " +
+                                  std::to_string(ctx.clusterBlocks - 1) + ")"));
     return 0;
   }
   return reinterpret_cast<int64_t>(
       t.block->cluster->blocks[size_t(rank)]->shared + offset);
 }
 
-void Grid::mbarrierArrive(Thread &t, int64_t addr, int64_t txBytes,
-                          int32_t site) {
+void TmaUnit::mbarrierArrive(Thread &t, int64_t addr, int64_t txBytes,
+                             int32_t site) {
   MBarrier *b = mbarrierAt(t, addr, "mbarrier.arrive", site);
   if (!b)
     return;
   b->tx += txBytes;
-  publishWgmmaRetirement(t, *b);
+  wgmma.publishRetirement(t, *b);
   if (--b->pending < 0) {
-    fail(t, where(t) + ": mbarrier.arrive at " + this->site(site) +
-                " arrives more times than the barrier's " +
-                std::to_string(b->expected) + " per phase");
-    suspend(t);
+    ctx.failLaunch(t, ctx.describe(t) + ": mbarrier.arrive at " +
+                          ctx.location(site) +
+                          " arrives more times than the barrier's " +
+                          std::to_string(b->expected) + " per phase");
     return;
   }
   maybeCompletePhase(*b);
 }
 
-int64_t Grid::landTma(Thread &t, const TmaCopy &copy) {
+int64_t TmaUnit::landCopy(Thread &t, const TmaCopy &copy) {
   const TensorMap &m = *copy.map;
   int64_t elements = 1;
   for (int32_t d = 0; d < m.rank; ++d)
@@ -257,18 +254,20 @@ int64_t Grid::landTma(Thread &t, const TmaCopy &copy) {
       inside &= c >= 0 && c < m.sizes[d];
       source += c * m.strides[d];
     }
-    char *to = window + swizzledSharedAddress(base + e * m.elementBytes, m.swizzle);
+    char *to =
+        window + swizzledSharedAddress(base + e * m.elementBytes, m.swizzle);
     if (!t.block->wgmmaReadChunks.empty())
-      checkWgmmaOperandWrite(t, reinterpret_cast<int64_t>(to), m.elementBytes,
-                             copy.site, "lands a bulk tensor copy into",
-                             /*byThread=*/false);
+      wgmma.checkOperandWrite(t, reinterpret_cast<int64_t>(to), m.elementBytes,
+                              copy.site, "lands a bulk tensor copy into",
+                              /*byThread=*/false);
     if (!t.block->bulkReads.empty())
-      checkBulkSourceWrite(t, reinterpret_cast<int64_t>(to), m.elementBytes,
-                           copy.site, "lands a bulk tensor copy into",
-                           /*byThread=*/false);
+      bulkStores.checkSourceWrite(t, reinterpret_cast<int64_t>(to),
+                                  m.elementBytes, copy.site,
+                                  "lands a bulk tensor copy into",
+                                  /*byThread=*/false);
     if (t.block->proxyTracking)
-      forgetGenericWrites(*t.block, reinterpret_cast<int64_t>(to),
-                          m.elementBytes);
+      bulkStores.forgetGenericWrites(*t.block, reinterpret_cast<int64_t>(to),
+                                     m.elementBytes);
     if (inside) {
       std::memcpy(to, m.base + source, size_t(m.elementBytes));
     } else if (m.oobNan && m.elementBytes == 4) {
@@ -286,8 +285,8 @@ int64_t Grid::landTma(Thread &t, const TmaCopy &copy) {
   return m.boxBytes();
 }
 
-bool Grid::mbarrierTryWait(Thread &t, int64_t addr, int32_t parity,
-                           int32_t site) {
+bool TmaUnit::mbarrierTryWait(Thread &t, int64_t addr, int32_t parity,
+                              int32_t site) {
   MBarrier *b = mbarrierAt(t, addr, "mbarrier.try_wait.parity", site);
   if (!b)
     return false;
@@ -295,7 +294,7 @@ bool Grid::mbarrierTryWait(Thread &t, int64_t addr, int32_t parity,
   std::vector<TmaCopy> copies = std::move(b->copies);
   b->copies.clear();
   for (const TmaCopy &copy : copies) {
-    b->tx -= landTma(t, copy);
+    b->tx -= landCopy(t, copy);
     maybeCompletePhase(*b);
   }
   // The phase of parity `parity` has completed once the current one's
@@ -303,7 +302,7 @@ bool Grid::mbarrierTryWait(Thread &t, int64_t addr, int32_t parity,
   // once).
   if ((b->phase & 1) != (parity & 1)) {
     t.waitingFor.clear();
-    learnWgmmaRetirement(t, *b);
+    WarpgroupMmaUnit::learnRetirement(t, *b);
     // What the arrivals did before is ordered before what the waiter does
     // next (a fence.proxy.async before an arrival, say).
     ++t.block->syncs;
@@ -313,61 +312,27 @@ bool Grid::mbarrierTryWait(Thread &t, int64_t addr, int32_t parity,
   t.waitingFor = "the mbarrier at workgroup byte " + std::to_string(offset) +
                  " to complete its phase of parity " +
                  std::to_string(parity & 1) + " (it is in phase " +
-                 std::to_string(b->phase) + ", " +
-                 std::to_string(b->pending) + " of " +
-                 std::to_string(b->expected) + " arrivals and " +
+                 std::to_string(b->phase) + ", " + std::to_string(b->pending) +
+                 " of " + std::to_string(b->expected) + " arrivals and " +
                  std::to_string(b->tx) +
                  " transaction bytes still to come): a wait on the wrong "
                  "parity, or an expect_tx that does not match the copies?";
-  schedule(t, EXT_EMU_ATOMIC, site);
+  ctx.spin(t, site);
   return false;
 }
 
-/// Whether a bulk tensor copy of `map` into `t`'s workgroup address `dst`
-/// is one the hardware takes (else the launch fails and `t` is suspended).
-bool Grid::checkTmaIssue(Thread &t, const TensorMap *map, int64_t dst,
-                         int32_t site, bool store) {
-  if (!map || map->magic != TensorMap::kMagic) {
-    fail(t, where(t) + ": cp.async.bulk.tensor at " + this->site(site) +
-                " with " + hex(reinterpret_cast<int64_t>(map)) +
-                ", which is not a tensor map nvgpu.tma.create.descriptor "
-                "made");
-    suspend(t);
-    return false;
-  }
-  int64_t offset = dst - reinterpret_cast<int64_t>(t.block->shared);
-  int64_t window = sharedWindowBytes(p);
-  int64_t bytes = map->boxBytes();
-  // PTX: the destination is 128-byte aligned. (The swizzle follows the
-  // address bits, so a box off its 1024-byte repeat is laid out as the
-  // same addresses read back by a wgmma descriptor with a base offset.)
-  int64_t alignment = 128;
-  if (offset < 0 || offset + bytes > window || offset % alignment) {
-    fail(t, where(t) + ": cp.async.bulk.tensor at " + this->site(site) +
-                (store ? " reads " : " writes ") + std::to_string(bytes) +
-                (store ? " bytes from workgroup byte " : " bytes at workgroup byte ") +
-                std::to_string(offset) +
-                " (needs " + std::to_string(alignment) +
-                "-byte alignment and room in the block's " +
-                std::to_string(window) + " bytes)");
-    suspend(t);
-    return false;
-  }
-  return true;
-}
-
-void Grid::tmaLoad(Thread &t, const TensorMap *map, int64_t dst,
-                   int64_t barrier, const int64_t *coords, int32_t site) {
-  if (!checkTmaIssue(t, map, dst, site))
+void TmaUnit::issueLoad(Thread &t, const TensorMap *map, int64_t dst,
+                        int64_t barrier, const int64_t *coords, int32_t site) {
+  if (!checkTensorCopyIssue(ctx, t, map, dst, site, /*store=*/false))
     return;
   // The copy may land as soon as it is issued: into bytes an MMA in flight
   // reads, that is a write under the MMA whenever it would land.
   if (t.block->hasWgmmaReads())
-    checkWgmmaOperandWrite(t, dst, map->boxBytes(), site,
-                           "issues a bulk tensor copy into");
+    wgmma.checkOperandWrite(t, dst, map->boxBytes(), site,
+                            "issues a bulk tensor copy into");
   if (t.block->hasBulkReads())
-    checkBulkSourceWrite(t, dst, map->boxBytes(), site,
-                         "issues a bulk tensor copy into");
+    bulkStores.checkSourceWrite(t, dst, map->boxBytes(), site,
+                                "issues a bulk tensor copy into");
   MBarrier *b = mbarrierAt(t, barrier, "cp.async.bulk.tensor", site);
   if (!b)
     return;
@@ -377,23 +342,23 @@ void Grid::tmaLoad(Thread &t, const TensorMap *map, int64_t dst,
   b->copies.push_back(copy);
 }
 
-void Grid::tmaLoadMulticast(Thread &t, const TensorMap *map, int64_t dst,
-                            int64_t barrier, const int64_t *coords,
-                            int32_t mask, int32_t site) {
-  if (!checkTmaIssue(t, map, dst, site))
+void TmaUnit::issueMulticast(Thread &t, const TensorMap *map, int64_t dst,
+                             int64_t barrier, const int64_t *coords,
+                             int32_t mask, int32_t site) {
+  if (!checkTensorCopyIssue(ctx, t, map, dst, site, /*store=*/false))
     return;
   uint32_t bits = uint32_t(mask) & 0xffff;
-  if (bits == 0 || (bits >> clusterBlocks) != 0) {
+  if (bits == 0 || (bits >> ctx.clusterBlocks) != 0) {
     int32_t beyond = bits ? 31 - __builtin_clz(bits) : 0;
-    std::string blocks = std::to_string(clusterBlocks) + " block" +
-                         (clusterBlocks == 1 ? "" : "s") + " (ranks 0 to " +
-                         std::to_string(clusterBlocks - 1) + ")";
-    fail(t, where(t) + ": cp.async.bulk.tensor at " + this->site(site) +
-                " with multicast mask " + hex(bits) +
-                (bits == 0 ? std::string(", which names no block")
-                           : ", whose bit " + std::to_string(beyond) +
-                                 " is beyond its cluster's " + blocks));
-    suspend(t);
+    std::string blocks = std::to_string(ctx.clusterBlocks) + " block" +
+                         (ctx.clusterBlocks == 1 ? "" : "s") + " (ranks 0 to " +
+                         std::to_string(ctx.clusterBlocks - 1) + ")";
+    ctx.failLaunch(
+        t, ctx.describe(t) + ": cp.async.bulk.tensor at " + ctx.location(site) +
+               " with multicast mask " + formatHex(bits) +
+               (bits == 0 ? std::string(", which names no block")
+                          : ", whose bit " + std::to_string(beyond) +
+                                " is beyond its cluster's " + blocks));
     return;
   }
   char *own = t.block->shared;
@@ -411,13 +376,13 @@ void Grid::tmaLoadMulticast(Thread &t, const TensorMap *map, int64_t dst,
       return;
     int64_t to = reinterpret_cast<int64_t>(d->shared) + dstOffset;
     if (d->hasWgmmaReads())
-      checkWgmmaOperandWrite(t, to, map->boxBytes(), site,
-                             "issues a bulk tensor copy (multicast) into",
-                             /*byThread=*/true, d);
+      wgmma.checkOperandWrite(t, to, map->boxBytes(), site,
+                              "issues a bulk tensor copy (multicast) into",
+                              /*byThread=*/true, d);
     Block *owner = nullptr;
-    MBarrier *b = mbarrierAt(
-        t, reinterpret_cast<int64_t>(d->shared) + barrierOffset,
-        "cp.async.bulk.tensor (multicast)", site, &owner);
+    MBarrier *b =
+        mbarrierAt(t, reinterpret_cast<int64_t>(d->shared) + barrierOffset,
+                   "cp.async.bulk.tensor (multicast)", site, &owner);
     if (!b)
       return;
     TmaCopy copy{map, reinterpret_cast<char *>(to), {0, 0, 0, 0, 0}, site};
@@ -426,135 +391,3 @@ void Grid::tmaLoadMulticast(Thread &t, const TensorMap *map, int64_t dst,
     b->copies.push_back(copy);
   }
 }
-
-const TensorMap *ext::emu::tensorMapOfRank(Thread &t, int64_t map,
-                                           int32_t rank, int32_t site,
-                                           const char *what) {
-  const auto *m = reinterpret_cast<const TensorMap *>(map);
-  if (m && m->magic == TensorMap::kMagic && rank != m->rank)
-    t.launch->instructionFailed(t, site,
-                                std::string(what) + " with " +
-                                    std::to_string(rank) +
-                                    " coordinates on a rank-" +
-                                    std::to_string(m->rank) + " tensor map");
-  return m;
-}
-
-extern "C" {
-
-int64_t __ext_emu_tensor_map_create(int64_t base, int32_t elementBytes,
-                                    int32_t rank, const int64_t *sizes,
-                                    const int64_t *strides, const int64_t *box,
-                                    int32_t swizzle, int32_t oobNan) {
-  // cuTensorMapEncodeTiled's rules, so that what fails on a GPU fails here.
-  std::string why;
-  if (rank < 1 || rank > 5)
-    why = "rank " + std::to_string(rank) + " (1 to 5)";
-  else if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 &&
-           elementBytes != 8)
-    why = "elements of " + std::to_string(elementBytes) + " bytes";
-  else if (base % 16)
-    why = "a global address not 16-byte aligned";
-  else if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
-    why = "swizzle " + std::to_string(swizzle);
-  auto *map = new TensorMap();
-  map->base = reinterpret_cast<const char *>(base);
-  map->elementBytes = elementBytes;
-  map->rank = rank;
-  map->swizzle = swizzle;
-  map->oobNan = oobNan != 0;
-  for (int32_t d = 0; why.empty() && d < rank; ++d) {
-    int32_t from = rank - 1 - d; // innermost first
-    map->sizes[d] = sizes[from];
-    map->strides[d] = strides[from] * elementBytes;
-    map->box[d] = box[from];
-    if (map->box[d] < 1 || map->box[d] > 256)
-      why = "box dimension " + std::to_string(map->box[d]) + " (1 to 256)";
-    else if (d > 0 && map->strides[d] % 16)
-      why = "a stride of " + std::to_string(map->strides[d]) +
-            " bytes (a multiple of 16)";
-  }
-  if (why.empty() && (map->box[0] * elementBytes) % 16)
-    why = "an innermost box of " + std::to_string(map->box[0] * elementBytes) +
-          " bytes (a multiple of 16)";
-  if (why.empty() && swizzle && map->box[0] * elementBytes > swizzle)
-    why = "an innermost box of " + std::to_string(map->box[0] * elementBytes) +
-          " bytes under a " + std::to_string(swizzle) +
-          "-byte swizzle (at most the swizzle's width)";
-  if (!why.empty()) {
-    delete map;
-    std::string message = "nvgpu.tma.create.descriptor: the tensor map has " +
-                          why + ", which cuTensorMapEncodeTiled refuses";
-    __ext_emu_host_assert_fail(message.c_str(), /*guarded=*/0);
-    return 0;
-  }
-  // Lives as long as the process, as a CUtensorMap the host keeps.
-  return reinterpret_cast<int64_t>(map);
-}
-
-void __ext_emu_mbarrier_init(int64_t addr, int32_t count, int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_mbarrier_init");
-  t->launch->mbarrierInit(*t, addr, count, site);
-}
-
-void __ext_emu_mbarrier_arrive(int64_t addr, int64_t txBytes, int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_mbarrier_arrive");
-  t->launch->mbarrierArrive(*t, addr, txBytes, site);
-}
-
-void __ext_emu_mbarrier_inval(int64_t addr, int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_mbarrier_inval");
-  t->launch->mbarrierInval(*t, addr, site);
-}
-
-int32_t __ext_emu_mbarrier_try_wait_parity(int64_t addr, int32_t parity,
-                                           int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_mbarrier_try_wait_parity");
-  return t->launch->mbarrierTryWait(*t, addr, parity, site) ? 1 : 0;
-}
-
-void __ext_emu_tma_load(int64_t map, int64_t dst, int64_t barrier,
-                        const int64_t *coords, int32_t rank, int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_tma_load");
-  const TensorMap *m = tensorMapOfRank(*t, map, rank, site,
-                                       "cp.async.bulk.tensor");
-  t->launch->tmaLoad(*t, m, dst, barrier, coords, site);
-}
-
-void __ext_emu_tma_load_multicast(int64_t map, int64_t dst, int64_t barrier,
-                                  const int64_t *coords, int32_t rank,
-                                  int32_t mask, int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_tma_load_multicast");
-  const TensorMap *m = tensorMapOfRank(*t, map, rank, site,
-                                       "cp.async.bulk.tensor");
-  t->launch->tmaLoadMulticast(*t, m, dst, barrier, coords, mask, site);
-}
-
-int64_t __ext_emu_mapa(int64_t addr, int32_t rank, int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_mapa");
-  return t->launch->mapa(*t, addr, rank, site);
-}
-
-int64_t __ext_emu_mbarrier_arrive_count(int64_t addr, int32_t count,
-                                        int32_t relaxed, int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_mbarrier_arrive_count");
-  return t->launch->mbarrierArriveCount(*t, addr, count, relaxed != 0, site);
-}
-
-} // extern "C"

@@ -31,7 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FiberScheduler.h"
+#include "TmaStore.h"
 #include "ext/Runtime/CpuEmulationABI.h"
 
 #include <algorithm>
@@ -40,7 +40,9 @@
 
 using namespace ext::emu;
 
-void Grid::trackGenericWrites(Thread &t) { t.block->proxyTracking = true; }
+void BulkStoreUnit::trackGenericWrites(Thread &t) {
+  t.block->proxyTracking = true;
+}
 
 namespace {
 
@@ -54,11 +56,11 @@ uint32_t chunkBytes(int64_t chunk, int64_t offset, int64_t bytes) {
 
 } // namespace
 
-void Grid::recordGenericWrite(Thread &t, int64_t addr, int64_t bytes,
-                              int32_t site) {
+void BulkStoreUnit::recordGenericWrite(Thread &t, int64_t addr, int64_t bytes,
+                                       int32_t site) {
   Block &b = *t.block;
   int64_t offset = addr - reinterpret_cast<int64_t>(b.shared);
-  if (offset < 0 || offset >= sharedBytes || bytes <= 0)
+  if (offset < 0 || offset >= ctx.sharedBytes || bytes <= 0)
     return;
   for (int64_t chunk = offset / 16; chunk <= (offset + bytes - 1) / 16;
        ++chunk) {
@@ -95,9 +97,9 @@ void Grid::recordGenericWrite(Thread &t, int64_t addr, int64_t bytes,
   }
 }
 
-void Grid::forgetGenericWrites(Block &b, int64_t addr, int64_t bytes) {
+void BulkStoreUnit::forgetGenericWrites(Block &b, int64_t addr, int64_t bytes) {
   int64_t offset = addr - reinterpret_cast<int64_t>(b.shared);
-  if (offset < 0 || offset >= sharedBytes || bytes <= 0)
+  if (offset < 0 || offset >= ctx.sharedBytes || bytes <= 0)
     return;
   for (int64_t chunk = offset / 16; chunk <= (offset + bytes - 1) / 16;
        ++chunk) {
@@ -115,7 +117,7 @@ void Grid::forgetGenericWrites(Block &b, int64_t addr, int64_t bytes) {
   }
 }
 
-void Grid::fenceProxyAsync(Thread &t, int32_t site) {
+void BulkStoreUnit::fenceProxyAsync(Thread &t, int32_t site) {
   (void)site;
   Block &b = *t.block;
   if (!b.proxyTracking)
@@ -131,25 +133,25 @@ void Grid::fenceProxyAsync(Thread &t, int32_t site) {
   t.unfencedChunks.clear();
 }
 
-void Grid::checkBulkSourceWrite(Thread &t, int64_t addr, int64_t bytes,
-                                int32_t site, const char *what,
-                                bool byThread) {
+void BulkStoreUnit::checkSourceWrite(Thread &t, int64_t addr, int64_t bytes,
+                                     int32_t site, const char *what,
+                                     bool byThread) {
   Block &b = *t.block;
-  for (int64_t chunk = addr & ~int64_t(15); chunk < addr + bytes;
-       chunk += 16) {
-    std::string at = "workgroup byte " +
-                     std::to_string(chunk - reinterpret_cast<int64_t>(b.shared));
+  for (int64_t chunk = addr & ~int64_t(15); chunk < addr + bytes; chunk += 16) {
+    std::string at =
+        "workgroup byte " +
+        std::to_string(chunk - reinterpret_cast<int64_t>(b.shared));
     auto reading = b.bulkReads.find(chunk);
     if (reading != b.bulkReads.end()) {
-      fail(t, where(t) + ": " + this->site(site) + " " + what +
-                  " shared memory a bulk tensor store still reads (" + at +
-                  "): the store at " + this->site(reading->second.site) +
-                  ", issued by " +
-                  where(b.threads[reading->second.issuer]) +
-                  ", reads it until a cp.async.bulk.wait_group.read of that "
-                  "thread covers it, and a barrier after that wait orders "
-                  "this write");
-      suspend(t);
+      ctx.failLaunch(
+          t, ctx.describe(t) + ": " + ctx.location(site) + " " + what +
+                 " shared memory a bulk tensor store still reads (" + at +
+                 "): the store at " + ctx.location(reading->second.site) +
+                 ", issued by " +
+                 ctx.describe(b.threads[reading->second.issuer]) +
+                 ", reads it until a cp.async.bulk.wait_group.read of that "
+                 "thread covers it, and a barrier after that wait orders "
+                 "this write");
       return;
     }
     if (!byThread)
@@ -158,26 +160,26 @@ void Grid::checkBulkSourceWrite(Thread &t, int64_t addr, int64_t bytes,
     if (done == b.bulkRetiredChunks.end())
       continue;
     const Block::BulkRetired &r = done->second;
-    if (r.key == bulkKey(t) && t.bulkRetired >= r.sequence)
+    if (r.key == ctx.bulkKey(t) && t.bulkRetired >= r.sequence)
       continue;
     auto learned = t.wgmmaLearned.find(r.key);
     if (learned != t.wgmmaLearned.end() && learned->second >= r.sequence)
       continue;
-    fail(t, where(t) + ": " + this->site(site) + " " + what +
-                " shared memory a bulk tensor store still reads (" + at +
-                "): the cp.async.bulk.wait_group.read of " +
-                where(b.threads[r.issuer]) +
-                " covered the store at " + this->site(r.site) +
-                ", but nothing orders this write after that wait (a barrier "
-                "after the wait)");
-    suspend(t);
+    ctx.failLaunch(
+        t, ctx.describe(t) + ": " + ctx.location(site) + " " + what +
+               " shared memory a bulk tensor store still reads (" + at +
+               "): the cp.async.bulk.wait_group.read of " +
+               ctx.describe(b.threads[r.issuer]) + " covered the store at " +
+               ctx.location(r.site) +
+               ", but nothing orders this write after that wait (a barrier "
+               "after the wait)");
     return;
   }
 }
 
-void Grid::tmaStore(Thread &t, const TensorMap *map, int64_t src,
-                    const int64_t *coords, int32_t site) {
-  if (!checkTmaIssue(t, map, src, site, /*store=*/true))
+void BulkStoreUnit::issueStore(Thread &t, const TensorMap *map, int64_t src,
+                               const int64_t *coords, int32_t site) {
+  if (!checkTensorCopyIssue(ctx, t, map, src, site, /*store=*/true))
     return;
   Block &b = *t.block;
   TmaStore store;
@@ -209,21 +211,21 @@ void Grid::tmaStore(Thread &t, const TensorMap *map, int64_t src,
         bool unfenced = w.fenced < 0;
         if (!unfenced && (w.thread == t.linear || w.fenced < b.syncs))
           continue;
-        fail(t, where(t) + ": cp.async.bulk.tensor at " + this->site(site) +
-                    " reads shared memory (workgroup byte " +
-                    std::to_string(index * 16) + ") that " +
-                    where(b.threads[w.thread]) + " wrote at " +
-                    this->site(w.site) +
-                    (unfenced
-                         ? " without fence.proxy.async: the bulk copy may "
-                           "read stale bytes (the writer executes "
-                           "nvvm.fence.proxy {kind = async.shared} after its "
-                           "writes, then a barrier orders the fence before "
-                           "the store)"
-                         : " and fenced with fence.proxy.async, but no "
-                           "barrier orders that fence before this store: "
-                           "the bulk copy may read stale bytes"));
-        suspend(t);
+        ctx.failLaunch(
+            t,
+            ctx.describe(t) + ": cp.async.bulk.tensor at " +
+                ctx.location(site) + " reads shared memory (workgroup byte " +
+                std::to_string(index * 16) + ") that " +
+                ctx.describe(b.threads[w.thread]) + " wrote at " +
+                ctx.location(w.site) +
+                (unfenced ? " without fence.proxy.async: the bulk copy may "
+                            "read stale bytes (the writer executes "
+                            "nvvm.fence.proxy {kind = async.shared} after its "
+                            "writes, then a barrier orders the fence before "
+                            "the store)"
+                          : " and fenced with fence.proxy.async, but no "
+                            "barrier orders that fence before this store: "
+                            "the bulk copy may read stale bytes"));
         return;
       }
     }
@@ -236,10 +238,10 @@ void Grid::tmaStore(Thread &t, const TensorMap *map, int64_t src,
     }
   }
   t.bulkOpen.push_back(std::move(store));
-  maybeLandBulkEarly(t);
+  landEarly(t);
 }
 
-void Grid::readTmaStore(Thread &t, TmaStore &store) {
+void BulkStoreUnit::readSource(Thread &t, TmaStore &store) {
   if (store.read)
     return;
   store.read = true;
@@ -247,15 +249,15 @@ void Grid::readTmaStore(Thread &t, TmaStore &store) {
   for (size_t i = 0; i < store.chunks.size(); ++i) {
     std::memcpy(store.box.data() + 16 * i,
                 reinterpret_cast<const char *>(store.chunks[i]), 16);
-    recordRace(t, store.chunks[i], 16, EXT_EMU_WORKGROUP | EXT_EMU_LOAD,
-               store.site);
+    ctx.recordAccess(t, store.chunks[i], 16, EXT_EMU_WORKGROUP | EXT_EMU_LOAD,
+                     store.site);
   }
 }
 
-void Grid::writeTmaStore(Thread &t, TmaStore &store) {
+void BulkStoreUnit::writeGlobal(Thread &t, TmaStore &store) {
   if (store.written)
     return;
-  readTmaStore(t, store);
+  readSource(t, store);
   store.written = true;
   const TensorMap &m = *store.map;
   int64_t rows = 1;
@@ -283,32 +285,32 @@ void Grid::writeTmaStore(Thread &t, TmaStore &store) {
       std::memcpy(to,
                   store.box.data() + row * rowBytes + first * m.elementBytes,
                   size_t(bytes));
-      recordRace(t, reinterpret_cast<int64_t>(to), bytes,
-                 EXT_EMU_GLOBAL | EXT_EMU_STORE, store.site);
+      ctx.recordAccess(t, reinterpret_cast<int64_t>(to), bytes,
+                       EXT_EMU_GLOBAL | EXT_EMU_STORE, store.site);
     }
     for (int32_t d = 1; d < m.rank && ++index[d] == m.box[d]; ++d)
       index[d] = 0;
   }
 }
 
-void Grid::retireTmaStoreRead(Thread &t, TmaStore &store) {
+void BulkStoreUnit::retireRead(Thread &t, TmaStore &store) {
   if (store.readRetired)
     return;
-  readTmaStore(t, store);
+  readSource(t, store);
   store.readRetired = true;
   Block &b = *t.block;
   for (int64_t chunk : store.chunks) {
     auto it = b.bulkReads.find(chunk);
     if (it != b.bulkReads.end() && --it->second.count == 0)
       b.bulkReads.erase(it);
-    b.bulkRetiredChunks[chunk] = {store.site, t.linear, bulkKey(t),
+    b.bulkRetiredChunks[chunk] = {store.site, t.linear, ctx.bulkKey(t),
                                   store.sequence};
   }
   t.bulkRetired = std::max(t.bulkRetired, store.sequence);
 }
 
-void Grid::maybeLandBulkEarly(Thread &t) {
-  if (c.seed == 0)
+void BulkStoreUnit::landEarly(Thread &t) {
+  if (ctx.config->seed == 0)
     return;
   // The oldest store not written yet: stores land in issue order.
   TmaStore *oldest = nullptr;
@@ -330,17 +332,18 @@ void Grid::maybeLandBulkEarly(Thread &t) {
   if (!oldest || t.block->rng() % 4 != 0)
     return;
   // Its reads stay in flight for the checks until a wait covers them.
-  writeTmaStore(t, *oldest);
+  writeGlobal(t, *oldest);
 }
 
-void Grid::bulkCommit(Thread &t) {
+void BulkStoreUnit::commitGroup(Thread &t) {
   BulkGroup group;
   group.stores = std::move(t.bulkOpen);
   t.bulkOpen.clear();
   t.bulkGroups.push_back(std::move(group));
 }
 
-void Grid::bulkWait(Thread &t, int32_t pending, bool read, int32_t site) {
+void BulkStoreUnit::waitGroup(Thread &t, int32_t pending, bool read,
+                              int32_t site) {
   (void)site;
   size_t keep = size_t(std::max(pending, 0));
   if (read) {
@@ -352,7 +355,7 @@ void Grid::bulkWait(Thread &t, int32_t pending, bool read, int32_t site) {
       if (g.readRetired)
         continue;
       for (TmaStore &s : g.stores)
-        retireTmaStoreRead(t, s);
+        retireRead(t, s);
       g.readRetired = true;
     }
     return;
@@ -362,58 +365,16 @@ void Grid::bulkWait(Thread &t, int32_t pending, bool read, int32_t site) {
     return;
   for (size_t i = 0; i + keep < n; ++i)
     for (TmaStore &s : t.bulkGroups[i].stores) {
-      writeTmaStore(t, s);
-      retireTmaStoreRead(t, s);
+      writeGlobal(t, s);
+      retireRead(t, s);
     }
   t.bulkGroups.erase(t.bulkGroups.begin(),
                      t.bulkGroups.begin() + std::ptrdiff_t(n - keep));
 }
 
-void Grid::completeBulkStores(Thread &t) {
+void BulkStoreUnit::completeAll(Thread &t) {
   // A kernel's end completes its bulk stores.
   if (!t.bulkOpen.empty())
-    bulkCommit(t);
-  bulkWait(t, 0, /*read=*/false, -1);
+    commitGroup(t);
+  waitGroup(t, 0, /*read=*/false, -1);
 }
-
-extern "C" {
-
-void __ext_emu_tma_store(int64_t map, int64_t src, const int64_t *coords,
-                         int32_t rank, int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_tma_store");
-  const TensorMap *m = tensorMapOfRank(*t, map, rank, site,
-                                       "cp.async.bulk.tensor (a store)");
-  t->launch->tmaStore(*t, m, src, coords, site);
-}
-
-void __ext_emu_bulk_commit(void) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_bulk_commit");
-  t->launch->bulkCommit(*t);
-}
-
-void __ext_emu_bulk_wait(int32_t pending, int32_t read, int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_bulk_wait");
-  t->launch->bulkWait(*t, pending, read != 0, site);
-}
-
-void __ext_emu_fence_proxy_async(int32_t site) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_fence_proxy_async");
-  t->launch->fenceProxyAsync(*t, site);
-}
-
-void __ext_emu_track_generic_writes(void) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_track_generic_writes");
-  t->launch->trackGenericWrites(*t);
-}
-
-} // extern "C"

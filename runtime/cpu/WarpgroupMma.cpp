@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FiberScheduler.h"
+#include "WarpgroupMma.h"
 #include "MatrixElements.h"
 #include "ext/Runtime/CpuEmulationABI.h"
 #include "ext/Runtime/CpuEmulationMatrixABI.h"
@@ -31,8 +31,6 @@
 using namespace ext::emu;
 
 namespace {
-
-constexpr int32_t kWarpgroup = 128;
 
 /// The fields of a wgmma matrix descriptor.
 struct Descriptor {
@@ -86,6 +84,9 @@ struct Operand {
   int64_t windowBytes;
   int32_t site;
   const char *name;
+  /// Whose read it is, for the launch's error.
+  const UnitContext *ctx;
+  Thread *thread;
 
   /// The shared-window offset of element (mn, k).
   int64_t offsetOf(int32_t mn, int32_t k) const {
@@ -100,7 +101,7 @@ struct Operand {
     int32_t per = 16 / eltBytes(type); // elements per chunk
     int32_t alongK = kMajor ? depth / per : depth;
     int32_t alongMN = kMajor ? rows : rows / per;
-    for (int32_t c = inGroup; c < alongK * alongMN; c += kWarpgroup) {
+    for (int32_t c = inGroup; c < alongK * alongMN; c += kWarpgroupThreads) {
       int32_t i = c / alongK, j = c % alongK;
       int64_t addr = kMajor ? offsetOf(i, j * per) : offsetOf(i * per, j);
       reads.push_back(reinterpret_cast<int64_t>(window) + addr);
@@ -111,38 +112,35 @@ struct Operand {
     int32_t bytes = eltBytes(type);
     int64_t addr = offsetOf(mn, k);
     if (addr < 0 || addr + bytes > windowBytes)
-      fail(site, std::string("wgmma reads ") + name + "(" + std::to_string(mn) +
-                     ", " + std::to_string(k) + ") at shared offset " +
-                     std::to_string(addr) + ", outside the block's " +
-                     std::to_string(windowBytes) + " bytes of shared memory");
+      ctx->refuse(*thread, site,
+                  std::string("wgmma reads ") + name + "(" +
+                      std::to_string(mn) + ", " + std::to_string(k) +
+                      ") at shared offset " + std::to_string(addr) +
+                      ", outside the block's " + std::to_string(windowBytes) +
+                      " bytes of shared memory");
     return readElt(window + addr, type);
   }
 };
 
 } // namespace
 
-int64_t Grid::warpgroupKey(const Thread &t) const {
-  return t.block->rank * ((blockThreads + kWarpgroup - 1) / kWarpgroup) +
-         t.linear / kWarpgroup;
-}
-
-void Grid::waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site) {
-  int64_t group = warpgroupKey(t);
+void WarpgroupMmaUnit::waitFor(Thread &t, int64_t sequence, int32_t site) {
+  int64_t group = ctx.warpgroupKey(t);
   std::pair<int64_t, int64_t> key{group, sequence};
   while (t.block->wgmmaOperands.count(key)) {
     t.waitingFor = "the other threads of its warpgroup to issue the "
                    "warpgroup MMA it waits for (wgmma.mma_async is issued by "
                    "all 128 threads)";
-    schedule(t, EXT_EMU_ATOMIC, site);
+    ctx.spin(t, site);
   }
   t.waitingFor.clear();
   t.wgmmaRetired = std::max(t.wgmmaRetired, sequence);
   // Done: its reads of shared memory (and its warpgroup's earlier ones),
   // known to this thread; to the others once they wait or pass a barrier.
   auto &reads = t.block->wgmmaReads;
-  for (auto it = reads.lower_bound({group, 0});
-       it != reads.end() && it->first.first == group &&
-       it->first.second <= sequence;) {
+  for (auto it = reads.lower_bound({group, 0}); it != reads.end() &&
+                                                it->first.first == group &&
+                                                it->first.second <= sequence;) {
     for (int64_t chunk : it->second) {
       auto found = t.block->wgmmaReadChunks.find(chunk);
       if (found == t.block->wgmmaReadChunks.end())
@@ -156,23 +154,23 @@ void Grid::waitForWarpgroupMma(Thread &t, int64_t sequence, int32_t site) {
   }
 }
 
-void Grid::publishWgmmaRetirement(const Thread &t, MBarrier &b) {
-  auto merge = [&](int64_t group, int64_t sequence) {
+void WarpgroupMmaUnit::publishRetirement(const Thread &t, MBarrier &b) const {
+  auto keep = [&](int64_t group, int64_t sequence) {
     auto [it, added] = b.releasing.try_emplace(group, sequence);
     if (!added)
       it->second = std::max(it->second, sequence);
   };
   if (t.wgmmaRetired >= 0)
-    merge(t.launch->warpgroupKey(t), t.wgmmaRetired);
+    keep(ctx.warpgroupKey(t), t.wgmmaRetired);
   // The reads of its bulk tensor stores its own waits retired, under its
   // key (TmaStore.cpp): a later write by a thread that learns it is safe.
   if (t.bulkRetired >= 0)
-    merge(t.launch->bulkKey(t), t.bulkRetired);
+    keep(ctx.bulkKey(t), t.bulkRetired);
   for (auto [group, sequence] : t.wgmmaLearned)
-    merge(group, sequence);
+    keep(group, sequence);
 }
 
-void Grid::learnWgmmaRetirement(Thread &t, const MBarrier &b) {
+void WarpgroupMmaUnit::learnRetirement(Thread &t, const MBarrier &b) {
   for (auto [group, sequence] : b.released) {
     auto [it, added] = t.wgmmaLearned.try_emplace(group, sequence);
     if (!added)
@@ -180,13 +178,22 @@ void Grid::learnWgmmaRetirement(Thread &t, const MBarrier &b) {
   }
 }
 
-void Grid::checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
-                                  int32_t site, const char *what,
-                                  bool byThread, Block *target) {
+void WarpgroupMmaUnit::checkOperandWrite(Thread &t, int64_t addr, int64_t bytes,
+                                         int32_t site, const char *what,
+                                         bool byThread, Block *target) {
   Block &b = target ? *target : *t.block;
   auto &chunks = b.wgmmaReadChunks;
   auto &retired = b.wgmmaRetiredChunks;
-  std::string of = &b == t.block ? "" : " of " + describeBlock(b);
+  std::string of = &b == t.block ? "" : " of " + ctx.describe(b);
+  // The write at `chunk` falls under the reads of the MMA at `mmaSite`.
+  auto refuse = [&](int64_t chunk, int32_t mmaSite, const char *why) {
+    ctx.failLaunch(
+        t, ctx.describe(t) + ": " + ctx.location(site) + " " + what +
+               " shared memory (workgroup byte " +
+               std::to_string(chunk - reinterpret_cast<int64_t>(b.shared)) +
+               of + ") that the warpgroup MMA at " + ctx.location(mmaSite) +
+               why);
+  };
   for (int64_t chunk = addr & ~int64_t(15); chunk < addr + bytes; chunk += 16) {
     auto found = chunks.find(chunk);
     if (found == chunks.end()) {
@@ -194,53 +201,38 @@ void Grid::checkWgmmaOperandWrite(Thread &t, int64_t addr, int64_t bytes,
       // barrier since.
       auto done = byThread ? retired.find(chunk) : retired.end();
       if (done == retired.end() ||
-          (done->second.warpgroup == warpgroupKey(t) &&
+          (done->second.warpgroup == ctx.warpgroupKey(t) &&
            t.wgmmaRetired >= done->second.sequence))
         continue;
       auto learned = t.wgmmaLearned.find(done->second.warpgroup);
       if (learned != t.wgmmaLearned.end() &&
           learned->second >= done->second.sequence)
         continue;
-      fail(t, where(t) + ": " + this->site(site) + " " + what +
-                  " shared memory (workgroup byte " +
-                  std::to_string(chunk - reinterpret_cast<int64_t>(b.shared)) +
-                  of + ") that the warpgroup MMA at " +
-                  this->site(done->second.site) +
-                  " reads: another thread's wait retired its group, but "
-                  "nothing orders this write after that wait (its own "
-                  "wgmma.wait_group, or a barrier after the wait)");
-      suspend(t);
+      refuse(chunk, done->second.site,
+             " reads: another thread's wait retired its group, but nothing "
+             "orders this write after that wait (its own wgmma.wait_group, "
+             "or a barrier after the wait)");
       return;
     }
-    fail(t, where(t) + ": " + this->site(site) + " " + what +
-                " shared memory (workgroup byte " +
-                std::to_string(chunk - reinterpret_cast<int64_t>(b.shared)) +
-                of + ") that the warpgroup MMA at " +
-                this->site(found->second.first) +
-                " reads while its group is in flight (wgmma.wait_group "
-                "first)");
-    suspend(t);
+    refuse(chunk, found->second.first,
+           " reads while its group is in flight (wgmma.wait_group first)");
     return;
   }
 }
 
-extern "C" {
-
-void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
-                     int32_t n, int32_t flags, int64_t acc) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_wgmma");
-  if (!t->wgmmaFenced)
-    fail(site, "wgmma.mma_async without a wgmma.fence since the thread's "
+void WarpgroupMmaUnit::issueMma(Thread &t, int32_t site, int64_t descA,
+                                int64_t descB, int32_t kind, int32_t n,
+                                int32_t flags, int64_t acc) {
+  if (!t.wgmmaFenced)
+    ctx.refuse(t, site,
+               "wgmma.mma_async without a wgmma.fence since the thread's "
                "last wgmma.wait_group: its accumulator registers are not "
                "fenced");
-  const LaunchParams &p = t->launch->params();
-  int64_t blockThreads = p.block.x * p.block.y * p.block.z;
-  if (t->launch->warpSize() != 32 || blockThreads % kWarpgroup != 0)
-    fail(site, "wgmma needs whole warpgroups (4 warps of 32 lanes); the "
+  if (ctx.config->warpSize != 32 || ctx.blockThreads % kWarpgroupThreads != 0)
+    ctx.refuse(t, site,
+               "wgmma needs whole warpgroups (4 warps of 32 lanes); the "
                "block has " +
-                   std::to_string(blockThreads) + " threads");
+                   std::to_string(ctx.blockThreads) + " threads");
   Elt in;
   int32_t k;
   switch (kind) {
@@ -254,36 +246,39 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
     in = Elt::TF32, k = 8;
     break;
   default:
-    fail(site, "unknown warpgroup MMA kind " + std::to_string(kind));
+    ctx.refuse(t, site, "unknown warpgroup MMA kind " + std::to_string(kind));
   }
   if (n < 8 || n > 256 || n % 8)
-    fail(site, "wgmma with N = " + std::to_string(n) +
+    ctx.refuse(t, site,
+               "wgmma with N = " + std::to_string(n) +
                    " (N is a multiple of 8 up to 256)");
   Descriptor a = decode(descA), b = decode(descB);
   for (const Descriptor *d : {&a, &b})
     if (d->baseOffset)
-      fail(site, "wgmma matrix descriptor with a nonzero base offset (a "
+      ctx.refuse(t, site,
+                 "wgmma matrix descriptor with a nonzero base offset (a "
                  "swizzle pattern not aligned to its repeat) is not "
                  "modeled by the CPU emulation");
-  int64_t windowBytes = sharedWindowBytes(p);
+  int64_t windowBytes = sharedWindowBytes(*ctx.params);
   Operand opA{a,           !(flags & EXT_EMU_WGMMA_TRANS_A),
-              in,          t->block->shared,
+              in,          t.block->shared,
               windowBytes, site,
-              "A"};
+              "A",         &ctx,
+              &t};
   Operand opB{b,           !(flags & EXT_EMU_WGMMA_TRANS_B),
-              in,          t->block->shared,
+              in,          t.block->shared,
               windowBytes, site,
-              "B"};
+              "B",         &ctx,
+              &t};
   float signs = ((flags & EXT_EMU_WGMMA_NEGATE_A) ? -1.0f : 1.0f) *
                 ((flags & EXT_EMU_WGMMA_NEGATE_B) ? -1.0f : 1.0f);
 
   // The warpgroup's threads issue the MMA together: its operands are read
   // once, when the first of them issues it (a later write to shared memory
   // by a thread that ran ahead does not change what the others multiply).
-  int32_t inGroup = int32_t(t->linear % kWarpgroup);
-  std::pair<int64_t, int64_t> key{t->launch->warpgroupKey(*t),
-                                  t->wgmmaSequence++};
-  auto [entry, first] = t->block->wgmmaOperands.try_emplace(key);
+  int32_t inGroup = int32_t(t.linear % kWarpgroupThreads);
+  std::pair<int64_t, int64_t> key{ctx.warpgroupKey(t), t.wgmmaSequence++};
+  auto [entry, first] = t.block->wgmmaOperands.try_emplace(key);
   Block::WgmmaOperands &ops = entry->second;
   if (first) {
     ops.descA = descA, ops.descB = descB, ops.kind = kind, ops.n = n;
@@ -297,21 +292,22 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
       for (int32_t kk = 0; kk < k; ++kk)
         ops.b[size_t(c) * k + kk] = opB.at(c, kk);
     // What it reads stays read until the warpgroup waits for it.
-    std::vector<int64_t> &chunks = t->block->wgmmaReads[key];
-    for (int32_t g = 0; g < kWarpgroup; ++g) {
+    std::vector<int64_t> &chunks = t.block->wgmmaReads[key];
+    for (int32_t g = 0; g < kWarpgroupThreads; ++g) {
       opA.collectReads(chunks, g, 64, k);
       opB.collectReads(chunks, g, n, k);
     }
     for (int64_t chunk : chunks) {
-      auto &[firstSite, count] = t->block->wgmmaReadChunks[chunk];
+      auto &[firstSite, count] = t.block->wgmmaReadChunks[chunk];
       if (count++ == 0)
         firstSite = site;
     }
   } else if (ops.descA != descA || ops.descB != descB || ops.kind != kind ||
              ops.n != n || ops.flags != flags) {
-    fail(site, "wgmma.mma_async is one operation of the warpgroup, but this "
+    ctx.refuse(t, site,
+               "wgmma.mma_async is one operation of the warpgroup, but this "
                "thread's differs from the one its warpgroup issued at " +
-                   t->launch->siteName(ops.site) +
+                   ctx.location(ops.site) +
                    " as the same operation (another descriptor, shape or "
                    "mode): its threads must issue the same MMAs in the same "
                    "order");
@@ -332,8 +328,8 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
       sum += signs * ops.a[size_t(row) * k + kk] * ops.b[size_t(col) * k + kk];
     d[i] = sum;
   }
-  if (++ops.taken == kWarpgroup)
-    t->block->wgmmaOperands.erase(entry);
+  if (++ops.taken == kWarpgroupThreads)
+    t.block->wgmmaOperands.erase(entry);
   // The race detector sees the reads at issue (a write no barrier orders
   // before the MMA races with them); the group's completion, which every
   // thread of the warpgroup waits for, orders them before what follows.
@@ -341,110 +337,103 @@ void __ext_emu_wgmma(int32_t site, int64_t descA, int64_t descB, int32_t kind,
   opA.collectReads(reads, inGroup, 64, k);
   opB.collectReads(reads, inGroup, n, k);
   for (int64_t addr : reads)
-    t->launch->recordMatrixRead(*t, addr, 16, site);
-  t->wgmmaOpen.sites.push_back(site);
-  t->wgmmaOpen.lastSequence = key.second;
-  ++t->wgmmaIssued;
+    ctx.recordAccess(t, addr, 16,
+                     EXT_EMU_WORKGROUP | EXT_EMU_LOAD | EXT_EMU_UNRECORDED_READ,
+                     site);
+  t.wgmmaOpen.sites.push_back(site);
+  t.wgmmaOpen.lastSequence = key.second;
+  ++t.wgmmaIssued;
 }
 
-void __ext_emu_wgmma_fence(int32_t site) {
-  (void)site;
-  if (Thread *t = currentThread())
-    t->wgmmaFenced = true;
+void WarpgroupMmaUnit::fenceMmas(Thread &t) { t.wgmmaFenced = true; }
+
+void WarpgroupMmaUnit::commitMmas(Thread &t) {
+  t.wgmmaInFlight.push_back(std::move(t.wgmmaOpen));
+  t.wgmmaOpen = Thread::WgmmaGroup();
+  t.wgmmaGroups = int32_t(t.wgmmaInFlight.size());
+  t.wgmmaIssued = 0;
 }
 
-void __ext_emu_wgmma_commit(int32_t site) {
-  (void)site;
-  if (Thread *t = currentThread()) {
-    t->wgmmaInFlight.push_back(std::move(t->wgmmaOpen));
-    t->wgmmaOpen = Thread::WgmmaGroup();
-    t->wgmmaGroups = int32_t(t->wgmmaInFlight.size());
-    t->wgmmaIssued = 0;
-  }
-}
-
-void __ext_emu_wgmma_wait(int32_t site, int32_t pending) {
-  Thread *t = currentThread();
-  if (!t)
-    return;
+void WarpgroupMmaUnit::waitMmas(Thread &t, int32_t site, int32_t pending) {
   if (pending < 0)
-    fail(site, "wgmma.wait_group with a negative count");
-  if (t->wgmmaIssued)
-    fail(site, "wgmma.wait_group with wgmma.mma_async operations not "
+    ctx.refuse(t, site, "wgmma.wait_group with a negative count");
+  if (t.wgmmaIssued)
+    ctx.refuse(t, site,
+               "wgmma.wait_group with wgmma.mma_async operations not "
                "committed (wgmma.commit_group first): they would not be "
                "waited for");
   // The oldest groups retire: their accumulators are readable now. A group
   // is the warpgroup's: it completes once all its threads have issued it.
   int64_t last = -1;
-  while (t->wgmmaInFlight.size() > size_t(pending)) {
-    last = std::max(last, t->wgmmaInFlight.front().lastSequence);
-    t->wgmmaInFlight.pop_front();
+  while (t.wgmmaInFlight.size() > size_t(pending)) {
+    last = std::max(last, t.wgmmaInFlight.front().lastSequence);
+    t.wgmmaInFlight.pop_front();
   }
   if (last >= 0)
-    t->launch->waitForWarpgroupMma(*t, last, site);
-  t->wgmmaGroups = int32_t(t->wgmmaInFlight.size());
-  t->wgmmaFenced = false;
+    waitFor(t, last, site);
+  t.wgmmaGroups = int32_t(t.wgmmaInFlight.size());
+  t.wgmmaFenced = false;
 }
 
-void __ext_emu_wgmma_check(int32_t site, int32_t producer) {
-  Thread *t = currentThread();
-  if (!t)
-    return;
+void WarpgroupMmaUnit::checkAccumulatorRead(Thread &t, int32_t site,
+                                            int32_t producer) {
   // The MMAs whose accumulators are not readable yet: issued (committed or
   // not) and not retired.
   auto inFlight = [&](int32_t mma) {
     auto has = [&](const Thread::WgmmaGroup &g) {
       return mma < 0 ? !g.sites.empty()
-                     : std::find(g.sites.begin(), g.sites.end(), mma) != g.sites.end();
+                     : std::find(g.sites.begin(), g.sites.end(), mma) !=
+                           g.sites.end();
     };
-    if (has(t->wgmmaOpen))
+    if (has(t.wgmmaOpen))
       return true;
-    for (const Thread::WgmmaGroup &g : t->wgmmaInFlight)
+    for (const Thread::WgmmaGroup &g : t.wgmmaInFlight)
       if (has(g))
         return true;
     return false;
   };
   if (inFlight(producer))
-    fail(site, std::string("reads an accumulator register of ") +
-                   (producer < 0 ? std::string("a warpgroup MMA")
-                                 : "the warpgroup MMA at " +
-                                       t->launch->siteName(producer)) +
+    ctx.refuse(t, site,
+               std::string("reads an accumulator register of ") +
+                   (producer < 0
+                        ? std::string("a warpgroup MMA")
+                        : "the warpgroup MMA at " + ctx.location(producer)) +
                    " while its group is in flight: the tensor cores may "
                    "still be writing it (wgmma.wait_group first)");
 }
 
-void __ext_emu_setmaxnreg(int32_t site, int32_t count, int32_t increase) {
-  Thread *t = currentThread();
-  if (!t)
-    outsideLaunch("__ext_emu_setmaxnreg");
+void WarpgroupMmaUnit::setMaxRegisters(Thread &t, int32_t site, int32_t count,
+                                       bool increase) {
   const char *action = increase ? "setmaxnreg.inc" : "setmaxnreg.dec";
   std::string what = std::string(action) + " " + std::to_string(count);
   if (count < 24 || count > 256 || count % 8)
-    fail(site, what + ": the register count must be a multiple of 8 in "
+    ctx.refuse(t, site,
+               what + ": the register count must be a multiple of 8 in "
                       "[24, 256]");
-  int64_t group = t->linear / kWarpgroup;
-  int64_t blockThreads = t->launch->threadsPerBlock();
-  if ((group + 1) * kWarpgroup > blockThreads)
-    fail(site, what + " in warpgroup " + std::to_string(group) +
-                   ", which the block's " + std::to_string(blockThreads) +
+  int64_t group = t.linear / kWarpgroupThreads;
+  if ((group + 1) * kWarpgroupThreads > ctx.blockThreads)
+    ctx.refuse(t, site,
+               what + " in warpgroup " + std::to_string(group) +
+                   ", which the block's " + std::to_string(ctx.blockThreads) +
                    " threads leave incomplete: setmaxnreg is executed by "
                    "whole warpgroups");
-  int64_t index = t->setmaxnregCalls++;
-  auto &calls = t->block->setmaxnreg;
+  int64_t index = t.setmaxnregCalls++;
+  auto &calls = t.block->setmaxnreg;
   auto [it, first] = calls.try_emplace({group, index}, site, count);
   if (!first && it->second.first != site)
-    fail(site, what + ": another thread of warpgroup " +
-                   std::to_string(group) + " executed the setmaxnreg at " +
-                   t->launch->siteName(it->second.first) +
+    ctx.refuse(t, site,
+               what + ": another thread of warpgroup " + std::to_string(group) +
+                   " executed the setmaxnreg at " +
+                   ctx.location(it->second.first) +
                    " instead; every thread of a warpgroup executes the same "
                    "setmaxnreg");
   if (!first || index == 0)
     return;
   int32_t previous = calls[{group, index - 1}].second;
   if (increase ? count < previous : count > previous)
-    fail(site, what + " after the warpgroup's count was set to " +
-                   std::to_string(previous) + ": ." +
-                   (increase ? "inc may not lower it" : "dec may not raise it"));
+    ctx.refuse(
+        t, site,
+        what + " after the warpgroup's count was set to " +
+            std::to_string(previous) + ": ." +
+            (increase ? "inc may not lower it" : "dec may not raise it"));
 }
-
-} // extern "C"
