@@ -81,63 +81,45 @@ static std::string describeOperand(OpT op, unsigned i) {
   return "output #" + std::to_string(i - numInputs);
 }
 
-static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
-  auto emitOpError = [&](const Twine &msg = {}) { return op.emitOpError(msg); };
-  auto getAxisList = [&] { return op.getAxisList(); };
-  auto getOutputs = [&] { return op.getOutputs(); };
-  auto getInputs = [&] { return op.getInputs(); };
-  auto getMaps = [&] { return op.getMaps(); };
-  auto getExtents = [&] { return op.getExtents(); };
-  auto hasReduceAxes = [&] { return op.hasReduceAxes(); };
-  auto getCombiner = [&] { return op.getCombiner(); };
-  auto getIdentity = [&] { return op.getIdentity(); };
-  auto getReducer = [&]() -> Region & { return op.getReducer(); };
-  SmallVector<AxisAttr> axes = getAxisList();
+/// At least one axis, each named once.
+static LogicalResult verifyAxisNames(ComputeLikeOpInterface op,
+                                     ArrayRef<AxisAttr> axes) {
   if (axes.empty())
-    return emitOpError("has an empty iteration domain: it needs at least one "
-                       "axis");
-
+    return op.emitOpError("has an empty iteration domain: it needs at least "
+                          "one axis");
   llvm::StringMap<unsigned> positions;
   for (auto [i, axis] : llvm::enumerate(axes)) {
     auto [it, inserted] = positions.try_emplace(axis.getName(), i);
     if (!inserted)
-      return emitOpError() << "names axis '" << axis.getName()
-                           << "' twice (axes #" << it->second << " and #" << i
-                           << ")";
+      return op.emitOpError() << "names axis '" << axis.getName()
+                              << "' twice (axes #" << it->second << " and #"
+                              << i << ")";
   }
+  return success();
+}
 
-  if (getOutputs().empty())
-    return emitOpError("needs at least one output");
-
-  SmallVector<AffineMap> maps = getMaps();
-  SmallVector<Value> operands = llvm::to_vector(getInputs());
-  llvm::append_range(operands, getOutputs());
-  if (maps.size() != operands.size())
-    return emitOpError() << "expects one indexing map per operand ("
-                         << operands.size() << "), got " << maps.size();
-
-  // Dynamic axes never reach a compound access (checked below): 1 keeps the
-  // range arithmetic well-defined for the others.
-  SmallVector<int64_t> extents = getExtents();
-  for (int64_t &e : extents)
-    if (ShapedType::isDynamic(e))
-      e = 1;
+/// Each operand's map: over the axes alone, one result per dimension, and
+/// divisions by positive constants only.
+static LogicalResult verifyMapShapes(ComputeLikeOpInterface op,
+                                     ArrayRef<AxisAttr> axes,
+                                     ArrayRef<AffineMap> maps,
+                                     ArrayRef<Value> operands) {
   for (auto [i, map] : llvm::enumerate(maps)) {
     auto type = cast<MemRefType>(operands[i].getType());
     if (map.getNumSymbols() != 0)
-      return emitOpError() << "indexing map of " << describeOperand(op, i)
-                           << " has symbols; accesses are affine in the axes "
-                              "only";
+      return op.emitOpError() << "indexing map of " << describeOperand(op, i)
+                              << " has symbols; accesses are affine in the "
+                                 "axes only";
     if (map.getNumDims() != axes.size())
-      return emitOpError() << "indexing map of " << describeOperand(op, i)
-                           << " has " << map.getNumDims()
-                           << " dimensions, expected one per axis ("
-                           << axes.size() << ")";
+      return op.emitOpError() << "indexing map of " << describeOperand(op, i)
+                              << " has " << map.getNumDims()
+                              << " dimensions, expected one per axis ("
+                              << axes.size() << ")";
     if (map.getNumResults() != type.getRank())
-      return emitOpError() << "indexing map of " << describeOperand(op, i)
-                           << " has " << map.getNumResults()
-                           << " results but the operand " << type
-                           << " has rank " << type.getRank();
+      return op.emitOpError() << "indexing map of " << describeOperand(op, i)
+                              << " has " << map.getNumResults()
+                              << " results but the operand " << type
+                              << " has rank " << type.getRank();
     // The affine parser keeps `d0 mod 0` unfolded; upstream's flattener and
     // lower-affine then divide by it.
     for (AffineExpr expr : map.getResults()) {
@@ -153,49 +135,61 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
           bad = e;
       });
       if (bad)
-        return emitOpError() << "indexing map of " << describeOperand(op, i)
-                             << " divides by '"
-                             << str(cast<AffineBinaryOpExpr>(*bad).getRHS())
-                             << "' in '" << str(*bad)
-                             << "'; mod and divisions need a positive "
-                                "constant divisor";
+        return op.emitOpError()
+               << "indexing map of " << describeOperand(op, i)
+               << " divides by '"
+               << str(cast<AffineBinaryOpExpr>(*bad).getRHS()) << "' in '"
+               << str(*bad)
+               << "'; mod and divisions need a positive constant divisor";
     }
   }
+  return success();
+}
 
-  // Outputs: each element is written exactly once, so an output map is a
-  // permutation of the spatial axes (projected: it names each exactly once).
-  unsigned numInputs = getInputs().size();
-  for (unsigned o = 0, e = getOutputs().size(); o < e; ++o) {
+/// Outputs: each element is written exactly once, so an output map is a
+/// permutation of the spatial axes (projected: it names each exactly once).
+static LogicalResult verifyOutputMaps(ComputeLikeOpInterface op,
+                                      ArrayRef<AxisAttr> axes,
+                                      ArrayRef<AffineMap> maps) {
+  unsigned numInputs = op.getInputs().size();
+  for (unsigned o = 0, e = op.getOutputs().size(); o < e; ++o) {
     AffineMap map = maps[numInputs + o];
     llvm::SmallBitVector used(axes.size());
     for (auto [r, expr] : llvm::enumerate(map.getResults())) {
       auto dim = dyn_cast<AffineDimExpr>(expr);
       if (!dim)
-        return emitOpError() << "indexing map of output #" << o << " result #"
-                             << r << " is '" << str(expr)
-                             << "'; output accesses must be single axes";
+        return op.emitOpError() << "indexing map of output #" << o
+                                << " result #" << r << " is '" << str(expr)
+                                << "'; output accesses must be single axes";
       AxisAttr axis = axes[dim.getPosition()];
       if (axis.isReduce())
-        return emitOpError() << "indexing map of output #" << o
-                             << " uses reduce axis '" << axis.getName()
-                             << "'; a reduce axis must not index an output";
+        return op.emitOpError() << "indexing map of output #" << o
+                                << " uses reduce axis '" << axis.getName()
+                                << "'; a reduce axis must not index an output";
       if (used.test(dim.getPosition()))
-        return emitOpError() << "indexing map of output #" << o
-                             << " uses axis '" << axis.getName() << "' twice";
+        return op.emitOpError() << "indexing map of output #" << o
+                                << " uses axis '" << axis.getName()
+                                << "' twice";
       used.set(dim.getPosition());
     }
     for (auto [a, axis] : llvm::enumerate(axes))
       if (axis.isSpatial() && !used.test(a))
-        return emitOpError() << "indexing map of output #" << o
-                             << " does not use spatial axis '"
-                             << axis.getName()
-                             << "'; every spatial axis must index every output";
+        return op.emitOpError()
+               << "indexing map of output #" << o
+               << " does not use spatial axis '" << axis.getName()
+               << "'; every spatial axis must index every output";
   }
+  return success();
+}
 
-  // Dynamic extents: an axis of extent `?` takes its size from the dynamic
-  // operand dimensions it indexes alone, so it needs one, and a static
-  // dimension would make it static. It cannot appear in a compound access,
-  // whose range the verifier could not bound.
+/// Dynamic extents: an axis of extent `?` takes its size from the dynamic
+/// operand dimensions it indexes alone, so it needs one, and a static
+/// dimension would make it static. It cannot appear in a compound access,
+/// whose range the verifier could not bound.
+static LogicalResult verifyDynamicAxes(ComputeLikeOpInterface op,
+                                       ArrayRef<AxisAttr> axes,
+                                       ArrayRef<AffineMap> maps,
+                                       ArrayRef<Value> operands) {
   llvm::SmallBitVector bound(axes.size());
   for (auto [i, map] : llvm::enumerate(maps)) {
     auto type = cast<MemRefType>(operands[i].getType());
@@ -205,7 +199,7 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
         if (!axis.isDynamic())
           continue;
         if (!type.isDynamicDim(r))
-          return emitOpError()
+          return op.emitOpError()
                  << "axis '" << axis.getName() << "' has a dynamic extent "
                  << "but indexes " << describeOperand(op, i) << " dimension #"
                  << r << " of static size " << type.getDimSize(r)
@@ -216,7 +210,7 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
       }
       for (auto [a, axis] : llvm::enumerate(axes))
         if (axis.isDynamic() && expr.isFunctionOfDim(a))
-          return emitOpError()
+          return op.emitOpError()
                  << "access '" << str(expr) << "' of " << describeOperand(op, i)
                  << " uses axis '" << axis.getName()
                  << "' of dynamic extent; a dynamic axis may only index a "
@@ -225,13 +219,54 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
   }
   for (auto [a, axis] : llvm::enumerate(axes))
     if (axis.isDynamic() && !bound.test(a))
-      return emitOpError() << "axis '" << axis.getName()
-                           << "' has a dynamic extent but indexes no dynamic "
-                              "operand dimension alone, so nothing gives its "
-                              "size";
+      return op.emitOpError() << "axis '" << axis.getName()
+                              << "' has a dynamic extent but indexes no "
+                                 "dynamic operand dimension alone, so "
+                                 "nothing gives its size";
+  return success();
+}
 
-  // Shapes: a single-axis access must span the operand's dimension exactly;
-  // a compound access (convolution's oh + kh) must stay inside it.
+/// An element of an ext.compute's input `i` read under a branch
+/// (if_then_else) only needs to be in bounds where the branch runs: true
+/// when the guards prove access `expr` of dimension `r` (of `size`) inside,
+/// false when they cannot tell, failure (reported) when they show it
+/// leaves.
+static FailureOr<bool> insideUnderGuards(ComputeLikeOpInterface op, unsigned i,
+                                         unsigned r, AffineExpr expr,
+                                         int64_t size) {
+  auto compute = dyn_cast<ComputeOp>(op.getOperation());
+  if (!compute || i >= op.getInputs().size())
+    return false;
+  Block &entry = compute.getBody().front();
+  Block *read = getReadBlock(entry.getArgument(i));
+  if (!read || read == &entry)
+    return false;
+  std::string witness;
+  std::optional<bool> inside = inBoundsUnderGuards(
+      compute, getGuards(read, &entry), expr, size, witness);
+  if (!inside)
+    return false;
+  if (*inside)
+    return true;
+  return op.emitOpError() << "access '" << str(expr) << "' of "
+                          << describeOperand(op, i) << " dimension #" << r
+                          << " leaves [0, " << size
+                          << ") under the branch that reads it, at " << witness
+                          << "; guard the read so that it stays inside";
+}
+
+/// Shapes: a single-axis access must span the operand's dimension exactly;
+/// a compound access (convolution's oh + kh) must stay inside it.
+static LogicalResult verifyAccessBounds(ComputeLikeOpInterface op,
+                                        ArrayRef<AxisAttr> axes,
+                                        ArrayRef<AffineMap> maps,
+                                        ArrayRef<Value> operands) {
+  // Dynamic axes never reach a compound access (verifyDynamicAxes): 1 keeps
+  // the range arithmetic well-defined for the others.
+  SmallVector<int64_t> extents = op.getExtents();
+  for (int64_t &e : extents)
+    if (ShapedType::isDynamic(e))
+      e = 1;
   for (auto [i, map] : llvm::enumerate(maps)) {
     auto type = cast<MemRefType>(operands[i].getType());
     for (auto [r, expr] : llvm::enumerate(map.getResults())) {
@@ -241,92 +276,102 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
       if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
         AxisAttr axis = axes[dim.getPosition()];
         if (axis.getExtent() != size)
-          return emitOpError()
+          return op.emitOpError()
                  << describeOperand(op, i) << " dimension #" << r
                  << " has size " << size << " but axis '" << axis.getName()
                  << "' that indexes it has extent " << axis.getExtent();
         continue;
       }
-      // An element read under a branch (if_then_else): in bounds where the
-      // branch runs.
-      if (auto compute = dyn_cast<ComputeOp>(op.getOperation());
-          compute && i < getInputs().size()) {
-        Block &entry = compute.getBody().front();
-        Block *read = getReadBlock(entry.getArgument(i));
-        if (read && read != &entry) {
-          std::string witness;
-          std::optional<bool> inside = inBoundsUnderGuards(
-              compute, getGuards(read, &entry), expr, size, witness);
-          if (inside && *inside)
-            continue;
-          if (inside)
-            return emitOpError()
-                   << "access '" << str(expr) << "' of "
-                   << describeOperand(op, i) << " dimension #" << r
-                   << " leaves [0, " << size << ") under the branch that "
-                   << "reads it, at " << witness
-                   << "; guard the read so that it stays inside";
-        }
-      }
+      FailureOr<bool> guarded = insideUnderGuards(op, i, r, expr, size);
+      if (failed(guarded))
+        return failure();
+      if (*guarded)
+        continue;
       std::optional<IndexRange> range = computeAffineRange(expr, extents);
       if (!range)
-        return emitOpError() << "cannot bound the access '" << str(expr) << "' of "
-                             << describeOperand(op, i);
+        return op.emitOpError() << "cannot bound the access '" << str(expr)
+                                << "' of " << describeOperand(op, i);
       if (range->lo < 0 || range->hi >= size)
-        return emitOpError() << "access '" << str(expr) << "' of "
-                             << describeOperand(op, i) << " dimension #"
-                             << r << " ranges over [" << range->lo << ", "
-                             << range->hi << "], outside [0, " << size << ")";
-    }
-  }
-
-  // Combiner.
-  std::optional<CombinerKind> combiner = getCombiner();
-  if (hasReduceAxes() && !combiner) {
-    auto reduceAxis = llvm::find_if(axes, [](AxisAttr a) { return a.isReduce(); });
-    return emitOpError() << "has reduce axis '" << reduceAxis->getName()
-                         << "' but no combiner";
-  }
-  if (!hasReduceAxes() && combiner)
-    return emitOpError("has a combiner but no reduce axis to combine over");
-
-  if (combiner && *combiner == CombinerKind::custom) {
-    if (!getIdentity())
-      return emitOpError("with combiner(custom) needs an identity, one value "
-                         "per output");
-    ArrayAttr identity = *getIdentity();
-    if (identity.size() != getOutputs().size())
-      return emitOpError() << "has " << identity.size()
-                           << " identity values but " << getOutputs().size()
-                           << " outputs";
-    for (auto [o, out] : llvm::enumerate(getOutputs())) {
-      Type elem = cast<MemRefType>(out.getType()).getElementType();
-      Type idType = cast<TypedAttr>(identity[o]).getType();
-      if (idType != elem)
-        return emitOpError() << "identity #" << o << " has type " << idType
-                             << " but output #" << o << " has element type "
-                             << elem;
-    }
-    if (getReducer().empty())
-      return emitOpError("with combiner(custom) needs a reducer region");
-  } else {
-    if (getIdentity())
-      return emitOpError("takes an identity only with combiner(custom); the "
-                         "built-in combiners have their own");
-    if (!getReducer().empty())
-      return emitOpError("takes a reducer region only with combiner(custom)");
-    if (combiner) {
-      for (auto [o, out] : llvm::enumerate(getOutputs())) {
-        Type elem = cast<MemRefType>(out.getType()).getElementType();
-        if (!isCombinableType(*combiner, elem))
-          return emitOpError()
-                 << "combiner '" << stringifyCombinerKind(*combiner)
-                 << "' needs integer or floating-point outputs, output #" << o
-                 << " has element type " << elem;
-      }
+        return op.emitOpError()
+               << "access '" << str(expr) << "' of " << describeOperand(op, i)
+               << " dimension #" << r << " ranges over [" << range->lo << ", "
+               << range->hi << "], outside [0, " << size << ")";
     }
   }
   return success();
+}
+
+/// A combiner exactly when there are reduce axes; a custom one with an
+/// identity per output and a reducer, a built-in one over numbers.
+static LogicalResult verifyCombiner(ComputeLikeOpInterface op,
+                                    ArrayRef<AxisAttr> axes) {
+  std::optional<CombinerKind> combiner = op.getCombiner();
+  if (op.hasReduceAxes() && !combiner) {
+    auto reduceAxis =
+        llvm::find_if(axes, [](AxisAttr a) { return a.isReduce(); });
+    return op.emitOpError() << "has reduce axis '" << reduceAxis->getName()
+                            << "' but no combiner";
+  }
+  if (!op.hasReduceAxes() && combiner)
+    return op.emitOpError("has a combiner but no reduce axis to combine over");
+
+  if (combiner && *combiner == CombinerKind::custom) {
+    if (!op.getIdentity())
+      return op.emitOpError("with combiner(custom) needs an identity, one "
+                            "value per output");
+    ArrayAttr identity = *op.getIdentity();
+    if (identity.size() != op.getOutputs().size())
+      return op.emitOpError() << "has " << identity.size()
+                              << " identity values but "
+                              << op.getOutputs().size() << " outputs";
+    for (auto [o, out] : llvm::enumerate(op.getOutputs())) {
+      Type elem = cast<MemRefType>(out.getType()).getElementType();
+      Type idType = cast<TypedAttr>(identity[o]).getType();
+      if (idType != elem)
+        return op.emitOpError() << "identity #" << o << " has type " << idType
+                                << " but output #" << o
+                                << " has element type " << elem;
+    }
+    if (op.getReducer().empty())
+      return op.emitOpError("with combiner(custom) needs a reducer region");
+    return success();
+  }
+  if (op.getIdentity())
+    return op.emitOpError("takes an identity only with combiner(custom); the "
+                          "built-in combiners have their own");
+  if (!op.getReducer().empty())
+    return op.emitOpError("takes a reducer region only with combiner(custom)");
+  if (!combiner)
+    return success();
+  for (auto [o, out] : llvm::enumerate(op.getOutputs())) {
+    Type elem = cast<MemRefType>(out.getType()).getElementType();
+    if (!isCombinableType(*combiner, elem))
+      return op.emitOpError()
+             << "combiner '" << stringifyCombinerKind(*combiner)
+             << "' needs integer or floating-point outputs, output #" << o
+             << " has element type " << elem;
+  }
+  return success();
+}
+
+static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  if (failed(verifyAxisNames(op, axes)))
+    return failure();
+  if (op.getOutputs().empty())
+    return op.emitOpError("needs at least one output");
+  SmallVector<AffineMap> maps = op.getMaps();
+  SmallVector<Value> operands = llvm::to_vector(op.getInputs());
+  llvm::append_range(operands, op.getOutputs());
+  if (maps.size() != operands.size())
+    return op.emitOpError() << "expects one indexing map per operand ("
+                            << operands.size() << "), got " << maps.size();
+  if (failed(verifyMapShapes(op, axes, maps, operands)) ||
+      failed(verifyOutputMaps(op, axes, maps)) ||
+      failed(verifyDynamicAxes(op, axes, maps, operands)) ||
+      failed(verifyAccessBounds(op, axes, maps, operands)))
+    return failure();
+  return verifyCombiner(op, axes);
 }
 
 std::optional<ProductBody> ext::matchProductBody(ComputeLikeOpInterface op) {
