@@ -33,9 +33,6 @@ FUNCTION_EXCEPTIONS = {
         "issue 53: per layout (cyclic, blocked, fragments)",
     ("lib/Dialect/Ext/Transforms/ProducerAttachment.cpp", "tiling::resolveComputeAt"):
         "issue 53: checks apart from planning",
-    ("lib/Dialect/Ext/Transforms/ElementwiseAccumulation.cpp",
-     "tile_lowering::emitOuterProduct"):
-        "issue 53: the vector and scalar forms apart",
 }
 
 

@@ -51,61 +51,21 @@ struct SliceRead {
 
 } // namespace
 
-LogicalResult tile_lowering::emitOuterProduct(LaunchState &state,
-                                              TileComputeOp op,
-                                              ArrayRef<Value> t,
-                                              ArrayRef<Value> bounds) {
-  IRRewriter &rw = state.getRewriter();
-  Location loc = op.getLoc();
+/// How each input of `op` is read per reduce step: the widest vector that
+/// the thread's runs of points, the strides and the alignment allow (a
+/// remark says why one is narrower than the schedule's vector). Spatial
+/// axis `a` is dimension `spatialDim[a]` of the spatial tile
+/// (`spatialShape` over `spatialThreads`); `spatialFull`: every spatial
+/// point is valid; the innermost reduce axis `inner` steps `unroll` points.
+static SmallVector<SliceRead>
+planSliceReads(LaunchState &state, TileComputeOp op, ArrayRef<int> spatialDim,
+               ArrayRef<int64_t> spatialShape,
+               ArrayRef<int64_t> spatialThreads, bool spatialFull,
+               std::optional<unsigned> inner, int64_t unroll) {
   SmallVector<AxisAttr> axes = op.getAxisList();
-  ArrayRef<int64_t> threads = op.getThreads();
   unsigned numAxes = axes.size();
   FragmentLayoutAttrInterface layout = op.getLayoutOrDefault();
-  SmallVector<unsigned> spatial, reduce;
-  for (unsigned a = 0; a < numAxes; ++a)
-    (axes[a].isSpatial() ? spatial : reduce).push_back(a);
-  SmallVector<int64_t> spatialShape, spatialThreads;
-  SmallVector<Value> spatialCoords;
-  SmallVector<int> spatialDim(numAxes, -1);
-  for (auto [d, a] : llvm::enumerate(spatial)) {
-    spatialShape.push_back(axes[a].getExtent());
-    spatialThreads.push_back(threads[a]);
-    spatialCoords.push_back(t[a]);
-    spatialDim[a] = d;
-  }
-  auto isFull = [&](unsigned a) {
-    std::optional<int64_t> c = getConstantIntValue(bounds[a]);
-    return c && *c == axes[a].getExtent();
-  };
-
-  // Points beyond the spatial bounds are computed too (their results are
-  // never stored) when that reads nothing out of bounds and cannot trap:
-  // every input lives in shared memory or a fragment, and the body is
-  // speculatable (no integer division, say).
-  bool inputsInTile = llvm::all_of(op.getInputs(), [&](Value in) {
-    return state.isFragment(in) || isWorkgroupMemRef(in.getType());
-  });
-  bool bodySpeculatable = llvm::all_of(
-      op.getBodyBlock().without_terminator(), [](Operation &inner) {
-        return isPure(&inner) && isSpeculatable(&inner);
-      });
-  bool guardPoints =
-      !(inputsInTile && bodySpeculatable) && !llvm::all_of(spatial, isFull);
-
-  // The innermost reduce axis steps `unroll` points at a time (its reads
-  // become vectors); it needs a constant bound that the step divides. Up to
-  // kFullUnrollTrips such steps are unrolled completely.
   int64_t vector = std::max<int64_t>(1, op.getVector());
-  std::optional<unsigned> inner;
-  int64_t unroll = 1;
-  if (!reduce.empty()) {
-    inner = reduce.back();
-    if (std::optional<int64_t> c = getConstantIntValue(bounds[*inner]))
-      for (unroll = vector; unroll > 1 && *c % unroll != 0; unroll /= 2)
-        ;
-  }
-
-  // How each input is read.
   SmallVector<SliceRead> reads(op.getInputs().size());
   SmallVector<AffineMap> maps = op.getMaps();
   for (auto [i, in] : llvm::enumerate(op.getInputs())) {
@@ -117,7 +77,7 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchState &state,
     // origin the vector divides: a fixup's partial tiles, uncached windows.
     bool shared = isWorkgroupMemRef(type);
     if (state.isFragment(in) || maxWidth <= 1 || type.getRank() == 0 ||
-        (!shared && (type.getMemorySpace() || !llvm::all_of(spatial, isFull))))
+        (!shared && (type.getMemorySpace() || !spatialFull)))
       continue;
     AffineMap map = maps[i];
     SmallVector<int64_t> flat;
@@ -173,6 +133,68 @@ LogicalResult tile_lowering::emitOuterProduct(LaunchState &state,
                       << r.width << " element(s) at a time instead of "
                       << maxWidth << ": " << r.whyNarrow;
   }
+  return reads;
+}
+
+LogicalResult tile_lowering::emitOuterProduct(LaunchState &state,
+                                              TileComputeOp op,
+                                              ArrayRef<Value> t,
+                                              ArrayRef<Value> bounds) {
+  IRRewriter &rw = state.getRewriter();
+  Location loc = op.getLoc();
+  SmallVector<AxisAttr> axes = op.getAxisList();
+  ArrayRef<int64_t> threads = op.getThreads();
+  unsigned numAxes = axes.size();
+  FragmentLayoutAttrInterface layout = op.getLayoutOrDefault();
+  SmallVector<unsigned> spatial, reduce;
+  for (unsigned a = 0; a < numAxes; ++a)
+    (axes[a].isSpatial() ? spatial : reduce).push_back(a);
+  SmallVector<int64_t> spatialShape, spatialThreads;
+  SmallVector<Value> spatialCoords;
+  SmallVector<int> spatialDim(numAxes, -1);
+  for (auto [d, a] : llvm::enumerate(spatial)) {
+    spatialShape.push_back(axes[a].getExtent());
+    spatialThreads.push_back(threads[a]);
+    spatialCoords.push_back(t[a]);
+    spatialDim[a] = d;
+  }
+  auto isFull = [&](unsigned a) {
+    std::optional<int64_t> c = getConstantIntValue(bounds[a]);
+    return c && *c == axes[a].getExtent();
+  };
+
+  // Points beyond the spatial bounds are computed too (their results are
+  // never stored) when that reads nothing out of bounds and cannot trap:
+  // every input lives in shared memory or a fragment, and the body is
+  // speculatable (no integer division, say).
+  bool inputsInTile = llvm::all_of(op.getInputs(), [&](Value in) {
+    return state.isFragment(in) || isWorkgroupMemRef(in.getType());
+  });
+  bool bodySpeculatable = llvm::all_of(
+      op.getBodyBlock().without_terminator(), [](Operation &inner) {
+        return isPure(&inner) && isSpeculatable(&inner);
+      });
+  bool spatialFull = llvm::all_of(spatial, isFull);
+  bool guardPoints = !(inputsInTile && bodySpeculatable) && !spatialFull;
+
+  // The innermost reduce axis steps `unroll` points at a time (its reads
+  // become vectors); it needs a constant bound that the step divides. Up to
+  // kFullUnrollTrips such steps are unrolled completely.
+  int64_t vector = std::max<int64_t>(1, op.getVector());
+  std::optional<unsigned> inner;
+  int64_t unroll = 1;
+  if (!reduce.empty()) {
+    inner = reduce.back();
+    if (std::optional<int64_t> c = getConstantIntValue(bounds[*inner]))
+      for (unroll = vector; unroll > 1 && *c % unroll != 0; unroll /= 2)
+        ;
+  }
+
+  // How each input is read.
+  SmallVector<SliceRead> reads =
+      planSliceReads(state, op, spatialDim, spatialShape, spatialThreads,
+                     spatialFull, inner, unroll);
+  SmallVector<AffineMap> maps = op.getMaps();
 
   // The reduce loops; the innermost steps `unroll` points.
   OpBuilder::InsertionGuard g(rw);
