@@ -79,23 +79,83 @@ SmallVector<int64_t> producerThreads(ComputeOp p, ArrayRef<int64_t> tile,
   return threads;
 }
 
+/// resolveComputeAt's steps over the producers the schedule attaches, with
+/// what they share: the producers in program order (`found`), the ops of
+/// the kernel (`attachedOps`), and what each resolves to (`result`).
+class ComputeAtResolver {
+public:
+  ComputeAtResolver(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
+                    const TilingPlan &plan, ArrayRef<StringAttr> inlined)
+      : rw(rw), op(op), schedule(schedule), plan(plan), inlined(inlined),
+        ctx(op.getContext()), numAnchorAxes(plan.axes.size()),
+        blockThreads(schedule.getNumThreads()) {}
+
+  FailureOr<std::vector<AttachedProducer>> resolve();
+
+private:
+  InFlightDiagnostic errAt(unsigned n) {
+    AttachAttr at = found[n].second;
+    return op.emitOpError() << "schedule: compute_at '"
+                            << at.getCompute().getValue() << "' at '"
+                            << at.getAxis().getValue() << "': ";
+  }
+  /// Offsets of the axes that index no tile (neither blocked nor stepped by
+  /// the k-loop) are always zero: their coefficients do not matter.
+  SmallVector<int64_t> moving(SmallVector<int64_t> coeffs) const {
+    for (unsigned a = 0; a < numAnchorAxes; ++a)
+      if (!llvm::is_contained(plan.blockedAxes, a) &&
+          (!plan.kAxis || a != *plan.kAxis))
+        coeffs[a] = 0;
+    return coeffs;
+  }
+  /// An anchor window as a region: its origin a form of the moving tile
+  /// offsets (lo folded into the constant), its size.
+  SmallVector<WindowDim> asRegion(const InputWindow &w) const {
+    SmallVector<WindowDim> dims;
+    for (const WindowDim &wd : w.dims) {
+      LinearForm f = originOf(wd);
+      WindowDim r;
+      r.coeffs = moving(f.coeffs);
+      r.constant = f.constant;
+      r.size = wd.size;
+      dims.push_back(std::move(r));
+    }
+    return dims;
+  }
+
+  LogicalResult findProducers();
+  LogicalResult checkProducer(unsigned n);
+  LogicalResult readRegion(unsigned n, SmallVector<WindowDim> &region,
+                           std::optional<unsigned> &anchorInput);
+  SmallVector<WindowDim> readerWindow(const AttachedProducer &reader,
+                                      unsigned j) const;
+  LogicalResult checkTileLoop(unsigned n, ArrayRef<WindowDim> region);
+  LogicalResult planProducer(unsigned n);
+  LogicalResult checkStoredOutput(unsigned n);
+  LogicalResult resolveSources(unsigned n);
+  std::optional<SmallVector<int64_t>>
+  placeInBuffer(const AttachedProducer &ap, const InputWindow &pw,
+                ArrayRef<WindowDim> buf) const;
+  LogicalResult checkNothingBetween(unsigned n);
+
+  RewriterBase &rw;
+  ComputeOp op;
+  ScheduleAttr schedule;
+  const TilingPlan &plan;
+  ArrayRef<StringAttr> inlined;
+  MLIRContext *ctx;
+  unsigned numAnchorAxes;
+  int64_t blockThreads;
+  SmallVector<std::pair<ComputeOp, AttachAttr>> found;
+  SmallVector<Operation *> attachedOps;
+  std::vector<AttachedProducer> result;
+};
+
 } // namespace
 
-FailureOr<std::vector<AttachedProducer>>
-tiling::resolveComputeAt(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
-                         const TilingPlan &plan,
-                         ArrayRef<StringAttr> inlined) {
-  std::vector<AttachedProducer> result;
-  ArrayRef<AttachAttr> entries = schedule.getComputeAt();
-  if (entries.empty())
-    return result;
-  MLIRContext *ctx = op.getContext();
-  unsigned numAnchorAxes = plan.axes.size();
-  int64_t blockThreads = schedule.getNumThreads();
-
-  // Found and ordered as the program runs them.
-  SmallVector<std::pair<ComputeOp, AttachAttr>> found;
-  for (AttachAttr at : entries) {
+/// The producers, found and ordered as the program runs them.
+LogicalResult ComputeAtResolver::findProducers() {
+  for (AttachAttr at : schedule.getComputeAt()) {
     StringRef name = at.getCompute().getValue();
     FailureOr<ComputeOp> p = findNamedCompute(op, name, [&]() {
       return op.emitOpError() << "schedule: compute_at '" << name << "': ";
@@ -107,366 +167,398 @@ tiling::resolveComputeAt(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
   llvm::sort(found, [](auto &x, auto &y) {
     return x.first->isBeforeInBlock(y.first);
   });
-  unsigned numAttached = found.size();
-  // Offsets of the axes that index no tile (neither blocked nor stepped by
-  // the k-loop) are always zero: their coefficients do not matter.
-  auto moving = [&](SmallVector<int64_t> coeffs) {
-    for (unsigned a = 0; a < numAnchorAxes; ++a)
-      if (!llvm::is_contained(plan.blockedAxes, a) &&
-          (!plan.kAxis || a != *plan.kAxis))
-        coeffs[a] = 0;
-    return coeffs;
-  };
-  // An anchor window as a region: its origin a form of the moving tile
-  // offsets (lo folded into the constant), its size.
-  auto asRegion = [&](const InputWindow &w) {
-    SmallVector<WindowDim> dims;
-    for (const WindowDim &wd : w.dims) {
-      LinearForm f = originOf(wd);
-      WindowDim r;
-      r.coeffs = moving(f.coeffs);
-      r.constant = f.constant;
-      r.size = wd.size;
-      dims.push_back(std::move(r));
-    }
-    return dims;
-  };
-  auto errAt = [&](unsigned n) {
-    AttachAttr at = found[n].second;
-    return op.emitOpError() << "schedule: compute_at '"
-                            << at.getCompute().getValue() << "' at '"
-                            << at.getAxis().getValue() << "': ";
-  };
-
-  // 1. Each producer on its own (program order): where it is, what it
-  // reads, the producers the schedule inlines substituted into it.
-  SmallVector<Operation *> attachedOps = {op};
+  attachedOps = {op};
   for (auto &entry : found)
     attachedOps.push_back(entry.first);
-  for (unsigned n = 0; n < numAttached; ++n) {
-    auto err = [&]() { return errAt(n); };
-    ComputeOp p = found[n].first;
-    if (!p->isBeforeInBlock(op))
-      return err() << "it comes after " << quotedName(op)
-                   << ", so it produces nothing " << quotedName(op)
-                   << " reads (a consumer goes to reverse_compute_at)";
-    if (p.getScheduleAttr())
-      return err() << "it has its own schedule; an attached producer runs "
-                      "in "
-                   << quotedName(op) << "'s kernel, on its threads";
-    FailureOr<ComputeOp> withInlined =
-        inlineNamedProducers(rw, p, inlined, /*mustRead=*/false);
-    if (failed(withInlined))
-      return failure();
-    p = *withInlined;
-    found[n].first = p;
-    attachedOps[1 + n] = p;
-    if (p.getOutputs().size() != 1)
-      return err() << "it has " << p.getOutputs().size()
-                   << " outputs; compute_at attaches a compute with one";
-    Value out = p.getOutputs()[0];
-    for (Value anchorOut : op.getOutputs())
-      if (llvm::is_contained(p.getInputs(), anchorOut))
-        return err() << "it reads the output of " << quotedName(op)
-                     << ", which reads its output: a cycle";
-    if (llvm::is_contained(p.getInputs(), out))
-      return err() << "it reads its own output";
-    for (AxisAttr axis : p.getAxisList())
-      if (axis.isReduce() && axis.isDynamic())
-        return err() << "its reduce axis '" << axis.getName()
-                     << "' has a dynamic extent; a producer's reduction runs "
-                        "whole in one tile, of static size";
-    if (llvm::is_contained(op.getInputs(), out)) {
-      if (llvm::count(op.getInputs(), out) > 1)
-        return err() << quotedName(op)
-                     << " reads its output through two accesses; attach a "
-                        "producer read through one";
-    }
-  }
+  return success();
+}
 
-  // 2. Regions, consumers first (reverse program order): the union of the
-  // windows its readers in the kernel (the anchor, producers attached after
-  // it) read, as forms of the anchor's tile offsets.
+/// Producer `n` on its own: where it is, what it reads, the producers the
+/// schedule inlines substituted into it.
+LogicalResult ComputeAtResolver::checkProducer(unsigned n) {
+  ComputeOp p = found[n].first;
+  if (!p->isBeforeInBlock(op))
+    return errAt(n) << "it comes after " << quotedName(op)
+                    << ", so it produces nothing " << quotedName(op)
+                    << " reads (a consumer goes to reverse_compute_at)";
+  if (p.getScheduleAttr())
+    return errAt(n) << "it has its own schedule; an attached producer runs "
+                       "in "
+                    << quotedName(op) << "'s kernel, on its threads";
+  FailureOr<ComputeOp> withInlined =
+      inlineNamedProducers(rw, p, inlined, /*mustRead=*/false);
+  if (failed(withInlined))
+    return failure();
+  p = *withInlined;
+  found[n].first = p;
+  attachedOps[1 + n] = p;
+  if (p.getOutputs().size() != 1)
+    return errAt(n) << "it has " << p.getOutputs().size()
+                    << " outputs; compute_at attaches a compute with one";
+  Value out = p.getOutputs()[0];
+  for (Value anchorOut : op.getOutputs())
+    if (llvm::is_contained(p.getInputs(), anchorOut))
+      return errAt(n) << "it reads the output of " << quotedName(op)
+                      << ", which reads its output: a cycle";
+  if (llvm::is_contained(p.getInputs(), out))
+    return errAt(n) << "it reads its own output";
+  for (AxisAttr axis : p.getAxisList())
+    if (axis.isReduce() && axis.isDynamic())
+      return errAt(n) << "its reduce axis '" << axis.getName()
+                      << "' has a dynamic extent; a producer's reduction "
+                         "runs whole in one tile, of static size";
+  if (llvm::count(op.getInputs(), out) > 1)
+    return errAt(n) << quotedName(op)
+                    << " reads its output through two accesses; attach a "
+                       "producer read through one";
+  return success();
+}
+
+/// Reader `reader`'s window of its input `j`, its axes' offsets
+/// substituted: a form of the anchor's tile offsets.
+SmallVector<WindowDim>
+ComputeAtResolver::readerWindow(const AttachedProducer &reader,
+                                unsigned j) const {
+  SmallVector<WindowDim> dims;
+  for (const WindowDim &qd : reader.plan.windows[j].dims) {
+    WindowDim r;
+    r.coeffs.assign(numAnchorAxes, 0);
+    r.constant = qd.constant + qd.lo;
+    r.size = qd.size;
+    for (auto [qa, c] : llvm::enumerate(qd.coeffs)) {
+      if (c == 0)
+        continue;
+      const WindowDim &o = reader.origin[qa];
+      r.constant += c * o.constant;
+      for (unsigned a = 0; a < numAnchorAxes; ++a)
+        r.coeffs[a] += c * o.coeffs[a];
+    }
+    r.coeffs = moving(r.coeffs);
+    dims.push_back(std::move(r));
+  }
+  return dims;
+}
+
+/// The region of producer `n`'s output: the union of the windows its
+/// readers in the kernel (the anchor, `anchorInput`, and the producers
+/// attached after it) read, as forms of the anchor's tile offsets.
+LogicalResult
+ComputeAtResolver::readRegion(unsigned n, SmallVector<WindowDim> &region,
+                              std::optional<unsigned> &anchorInput) {
+  Value out = found[n].first.getOutputs()[0];
+  bool any = false;
+  auto addReader = [&](ArrayRef<WindowDim> dims,
+                       StringRef reader) -> LogicalResult {
+    if (!any) {
+      region.assign(dims.begin(), dims.end());
+      any = true;
+      return success();
+    }
+    for (auto [d, wd] : llvm::enumerate(dims)) {
+      WindowDim &r = region[d];
+      if (wd.coeffs != r.coeffs)
+        return errAt(n) << reader << " reads it at a region that moves "
+                        << "differently with the tiles from another reader's";
+      int64_t lo = std::min(r.constant, wd.constant);
+      int64_t hi = std::max(r.constant + r.size, wd.constant + wd.size);
+      r.constant = lo;
+      r.size = hi - lo;
+    }
+    return success();
+  };
+  for (auto [i, in] : llvm::enumerate(op.getInputs()))
+    if (in == out)
+      anchorInput = i;
+  if (anchorInput &&
+      failed(addReader(asRegion(plan.windows[*anchorInput]), quotedName(op))))
+    return failure();
+  for (unsigned q = n + 1; q < found.size(); ++q) {
+    AttachedProducer &reader = result[q];
+    for (auto [j, in] : llvm::enumerate(reader.producer.getInputs()))
+      if (in == out &&
+          failed(addReader(readerWindow(reader, j),
+                           quotedName(reader.producer))))
+        return failure();
+  }
+  if (!any)
+    return errAt(n) << "neither " << quotedName(op)
+                    << " nor a producer attached after it reads its output; "
+                       "compute_at attaches a producer of the scheduled "
+                       "compute's inputs";
+  return success();
+}
+
+/// The tile loop producer `n` is attached at: a blocked axis; its region
+/// may change only with the blocked axes up to it.
+LogicalResult ComputeAtResolver::checkTileLoop(unsigned n,
+                                               ArrayRef<WindowDim> region) {
+  StringRef axisName = found[n].second.getAxis().getValue();
+  auto blocked = llvm::find_if(plan.blockedAxes, [&](unsigned a) {
+    return plan.axes[a].getName() == axisName;
+  });
+  if (blocked == plan.blockedAxes.end()) {
+    InFlightDiagnostic d = errAt(n);
+    d << "it is not an axis " << quotedName(op)
+      << "'s schedule binds to blocks (";
+    llvm::interleaveComma(plan.blockedAxes, d, [&](unsigned a) {
+      d << "'" << plan.axes[a].getName() << "'";
+    });
+    return d << "); a producer is computed at a tile loop";
+  }
+  unsigned level = blocked - plan.blockedAxes.begin();
+  for (auto [d, r] : llvm::enumerate(region)) {
+    for (unsigned a = 0; a < numAnchorAxes; ++a) {
+      if (r.coeffs[a] == 0)
+        continue;
+      if (plan.kAxis && a == *plan.kAxis)
+        return errAt(n) << "it is read at points that change with '"
+                        << plan.axes[a].getName()
+                        << "', the reduce axis the k-loop steps through; a "
+                           "producer is computed once per tile, before the "
+                           "k-loop";
+      auto pos = llvm::find(plan.blockedAxes, a);
+      if (pos != plan.blockedAxes.end() &&
+          unsigned(pos - plan.blockedAxes.begin()) > level)
+        return errAt(n) << quotedName(op)
+                        << " reads it at points that change with '"
+                        << plan.axes[a].getName() << "', a tile loop inside '"
+                        << axisName << "': the region at '" << axisName
+                        << "' would span every '" << plan.axes[a].getName()
+                        << "' tile (attach it at '" << plan.axes[a].getName()
+                        << "')";
+      if (r.coeffs[a] < 0)
+        return errAt(n) << "it is read with a negative stride along '"
+                        << plan.axes[a].getName()
+                        << "'; the region a tile reads must grow with its "
+                           "offset";
+    }
+    if (r.constant < 0)
+      return errAt(n) << "it is read before index 0 of dimension #" << d
+                      << "; the region a tile reads must lie inside it";
+  }
+  return success();
+}
+
+/// Producer `n`'s own plan once its region is known: the anchor's map of
+/// the region's buffer, and P's tile: each spatial axis spans the region of
+/// the output dimension it indexes, each reduce axis its whole extent.
+LogicalResult ComputeAtResolver::planProducer(unsigned n) {
+  AttachedProducer &ap = result[n];
+  ComputeOp p = ap.producer;
+  ArrayRef<WindowDim> region = ap.region;
+  if (ap.anchorInput) {
+    // The anchor reads the buffer through its window's map, shifted to
+    // where its window starts in the region.
+    const InputWindow &w = plan.windows[*ap.anchorInput];
+    SmallVector<AffineExpr> exprs;
+    for (auto [d, e] : llvm::enumerate(w.localMap.getResults()))
+      exprs.push_back(e + (originOf(w.dims[d]).constant - region[d].constant));
+    ap.anchorMap = AffineMap::get(numAnchorAxes, 0, exprs, ctx);
+  }
+  SmallVector<AxisAttr> pAxes = p.getAxisList();
+  unsigned numP = pAxes.size();
+  SmallVector<int64_t> tile(numP, 1);
+  ap.outputDim.assign(numP, -1);
+  for (auto [d, e] : llvm::enumerate(p.getOutputMap(0).getResults())) {
+    unsigned a = cast<AffineDimExpr>(e).getPosition();
+    tile[a] = region[d].size;
+    ap.outputDim[a] = d;
+  }
+  ap.origin.assign(numP, WindowDim());
+  for (auto [a, axis] : llvm::enumerate(pAxes)) {
+    ap.origin[a].coeffs.assign(numAnchorAxes, 0);
+    if (axis.isReduce()) {
+      tile[a] = axis.getExtent();
+      continue;
+    }
+    if (ap.outputDim[a] < 0)
+      return errAt(n) << "its axis '" << axis.getName()
+                      << "' does not index its output";
+    ap.origin[a] = region[ap.outputDim[a]];
+  }
+  SmallVector<int64_t> threads = producerThreads(p, tile, blockThreads);
+  auto pSchedule = ScheduleAttr::get(
+      ctx, tile, {}, threads, {}, {}, RasterOrder::row, 1, 1, 1, {}, {}, {},
+      1, true, {}, {}, {}, {}, false, WarpSpecialization::none, {});
+  FailureOr<TilingPlan> pPlan = planTiling(p, pSchedule);
+  if (failed(pPlan))
+    return failure();
+  ap.plan = std::move(*pPlan);
+  return success();
+}
+
+/// Producer `n`'s output is stored too when anything else reads it: then
+/// each element from one block (the region is a blocked axis's tile
+/// exactly, and every blocked axis with several tiles indexes it).
+LogicalResult ComputeAtResolver::checkStoredOutput(unsigned n) {
+  AttachedProducer &ap = result[n];
+  ap.keepOutput = isReadElsewhere(ap.producer.getOutputs()[0], attachedOps);
+  if (!ap.keepOutput)
+    return success();
+  llvm::SmallBitVector used(numAnchorAxes);
+  bool exact = true;
+  for (const WindowDim &r : ap.region) {
+    unsigned nonzero = 0;
+    unsigned axis = 0;
+    for (unsigned a = 0; a < numAnchorAxes; ++a)
+      if (r.coeffs[a] != 0) {
+        ++nonzero;
+        axis = a;
+      }
+    exact &= nonzero == 1 && r.coeffs[axis] == 1 && r.constant == 0 &&
+             r.size == plan.tile[axis];
+    if (nonzero)
+      used.set(axis);
+  }
+  for (auto [d, a] : llvm::enumerate(plan.blockedAxes))
+    if (!used.test(a) && plan.tileCounts[d] != 1)
+      exact = false;
+  if (!exact)
+    return errAt(n) << "its output is read outside the kernel (a function "
+                       "argument, or another op), and the regions the "
+                       "tiles compute overlap: it would be written by "
+                       "several blocks; keep it internal or give it its "
+                       "own kernel";
+  return success();
+}
+
+/// Where `ap`'s window `pw` of an input starts in a buffer of region
+/// `buf`, per dimension; none when it moves differently with the tiles or
+/// does not lie inside.
+std::optional<SmallVector<int64_t>>
+ComputeAtResolver::placeInBuffer(const AttachedProducer &ap,
+                                 const InputWindow &pw,
+                                 ArrayRef<WindowDim> buf) const {
+  unsigned numP = ap.plan.axes.size();
+  SmallVector<int64_t> shift;
+  for (auto [d, pd] : llvm::enumerate(pw.dims)) {
+    // P's access at its local point x: sum(c_p * x_p) + c + sum(c_p *
+    // origin_p), less the buffer's origin.
+    SmallVector<int64_t> coeffs(numAnchorAxes, 0);
+    std::optional<int64_t> constant = pd.constant;
+    for (unsigned pa = 0; pa < numP && constant; ++pa) {
+      if (pd.coeffs[pa] == 0)
+        continue;
+      std::optional<int64_t> term =
+          llvm::checkedMul(pd.coeffs[pa], ap.origin[pa].constant);
+      constant = term ? llvm::checkedAdd(*constant, *term) : std::nullopt;
+      for (unsigned a = 0; a < numAnchorAxes; ++a)
+        coeffs[a] += pd.coeffs[pa] * ap.origin[pa].coeffs[a];
+    }
+    if (!constant || moving(coeffs) != buf[d].coeffs)
+      return std::nullopt;
+    // The local window [lo, lo + size) shifted into the buffer.
+    int64_t at = *constant - buf[d].constant + pd.lo;
+    if (at < 0 || at + pd.size > buf[d].size)
+      return std::nullopt;
+    shift.push_back(at);
+  }
+  return shift;
+}
+
+/// Where producer `n` reads each input: a buffer of the kernel that holds
+/// what it reads (an earlier producer's region, required; a tile an anchor
+/// without an accumulator copies first), else global memory.
+LogicalResult ComputeAtResolver::resolveSources(unsigned n) {
+  AttachedProducer &ap = result[n];
+  for (auto [j, in] : llvm::enumerate(ap.producer.getInputs())) {
+    AttachedProducer::Source src;
+    // Candidate buffers: (their region, the producer or anchor input).
+    SmallVector<std::pair<SmallVector<WindowDim>, AttachedProducer::Source>>
+        candidates;
+    std::optional<unsigned> producerBuf;
+    for (unsigned q = 0; q < n; ++q)
+      if (result[q].producer.getOutputs()[0] == in) {
+        producerBuf = q;
+        AttachedProducer::Source c;
+        c.producer = q;
+        candidates.push_back({result[q].region, c});
+      }
+    // (An anchor with an accumulator copies its tiles after the
+    // producers run.)
+    if (!producerBuf && !plan.useFragments)
+      for (auto [i, anchorIn] : llvm::enumerate(op.getInputs()))
+        if (anchorIn == in && plan.cached.test(i)) {
+          AttachedProducer::Source c;
+          c.anchorInput = i;
+          candidates.push_back({asRegion(plan.windows[i]), c});
+        }
+    for (auto &[buf, cand] : candidates) {
+      std::optional<SmallVector<int64_t>> shift =
+          placeInBuffer(ap, ap.plan.windows[j], buf);
+      if (!shift)
+        continue;
+      src = cand;
+      src.at = *shift;
+      break;
+    }
+    if (producerBuf && !src.at)
+      return errAt(n) << "it reads '"
+                      << result[*producerBuf].producer.getNameAttr().getValue()
+                      << "' at points outside the region that producer is "
+                         "computed for at its tile";
+    ap.sources.push_back(src);
+  }
+  return success();
+}
+
+/// Nothing between producer `n` and the anchor may write what it reads (it
+/// now runs at the anchor), nor use its output but the attached computes.
+LogicalResult ComputeAtResolver::checkNothingBetween(unsigned n) {
+  ComputeOp p = result[n].producer;
+  if (Operation *between = findWriteBetween(p, op, p.getInputs()))
+    return errAt(n) << "'" << between->getName() << "' between it and "
+                    << quotedName(op) << " writes a memref it reads";
+  for (Operation *user : p.getOutputs()[0].getUsers()) {
+    if (llvm::is_contained(attachedOps, user) ||
+        user->getBlock() != op->getBlock() || !p->isBeforeInBlock(user) ||
+        !user->isBeforeInBlock(op))
+      continue;
+    return errAt(n) << "'" << user->getName() << "' between it and "
+                    << quotedName(op)
+                    << " uses its output, which is now computed later";
+  }
+  return success();
+}
+
+FailureOr<std::vector<AttachedProducer>> ComputeAtResolver::resolve() {
+  if (failed(findProducers()))
+    return failure();
+  unsigned numAttached = found.size();
+  // 1. Each producer on its own, in program order.
+  for (unsigned n = 0; n < numAttached; ++n)
+    if (failed(checkProducer(n)))
+      return failure();
+  // 2. Regions, consumers first (reverse program order), since a producer
+  // computes what the producers attached after it read.
   result.resize(numAttached);
   for (int n = numAttached - 1; n >= 0; --n) {
-    auto err = [&]() { return errAt(n); };
-    ComputeOp p = found[n].first;
-    StringRef axisName = found[n].second.getAxis().getValue();
-    Value out = p.getOutputs()[0];
     AttachedProducer &ap = result[n];
-    ap.producer = p;
+    ap.producer = found[n].first;
     SmallVector<WindowDim> region;
-    bool any = false;
-    auto addReader = [&](ArrayRef<WindowDim> dims, StringRef reader)
-        -> LogicalResult {
-      if (!any) {
-        region.assign(dims.begin(), dims.end());
-        any = true;
-        return success();
-      }
-      for (auto [d, wd] : llvm::enumerate(dims)) {
-        WindowDim &r = region[d];
-        if (wd.coeffs != r.coeffs)
-          return err() << reader << " reads it at a region that moves "
-                       << "differently with the tiles from another reader's";
-        int64_t lo = std::min(r.constant, wd.constant);
-        int64_t hi = std::max(r.constant + r.size, wd.constant + wd.size);
-        r.constant = lo;
-        r.size = hi - lo;
-      }
-      return success();
-    };
     std::optional<unsigned> anchorInput;
-    for (auto [i, in] : llvm::enumerate(op.getInputs()))
-      if (in == out)
-        anchorInput = i;
-    if (anchorInput &&
-        failed(addReader(asRegion(plan.windows[*anchorInput]), quotedName(op))))
+    if (failed(readRegion(n, region, anchorInput)) ||
+        failed(checkTileLoop(n, region)))
       return failure();
-    for (unsigned q = n + 1; q < numAttached; ++q) {
-      AttachedProducer &reader = result[q];
-      for (auto [j, in] : llvm::enumerate(reader.producer.getInputs())) {
-        if (in != out)
-          continue;
-        // Q's window of P's output, its axes' offsets substituted.
-        SmallVector<WindowDim> dims;
-        for (const WindowDim &qd : reader.plan.windows[j].dims) {
-          WindowDim r;
-          r.coeffs.assign(numAnchorAxes, 0);
-          r.constant = qd.constant + qd.lo;
-          r.size = qd.size;
-          for (auto [qa, c] : llvm::enumerate(qd.coeffs)) {
-            if (c == 0)
-              continue;
-            const WindowDim &o = reader.origin[qa];
-            r.constant += c * o.constant;
-            for (unsigned a = 0; a < numAnchorAxes; ++a)
-              r.coeffs[a] += c * o.coeffs[a];
-          }
-          r.coeffs = moving(r.coeffs);
-          dims.push_back(std::move(r));
-        }
-        if (failed(addReader(dims, quotedName(reader.producer))))
-          return failure();
-      }
-    }
-    if (!any)
-      return err() << "neither " << quotedName(op)
-                   << " nor a producer attached after it reads its output; "
-                      "compute_at attaches a producer of the scheduled "
-                      "compute's inputs";
-
-    // The tile loop: a blocked axis; the region may change only with the
-    // blocked axes up to it.
-    auto blocked = llvm::find_if(plan.blockedAxes, [&](unsigned a) {
-      return plan.axes[a].getName() == axisName;
-    });
-    if (blocked == plan.blockedAxes.end()) {
-      InFlightDiagnostic d = err();
-      d << "it is not an axis " << quotedName(op)
-        << "'s schedule binds to blocks (";
-      llvm::interleaveComma(plan.blockedAxes, d, [&](unsigned a) {
-        d << "'" << plan.axes[a].getName() << "'";
-      });
-      return d << "); a producer is computed at a tile loop";
-    }
-    unsigned level = blocked - plan.blockedAxes.begin();
-    for (auto [d, r] : llvm::enumerate(region)) {
-      for (unsigned a = 0; a < numAnchorAxes; ++a) {
-        if (r.coeffs[a] == 0)
-          continue;
-        if (plan.kAxis && a == *plan.kAxis)
-          return err() << "it is read at points that change with '"
-                       << plan.axes[a].getName()
-                       << "', the reduce axis the k-loop steps through; a "
-                          "producer is computed once per tile, before the "
-                          "k-loop";
-        auto pos = llvm::find(plan.blockedAxes, a);
-        if (pos != plan.blockedAxes.end() &&
-            unsigned(pos - plan.blockedAxes.begin()) > level)
-          return err() << quotedName(op) << " reads it at points that change "
-                       << "with '" << plan.axes[a].getName()
-                       << "', a tile loop inside '" << axisName
-                       << "': the region at '" << axisName
-                       << "' would span every '" << plan.axes[a].getName()
-                       << "' tile (attach it at '" << plan.axes[a].getName()
-                       << "')";
-        if (r.coeffs[a] < 0)
-          return err() << "it is read with a negative stride along '"
-                       << plan.axes[a].getName()
-                       << "'; the region a tile reads must grow with its "
-                          "offset";
-      }
-      if (r.constant < 0)
-        return err() << "it is read before index 0 of dimension #" << d
-                     << "; the region a tile reads must lie inside it";
-    }
     ap.region = region;
     ap.anchorInput = anchorInput;
-    if (anchorInput) {
-      // The anchor reads the buffer through its window's map, shifted to
-      // where its window starts in the region.
-      const InputWindow &w = plan.windows[*anchorInput];
-      SmallVector<AffineExpr> exprs;
-      for (auto [d, e] : llvm::enumerate(w.localMap.getResults()))
-        exprs.push_back(e + (originOf(w.dims[d]).constant - region[d].constant));
-      ap.anchorMap = AffineMap::get(numAnchorAxes, 0, exprs, ctx);
-    }
-
-    // P's tile: each spatial axis spans the region of the output dimension
-    // it indexes, each reduce axis its whole extent.
-    SmallVector<AxisAttr> pAxes = p.getAxisList();
-    unsigned numP = pAxes.size();
-    SmallVector<int64_t> tile(numP, 1);
-    ap.outputDim.assign(numP, -1);
-    for (auto [d, e] : llvm::enumerate(p.getOutputMap(0).getResults())) {
-      unsigned a = cast<AffineDimExpr>(e).getPosition();
-      tile[a] = region[d].size;
-      ap.outputDim[a] = d;
-    }
-    ap.origin.assign(numP, WindowDim());
-    for (auto [a, axis] : llvm::enumerate(pAxes)) {
-      ap.origin[a].coeffs.assign(numAnchorAxes, 0);
-      if (axis.isReduce()) {
-        tile[a] = axis.getExtent();
-        continue;
-      }
-      if (ap.outputDim[a] < 0)
-        return err() << "its axis '" << axis.getName()
-                     << "' does not index its output";
-      ap.origin[a] = region[ap.outputDim[a]];
-    }
-    SmallVector<int64_t> threads = producerThreads(p, tile, blockThreads);
-    auto pSchedule = ScheduleAttr::get(
-        ctx, tile, {}, threads, {}, {}, RasterOrder::row, 1, 1, 1, {}, {}, {},
-        1, true, {}, {}, {}, {}, false, WarpSpecialization::none, {});
-    FailureOr<TilingPlan> pPlan = planTiling(p, pSchedule);
-    if (failed(pPlan))
+    if (failed(planProducer(n)) || failed(checkStoredOutput(n)))
       return failure();
-    ap.plan = std::move(*pPlan);
-
-    // Its output is stored too when anything else reads it: then each
-    // element from one block (the region is a blocked axis's tile exactly,
-    // and every blocked axis with several tiles indexes it).
-    ap.keepOutput = isReadElsewhere(out, attachedOps);
-    if (ap.keepOutput) {
-      llvm::SmallBitVector used(numAnchorAxes);
-      bool exact = true;
-      for (const WindowDim &r : region) {
-        unsigned nonzero = 0;
-        unsigned axis = 0;
-        for (unsigned a = 0; a < numAnchorAxes; ++a)
-          if (r.coeffs[a] != 0) {
-            ++nonzero;
-            axis = a;
-          }
-        exact &= nonzero == 1 && r.coeffs[axis] == 1 && r.constant == 0 &&
-                 r.size == plan.tile[axis];
-        if (nonzero)
-          used.set(axis);
-      }
-      for (auto [d, a] : llvm::enumerate(plan.blockedAxes))
-        if (!used.test(a) && plan.tileCounts[d] != 1)
-          exact = false;
-      if (!exact)
-        return err() << "its output is read outside the kernel (a function "
-                        "argument, or another op), and the regions the "
-                        "tiles compute overlap: it would be written by "
-                        "several blocks; keep it internal or give it its "
-                        "own kernel";
-    }
   }
+  // 3. Where each producer reads its inputs (program order).
+  for (unsigned n = 0; n < numAttached; ++n)
+    if (failed(resolveSources(n)) || failed(checkNothingBetween(n)))
+      return failure();
+  return std::move(result);
+}
 
-  // 3. Where each producer reads its inputs (program order): a buffer of
-  // the kernel that holds what it reads (an earlier producer's region,
-  // required; a tile an anchor without an accumulator copies first), else
-  // global memory. Nothing between it and the anchor may write what it reads (it
-  // now runs at the anchor), nor use its output but the attached computes.
-  for (unsigned n = 0; n < numAttached; ++n) {
-    auto err = [&]() { return errAt(n); };
-    AttachedProducer &ap = result[n];
-    ComputeOp p = ap.producer;
-    unsigned numP = ap.plan.axes.size();
-    for (auto [j, in] : llvm::enumerate(p.getInputs())) {
-      AttachedProducer::Source src;
-      // Candidate buffers: (their region, the producer or anchor input).
-      SmallVector<std::pair<SmallVector<WindowDim>, AttachedProducer::Source>>
-          candidates;
-      std::optional<unsigned> producerBuf;
-      for (unsigned q = 0; q < n; ++q)
-        if (result[q].producer.getOutputs()[0] == in) {
-          producerBuf = q;
-          AttachedProducer::Source c;
-          c.producer = q;
-          candidates.push_back({result[q].region, c});
-        }
-      // (An anchor with an accumulator copies its tiles after the
-      // producers run.)
-      if (!producerBuf && !plan.useFragments)
-        for (auto [i, anchorIn] : llvm::enumerate(op.getInputs()))
-          if (anchorIn == in && plan.cached.test(i)) {
-            AttachedProducer::Source c;
-            c.anchorInput = i;
-            candidates.push_back({asRegion(plan.windows[i]), c});
-          }
-      const InputWindow &pw = ap.plan.windows[j];
-      for (auto &[buf, cand] : candidates) {
-        bool fits = true;
-        SmallVector<int64_t> shift;
-        for (auto [d, pd] : llvm::enumerate(pw.dims)) {
-          // P's access at its local point x: sum(c_p * x_p) + c + sum(c_p *
-          // origin_p), less the buffer's origin.
-          SmallVector<int64_t> coeffs(numAnchorAxes, 0);
-          std::optional<int64_t> constant = pd.constant;
-          for (unsigned pa = 0; pa < numP && constant; ++pa) {
-            if (pd.coeffs[pa] == 0)
-              continue;
-            std::optional<int64_t> term =
-                llvm::checkedMul(pd.coeffs[pa], ap.origin[pa].constant);
-            constant = term ? llvm::checkedAdd(*constant, *term) : std::nullopt;
-            for (unsigned a = 0; a < numAnchorAxes; ++a)
-              coeffs[a] += pd.coeffs[pa] * ap.origin[pa].coeffs[a];
-          }
-          if (!constant || moving(coeffs) != buf[d].coeffs) {
-            fits = false;
-            break;
-          }
-          // The local window [lo, lo + size) shifted into the buffer.
-          int64_t at = *constant - buf[d].constant + pd.lo;
-          if (at < 0 || at + pd.size > buf[d].size) {
-            fits = false;
-            break;
-          }
-          shift.push_back(at);
-        }
-        if (!fits)
-          continue;
-        src = cand;
-        src.at = shift;
-        break;
-      }
-      if (producerBuf && !src.at)
-        return err() << "it reads '"
-                     << result[*producerBuf].producer.getNameAttr().getValue()
-                     << "' at points outside the region that producer is "
-                        "computed for at its tile";
-      ap.sources.push_back(src);
-    }
-
-    if (Operation *between = findWriteBetween(p, op, p.getInputs()))
-      return err() << "'" << between->getName() << "' between it and "
-                   << quotedName(op) << " writes a memref it reads";
-    for (Operation *user : p.getOutputs()[0].getUsers()) {
-      if (llvm::is_contained(attachedOps, user) ||
-          user->getBlock() != op->getBlock() || !p->isBeforeInBlock(user) ||
-          !user->isBeforeInBlock(op))
-        continue;
-      return err() << "'" << user->getName() << "' between it and "
-                   << quotedName(op)
-                   << " uses its output, which is now computed later";
-    }
-  }
-  return result;
+FailureOr<std::vector<AttachedProducer>>
+tiling::resolveComputeAt(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
+                         const TilingPlan &plan,
+                         ArrayRef<StringAttr> inlined) {
+  if (schedule.getComputeAt().empty())
+    return std::vector<AttachedProducer>();
+  return ComputeAtResolver(rw, op, schedule, plan, inlined).resolve();
 }
 
 void tiling::emitAttachedProducers(RewriterBase &rw, Location loc,
