@@ -19,6 +19,7 @@ import argparse
 import concurrent.futures
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 
@@ -124,7 +125,9 @@ def main():
     ap.add_argument("--compare", metavar="BEFORE")
     ap.add_argument("--no-python", action="store_true")
     args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
+    # A fresh folder: a file left from an earlier run would be compared.
+    shutil.rmtree(args.out, ignore_errors=True)
+    os.makedirs(args.out)
     bindir = os.path.join(args.build, "bin")
     jobs = [(k, c) for k in examples() for c in NVIDIA + AMD]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:

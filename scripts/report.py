@@ -120,7 +120,7 @@ def main():
 
     # 1. the tile level, and the decomposition on the chip's SMs: work per
     # CTA, fixups and the predicted utilization against data-parallel's
-    # (ext-apply-schedule's report, the cost model of ext/Support/TileWork.h).
+    # (ext-apply-schedule's report, the cost model of ext/Model/TileWork.h).
     tiled = run([opt, args.kernel, "--ext-apply-schedule"]).stdout
     rem = run([opt, args.kernel, f"--ext-apply-schedule=report=true chip={args.chip}",
                "--mlir-print-op-on-diagnostic=false", "-o", os.devnull]).stderr

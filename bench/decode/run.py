@@ -11,7 +11,7 @@ schedule is one decode tile (16 x 128 x 64 on mma.sync m16n8k16, 4 warps,
    decomposition (data-parallel, split-K serial and parallel with 2, 4, 8
    and 16 slices, stream_k on the SM count, stream_k_dp, stream_k_2tile)
    the cost model's predicted SM utilization and makespan
-   (ext/Support/TileWork.h through ext.predict_work), and `auto`'s choice
+   (ext/Model/TileWork.h through ext.predict_work), and `auto`'s choice
    at launch (ext.choose_at_launch: the function the kernels' host code
    calls when it runs). Model time = makespan x the time of one main-loop
    iteration of one CTA, from a roofline of the tile on an H200: an

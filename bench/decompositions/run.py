@@ -4,7 +4,7 @@
 For each GEMM shape (small, square, tall-skinny, wave-quantized, and shapes
 from the Stream-K paper) and 108 / 132 SMs, asks ext-apply-schedule to
 resolve #ext.auto with report=true: the remark lists every candidate the
-cost model (ext/Support/TileWork.h) considered with its predicted
+cost model (ext/Model/TileWork.h) considered with its predicted
 utilization. The table shows data-parallel, the best split-K, stream_k,
 stream_k_dp, stream_k_2tile and auto, and checks
 
@@ -208,7 +208,7 @@ def main():
                         f"{auto:>6.3f}  {choice:<36} {emu}")
             print(rows[-1], flush=True)
     lines = [header] + rows + [""]
-    lines.append("Predicted by ext/Support/TileWork.h's model (list scheduling of "
+    lines.append("Predicted by ext/Model/TileWork.h's model (list scheduling of "
                  "the CTAs on the SMs, one CTA per SM; a partial's store or "
                  "combine costs 3/BK iterations).")
     lines += ["CHECK FAILED: " + f for f in failures] or ["All checks hold."]

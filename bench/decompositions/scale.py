@@ -4,7 +4,7 @@
 For 2^16 to 2^40 tiles (a square grid of 16x16 tiles, 8 iterations of 32
 each, 132 SMs), runs `ext-opt --ext-apply-schedule` on one GEMM whose
 decomposition is #ext.auto: every candidate is predicted by
-ext/Support/TileWork.h's model. Prints wall time (best of --repeat), the
+ext/Model/TileWork.h's model. Prints wall time (best of --repeat), the
 peak RSS of ext-opt and the decomposition auto picks; with --before, the
 same for another build's ext-opt (one run each, cut off after --timeout
 seconds).

@@ -14,7 +14,7 @@ k-loop tiles share the staging tile's bytes, so the footprint is the larger
 of the stages' A and B and the staging tile. A tile
 fits a chip when the footprint is within its per-block limit (sm_80 163 KB,
 sm_90 227 KB: dynamic shared memory above 48 KB; gfx90a, gfx942 64 KB of
-LDS; the numbers of include/ext/Support/ChipInfo.h). The table gives, per chip,
+LDS; the numbers of include/ext/Model/Chip.h). The table gives, per chip,
 the largest tile (most output points, then deepest k step) and its
 footprint; the winning tiles are then checked against the real pipeline
 (ext-gpu-pipeline's resource check accepts the tile with reuse, and

@@ -5,7 +5,7 @@
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
-#include "ext/Support/ChipInfo.h"
+#include "ext/Model/Chip.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"

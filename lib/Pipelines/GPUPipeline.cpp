@@ -12,7 +12,7 @@
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
-#include "ext/Support/ChipInfo.h"
+#include "ext/Model/Chip.h"
 #include "ext/Target/GPU/Serialize.h"
 
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
@@ -198,8 +198,8 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
     // traps are branches: after scf-to-cf).
     device.addPass(ext::createExtGPUWgmmaAssertsToTraps());
     ConvertGpuOpsToNVVMOpsOptions convert;
-    // redux.sync (integer subgroup reductions) exists from sm_80 on.
-    convert.hasRedux = lookupChipInfo(options.chip)->smVersion >= 80;
+    // redux.sync: integer subgroup reductions in one instruction.
+    convert.hasRedux = lookupChipInfo(options.chip)->hasRedux;
     device.addPass(createConvertGpuOpsToNVVMOps(convert));
     device.addPass(ext::createExtGPUAlignSharedMemory());
     device.addPass(ext::createExtGPUCapRegistersAtEntry());

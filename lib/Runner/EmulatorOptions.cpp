@@ -2,7 +2,7 @@
 
 #include "ext/Runner/EmulatorOptions.h"
 
-#include "ext/Support/ChipInfo.h"
+#include "ext/Model/Chip.h"
 
 #include "llvm/ADT/StringSwitch.h"
 

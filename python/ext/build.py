@@ -14,6 +14,7 @@ from . import dtypes as _dt
 from . import te as _te
 from .accesses import operands as _operands, ordered_nodes as _ordered_nodes
 from .chips import check_chip as _check_chip
+from ._ext import chip_info as _chip_info, default_chip as _default_chip
 from ._ext import Module
 from .schedule import Schedule
 from .te import _error, _where
@@ -699,7 +700,7 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
         args = inputs if args is None else args
     # A schedule with mma="auto" and derived threads gets the chip's lanes:
     # one schedule builds for sm_80, sm_90a and gfx942 alike.
-    lanes = 64 if target == "rocdl" or (chip or "").startswith("gfx") else 32
+    lanes = _chip_info(chip or _default_chip(target))["warp_size"]
     if isinstance(items, Schedule):
         items = items._for_lanes(lanes)
     elif isinstance(items, list):

@@ -12,11 +12,15 @@ asked once per name on an empty module.
 """
 
 import functools
+import re
 from typing import Optional
 
 from . import _ext
 from ._ext import Module, chip_info
 from .te import _error, _where
+
+# The chip ext compiles for when none is given (ext/Model/Chip.h).
+DEFAULT_CHIP = _ext.default_chip()
 
 # Chips named as examples when the binding cannot list them all (each is
 # checked like any other name before it is shown).
@@ -87,3 +91,23 @@ def check_chip(chip, target: Optional[str] = None, loc=None, allow_default: bool
         raise _error(loc, f"chip {chip!r} is {_VENDORS[vendor]} chip; target={target!r} "
                           f"builds for {_VENDORS[want]} chip (use target={other!r} for it)")
     return chip
+
+
+@functools.lru_cache(maxsize=1)
+def _instructions():
+    return {row["name"]: row for row in _ext.matrix_instructions()}
+
+
+def matrix_instruction(mma) -> Optional[dict]:
+    """The hardware model's row of the matrix instruction `mma` names (a
+    name such as "m16n8k16", or `#ext.mma<NAME, ...>` text); None for
+    "auto" and anything else."""
+    if not isinstance(mma, str):
+        return None
+    m = re.match(r"\s*#ext\.mma<\s*(\w+)", mma)
+    return _instructions().get(m.group(1) if m else mma)
+
+
+def matrix_instructions() -> list:
+    """Every row of the hardware model's matrix instruction table."""
+    return list(_instructions().values())

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Optional
 
 from . import tuning_space as _space
+from ._ext import matrix_peak_fraction as _uncached_peak_fraction
 from ._ext import predict_work as _uncached_predict_work
 
 
@@ -35,11 +36,14 @@ from ._ext import predict_work as _uncached_predict_work
 def _predict_work(name, tiles, iters, slots, param, tile_k):
     return _uncached_predict_work(name, tiles, iters, slots, param, tile_k)
 
-# Shares of the f16 matrix peak each instruction reaches (docs/Tuning.md):
-# mma.sync on Hopper is an assumption (the roofline bench's); MFMA's f32
-# instruction runs at 1/8 of the f16 rate on CDNA3.
-_MMA_FRACTION = {"wgmma_k16": 1.0, "mfma_32x32x8": 1.0, "mfma_16x16x16": 1.0,
-                 "mfma_32x32x2": 0.125}
+
+@functools.lru_cache(maxsize=256)
+def _peak_fraction(mma, chip):
+    """The share of `chip`'s f16 matrix peak `mma` reaches (the hardware
+    model's matrix instruction table; docs/Tuning.md)."""
+    return _uncached_peak_fraction(mma, chip)
+
+
 LAUNCH_SECONDS = 3e-6
 # The share of the non-bounding units' clocks a k-step still pays.
 OVERLAP_LOSS = 0.1
@@ -84,9 +88,8 @@ def occupancy(problem, c, chip) -> int:
 def _tensor_macs_per_clock(chip, mma):
     if not chip["tensor_f16_tflops"]:
         return 0.0
-    fraction = _MMA_FRACTION.get(mma)
-    if fraction is None:  # mma.sync: full rate on Ampere, half on Hopper
-        fraction = 0.5 if chip["sm_version"] >= 90 else 1.0
+    # The instruction's share of the f16 peak, from the hardware model.
+    fraction = _peak_fraction(mma, chip["name"])
     return chip["tensor_f16_tflops"] * 1e12 * fraction / 2 / (
         chip["multiprocessors"] * chip["clock_hz"])
 

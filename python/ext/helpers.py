@@ -7,7 +7,7 @@ import numpy as np
 from . import dtypes as _dt
 from . import te as _te
 from .build import build, lower
-from .chips import check_chip as _check_chip
+from .chips import DEFAULT_CHIP, check_chip as _check_chip
 from .schedule import schedule as _schedule
 from .te import _error, _where
 from ._ext import Module, chip_info as _chip_info
@@ -348,11 +348,11 @@ def _attention_shared_bytes(rows, head, keys, stages, elem, mma, share_kv=False)
 
 
 def _attention_fields(seq_kv, head_dim, dtype, chip):
-    """ext.attention's schedule for these sizes on `chip` (sm_80 if none):
+    """ext.attention's schedule for these sizes on `chip` (the default if none):
     the preferred tile of rows (queries) x the head x a step of keys that
     fits the chip's shared memory; the head's tile padded to the lanes that
     share it (32 on NVIDIA, 64 on AMD); ValueError when none fits."""
-    info = _chip_info(chip or "sm_80")
+    info = _chip_info(chip or DEFAULT_CHIP)
     amd, limit = info["vendor"] == "amd", info["max_shared_bytes_per_block"]
     elem = _dt.numpy_dtype(dtype).itemsize
     mma = dtype in ("f16", "bf16") and (info["has_mfma"] if amd else info["has_mma_sync"])

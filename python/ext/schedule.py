@@ -22,6 +22,7 @@ from . import te as _te
 from ._ext import load_plugin as _load_plugin
 from ._ext import schedules as _cpp
 from .accesses import input_operands
+from . import chips as _chips
 from .chips import check_chip as _check_chip
 from .te import _error, _where
 
@@ -494,7 +495,7 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
         if given:
             raise _error(loc, f"tuned=True finds the whole schedule; drop {', '.join(given)} "
                               "(or call ext.tune for more control)")
-        return _TUNER(compute, chip=_check_chip(chip, loc=loc) or "sm_80")
+        return _TUNER(compute, chip=_check_chip(chip, loc=loc) or _chips.DEFAULT_CHIP)
     if chip is not None:
         raise _error(loc, "chip= goes with tuned=True (a schedule itself serves any chip)")
     op = _as_compute(compute, loc)
@@ -526,7 +527,8 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
         # laid out as in the examples: warps x lanes over the two innermost
         # spatial axes.
         mma = fields["mma"]
-        lanes = 64 if isinstance(mma, str) and "mfma" in mma else 32
+        row = _chips.matrix_instruction(mma)
+        lanes = row["lanes"] if row else 32
         # mma="auto" is portable: the lanes are the chip's, set when
         # ext.build knows it (Schedule._for_lanes).
         if mma == "auto":

@@ -53,7 +53,7 @@ from . import tuning_jobs as _jobs
 from . import tuning_mlir as _mlir
 from .tuning_pool import WorkerPool
 from . import tuning_space as _space
-from .chips import check_chip as _check_chip
+from .chips import DEFAULT_CHIP, check_chip as _check_chip
 from ._ext import Module, chip_info
 from ._ext import cuda_device as _cuda_device
 from .tuning_db import TuningDatabase, key_of, key_text, problem_key
@@ -425,7 +425,7 @@ def _gpu_timer():
     return timer, f"timed on {device['name']} ({device['chip']})"
 
 
-def tune(target, chip="sm_80", trials: int = 3, executor: Optional[Executor] = None,
+def tune(target, chip=DEFAULT_CHIP, trials: int = 3, executor: Optional[Executor] = None,
          database=None, min_legal: int = 100, check: bool = True, progress=None,
          plot: bool = True, measure=None, max_workers: Optional[int] = None):
     """Finds a schedule for `target` (a compute's tensor, an `ext.Workload`,
@@ -696,7 +696,7 @@ def _plot(rep: TuningReport, db) -> Optional[str]:
     return path
 
 
-def tune_module(module, chip="sm_80", function: Optional[str] = None, compute=None,
+def tune_module(module, chip=DEFAULT_CHIP, function: Optional[str] = None, compute=None,
                 trials: int = 3, executor: Optional[Executor] = None, database=None,
                 min_legal: int = 100, check: bool = True, progress=None, plot: bool = True,
                 max_workers: Optional[int] = None):
@@ -759,7 +759,7 @@ def tune_module(module, chip="sm_80", function: Optional[str] = None, compute=No
     return module, results
 
 
-def predict(target, schedule_or_candidate, chip="sm_80"):
+def predict(target, schedule_or_candidate, chip=DEFAULT_CHIP):
     """The cost model's prediction for a candidate (or a hand-written
     `ext.Schedule` of the same compute, or its `#ext.schedule` text) on
     `chip`: time, TFLOP/s, the bounding unit, occupancy, waves and each
@@ -779,7 +779,7 @@ def predict(target, schedule_or_candidate, chip="sm_80"):
     return _model.predict(problem, c, info)
 
 
-def search_space(target, chip="sm_80") -> Tuple[list, Counter]:
+def search_space(target, chip=DEFAULT_CHIP) -> Tuple[list, Counter]:
     """Every candidate for `target` on `chip` that fits its limits, and a
     count of the others by reason: what `tune` ranks.
 

@@ -17,13 +17,15 @@ second run of the same computes compiles nothing.
 import argparse
 import sys
 
+from .chips import DEFAULT_CHIP
 from .tuning import TuningReport, tune_module
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="ext-tune", description=__doc__.split("\n\n")[0])
     ap.add_argument("input", help="an MLIR file of ext.computes ('-': stdin)")
-    ap.add_argument("--chip", default="sm_80", help="sm_NN[a] or gfxNNN (default sm_80)")
+    ap.add_argument("--chip", default=DEFAULT_CHIP,
+                    help=f"sm_NN[a] or gfxNNN (default {DEFAULT_CHIP})")
     ap.add_argument("-o", "--output", default="-")
     ap.add_argument("--function", help="tune this function only")
     ap.add_argument("--compute", help="tune this compute (its name or index) only")

@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable, Iterator, List, Optional, Tuple
 
 from . import dtypes as _dt
+from .chips import matrix_instructions as _matrix_instructions
 from .accesses import operands as _operands
 from .tuning_problem import (  # noqa: F401 (the problem analysis, re-exported)
     Node, Operand, Problem, problem_of, problem_of_node)
@@ -103,15 +104,14 @@ def _next_pow2(n):
     return 1 << max(0, (n - 1).bit_length())
 
 
-# What each matrix instruction needs: its per-warp tile unit (M, N), its K
-# step, the input dtypes, the lanes and the chip feature.
+# The matrix instructions the tuner may choose, from the hardware model's
+# table (m is one instruction's rows: a warpgroup instruction's 4 warps);
+# an instruction that rounds its inputs (tf32) would change the numbers an
+# f32 problem computes, so the tuner never picks it.
 MMA_SHAPES = {
-    "m16n8k16": dict(m=16, n=8, k=16, inputs=("f16", "bf16"), lanes=32, feature="has_mma_sync"),
-    "mfma_32x32x8": dict(m=32, n=32, k=8, inputs=("f16",), lanes=64, feature="has_mfma"),
-    "mfma_16x16x16": dict(m=16, n=16, k=16, inputs=("f16",), lanes=64, feature="has_mfma"),
-    "mfma_32x32x2": dict(m=32, n=32, k=2, inputs=("f32",), lanes=64, feature="has_mfma"),
-    "wgmma_k16": dict(m=64, n=8, k=16, inputs=("f16", "bf16"), lanes=32,
-                      feature="has_warpgroup_mma"),
+    row["name"]: dict(m=row["m"] * row["warps"], n=row["n"], k=row["k"],
+                      inputs=row["inputs"], lanes=row["lanes"], feature=row["feature"])
+    for row in _matrix_instructions() if not row["rounds_inputs"]
 }
 
 

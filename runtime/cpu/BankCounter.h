@@ -5,7 +5,7 @@
 // of a site by each lane of a warp forms one request (lanes meet a site in
 // program order, as the hardware issues it; lanes that do not reach it are
 // inactive). When a block finishes, each of its requests is costed with the
-// static analysis' model (ext/Analysis/BankConflicts.h: 32 banks x 4 B,
+// static analysis' model (ext/Model/BankConflicts.h: 32 banks x 4 B,
 // phases of 32/16/8 lanes for 4/8/16-byte accesses, NVIDIA's warp of 32),
 // and the launch reports, per site and for the kernel, requests, wavefronts
 // and the conflict ratio (wavefronts over the phases a conflict-free request
@@ -17,7 +17,7 @@
 #ifndef EXT_RUNTIME_CPU_BANKCOUNTER_H
 #define EXT_RUNTIME_CPU_BANKCOUNTER_H
 
-#include "ext/Analysis/BankConflicts.h"
+#include "ext/Model/BankConflicts.h"
 
 #include <array>
 #include <cstdint>

@@ -10,6 +10,7 @@
 #include "FiberScheduler.h"
 #include "ext/Runtime/CpuEmulationABI.h"
 #include "ext/Runtime/CpuEmulationOptions.h"
+#include "ext/Model/Chip.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -173,13 +174,12 @@ std::string validateLaunch(const LaunchParams &params) {
            formatDim(cluster) +
            " blocks: each grid dimension must be a multiple of the "
            "cluster's";
-  if (cluster.count() > EXT_EMU_MAX_CLUSTER_BLOCKS)
+  if (cluster.count() > kNonPortableClusterCtas)
     return where + "a cluster of " + formatDim(cluster) + " = " +
            std::to_string(cluster.count()) + " blocks exceeds " +
-           std::to_string(EXT_EMU_MAX_CLUSTER_BLOCKS) +
+           std::to_string(kNonPortableClusterCtas) +
            ", the most a GPU allows (H100's non-portable cluster size; " +
-           std::to_string(EXT_EMU_PORTABLE_CLUSTER_BLOCKS) +
-           " is the portable one)";
+           std::to_string(kPortableClusterCtas) + " is the portable one)";
   if (params.block.count() > EXT_EMU_MAX_BLOCK_THREADS)
     return where + "a block of " + formatDim(params.block) + " = " +
            std::to_string(params.block.count()) + " threads exceeds " +
@@ -314,7 +314,7 @@ void fitStacks(const LaunchParams &params, Config &config) {
            d.z <= most;
   };
   if (within(b, EXT_EMU_MAX_BLOCK_THREADS) &&
-      within(c, EXT_EMU_MAX_CLUSTER_BLOCKS))
+      within(c, ext::kNonPortableClusterCtas))
     floor = b.count() * c.count();
   int64_t budget = int64_t(kPrivateStackBudget / config.stackBytes);
   config.maxResidentThreads = std::max(

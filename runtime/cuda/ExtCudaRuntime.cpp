@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ext/Model/Chip.h"
+
 #include <dlfcn.h>
 
 #include <cstdarg>
@@ -56,8 +58,6 @@ constexpr int CU_JIT_OPTIMIZATION_LEVEL = 7;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr int CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14;
 constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
-/// CTAs a cluster may have without opting in (the portable size).
-constexpr unsigned kPortableClusterSize = 8;
 /// Shared memory a kernel gets without opting in (every chip since sm_20).
 constexpr int32_t kDefaultMaxSharedBytes = 48 * 1024;
 
@@ -450,7 +450,7 @@ void launchAndRecord(const LaunchRequest &r) {
     return;
   // So does a cluster of more than 8 CTAs (up to 16 on sm_90).
   if (r.cluster &&
-      uint64_t(cluster[0]) * cluster[1] * cluster[2] > kPortableClusterSize &&
+      uint64_t(cluster[0]) * cluster[1] * cluster[2] > ext::kPortableClusterCtas &&
       !check(cu.cuFuncSetAttribute(
                  function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
                  1),

@@ -12,7 +12,7 @@
 
 #include "ext/Runtime/LaunchPlannerABI.h"
 
-#include "ext/Support/TileWork.h"
+#include "ext/Model/TileWork.h"
 
 #include <cstdio>
 #include <cstdlib>

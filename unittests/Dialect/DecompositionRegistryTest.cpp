@@ -2,7 +2,7 @@
 
 #include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
-#include "ext/Support/TileWork.h"
+#include "ext/Model/TileWork.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"

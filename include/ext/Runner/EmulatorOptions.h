@@ -42,7 +42,7 @@ struct EmulatorOptions {
   std::optional<uint64_t> threads;
 
   /// The lanes of the chip emulated kernels stand for, from the chip model
-  /// (ext/Support/ChipInfo.h): 64 for CDNA's waves, 32 for NVIDIA's warps
+  /// (ext/Model/Chip.h): 64 for CDNA's waves, 32 for NVIDIA's warps
   /// and RDNA's waves; unset (the runtime's 32) for a name that is no chip.
   static EmulatorOptions forChip(llvm::StringRef chip);
 

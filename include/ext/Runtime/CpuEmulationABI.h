@@ -60,11 +60,6 @@ enum : int32_t {
   EXT_EMU_WARP_SIZE = 32,
   EXT_EMU_MAX_WARP_SIZE = 64,
   EXT_EMU_MAX_BLOCK_THREADS = 1024,
-  /// The most blocks a thread block cluster may have: H100's non-portable
-  /// limit (cudaFuncAttributeNonPortableClusterSizeAllowed); 8 is the
-  /// portable one.
-  EXT_EMU_MAX_CLUSTER_BLOCKS = 16,
-  EXT_EMU_PORTABLE_CLUSTER_BLOCKS = 8,
   /// Bytes of per-block collective scratch per thread (the widest value a
   /// shuffle or reduction may carry).
   EXT_EMU_SCRATCH_BYTES_PER_THREAD = 16,

@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /// `#ext.auto` at launch: the index in ext::tilework::kLaunchCandidates of
-/// the decomposition the cost model (ext/Support/TileWork.h) predicts
+/// the decomposition the cost model (ext/Model/TileWork.h) predicts
 /// fastest for `tiles` tiles of `iters` iterations on `sms` SMs, a fixup
 /// costing `partialCost` iterations; -1 if none can run the problem.
 int64_t __ext_choose_decomposition(int64_t tiles, int64_t iters, int64_t sms,

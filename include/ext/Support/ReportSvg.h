@@ -17,7 +17,7 @@
 #ifndef EXT_SUPPORT_REPORTSVG_H
 #define EXT_SUPPORT_REPORTSVG_H
 
-#include "ext/Support/TileWork.h"
+#include "ext/Model/TileWork.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

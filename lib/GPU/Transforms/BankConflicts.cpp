@@ -15,7 +15,7 @@
 #include "BankAddress.h"
 
 #include "ext/Dialect/Ext/IR/Target.h"
-#include "ext/Analysis/BankConflicts.h"
+#include "ext/Model/BankConflicts.h"
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/GPU/Transforms/Transforms.h"
 

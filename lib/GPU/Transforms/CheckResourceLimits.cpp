@@ -3,13 +3,13 @@
 // A schedule whose shared tiles exceed the chip's per-block limit passes
 // every pass and fails in ptxas or at launch; a per-thread tile larger than the register file compiles silently
 // into a stack frame. This pass finds both (and oversized blocks) before
-// outlining, with the limits of ext/Support/ChipInfo.h, at the launch.
+// outlining, with the limits of ext/Model/Chip.h, at the launch.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/GPU/BufferFootprint.h"
-#include "ext/Support/ChipInfo.h"
+#include "ext/Model/Chip.h"
 #include "ext/GPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

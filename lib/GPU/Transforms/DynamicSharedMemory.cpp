@@ -1,7 +1,7 @@
 //===- DynamicSharedMemory.cpp - workgroup buffers above 48 KB ------------===//
 
 #include "ext/Dialect/Ext/IR/Target.h"
-#include "ext/Support/ChipInfo.h"
+#include "ext/Model/Chip.h"
 #include "ext/GPU/Transforms/Passes.h"
 #include "ext/GPU/WorkgroupAttributions.h"
 

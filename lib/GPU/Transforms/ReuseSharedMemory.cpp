@@ -7,7 +7,7 @@
 #include "ext/GPU/Transforms/Transforms.h"
 #include "ext/GPU/WorkgroupAttributions.h"
 #include "ext/Support/IndexConstant.h"
-#include "ext/Support/ChipInfo.h"
+#include "ext/Model/Chip.h"
 #include "ext/Support/ReportSvg.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -338,7 +338,7 @@ def ExtGPUCheckResourceLimits
     stack frame in local memory). `ext-gpu-pipeline` runs this pass with its
     `chip` before outlining, after shared buffers have been packed, so each
     kernel is checked once, at the `gpu.launch` (whose location is the
-    scheduled `ext.compute`'s), against the limits in `ext/Support/ChipInfo.h`.
+    scheduled `ext.compute`'s), against the limits in `ext/Model/Chip.h`.
 
     Kernels are `gpu.launch` regions and `gpu.func` kernels; launches of
     outlined kernels (`gpu.launch_func`) have their block size checked.
@@ -421,7 +421,7 @@ def ExtGPUBankConflicts : Pass<"ext-gpu-bank-conflicts", "::mlir::ModuleOp"> {
     range from `IntegerRangeAnalysis`) and every offset that the values
     entering linearly allow (modulo the 128-byte bank period; buffers are
     taken to start 16-byte aligned). The hardware model
-    (`ext/Analysis/BankConflicts.h`): 32 banks of 4 bytes; a warp's
+    (`ext/Model/BankConflicts.h`): 32 banks of 4 bytes; a warp's
     request is served in phases — all 32 lanes for accesses of up to 4
     bytes, half-warps for 8-byte and quarter-warps for 16-byte accesses;
     lanes touching the same 4-byte word share it (broadcast); a phase takes

@@ -10,7 +10,7 @@
 #define EXT_GPU_TRANSFORMS_TRANSFORMS_H
 
 #include "ext/GPU/Transforms/Passes.h"
-#include "ext/Support/ChipInfo.h"
+#include "ext/Model/Chip.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"

@@ -1,7 +1,7 @@
 //===- DecompositionRegistry.cpp - every tile decomposition ext knows -----===//
 
 #include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
-#include "ext/Support/TileWork.h"
+#include "ext/Model/TileWork.h"
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"

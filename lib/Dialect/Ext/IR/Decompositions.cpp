@@ -1,6 +1,6 @@
 //===- Decompositions.cpp - ext's built-in tile decompositions ------------===//
 //
-// Each attribute resolves to a tilework::Plan (ext/Support/TileWork.h, where
+// Each attribute resolves to a tilework::Plan (ext/Model/TileWork.h, where
 // the index math, its invariants and the deadlock argument live, tested in
 // unittests/Support/TileWorkTest.cpp) and emits that math as index
 // arithmetic around the TileWorkEmitter's pieces.
@@ -10,7 +10,7 @@
 #include "ext/Dialect/Ext/IR/DecompositionPlan.h"
 #include "ext/Dialect/Ext/IR/ExtAttrs.h"
 #include "ext/Runtime/LaunchPlannerABI.h"
-#include "ext/Support/TileWork.h"
+#include "ext/Model/TileWork.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"

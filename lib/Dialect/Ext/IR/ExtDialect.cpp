@@ -3,6 +3,7 @@
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
 #include "ext/Dialect/Ext/IR/ExtAttrs.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Model/Chip.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -266,11 +267,11 @@ LogicalResult ScheduleAttr::verify(
       return emitError() << "schedule cluster must be [CM, CN], two "
                             "positive CTA counts over the last two blocked "
                             "axes";
-    if (cluster[0] * cluster[1] > 8)
+    if (cluster[0] * cluster[1] > kPortableClusterCtas)
       return emitError() << "schedule cluster of " << cluster[0] << " x "
                          << cluster[1]
-                         << " CTAs: a thread block cluster holds at most 8 "
-                            "(the portable limit)";
+                         << " CTAs: a thread block cluster holds at most "
+                         << kPortableClusterCtas << " (the portable limit)";
     if (specialize == WarpSpecialization::none && cluster[0] * cluster[1] > 1)
       return emitError() << "schedule with cluster needs specialize = "
                             "cooperative or pingpong (the producer warpgroup "

@@ -1,11 +1,11 @@
 //===- FragmentLayouts.cpp - ext's built-in fragment layouts --------------===//
 
 #include "ext/Dialect/Ext/IR/ExtAttrs.h"
+#include "ext/Model/MatrixInstructions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
-#include <array>
 
 using namespace mlir;
 using namespace ext;
@@ -152,76 +152,50 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-/// M, N and K of each instruction (1 for `auto`, which names none).
-static std::array<int64_t, 3> instructionShape(MmaShape shape) {
-  switch (shape) {
-  case MmaShape::m16n8k16:
-  case MmaShape::wgmma_k16: // per warp: m16n8k16's accumulator tiles
-    return {16, 8, 16};
-  case MmaShape::m16n8k8:
-    return {16, 8, 8};
-  case MmaShape::mfma_32x32x8:
-    return {32, 32, 8};
-  case MmaShape::mfma_16x16x16:
-    return {16, 16, 16};
-  case MmaShape::mfma_32x32x2:
-    return {32, 32, 2};
-  case MmaShape::automatic:
-    break;
-  }
-  return {1, 1, 1};
+/// The hardware model's row of the layout's instruction; nullptr for `auto`.
+static const MatrixInstruction *instruction(MmaShape shape) {
+  return lookupMatrixInstruction(stringifyMmaShape(shape));
 }
 
-int64_t MmaLayoutAttr::getM() const { return instructionShape(getShape())[0]; }
-int64_t MmaLayoutAttr::getN() const { return instructionShape(getShape())[1]; }
-int64_t MmaLayoutAttr::getK() const { return instructionShape(getShape())[2]; }
+int64_t MmaLayoutAttr::getM() const {
+  const MatrixInstruction *row = instruction(getShape());
+  return row ? row->m : 1;
+}
+int64_t MmaLayoutAttr::getN() const {
+  const MatrixInstruction *row = instruction(getShape());
+  return row ? row->n : 1;
+}
+int64_t MmaLayoutAttr::getK() const {
+  const MatrixInstruction *row = instruction(getShape());
+  return row ? row->k : 1;
+}
 
 bool MmaLayoutAttr::isNvidia() const {
-  return getShape() == MmaShape::m16n8k16 || getShape() == MmaShape::m16n8k8 ||
-         getShape() == MmaShape::wgmma_k16;
+  const MatrixInstruction *row = instruction(getShape());
+  return row && row->accumulators == AccumulatorLayout::NvidiaQuads;
 }
 
-int64_t MmaLayoutAttr::getWarpSize() const { return isNvidia() ? 32 : 64; }
+int64_t MmaLayoutAttr::getWarpSize() const {
+  const MatrixInstruction *row = instruction(getShape());
+  return row ? row->lanes : 32;
+}
 
 bool MmaLayoutAttr::takesInputType(Type t) const {
-  switch (getShape()) {
-  case MmaShape::m16n8k16:
-  case MmaShape::wgmma_k16:
-    return t.isF16() || t.isBF16();
-  case MmaShape::mfma_32x32x8:
-  case MmaShape::mfma_16x16x16:
-    return t.isF16();
-  case MmaShape::m16n8k8:
-  case MmaShape::mfma_32x32x2:
-    return t.isF32();
-  case MmaShape::automatic:
-    return false;
-  }
-  return false;
+  const MatrixInstruction *row = instruction(getShape());
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  t.print(os);
+  return row && row->takes(name);
 }
 
 StringRef MmaLayoutAttr::inputTypesText() const {
-  switch (getShape()) {
-  case MmaShape::m16n8k16:
-  case MmaShape::wgmma_k16:
-    return "f16 or bf16";
-  case MmaShape::mfma_32x32x8:
-  case MmaShape::mfma_16x16x16:
-    return "f16";
-  case MmaShape::m16n8k8:
-    return "f32 (rounded to tf32)";
-  case MmaShape::mfma_32x32x2:
-    return "f32";
-  case MmaShape::automatic:
-    return "none";
-  }
-  return "none";
+  const MatrixInstruction *row = instruction(getShape());
+  return row ? StringRef(row->inputsText) : StringRef("none");
 }
 
 bool MmaLayoutAttr::existsOn(const ChipInfo &chip) const {
-  if (isWarpgroup())
-    return chip.hasWarpgroupMma;
-  return isNvidia() ? chip.hasMmaSync : chip.hasMfma;
+  const MatrixInstruction *row = instruction(getShape());
+  return row && row->existsOn(chip);
 }
 
 LogicalResult MmaLayoutAttr::verifyDistribution(

@@ -10,6 +10,7 @@
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Model/Chip.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -138,9 +139,10 @@ LogicalResult KernelOp::verify() {
         llvm::any_of(*cluster, [](int64_t c) { return c < 1; }))
       return emitOpError("cluster must be [CM, CN], positive CTA counts over "
                          "the last two of at least two tile dimensions");
-    if (getClusterSize() > 8)
+    if (getClusterSize() > kPortableClusterCtas)
       return emitOpError() << "has a cluster of " << getClusterSize()
-                           << " CTAs; at most 8 (the portable limit)";
+                           << " CTAs; at most " << kPortableClusterCtas
+                           << " (the portable limit)";
     if (!isa<DataParallelAttr, PersistentAttr>(getDecomposition()))
       return emitOpError()
              << "has a cluster, whose CTAs share every k-step's tiles, but "

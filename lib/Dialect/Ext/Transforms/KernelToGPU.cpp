@@ -6,7 +6,7 @@
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
-#include "ext/Support/TileWork.h"
+#include "ext/Model/TileWork.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -702,12 +702,14 @@ void KernelEmitter::emitWait(OpBuilder &b, Location loc, Value slot) {
 
 /// Registers per thread of a warp-specialized CTA's roles: the producer
 /// warpgroup keeps 40, the consumers share what that frees of the CTA's
-/// registers at launch (the kernel's cap, 64K over the CTA's threads, which
-/// ptxas allocates in a kernel that sets its registers).
-std::pair<int64_t, int64_t> roleRegisters(int64_t threads, int64_t consumers) {
+/// registers at launch (the kernel's cap, the block's `registers` over the
+/// CTA's threads, which ptxas allocates in a kernel that sets its
+/// registers).
+std::pair<int64_t, int64_t> roleRegisters(int64_t threads, int64_t consumers,
+                                          int64_t registers) {
   constexpr int64_t producer = 40;
   auto multipleOf8 = [](int64_t r) { return r / 8 * 8; };
-  int64_t atLaunch = std::min<int64_t>(255, 65536 / threads);
+  int64_t atLaunch = std::min<int64_t>(255, registers / threads);
   int64_t pool = multipleOf8(atLaunch) * threads;
   int64_t consumer = multipleOf8((pool - producer * (threads - consumers)) /
                                  consumers);
@@ -726,6 +728,7 @@ void emitClusterBarrier(OpBuilder &b, Location loc) {
 LogicalResult
 emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
                      WarpSpecializeOp ws, KernelEmitter &emitter,
+                     const DeviceFacts &device,
                      function_ref<LogicalResult(OpBuilder &)> walk) {
   Block &body = kernel.getBody().front();
   int64_t threads = kernel.getThreads();
@@ -793,7 +796,12 @@ emitSpecializedRoles(OpBuilder &b, Location loc, KernelOp kernel,
   if (pingpong)
     memref::StoreOp::create(b, loc, c(0), units);
 
-  auto [producerRegs, consumerRegs] = roleRegisters(threads, consumers);
+  // Warp specialization is sm_90a's; without a chip, a block's registers
+  // are the model's default (NVIDIA's 64K).
+  int64_t registers = device.chip ? device.chip->registersPerBlock
+                                  : ChipInfo().registersPerBlock;
+  auto [producerRegs, consumerRegs] =
+      roleRegisters(threads, consumers, registers);
   Value isConsumer = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ult, tid, c(consumers));
   auto roles = scf::IfOp::create(b, loc, isConsumer, /*withElse=*/true);
@@ -1055,7 +1063,8 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
                                              iters, device, emitter);
         };
         if (producer)
-          return emitSpecializedRoles(b, loc, kernel, producer, emitter, walk);
+          return emitSpecializedRoles(b, loc, kernel, producer, emitter,
+                                      device, walk);
         return walk(b);
       });
   if (failed(main))

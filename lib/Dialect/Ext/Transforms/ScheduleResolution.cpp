@@ -13,7 +13,7 @@
 #include "ext/Dialect/Ext/IR/DecompositionPlan.h"
 #include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
 #include "ext/Support/ReportSvg.h"
-#include "ext/Support/TileWork.h"
+#include "ext/Model/TileWork.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"

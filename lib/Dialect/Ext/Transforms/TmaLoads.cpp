@@ -68,7 +68,7 @@ LogicalResult tiling::checkTmaLoads(ComputeOp op, const TilingPlan &plan,
                                     const ApplyScheduleOptions &options) {
   auto fail = [&]() { return op.emitOpError("schedule with tma = true: "); };
   const std::optional<ChipInfo> &chip = options.device.chip;
-  if (!chip || !chip->isNvidia() || chip->smVersion < 90)
+  if (!chip || !chip->hasTma)
     return fail() << "the Tensor Memory Accelerator needs an NVIDIA chip of "
                      "sm_90 or later"
                   << (chip ? ", not " + chip->name

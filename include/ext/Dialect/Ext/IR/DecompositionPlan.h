@@ -1,6 +1,6 @@
 //===- DecompositionPlan.h - a decomposition's plan, for reports -*- C++ -*-===//
 //
-// The tilework::Plan (ext/Support/TileWork.h) a built-in decomposition
+// The tilework::Plan (ext/Model/TileWork.h) a built-in decomposition
 // attribute stands for on one problem: what the lowering emits as index
 // math, for pictures and tools (ext/Support/ReportSvg.h).
 //
@@ -10,7 +10,7 @@
 #define EXT_DIALECT_EXT_IR_DECOMPOSITIONPLAN_H
 
 #include "ext/Dialect/Ext/IR/ExtInterfaces.h"
-#include "ext/Support/TileWork.h"
+#include "ext/Model/TileWork.h"
 
 #include "mlir/IR/Attributes.h"
 

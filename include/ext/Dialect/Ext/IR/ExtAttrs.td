@@ -241,7 +241,7 @@ def Ext_MmaLayoutAttr : Ext_Attr<"MmaLayout", "mma", [
     bool takesInputType(::mlir::Type t) const;
     /// The input types it takes, for messages ("f16 or bf16").
     ::llvm::StringRef inputTypesText() const;
-    /// Whether `chip` has the instruction (ext/Support/ChipInfo.h).
+    /// Whether `chip` has the instruction (ext/Model/Chip.h).
     bool existsOn(const ::ext::ChipInfo &chip) const;
     /// Whether the instruction is sm_90's warpgroup MMA (wgmma).
     bool isWarpgroup() const {
@@ -624,7 +624,7 @@ def Ext_AutoAttr : Ext_Attr<"Auto", "auto", [
     can run the problem (ext/Dialect/Ext/IR/DecompositionRegistry.h):
     data-parallel, split-K (serial and parallel, 2, 4, 8 and 16 slices),
     `stream_k`, `stream_k_dp`, `stream_k_2tile`, and those plugins
-    register. The model (ext/Support/TileWork.h) schedules each candidate's
+    register. The model (ext/Model/TileWork.h) schedules each candidate's
     CTAs on the SMs in launch order, counting main-loop iterations, waves,
     and the cost of storing and combining partial tiles (from the tile's
     reduce step), in time and memory independent of the tile count;
@@ -858,7 +858,7 @@ def Ext_TargetAttr : Ext_Attr<"Target", "target"> {
     user) and read by every pass and runner that needs a hardware fact: the
     SM or CU count, the warp or wave width, shared-memory limits and banks,
     registers, and which matrix and copy instructions exist. The facts
-    themselves are ext's one chip model (`ext/Support/ChipInfo.h`); the
+    themselves are ext's one chip model (`ext/Model/Chip.h`); the
     attribute names the chip and may override its SM count (`sms`, for a
     product with fewer SMs than the chip's usual one).
 

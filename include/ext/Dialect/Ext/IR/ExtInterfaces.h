@@ -3,7 +3,7 @@
 #ifndef EXT_DIALECT_EXT_IR_EXTINTERFACES_H
 #define EXT_DIALECT_EXT_IR_EXTINTERFACES_H
 
-#include "ext/Support/ChipInfo.h"
+#include "ext/Model/Chip.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Builders.h"

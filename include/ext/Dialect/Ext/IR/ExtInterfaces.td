@@ -32,7 +32,7 @@ def TileDecompositionAttrInterface
     (ext/Dialect/Ext/IR/DecompositionRegistry.h: ext's own and those plugins
     register) for its candidates for the problem (`getAutoCandidates`),
     predicts each that can run the problem (`verifyProblem`) with
-    `predictWork` (one cost model: ext/Support/TileWork.h) and keeps the
+    `predictWork` (one cost model: ext/Model/TileWork.h) and keeps the
     shortest predicted makespan. The defaults cover a
     decomposition that does not split the reduction: one candidate (itself),
     a prediction of whole tiles in waves, and the grid-limit check.

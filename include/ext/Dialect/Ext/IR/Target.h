@@ -3,7 +3,7 @@
 // How passes find the chip they work for: the module's `#ext.target`
 // (attribute `ext.target`, set once by `ext-set-target` or by the user), or
 // a pass's own `chip=` option, which must then agree with it. The facts come
-// from ext's one chip model (ext/Support/ChipInfo.h).
+// from ext's one chip model (ext/Model/Chip.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -11,7 +11,7 @@ def ExtSetTarget : Pass<"ext-set-target", "::mlir::ModuleOp"> {
     Attaches `ext.target = #ext.target<chip = "...", sms = N>` to the
     module: the one place every later pass and the runners read the chip's
     facts from (SM count, warp or wave width, shared-memory limits and
-    banks, matrix and copy instructions; `ext/Support/ChipInfo.h`). The
+    banks, matrix and copy instructions; `ext/Model/Chip.h`). The
     pipelines run it first with their `chip`. A module that already names
     the same chip is left as it is; one that names another is an error, so
     a chip is never silently changed half-way through a pipeline. With

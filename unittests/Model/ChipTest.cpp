@@ -1,6 +1,6 @@
-//===- ChipInfoTest.cpp - the one chip model ------------------------------===//
+//===- ChipTest.cpp - the one chip model ----------------------------------===//
 
-#include "ext/Support/ChipInfo.h"
+#include "ext/Model/Chip.h"
 
 #include "gtest/gtest.h"
 
@@ -96,4 +96,39 @@ TEST(ChipInfo, RejectsOtherNames) {
 TEST(ChipInfo, FormatBytes) {
   EXPECT_EQ(formatBytes(512), "512 bytes");
   EXPECT_EQ(formatBytes(61292), "61292 bytes (59.9 KB)");
+}
+
+TEST(ChipInfo, Features) {
+  std::optional<ChipInfo> sm80 = lookupChipInfo("sm_80");
+  EXPECT_TRUE(sm80->hasRedux && sm80->hasAsyncCopy && sm80->hasMmaSync);
+  EXPECT_FALSE(sm80->hasTma || sm80->hasClusters || sm80->hasFp8);
+  EXPECT_EQ(sm80->maxClusterCtas, 1u);
+  EXPECT_TRUE(lookupChipInfo("sm_89")->hasFp8);
+  std::optional<ChipInfo> sm90 = lookupChipInfo("sm_90");
+  EXPECT_TRUE(sm90->hasTma && sm90->hasClusters);
+  EXPECT_EQ(sm90->maxClusterCtas, kPortableClusterCtas);
+  // wgmma is sm_90a's alone.
+  EXPECT_FALSE(sm90->hasWarpgroupMma);
+  EXPECT_TRUE(lookupChipInfo("sm_90a")->hasWarpgroupMma);
+  EXPECT_FALSE(lookupChipInfo("sm_100a")->hasWarpgroupMma);
+  EXPECT_TRUE(lookupChipInfo("sm_100a")->hasTma);
+  EXPECT_FALSE(lookupChipInfo("sm_75")->hasRedux);
+  EXPECT_EQ(sm90->registersPerBlock, 65536u);
+  std::optional<ChipInfo> gfx942 = lookupChipInfo("gfx942");
+  EXPECT_FALSE(gfx942->hasTma || gfx942->hasRedux || gfx942->hasClusters);
+  EXPECT_TRUE(gfx942->hasMfma);
+}
+
+TEST(ChipThroughput, SameRowAsLimits) {
+  // The product behind a chip's SM count is the one its rates are for.
+  EXPECT_EQ(lookupChipThroughput(*lookupChipInfo("sm_90a")).product,
+            "H200 SXM");
+  EXPECT_EQ(lookupChipThroughput(*lookupChipInfo("sm_86")).product, "A40");
+  EXPECT_EQ(lookupChipThroughput(*lookupChipInfo("sm_75"))
+                .maxBlocksPerMultiprocessor,
+            16u);
+  ChipThroughput mi300x = lookupChipThroughput(*lookupChipInfo("gfx942"));
+  EXPECT_EQ(mi300x.product, "MI300X");
+  EXPECT_EQ(mi300x.registersPerMultiprocessor, 4u * 512 * 64);
+  EXPECT_EQ(lookupChipThroughput(*lookupChipInfo("gfx1100")).product, "RDNA");
 }

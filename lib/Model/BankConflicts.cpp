@@ -1,6 +1,6 @@
 //===- BankConflicts.cpp - shared-memory bank conflict arithmetic ---------===//
 
-#include "ext/Analysis/BankConflicts.h"
+#include "ext/Model/BankConflicts.h"
 
 #include <algorithm>
 #include <numeric>

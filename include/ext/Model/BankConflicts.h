@@ -27,7 +27,7 @@
 
 #include <cstdint>
 #include <optional>
-#include "ext/Support/ChipInfo.h"
+#include "ext/Model/Chip.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 //===- BankConflictsTest.cpp - bank conflict math vs brute force ----------===//
 
-#include "ext/Analysis/BankConflicts.h"
+#include "ext/Model/BankConflicts.h"
 
 #include "gtest/gtest.h"
 

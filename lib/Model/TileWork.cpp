@@ -1,6 +1,6 @@
 //===- TileWork.cpp - index math of tile decompositions -------------------===//
 
-#include "ext/Support/TileWork.h"
+#include "ext/Model/TileWork.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
