@@ -97,7 +97,8 @@ def variants(nk=False, tma=False):
             fields.update(tma=False, specialize="none", cluster=[])
             schedule = schedules.schedule(**fields)
         mma = fields["mma"]
-        if mma is not None and mma.fields()["shape"].startswith("mfma"):
+        row = mma is not None and import_ext().chips.matrix_instruction(mma.fields()["shape"])
+        if row and row["vendor"] == "amd":
             continue  # AMD matrix cores: not on a CUDA device
         if b_nk != nk:
             continue

@@ -86,12 +86,10 @@ def schedule_of(path):
         layout_text = str(f["layout"]) if f["layout"] is not None else "#ext.cyclic"
     # The matrix instruction names the vendor (ApplySchedule rejects it on
     # the other's chips); element-wise schedules and mma = auto go to both.
-    if mma and mma.startswith("mfma"):
-        targets = {"amd"}
-    elif mma and mma != "auto":
-        targets = {"nv"}
-    else:
-        targets = {"nv", "amd"}
+    import ext.chips
+    row = ext.chips.matrix_instruction(mma)
+    targets = ({"nv", "amd"} if row is None
+               else {"amd"} if row["vendor"] == "amd" else {"nv"})
     return dict(tile=list(f["tile"]), threads=list(f["threads"]), layout=layout_text,
                 vector=f["vector"], stages=f["stages"], elem=elem, mma=mma, targets=targets,
                 cluster=tuple(f["cluster"][:2]) if f["cluster"] else (1, 1))

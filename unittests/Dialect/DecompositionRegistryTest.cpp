@@ -116,3 +116,36 @@ TEST_F(DecompositionRegistryTest, AutoIsNeverWorseThanDataParallelOrSplitK) {
 }
 
 } // namespace
+
+// The hardware model's decomposition arithmetic (ext/Model/TileWork.h) and
+// the dialect's registry name the same built-in decompositions: a kind the
+// model plans is a decomposition a schedule can name (parallel split-K is
+// split_k's mode), and every registered built-in other than auto and
+// persistent (which reuse data-parallel's whole-tile arithmetic) has a kind.
+TEST_F(DecompositionRegistryTest, ModelKindsAreRegisteredDecompositions) {
+  namespace tw = ext::tilework;
+  std::vector<std::string> registered;
+  for (const DecompositionEntry &e : getTileDecompositions())
+    registered.push_back(e.name);
+  // Every kind the model names (its enum's values, in order, until one has
+  // no name).
+  int kinds = 0;
+  for (tw::Kind kind = tw::Kind(0); !tw::kindName(kind).empty();
+       kind = tw::Kind(++kinds)) {
+    std::string name = tw::kindName(kind).str();
+    EXPECT_EQ(tw::kindNamed(name), kind);
+    if (kind == tw::Kind::SplitKParallel) {
+      EXPECT_TRUE(succeeded(
+          build("split_k", {b.getNamedAttr("mode",
+                                           b.getStringAttr("parallel"))})));
+      continue;
+    }
+    EXPECT_TRUE(llvm::is_contained(registered, name)) << name;
+  }
+  EXPECT_EQ(kinds, 6);
+  for (const std::string &name : registered) {
+    if (name == "auto" || name == "persistent" || name.find('.') != std::string::npos)
+      continue;
+    EXPECT_TRUE(tw::kindNamed(name).has_value()) << name << " has no kind";
+  }
+}
