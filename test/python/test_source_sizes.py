@@ -21,7 +21,6 @@ FILE_EXCEPTIONS = {
         "issue 53: warp specialization moves to one place with the k-loop strategies",
     "lib/Dialect/Ext/IR/Decompositions.cpp":
         "issue 53: decomposition arithmetic moves to the hardware model library",
-    "python/ext/te.py": "issue 53: expressions and tensors apart from the compute builder",
 }
 
 # Functions over the limit, as (file, function): why.
