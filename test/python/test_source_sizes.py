@@ -27,8 +27,6 @@ FILE_EXCEPTIONS = {
 FUNCTION_EXCEPTIONS = {
     ("lib/Dialect/Ext/Transforms/ApplySchedule.cpp", "ext::applySchedule"):
         "issue 53: the typed plan's steps as functions of their own",
-    ("lib/Dialect/Ext/Transforms/TileCompute.cpp", "tile_lowering::lowerTileCompute"):
-        "issue 53: per layout (cyclic, blocked, fragments)",
 }
 
 

@@ -10,6 +10,7 @@
 //   TileCompute.cpp               ext.tile_compute point by point and across
 //                                 threads; accumulations to the layout's
 //                                 strategy (TileAccumulationAttrInterface)
+//   TileThreadCombines.cpp        a reduction's combine across threads
 //   ElementwiseAccumulation.cpp   the element-wise strategy (register
 //   MmaAccumulation.cpp           blocking), the tensor-core ones (mma.sync,
 //   WarpgroupMmaAccumulation.cpp  mfma; wgmma, which Mma hands over to)
@@ -69,6 +70,24 @@ void fenceLoopCarriedSharedAccesses(LaunchState &state);
 //===- TileCompute.cpp ----------------------------------------------------===//
 
 llvm::LogicalResult lowerTileCompute(LaunchState &state, TileComputeOp op);
+
+//===- TileThreadCombines.cpp ---------------------------------------------===//
+
+/// `values` combined with those of the lane `offset` away (xor) in a
+/// shuffle of `width` lanes.
+llvm::SmallVector<mlir::Value>
+combineWithLane(mlir::IRRewriter &rw, mlir::Location loc, CombinerKind kind,
+                mlir::Region &reducer, mlir::ValueRange values, int64_t offset,
+                mlir::Value width);
+
+/// Combines `accs` across the threads of reduce axis `r` of `op` (on `hr`
+/// threads, `stride` apart in the linear thread id, thread coordinate
+/// `tr`, `numThreads` in the op's grid); the result is valid in the axis'
+/// thread 0.
+llvm::SmallVector<mlir::Value>
+combineAcrossThreads(LaunchState &state, TileComputeOp op,
+                     mlir::ValueRange accs, mlir::Value tr, int64_t hr,
+                     int64_t stride, int64_t numThreads);
 
 //===- ElementwiseAccumulation.cpp ----------------------------------------===//
 
