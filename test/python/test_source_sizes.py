@@ -19,8 +19,6 @@ FILE_EXCEPTIONS = {
         "issue 53: the TMA, bulk-store and warpgroup units move behind a small interface",
     "lib/Dialect/Ext/Transforms/KernelToGPU.cpp":
         "issue 53: warp specialization moves to one place with the k-loop strategies",
-    "lib/Dialect/Ext/IR/Decompositions.cpp":
-        "issue 53: decomposition arithmetic moves to the hardware model library",
 }
 
 # Functions over the limit, as (file, function): why.
