@@ -45,6 +45,8 @@ struct NvidiaRow {
   /// wgmma exists on this generation's first chip with the `a` suffix alone
   /// (sm_90a: not sm_90, nor sm_100a).
   bool warpgroupMma;
+  /// ChipInfo::nvptxFeatures of this generation's first chip.
+  const char *nvptxFeatures;
   ProductRates rates;
 };
 
@@ -52,27 +54,27 @@ struct NvidiaRow {
 // row below it).
 constexpr NvidiaRow kNvidia[] = {
     {50, 48, 16, 16, false, false, false, false, false, false, false,
-     {"Pascal", 1.53, 0, 0.9, 1.5, 6, 96, 64, 2048}}, // Maxwell
+     "", {"Pascal", 1.53, 0, 0.9, 1.5, 6, 96, 64, 2048}}, // Maxwell
     {60, 48, 56, 16, false, false, false, false, false, false, false,
-     {"Pascal", 1.53, 0, 0.9, 1.5, 6, 96, 64, 2048}}, // P100
+     "", {"Pascal", 1.53, 0, 0.9, 1.5, 6, 96, 64, 2048}}, // P100
     {70, 96, 80, 16, false, false, false, false, false, false, false,
-     {"V100", 1.53, 0, 0.9, 1.5, 6, 96, 64, 2048}},
+     "", {"V100", 1.53, 0, 0.9, 1.5, 6, 96, 64, 2048}},
     {75, 64, 40, 16, false, false, false, false, false, false, false,
-     {"T4", 1.59, 0, 0.32, 1.5, 6, 64, 64, 1024}},
+     "", {"T4", 1.59, 0, 0.32, 1.5, 6, 64, 64, 1024}},
     {80, 163, 108, 32, true, true, true, false, false, false, false,
-     {"A100 SXM 80GB", 1.41, 312, 2.039, 4.0, 40, 164, 64, 2048}},
+     "", {"A100 SXM 80GB", 1.41, 312, 2.039, 4.0, 40, 164, 64, 2048}},
     {86, 99, 84, 32, true, true, true, false, false, false, false,
-     {"A40", 1.74, 150, 0.696, 2.5, 6, 100, 128, 1536}},
+     "", {"A40", 1.74, 150, 0.696, 2.5, 6, 100, 128, 1536}},
     {87, 163, 16, 32, true, true, true, false, false, false, false,
-     {"Orin", 1.3, 43, 0.204, 0.5, 4, 164, 64, 2048}},
+     "", {"Orin", 1.3, 43, 0.204, 0.5, 4, 164, 64, 2048}},
     {89, 99, 142, 32, true, true, true, true, false, false, false,
-     {"L40S", 2.52, 362, 0.864, 2.5, 96, 100, 128, 1536}},
+     "", {"L40S", 2.52, 362, 0.864, 2.5, 96, 100, 128, 1536}},
     {90, 227, 132, 32, true, true, true, true, true, true, true,
-     {"H200 SXM", 1.98, 989.4, 4.8, 5.5, 50, 228, 128, 2048}},
+     "+ptx80", {"H200 SXM", 1.98, 989.4, 4.8, 5.5, 50, 228, 128, 2048}},
     {100, 227, 148, 32, true, true, true, true, true, true, false,
-     {"B200", 1.965, 2250, 8.0, 10.0, 126, 228, 128, 2048}},
+     "", {"B200", 1.965, 2250, 8.0, 10.0, 126, 228, 128, 2048}},
     {120, 99, 170, 32, true, true, true, true, true, true, false,
-     {"RTX 5090", 2.41, 419, 1.79, 2.5, 96, 100, 128, 1536}},
+     "", {"RTX 5090", 2.41, 419, 1.79, 2.5, 96, 100, 128, 1536}},
 };
 
 /// One AMD family: the chips whose name starts with `prefix` (the first
@@ -156,6 +158,8 @@ ChipInfo nvidia(llvm::StringRef name, unsigned sm) {
   info.hasTma = row.tma;
   info.hasWarpgroupMma = row.warpgroupMma && sm == row.sm && info.archSpecific;
   info.maxClusterCtas = row.clusters ? kPortableClusterCtas : 1;
+  if (sm == row.sm)
+    info.nvptxFeatures = row.nvptxFeatures;
   info.staticSharedBytesPerBlock = 48 * kKB;
   info.maxSharedBytesPerBlock = row.maxSharedKB * kKB;
   info.multiprocessors = row.sms;

@@ -126,13 +126,10 @@ ext::resolveGPUTarget(const GPUTarget &requested, std::string &error) {
     return failure();
   }
   resolved.chip = chip;
-  // The Tensor Memory Accelerator's and mbarriers' transaction-count PTX
-  // (cp.async.bulk.tensor, mbarrier.expect_tx) is PTX ISA 8.0, which LLVM's
-  // default for sm_90 (7.8) lacks: it would fail to select them. Later
-  // chips' defaults are newer, and 8.0 cannot name them (LLVM aborts).
-  if (target == "nvvm" && resolved.features.empty() && info &&
-      info->smVersion == 90)
-    resolved.features = "+ptx80";
+  // The PTX ISA the chip's TMA and mbarrier PTX needs where LLVM's default
+  // for it is older (the chip model's nvptxFeatures).
+  if (target == "nvvm" && resolved.features.empty() && info)
+    resolved.features = info->nvptxFeatures;
   return resolved;
 }
 

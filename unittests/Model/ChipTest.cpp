@@ -132,3 +132,11 @@ TEST(ChipThroughput, SameRowAsLimits) {
   EXPECT_EQ(mi300x.registersPerMultiprocessor, 4u * 512 * 64);
   EXPECT_EQ(lookupChipThroughput(*lookupChipInfo("gfx1100")).product, "RDNA");
 }
+
+TEST(ChipInfo, NvptxFeatures) {
+  EXPECT_EQ(lookupChipInfo("sm_90")->nvptxFeatures, "+ptx80");
+  EXPECT_EQ(lookupChipInfo("sm_90a")->nvptxFeatures, "+ptx80");
+  EXPECT_EQ(lookupChipInfo("sm_80")->nvptxFeatures, "");
+  EXPECT_EQ(lookupChipInfo("sm_100a")->nvptxFeatures, "");
+  EXPECT_EQ(lookupChipInfo("gfx942")->nvptxFeatures, "");
+}

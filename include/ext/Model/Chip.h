@@ -79,6 +79,12 @@ struct ChipInfo {
   unsigned warpSize = 32;
   /// CTAs one thread block cluster may have (1 without clusters).
   unsigned maxClusterCtas = 1;
+  /// NVPTX target features ext-gpu-pipeline adds when given none: "+ptx80"
+  /// on sm_90[a], whose TMA and mbarrier transaction-count PTX
+  /// (cp.async.bulk.tensor, mbarrier.expect_tx) is PTX ISA 8.0 while LLVM's
+  /// default for sm_90 is 7.8 (it would fail to select them). Later chips'
+  /// defaults are newer, and 8.0 cannot name them (LLVM aborts); "" else.
+  std::string nvptxFeatures;
 
   /// Shared-memory banks: `sharedBanks` banks of `bankBytes` each, served
   /// per phase of a warp; `hasBankModel` is false where ext does not model
