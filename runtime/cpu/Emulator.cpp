@@ -1,8 +1,9 @@
 //===- Emulator.cpp - the CPU emulation runtime's entry points ------------===//
 //
 // The configuration (the host thread's options, else the environment),
-// launch validation, and the C entry points of ext/Runtime/CpuEmulationABI.h;
-// the scheduler is FiberScheduler.cpp, race detection RaceDetector.cpp.
+// launch validation, the host's launches and waits, and the C entry points
+// of ext/Runtime/CpuEmulationABI.h; the scheduler is FiberScheduler.cpp,
+// race detection RaceDetector.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -219,6 +220,50 @@ std::string formatDim(const Dim3 &d) {
 Dim3 delinearize(int64_t linear, const Dim3 &shape) {
   return {linear % shape.x, (linear / shape.x) % shape.y,
           linear / (shape.x * shape.y)};
+}
+
+// The host's side of a launch: it hands the grid to the device and waits.
+Event *launchAsync(const LaunchParams &params, const Config &config,
+                   const std::vector<int64_t> &argBytes,
+                   const std::vector<Event *> &deps, std::string &error,
+                   bool sync) {
+  error = validateLaunch(params);
+  if (!error.empty())
+    return nullptr;
+  int32_t workers = config.threads > 0 ? config.threads
+                                       : Device::defaultWorkers();
+  auto grid = std::make_unique<Grid>(params, config, workers);
+  // The arguments' values, copied: the host's slots may be reused before
+  // an asynchronous launch starts.
+  if (!argBytes.empty()) {
+    grid->argValues.resize(argBytes.size());
+    grid->argPointers.resize(argBytes.size());
+    for (size_t i = 0; i < argBytes.size(); ++i) {
+      const char *from = static_cast<const char *>(params.args[i]);
+      grid->argValues[i].assign(from, from + argBytes[i]);
+      grid->argPointers[i] = grid->argValues[i].data();
+    }
+    grid->p.args = grid->argPointers.data();
+  }
+  return Device::get().submit(std::move(grid), deps, sync);
+}
+
+Event *joinEvents(const std::vector<Event *> &deps) {
+  return Device::get().join(deps);
+}
+
+std::string waitEvents(const std::vector<Event *> &events) {
+  return Device::get().wait(events);
+}
+
+std::string launch(const LaunchParams &params, const Config &config) {
+  std::string error;
+  Event *e = launchAsync(params, config, {}, {}, error, /*sync=*/true);
+  if (!e)
+    return error;
+  error = waitEvents({e});
+  Device::get().release(e);
+  return error;
 }
 
 } // namespace ext::emu
@@ -501,27 +546,27 @@ void *__ext_emu_scratch(void) {
 
 void __ext_emu_barrier(int32_t site) {
   Thread &t = current("__ext_emu_barrier");
-  t.launch->barrier(t, site);
+  t.launch->barriers.blockBarrier(t, site);
 }
 
 void __ext_emu_named_barrier(int32_t id, int32_t count, int32_t site) {
   Thread &t = current("__ext_emu_named_barrier");
-  t.launch->namedBarrier(t, id, count, site);
+  t.launch->barriers.namedBarrier(t, id, count, site);
 }
 
 void __ext_emu_cluster_arrive(int32_t relaxed, int32_t site) {
   Thread &t = current("__ext_emu_cluster_arrive");
-  t.launch->clusterArrive(t, relaxed != 0, site);
+  t.launch->barriers.clusterArrive(t, relaxed != 0, site);
 }
 
 void __ext_emu_cluster_wait(int32_t site) {
   Thread &t = current("__ext_emu_cluster_wait");
-  t.launch->clusterWait(t, site);
+  t.launch->barriers.clusterWait(t, site);
 }
 
 int64_t __ext_emu_warp_sync(int32_t site, int32_t width) {
   Thread &t = current("__ext_emu_warp_sync");
-  return t.launch->warpSync(t, site, width);
+  return t.launch->barriers.warpSync(t, site, width);
 }
 
 void __ext_emu_access(int64_t addr, int64_t bytes, int32_t kind, int32_t site) {
@@ -540,7 +585,7 @@ void __ext_emu_printf(const char *format, ...) {
   if (length > 0)
     std::vsnprintf(text.data(), text.size() + 1, format, again);
   va_end(again);
-  t.launch->print(t, std::move(text));
+  PrintedOutput::hold(t, std::move(text));
 }
 
 void __ext_emu_assert_fail(const char *message, int32_t site) {
@@ -551,17 +596,17 @@ void __ext_emu_assert_fail(const char *message, int32_t site) {
 void __ext_emu_async_copy(int64_t dst, int64_t src, int64_t dstBytes,
                           int64_t srcBytes, int32_t site) {
   Thread &t = current("__ext_emu_async_copy");
-  t.launch->asyncCopy(t, dst, src, dstBytes, srcBytes, site);
+  t.launch->copies.issueCopy(t, dst, src, dstBytes, srcBytes, site);
 }
 
 void __ext_emu_async_commit(void) {
   Thread &t = current("__ext_emu_async_commit");
-  t.launch->asyncCommit(t);
+  t.launch->copies.commitCopies(t);
 }
 
 void __ext_emu_async_wait(int32_t pending, int32_t site) {
   Thread &t = current("__ext_emu_async_wait");
-  t.launch->asyncWait(t, pending, site);
+  t.launch->copies.waitCopies(t, pending);
 }
 
 namespace {

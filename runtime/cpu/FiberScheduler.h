@@ -29,9 +29,12 @@
 #ifndef EXT_RUNTIME_CPU_FIBERSCHEDULER_H
 #define EXT_RUNTIME_CPU_FIBERSCHEDULER_H
 
+#include "AsyncCopy.h"
 #include "BankCounter.h"
+#include "Barriers.h"
 #include "Emulator.h"
 #include "LaunchState.h"
+#include "PrintedOutput.h"
 #include "Progress.h"
 #include "RaceDetector.h"
 #include "Tma.h"
@@ -87,25 +90,9 @@ public:
   // Thread side (runs on a fiber)
   //===--------------------------------------------------------------------===//
 
-  void barrier(Thread &t, int32_t site);
-  void namedBarrier(Thread &t, int32_t id, int32_t count, int32_t site);
-  /// Returns the mask of the lanes that took part.
-  int64_t warpSync(Thread &t, int32_t site, int32_t width);
   void access(Thread &t, int64_t addr, int64_t bytes, int32_t kind,
               int32_t site);
   void nameShared(Thread &t, const char *name, int64_t addr, int64_t bytes);
-  /// Asynchronous copies: issued now, landed when the thread's wait covers
-  /// their group or, with a nonzero seed, at one of its earlier yield points
-  /// the seeded generator picks.
-  void asyncCopy(Thread &t, int64_t dst, int64_t src, int64_t dstBytes,
-                 int64_t srcBytes, int32_t site);
-  void asyncCommit(Thread &t);
-  /// Lands all but the newest `pending` committed groups of `t`.
-  void asyncWait(Thread &t, int32_t pending, int32_t site);
-  void print(Thread &t, std::string text);
-  /// barrier.cluster.arrive(.relaxed) and barrier.cluster.wait.
-  void clusterArrive(Thread &t, bool relaxed, int32_t site);
-  void clusterWait(Thread &t, int32_t site);
   /// A failed `cf.assert` at `site`: fails the launch and suspends `t`.
   void assertFailed(Thread &t, const std::string &message, int32_t site);
   /// An instruction used against its contract at `site` (a matrix
@@ -155,8 +142,7 @@ private:
   std::atomic<int64_t> failedCluster{INT64_MAX};
   std::string error;
   /// Blocks' gpu.printf lines, written in block order (device lock).
-  std::map<int64_t, std::vector<PrintedLine>> printedBlocks;
-  int64_t nextPrinted = 0;
+  PrintedOutput printed;
   /// Owned by the device: a host's token outlives the grid.
   Event *event = nullptr;
   std::vector<Event *> deps;
@@ -183,45 +169,29 @@ private:
     return failedCluster.load(std::memory_order_relaxed) <= c.linear;
   }
   bool abandoned(const Block &b) const { return abandoned(*b.cluster); }
-  /// Fails the launch and suspends `t`: its `bytes`-byte `what` at `site`
-  /// is misaligned, where a GPU faults; `detail` says where it points.
-  void failMisaligned(Thread &t, int64_t bytes, const char *what, int32_t site,
-                      const std::string &detail);
-  std::string describeDeadlock(const Cluster &c) const;
-  /// Completes the cluster barrier's phase (every thread arrived).
-  void releaseClusterBarrier(Cluster &c);
-  /// Keeps a retired block's gpu.printf lines and writes those now in
-  /// order (device lock).
-  void blockPrinted(int64_t block, std::vector<PrintedLine> lines);
-  void flushAllPrinted();
   /// Ends the launch (device lock): race and bank reports, printed lines.
   void finish();
 
-  void suspend(Thread &t);
   void yield(Thread &t);
   void push(Thread &t);
-  void releaseBarrier(Block &b);
-  void checkWarpRelease(Block &b, int32_t warpIndex);
   void schedule(Thread &t, int32_t kind, int32_t site);
   /// Feeds one access of `t` to the race detector (if on).
   void recordRace(Thread &t, int64_t addr, int64_t bytes, int32_t kind,
                   int32_t site);
-  /// Writes one asynchronous copy into shared memory (a store of its bytes,
-  /// and a load of its source, for the race detector).
-  void land(Thread &t, const AsyncCopy &copy);
-  /// With a nonzero seed, lands `t`'s oldest copy in flight by chance.
-  void maybeLandEarly(Thread &t);
 
   /// What the units know of the launch and the services they use (set by
   /// the constructor).
   UnitContext context;
 
 public:
-  /// The units that model Hopper's asynchronous hardware; their C entry
-  /// points are UnitEntryPoints.cpp's.
+  /// The units that model Hopper's asynchronous hardware, and the
+  /// barriers and warp collectives; their C entry points are
+  /// UnitEntryPoints.cpp's and Emulator.cpp's.
   WarpgroupMmaUnit wgmma{context};
   BulkStoreUnit bulkStores{context};
   TmaUnit tma{context, wgmma, bulkStores};
+  AsyncCopyUnit copies{context, wgmma, bulkStores};
+  BarrierUnit barriers{context, wgmma, copies};
 };
 
 /// One OS thread running the blocks the device gives it as fibers.

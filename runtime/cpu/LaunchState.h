@@ -224,6 +224,7 @@ struct Block {
   int64_t linear = 0;
   BlockRandom rng{0};
   std::unique_ptr<Thread[]> threads;
+  int64_t threadCount = 0;
   std::vector<Warp> warps;
   int64_t atBarrier = 0, exited = 0;
   int32_t barrierSite = -1;
@@ -353,8 +354,8 @@ struct Cluster {
 
   bool hasReady() const;
   bool finished() const;
-  /// The block to run next (Worker::pick).
-  Block *pickBlock();
+  /// The block to run next (Worker::pick), as the launch's `policy` picks.
+  Block *pickBlock(Policy policy);
 };
 
 } // namespace ext::emu

@@ -37,6 +37,18 @@ int64_t UnitContext::warpgroupKey(const Thread &t) const {
          t.linear / kWarpgroupThreads;
 }
 
+void UnitContext::failMisaligned(Thread &t, int64_t bytes, const char *what,
+                                 int32_t site,
+                                 const std::string &detail) const {
+  failLaunch(t, describe(t) + ": the " + std::to_string(bytes) + "-byte " +
+                    what + " at " + location(site) + " is misaligned (" +
+                    detail + ")");
+}
+
+void UnitContext::park(Thread &t) {
+  t.scheduler = std::move(t.scheduler).resume();
+}
+
 void UnitContext::refuse(Thread &t, int32_t site, std::string message) const {
   std::string text = describe(t) + ": " + location(site) + ": " + message;
   // `t` is never resumed: what its frames hold is not freed by unwinding.
