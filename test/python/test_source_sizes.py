@@ -21,8 +21,6 @@ FILE_EXCEPTIONS = {
 
 # Functions over the limit, as (file, function): why.
 FUNCTION_EXCEPTIONS = {
-    ("lib/Dialect/Ext/Transforms/ApplySchedule.cpp", "ext::applySchedule"):
-        "issue 53: the typed plan's steps as functions of their own",
 }
 
 

@@ -62,7 +62,611 @@ Value createStagingTile(OpBuilder &b, Location loc, unsigned output,
       alignAttr, cache.getSwizzle());
 }
 
+/// The kernel of one scheduled compute, built in steps that share the plan
+/// and what the steps before them made: the fusions (a consumer under
+/// reverse_compute_at, producers under compute_at), the kernel and its two
+/// blocks, the body (shared tiles, staged inputs, the k-loop) and the
+/// epilogue that stores the accumulator.
+class ScheduledKernelBuilder {
+public:
+  ScheduledKernelBuilder(RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
+                         TilingPlan &plan, FragmentLayoutAttrInterface layout,
+                         const ApplyScheduleOptions &options)
+      : rw(rw), op(op), schedule(schedule), plan(plan), layout(layout),
+        options(options), loc(op.getLoc()), ctx(op.getContext()),
+        numAxes(plan.axes.size()), numInputs(op.getInputs().size()),
+        numOutputs(op.getOutputs().size()),
+        allAxes(llvm::to_vector(llvm::seq<unsigned>(0, numAxes))) {
+    for (unsigned a : plan.spatialAxes) {
+      spatialTile.push_back(plan.tile[a]);
+      spatialThreads.push_back(plan.threads[a]);
+    }
+  }
+
+  FailureOr<KernelOp> build(ArrayRef<StringAttr> inlinedNames);
+
+private:
+  LogicalResult resolveFusion(ArrayRef<StringAttr> inlinedNames);
+  void guardDynamicSizes();
+  LogicalResult createKernel();
+  FailureOr<DenseI64ArrayAttr>
+  clusterOf(TileDecompositionAttrInterface decomposition);
+  void allocateSharedTiles();
+  void emitProducers(ArrayRef<Value> anchorBufs);
+  SmallVector<Value> stageInputs(ArrayRef<Value> offsets);
+  TileComputeOp createTileCompute(ArrayRef<Value> offsets,
+                                  ArrayRef<Value> bounds, ValueRange ins,
+                                  ValueRange outs, ArrayRef<AffineMap> outMaps,
+                                  bool accumulate);
+  void emitAccumulation();
+  void emitAccumulatorFill();
+  void emitIteration(Value kOffset, Value kBound);
+  void emitPipelinedKSteps();
+  void emitKSteps();
+  void emitFragmentEpilogue();
+  void emitOutputStore(unsigned o, const TileFrame &eframe,
+                       ArrayRef<Value> spatialBounds,
+                       ArrayRef<unsigned> spatialPos);
+  void emitWithoutAccumulator();
+
+  RewriterBase &rw;
+  ComputeOp op;
+  ScheduleAttr schedule;
+  TilingPlan &plan;
+  FragmentLayoutAttrInterface layout;
+  const ApplyScheduleOptions &options;
+  Location loc;
+  MLIRContext *ctx;
+  unsigned numAxes, numInputs, numOutputs;
+  SmallVector<unsigned> allAxes;
+  SmallVector<int64_t> spatialTile, spatialThreads;
+  SmallVector<Type> fragTypes;
+
+  std::optional<FusedConsumer> fused;
+  std::vector<AttachedProducer> attached;
+  /// A producer warpgroup joins the schedule's threads, which compute.
+  bool specialized = false;
+
+  KernelOp kernel;
+  Block *body = nullptr, *epilogue = nullptr;
+  unsigned numTileDims = 0;
+  TileFrame frame;
+  Value kBegin, kEnd;
+  /// A pipelined k-loop keeps `stages` buffers per cached input (the
+  /// verifier allows stages > 1 only with a k-loop and a cache).
+  int64_t stages = 1;
+  SmallVector<Value> sharedBufs;
+  SmallVector<SmallVector<Value>> stageBufs;
+  /// The buffers of the producers attached by compute_at, by the anchor
+  /// input that reads them (set once they are emitted).
+  SmallVector<Value> attachedBufs;
+  llvm::SmallBitVector isAttached;
+  SmallVector<AffineMap> inputMaps;
+  /// The accumulator fragments and their maps in a tile compute.
+  SmallVector<Value> frags;
+  SmallVector<AffineMap> fragMaps;
+};
+
 } // namespace
+
+/// The consumer fused by reverse_compute_at (its operands' definitions
+/// hoisted above the compute) and the producers attached by compute_at.
+LogicalResult
+ScheduledKernelBuilder::resolveFusion(ArrayRef<StringAttr> inlinedNames) {
+  FailureOr<std::optional<FusedConsumer>> fusedOr =
+      resolveReverseComputeAt(op, schedule, plan);
+  if (failed(fusedOr))
+    return failure();
+  fused = *fusedOr;
+  if (fused)
+    for (Operation *def : fused->hoisted)
+      rw.moveOpBefore(def, op);
+  FailureOr<std::vector<AttachedProducer>> attachedOr =
+      resolveComputeAt(rw, op, schedule, plan, inlinedNames);
+  if (failed(attachedOr))
+    return failure();
+  attached = std::move(*attachedOr);
+  // An attached producer's region is in shared memory already: a cache of
+  // it (one an inlined producer's cache passed on, say) is moot.
+  for (const AttachedProducer &ap : attached)
+    if (ap.anchorInput)
+      plan.cached.reset(*ap.anchorInput);
+  return success();
+}
+
+/// The kernel runs only if the operands' sizes agree (as
+/// ext-compute-to-loops checks them): a dynamic extent is read from one
+/// operand, the others are indexed by it. A fused consumer's and the
+/// attached producers' own operands are checked here too.
+void ScheduledKernelBuilder::guardDynamicSizes() {
+  auto anyDynamic = [](ComputeOp c) {
+    return llvm::any_of(c.getAxisList(),
+                        [](AxisAttr a) { return a.isDynamic(); });
+  };
+  SmallVector<SizeCheck> checks;
+  if (anyDynamic(op))
+    buildCheckedExtents(rw, loc, op, checks, /*materializeStatic=*/false);
+  if (fused && anyDynamic(fused->consumer))
+    buildCheckedExtents(rw, loc, fused->consumer, checks,
+                        /*materializeStatic=*/false);
+  for (const AttachedProducer &ap : attached)
+    if (anyDynamic(ap.producer))
+      buildCheckedExtents(rw, loc, ap.producer, checks,
+                          /*materializeStatic=*/false);
+  if (!checks.empty())
+    guardWithSizeChecks(rw, loc, checks);
+}
+
+/// A cluster of one CTA is none; a larger one spans the last two blocked
+/// axes and needs every CTA of it on the same k-range.
+FailureOr<DenseI64ArrayAttr> ScheduledKernelBuilder::clusterOf(
+    TileDecompositionAttrInterface decomposition) {
+  ArrayRef<int64_t> cluster = schedule.getCluster();
+  if (cluster.empty() || cluster[0] * cluster[1] <= 1)
+    return DenseI64ArrayAttr();
+  if (plan.tileCounts.size() < 2)
+    return op.emitOpError()
+           << "schedule with cluster = [" << cluster[0] << ", " << cluster[1]
+           << "]: the cluster spans the last two blocked "
+           << "axes; the kernel blocks " << plan.tileCounts.size();
+  if (!isa<DataParallelAttr, PersistentAttr>(decomposition))
+    return op.emitOpError()
+           << "schedule with cluster = [" << cluster[0] << ", " << cluster[1]
+           << "]: the CTAs of a cluster share every k-step's "
+           << "tiles, so the decomposition must give each the same k-range "
+              "(#ext.data_parallel or #ext.persistent), not "
+           << decomposition;
+  return rw.getDenseI64ArrayAttr(cluster);
+}
+
+/// The kernel op, its decomposition resolved (at launch where a tile count
+/// or the k-steps are dynamic: computed here, on the host), and its body
+/// and epilogue blocks.
+LogicalResult ScheduledKernelBuilder::createKernel() {
+  SmallVector<Value> dynamicTiles;
+  bool dynamicGrid = false;
+  int64_t numTiles = 1;
+  for (auto [d, t] : llvm::enumerate(plan.tileCounts)) {
+    if (!ShapedType::isDynamic(t)) {
+      numTiles = llvm::checkedMul(numTiles, t).value_or(INT64_MAX);
+      continue;
+    }
+    unsigned a = plan.blockedAxes[d];
+    dynamicGrid = true;
+    dynamicTiles.push_back(tileCountValue(rw, loc, plan, a));
+  }
+  int64_t tileK = plan.kAxis ? plan.tile[*plan.kAxis] : 1;
+  // The k-steps of a reduce axis of dynamic extent are counted here too.
+  OpFoldResult iters = itersValue(rw, loc, plan);
+  bool atLaunch = dynamicGrid || ShapedType::isDynamic(plan.iters);
+  FailureOr<TileDecompositionAttrInterface> decomposition =
+      atLaunch
+          ? resolveLaunchDecomposition(
+                op, schedule.getDecompositionOrDefault(),
+                dynamicGrid ? ShapedType::kDynamic : numTiles, plan.iters,
+                tileK, options)
+          : resolveDecomposition(op, schedule.getDecompositionOrDefault(),
+                                 numTiles, plan.iters, tileK, options);
+  if (failed(decomposition))
+    return failure();
+  // A split tile's partial accumulators combine with the compute's combiner.
+  bool hasCombiner = plan.useFragments && op.getCombiner();
+  specialized = schedule.getSpecialize() != WarpSpecialization::none;
+  if (specialized && failed(checkWarpSpecialization(op, plan, schedule, layout,
+                                                    attached.size(),
+                                                    *decomposition)))
+    return failure();
+  FailureOr<DenseI64ArrayAttr> clusterAttr = clusterOf(*decomposition);
+  if (failed(clusterAttr))
+    return failure();
+  kernel = KernelOp::create(
+      rw, loc, dynamicTiles, rw.getDenseI64ArrayAttr(plan.tileCounts),
+      dyn_cast<Value>(iters), plan.iters,
+      // Ping-pong: two consumer warpgroups, each running the schedule's
+      // threads on its own tiles.
+      schedule.getNumThreads() *
+              (schedule.getSpecialize() == WarpSpecialization::pingpong ? 2
+                                                                        : 1) +
+          (specialized ? 128 : 0),
+      *decomposition, schedule.getRaster(), schedule.getSwizzle(),
+      hasCombiner ? op.getCombinerAttr() : CombinerKindAttr(),
+      hasCombiner ? op.getIdentityAttr() : ArrayAttr(),
+      // What a fixup costs the cost model, for plans made at launch.
+      atLaunch && (*decomposition).splitsReduction()
+          ? rw.getF64FloatAttr(
+                tilework::CostModel::forTileK(tileK).partialCost)
+          : FloatAttr(),
+      *clusterAttr);
+  if (hasCombiner && !op.getReducer().empty()) {
+    IRMapping mapping;
+    op.getReducer().cloneInto(&kernel.getReducer(), mapping);
+  }
+
+  numTileDims = plan.tileCounts.size();
+  SmallVector<Type> bodyArgTypes(numTileDims + 2, rw.getIndexType());
+  SmallVector<Location> bodyArgLocs(bodyArgTypes.size(), loc);
+  body = rw.createBlock(&kernel.getBody(), {}, bodyArgTypes, bodyArgLocs);
+  SmallVector<Type> epiArgTypes(numTileDims, rw.getIndexType());
+  llvm::append_range(epiArgTypes, fragTypes);
+  SmallVector<Location> epiArgLocs(epiArgTypes.size(), loc);
+  epilogue =
+      rw.createBlock(&kernel.getEpilogue(), {}, epiArgTypes, epiArgLocs);
+  return success();
+}
+
+/// The cached inputs' shared tiles, allocated where they start to live:
+/// after the producers attached before a k-loop, whose buffers (a
+/// cross-thread combine's scratch) may then share their bytes.
+void ScheduledKernelBuilder::allocateSharedTiles() {
+  for (unsigned i = 0; i < numInputs; ++i) {
+    if (!plan.cached.test(i))
+      continue;
+    Type elem = cast<MemRefType>(op.getInputs()[i].getType()).getElementType();
+    ArrayRef<StorageAlignAttr> aligns = plan.cacheAttrs[i].getAlign();
+    auto type = sharedTileType(plan.windows[i].shape, elem, aligns);
+    assert(type && "planTiling checked the shared tile's size");
+    ArrayAttr alignAttr =
+        aligns.empty() ? ArrayAttr()
+                       : rw.getArrayAttr(SmallVector<Attribute>(
+                             aligns.begin(), aligns.end()));
+    for (int64_t s = 0; s < stages; ++s)
+      stageBufs[i].push_back(AllocSharedOp::create(
+          rw,
+          phaseLoc(loc, "shared tile of input " + Twine(i) +
+                            (stages > 1 ? ", stage " + Twine(s) : Twine())),
+          type, alignAttr, plan.cacheAttrs[i].getSwizzle()));
+    sharedBufs[i] = stageBufs[i].front();
+  }
+}
+
+void ScheduledKernelBuilder::emitProducers(ArrayRef<Value> anchorBufs) {
+  emitAttachedProducers(rw, loc, frame, anchorBufs, attached);
+  for (const AttachedProducer &ap : attached)
+    if (ap.anchorInput)
+      attachedBufs[*ap.anchorInput] = ap.buffer;
+}
+
+/// Stages the cached inputs and returns every input's tile operand.
+SmallVector<Value>
+ScheduledKernelBuilder::stageInputs(ArrayRef<Value> offsets) {
+  SmallVector<Value> operands;
+  for (unsigned i = 0; i < numInputs; ++i) {
+    if (isAttached.test(i)) {
+      operands.push_back(attachedBufs[i]);
+      continue;
+    }
+    SmallVector<Value> origins;
+    for (const WindowDim &d : plan.windows[i].dims)
+      origins.push_back(windowOrigin(rw, loc, d, offsets));
+    Value input = op.getInputs()[i];
+    if (plan.cached.test(i)) {
+      CopyOp::create(
+          rw,
+          phaseLoc(loc, "copy of input " + Twine(i) + " into shared memory"),
+          input, origins, sharedBufs[i], /*active=*/Value(),
+          schedule.getVector(), CopyStagingAttr(),
+          plan.windows[i].rowMultiple, inBoundsAttr(rw, plan.windows[i]));
+      operands.push_back(sharedBufs[i]);
+    } else {
+      operands.push_back(
+          tileView(rw, loc, input, origins, plan.windows[i].shape));
+    }
+  }
+  return operands;
+}
+
+TileComputeOp ScheduledKernelBuilder::createTileCompute(
+    ArrayRef<Value> offsets, ArrayRef<Value> bounds, ValueRange ins,
+    ValueRange outs, ArrayRef<AffineMap> outMaps, bool accumulate) {
+  SmallVector<AffineMap> maps(inputMaps);
+  llvm::append_range(maps, outMaps);
+  auto tc = TileComputeOp::create(
+      rw, phaseLoc(loc, "tile compute"), axesAttr(ctx, plan, allAxes),
+      rw.getDenseI64ArrayAttr(plan.threads), bounds, ins, outs,
+      rw.getAffineMapArrayAttr(maps), op.getCombinerAttr(),
+      op.getIdentityAttr(), accumulate ? rw.getUnitAttr() : UnitAttr(),
+      layout,
+      schedule.getVector() == 1 ? IntegerAttr()
+                                : rw.getI64IntegerAttr(schedule.getVector()));
+  cloneBodyWithOffsets(op, tc.getBody(), offsets);
+  if (!op.getReducer().empty()) {
+    IRMapping mapping;
+    op.getReducer().cloneInto(&tc.getReducer(), mapping);
+  }
+  return tc;
+}
+
+/// Fills the fragments with the combiner's identity.
+void ScheduledKernelBuilder::emitAccumulatorFill() {
+  SmallVector<AffineMap> idMaps(
+      numOutputs, AffineMap::getMultiDimIdentityMap(spatialTile.size(), ctx));
+  auto fill = TileComputeOp::create(
+      rw, phaseLoc(loc, "accumulator fill"),
+      axesAttr(ctx, plan, plan.spatialAxes),
+      rw.getDenseI64ArrayAttr(spatialThreads), ValueRange{}, ValueRange{},
+      frags, rw.getAffineMapArrayAttr(idMaps), CombinerKindAttr(),
+      ArrayAttr(), UnitAttr(), layout);
+  OpBuilder::InsertionGuard g(rw);
+  rw.createBlock(&fill.getBody());
+  SmallVector<Value> ids;
+  for (unsigned o = 0; o < numOutputs; ++o) {
+    Type elem = cast<MemRefType>(fragTypes[o]).getElementType();
+    TypedAttr id = op.hasCustomReducer()
+                       ? cast<TypedAttr>((*op.getIdentity())[o])
+                       : getCombinerIdentity(*op.getCombiner(), elem);
+    ids.push_back(arith::ConstantOp::create(rw, loc, elem, id));
+  }
+  YieldOp::create(rw, loc, ids);
+}
+
+/// One k-step (or the whole tile, without a k-loop) accumulated into the
+/// fragments.
+void ScheduledKernelBuilder::emitIteration(Value kOffset, Value kBound) {
+  SmallVector<Value> offsets(frame.offsets), bounds(frame.bounds);
+  if (plan.kAxis) {
+    offsets[*plan.kAxis] = kOffset;
+    bounds[*plan.kAxis] = kBound;
+  }
+  SmallVector<Value> ins = stageInputs(offsets);
+  createTileCompute(offsets, bounds, ins, frags, fragMaps,
+                    /*accumulate=*/true);
+}
+
+/// The k-loop with `stages` buffers: pipelined copies, or under warp
+/// specialization a producer warpgroup's.
+void ScheduledKernelBuilder::emitPipelinedKSteps() {
+  // wgmma groups stay in flight across k-steps only where nothing but
+  // the staged copies writes what they read (no attached producer
+  // rewrites its tile each step) and the pipeline is deep enough.
+  auto mma = dyn_cast_if_present<MmaLayoutAttr>(layout);
+  bool mmaInFlight =
+      stages >= 3 && mma && mma.isWarpgroup() && isAttached.none();
+  std::optional<TmaLoads> tma;
+  if (schedule.getTma())
+    tma = buildTmaLoads(rw, op, plan, kernel);
+  auto computeStep = [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds,
+                         ValueRange ins) {
+    // The attached producers' buffers, not their outputs' views.
+    SmallVector<Value> operands(ins);
+    for (unsigned i = 0; i < numInputs; ++i)
+      if (isAttached.test(i))
+        operands[i] = attachedBufs[i];
+    createTileCompute(offsets, bounds, operands, frags, fragMaps,
+                      /*accumulate=*/true);
+  };
+  if (specialized)
+    emitWarpSpecializedKLoop(rw, loc, op, plan, schedule, frame, kBegin, kEnd,
+                             stageBufs, mmaInFlight, *tma,
+                             options.weakenAsyncWait, computeStep);
+  else
+    emitPipelinedKLoop(rw, loc, op, plan, schedule, options, frame, kBegin,
+                       kEnd, stageBufs, mmaInFlight, tma ? &*tma : nullptr,
+                       computeStep);
+}
+
+/// Full k-steps run with a constant bound (no checks in the steady state).
+/// A ragged last step either runs as a full one, when the copies' zero
+/// fill makes the body yield the combiner's identity, or is peeled with
+/// its own constant bound.
+void ScheduledKernelBuilder::emitKSteps() {
+  KSteps steps = planKSteps(rw, loc, op, plan, kEnd);
+  int64_t tileK = steps.tileK;
+  auto loop = scf::ForOp::create(rw, loc, kBegin, steps.fullEnd,
+                                 constIndex(rw, loc, 1));
+  {
+    OpBuilder::InsertionGuard g(rw);
+    rw.setInsertionPoint(loop.getBody()->getTerminator());
+    Value kOffset = arith::MulIOp::create(rw, loc, loop.getInductionVar(),
+                                          constIndex(rw, loc, tileK));
+    emitIteration(kOffset, constIndex(rw, loc, tileK));
+  }
+  if (steps.peeled)
+    emitPeeledStep(rw, loc, steps, kEnd, [&](Value) {
+      emitIteration(steps.lastOffset, steps.rest);
+    });
+}
+
+/// With an accumulator: fragments filled with the identity, the attached
+/// producers, the k-steps, then the epilogue.
+void ScheduledKernelBuilder::emitAccumulation() {
+  for (Type t : fragTypes)
+    frags.push_back(AllocFragmentOp::create(
+        rw, loc, t, rw.getDenseI64ArrayAttr(spatialThreads), layout));
+  emitAccumulatorFill();
+
+  // Attached producers run once per tile, before the k-loop: from
+  // global memory (the anchor's shared tiles are the k-steps').
+  if (!attached.empty()) {
+    emitProducers(sharedBufs); // none allocated yet
+    allocateSharedTiles();
+  }
+
+  // Fragments are indexed by the spatial axes, in axis order.
+  SmallVector<AffineExpr> spatialDims;
+  for (unsigned a : plan.spatialAxes)
+    spatialDims.push_back(getAffineDimExpr(a, ctx));
+  fragMaps.assign(numOutputs, AffineMap::get(numAxes, 0, spatialDims, ctx));
+  if (plan.kAxis && stages > 1)
+    emitPipelinedKSteps();
+  else if (plan.kAxis)
+    emitKSteps();
+  else
+    emitIteration(Value(), Value());
+  KernelYieldOp::create(rw, loc, frags);
+  emitFragmentEpilogue();
+}
+
+/// The epilogue: the fragments into the output tiles.
+void ScheduledKernelBuilder::emitFragmentEpilogue() {
+  rw.setInsertionPointToStart(epilogue);
+  TileFrame eframe = buildFrame(
+      rw, loc, plan, epilogue->getArguments().take_front(numTileDims));
+  SmallVector<Value> spatialBounds;
+  for (unsigned a : plan.spatialAxes)
+    spatialBounds.push_back(eframe.bounds[a]);
+  // Output maps over the spatial axes alone (d_j = j-th spatial axis).
+  SmallVector<unsigned> spatialPos(numAxes, 0);
+  for (auto [j, a] : llvm::enumerate(plan.spatialAxes))
+    spatialPos[a] = j;
+  for (unsigned o = 0; o < numOutputs; ++o)
+    emitOutputStore(o, eframe, spatialBounds, spatialPos);
+  KernelYieldOp::create(rw, loc, ValueRange{});
+}
+
+/// Output `o`'s fragment into its tile: the fused consumer's value, or
+/// the accumulator by its layout into the output tile or a shared staging
+/// tile that is then stored in coalesced rows (or by the copy engine).
+void ScheduledKernelBuilder::emitOutputStore(unsigned o,
+                                             const TileFrame &eframe,
+                                             ArrayRef<Value> spatialBounds,
+                                             ArrayRef<unsigned> spatialPos) {
+  AffineMap outMap = op.getOutputMap(o);
+  SmallVector<Value> origins;
+  SmallVector<int64_t> sizes;
+  SmallVector<AffineExpr> exprs;
+  for (AffineExpr e : outMap.getResults()) {
+    unsigned a = cast<AffineDimExpr>(e).getPosition();
+    origins.push_back(eframe.offsets[a]);
+    sizes.push_back(plan.tile[a]);
+    exprs.push_back(getAffineDimExpr(spatialPos[a], ctx));
+  }
+  SmallVector<AffineMap> maps = {
+      AffineMap::getMultiDimIdentityMap(spatialTile.size(), ctx),
+      AffineMap::get(spatialTile.size(), 0, exprs, ctx)};
+  Value frag = epilogue->getArgument(numTileDims + o);
+  if (fused) {
+    // The consumer's value is stored instead (and the accumulator too
+    // where anything else may read it).
+    Value anchorTarget;
+    if (fused->keepAnchorOutput)
+      anchorTarget = tileView(rw, loc, op.getOutputs()[o], origins, sizes);
+    emitFusedStore(rw, loc, plan, *fused,
+                   axesAttr(ctx, plan, plan.spatialAxes), spatialThreads,
+                   eframe.offsets, spatialBounds, frag, anchorTarget, maps[1],
+                   layout);
+    return;
+  }
+  Type elem = cast<MemRefType>(fragTypes[o]).getElementType();
+  CacheAttr staging = plan.outputCache[o];
+  Value target, staged;
+  if (staging) {
+    staged = createStagingTile(rw, loc, o, sizes, elem, staging);
+    target = staged;
+  } else {
+    target = tileView(rw, loc, op.getOutputs()[o], origins, sizes);
+  }
+  auto store = TileComputeOp::create(
+      rw,
+      phaseLoc(loc, (staging ? "epilogue staging of output "
+                             : "epilogue store of output ") +
+                        Twine(o)),
+      axesAttr(ctx, plan, plan.spatialAxes),
+      rw.getDenseI64ArrayAttr(spatialThreads),
+      staging ? ValueRange{} : ValueRange(spatialBounds), ValueRange{frag},
+      ValueRange{target}, rw.getAffineMapArrayAttr(maps), CombinerKindAttr(),
+      ArrayAttr(), UnitAttr(), layout);
+  {
+    OpBuilder::InsertionGuard g(rw);
+    Block *b = rw.createBlock(&store.getBody(), {}, {elem}, {loc});
+    YieldOp::create(rw, loc, b->getArgument(0));
+  }
+  if (!staging)
+    return;
+  // With the copy engine (tma = true), one bulk tensor store of the tile
+  // where it can; else the threads' coalesced rows.
+  Value map;
+  if (schedule.getTma()) {
+    std::string why;
+    map = buildTmaStoreMap(rw, op, o, cast<MemRefType>(staged.getType()),
+                           staging, kernel, why);
+    if (!map && options.report)
+      op.emitRemark() << "output " << o
+                      << " is stored by the threads, not the copy engine: "
+                      << why;
+  }
+  // A swizzled tile is rewritten access by access: scalar reads.
+  StoreTileOp::create(rw, phaseLoc(loc, "epilogue store of output " + Twine(o)),
+                      staged, op.getOutputs()[o], origins, map,
+                      staging.getSwizzle() ? 1 : schedule.getVector());
+}
+
+/// No accumulator: one tile compute from the inputs into the outputs,
+/// after the attached producers (which may read its shared tiles).
+void ScheduledKernelBuilder::emitWithoutAccumulator() {
+  SmallVector<Value> ins = stageInputs(frame.offsets);
+  if (!attached.empty()) {
+    emitProducers(sharedBufs); // null where not cached
+    for (unsigned i = 0; i < numInputs; ++i)
+      if (isAttached.test(i))
+        ins[i] = attachedBufs[i];
+  }
+  SmallVector<Value> outs;
+  for (unsigned o = 0; o < numOutputs; ++o) {
+    SmallVector<Value> origins;
+    SmallVector<int64_t> sizes;
+    for (AffineExpr e : op.getOutputMap(o).getResults()) {
+      unsigned a = cast<AffineDimExpr>(e).getPosition();
+      origins.push_back(frame.offsets[a]);
+      sizes.push_back(plan.tile[a]);
+    }
+    outs.push_back(tileView(rw, loc, op.getOutputs()[o], origins, sizes));
+  }
+  SmallVector<AffineMap> outMaps;
+  for (unsigned o = 0; o < numOutputs; ++o)
+    outMaps.push_back(op.getOutputMap(o));
+  createTileCompute(frame.offsets, frame.bounds, ins, outs, outMaps,
+                    /*accumulate=*/false);
+  KernelYieldOp::create(rw, loc, ValueRange{});
+  rw.setInsertionPointToStart(epilogue);
+  KernelYieldOp::create(rw, loc, ValueRange{});
+}
+
+FailureOr<KernelOp>
+ScheduledKernelBuilder::build(ArrayRef<StringAttr> inlinedNames) {
+  if (plan.useFragments)
+    for (Value out : op.getOutputs())
+      fragTypes.push_back(MemRefType::get(
+          spatialTile, cast<MemRefType>(out.getType()).getElementType()));
+  if (failed(resolveFusion(inlinedNames)))
+    return failure();
+  rw.setInsertionPoint(op);
+  guardDynamicSizes();
+  if (failed(createKernel()))
+    return failure();
+
+  rw.setInsertionPointToStart(body);
+  ValueRange coords = body->getArguments().take_front(numTileDims);
+  kBegin = body->getArgument(numTileDims);
+  kEnd = body->getArgument(numTileDims + 1);
+  frame = buildFrame(rw, loc, plan, coords);
+  stages = plan.useFragments && plan.kAxis ? schedule.getStages() : 1;
+  sharedBufs.assign(numInputs, Value());
+  stageBufs.assign(numInputs, SmallVector<Value>());
+  bool producersFirst = plan.useFragments && !attached.empty();
+  if (!producersFirst)
+    allocateSharedTiles();
+  attachedBufs.assign(numInputs, Value());
+  isAttached.resize(numInputs);
+  for (const AttachedProducer &ap : attached)
+    if (ap.anchorInput)
+      isAttached.set(*ap.anchorInput);
+  for (unsigned i = 0; i < numInputs; ++i)
+    inputMaps.push_back(plan.windows[i].localMap);
+  for (const AttachedProducer &ap : attached)
+    if (ap.anchorInput)
+      inputMaps[*ap.anchorInput] = ap.anchorMap;
+
+  if (plan.useFragments)
+    emitAccumulation();
+  else
+    emitWithoutAccumulator();
+
+  if (fused)
+    rw.eraseOp(fused->consumer);
+  rw.eraseOp(op);
+  eraseAttachedProducers(rw, attached);
+  return kernel;
+}
 
 FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
                                        const ApplyScheduleOptions &options) {
@@ -93,504 +697,19 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
       return failure();
   }
   TilingPlan &plan = *planOr;
-  Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
-  unsigned numAxes = plan.axes.size();
-  unsigned numInputs = op.getInputs().size();
-  unsigned numOutputs = op.getOutputs().size();
-  SmallVector<unsigned> allAxes = llvm::to_vector(llvm::seq<unsigned>(0, numAxes));
-  SmallVector<int64_t> spatialTile, spatialThreads;
-  for (unsigned a : plan.spatialAxes) {
-    spatialTile.push_back(plan.tile[a]);
-    spatialThreads.push_back(plan.threads[a]);
-  }
 
   // Absent means cyclic: IR of schedules without a layout stays as it was.
-  FailureOr<FragmentLayoutAttrInterface> layoutOr =
+  FailureOr<FragmentLayoutAttrInterface> layout =
       resolveLayout(op, schedule, plan, options);
-  if (failed(layoutOr))
+  if (failed(layout))
     return failure();
-  FragmentLayoutAttrInterface layout = *layoutOr;
   if (schedule.getTma() && failed(checkTmaLoads(op, plan, schedule, options)))
     return failure();
   if (!schedule.getOnline().empty())
-    return applyOnlineSoftmax(rw, op, schedule, plan, layout, inlinedNames,
+    return applyOnlineSoftmax(rw, op, schedule, plan, *layout, inlinedNames,
                               options);
-
-  SmallVector<Type> fragTypes;
-  if (plan.useFragments)
-    for (Value out : op.getOutputs())
-      fragTypes.push_back(MemRefType::get(
-          spatialTile, cast<MemRefType>(out.getType()).getElementType()));
-
-  // A tile count over a dynamic extent is computed here, on the host; the
-  // decomposition plans the grid from it at launch. The kernel runs only if
-  // the operands' sizes agree (as ext-compute-to-loops
-  // checks them): the extent is read from one operand, the others are
-  // indexed by it.
-  FailureOr<std::optional<FusedConsumer>> fusedOr =
-      resolveReverseComputeAt(op, schedule, plan);
-  if (failed(fusedOr))
-    return failure();
-  std::optional<FusedConsumer> fused = *fusedOr;
-  if (fused)
-    for (Operation *def : fused->hoisted)
-      rw.moveOpBefore(def, op);
-  FailureOr<std::vector<AttachedProducer>> attachedOr =
-      resolveComputeAt(rw, op, schedule, plan, inlinedNames);
-  if (failed(attachedOr))
-    return failure();
-  std::vector<AttachedProducer> &attached = *attachedOr;
-  // An attached producer's region is in shared memory already: a cache of
-  // it (one an inlined producer's cache passed on, say) is moot.
-  for (const AttachedProducer &ap : attached)
-    if (ap.anchorInput)
-      plan.cached.reset(*ap.anchorInput);
-  rw.setInsertionPoint(op);
-  auto anyDynamic = [](ComputeOp c) {
-    return llvm::any_of(c.getAxisList(), [](AxisAttr a) { return a.isDynamic(); });
-  };
-  // A fused consumer's own operands are checked here too.
-  SmallVector<SizeCheck> checks;
-  if (anyDynamic(op))
-    buildCheckedExtents(rw, loc, op, checks, /*materializeStatic=*/false);
-  if (fused && anyDynamic(fused->consumer))
-    buildCheckedExtents(rw, loc, fused->consumer, checks,
-                        /*materializeStatic=*/false);
-  for (const AttachedProducer &ap : attached)
-    if (anyDynamic(ap.producer))
-      buildCheckedExtents(rw, loc, ap.producer, checks,
-                          /*materializeStatic=*/false);
-  if (!checks.empty())
-    guardWithSizeChecks(rw, loc, checks);
-  SmallVector<Value> dynamicTiles;
-  bool dynamicGrid = false;
-  int64_t numTiles = 1;
-  for (auto [d, t] : llvm::enumerate(plan.tileCounts)) {
-    if (!ShapedType::isDynamic(t)) {
-      numTiles = llvm::checkedMul(numTiles, t).value_or(INT64_MAX);
-      continue;
-    }
-    unsigned a = plan.blockedAxes[d];
-    dynamicGrid = true;
-    dynamicTiles.push_back(tileCountValue(rw, loc, plan, a));
-  }
-  int64_t tileK = plan.kAxis ? plan.tile[*plan.kAxis] : 1;
-  // The k-steps of a reduce axis of dynamic extent are counted here too.
-  OpFoldResult iters = itersValue(rw, loc, plan);
-  bool atLaunch = dynamicGrid || ShapedType::isDynamic(plan.iters);
-  FailureOr<TileDecompositionAttrInterface> decomposition =
-      atLaunch
-          ? resolveLaunchDecomposition(
-                op, schedule.getDecompositionOrDefault(),
-                dynamicGrid ? ShapedType::kDynamic : numTiles, plan.iters,
-                tileK, options)
-          : resolveDecomposition(op, schedule.getDecompositionOrDefault(),
-                                 numTiles, plan.iters, tileK, options);
-  if (failed(decomposition))
-    return failure();
-  // A split tile's partial accumulators combine with the compute's combiner.
-  bool hasCombiner = plan.useFragments && op.getCombiner();
-  // A producer warpgroup joins the schedule's threads, which compute.
-  bool specialized = schedule.getSpecialize() != WarpSpecialization::none;
-  if (specialized && failed(checkWarpSpecialization(op, plan, schedule, layout,
-                                                    attached.size(),
-                                                    *decomposition)))
-    return failure();
-  // A cluster of one CTA is none.
-  DenseI64ArrayAttr clusterAttr;
-  if (ArrayRef<int64_t> cluster = schedule.getCluster();
-      !cluster.empty() && cluster[0] * cluster[1] > 1) {
-    if (plan.tileCounts.size() < 2)
-      return op.emitOpError()
-             << "schedule with cluster = [" << cluster[0] << ", "
-             << cluster[1] << "]: the cluster spans the last two blocked "
-             << "axes; the kernel blocks " << plan.tileCounts.size();
-    if (!isa<DataParallelAttr, PersistentAttr>(*decomposition))
-      return op.emitOpError()
-             << "schedule with cluster = [" << cluster[0] << ", "
-             << cluster[1] << "]: the CTAs of a cluster share every k-step's "
-             << "tiles, so the decomposition must give each the same k-range "
-                "(#ext.data_parallel or #ext.persistent), not "
-             << *decomposition;
-    clusterAttr = rw.getDenseI64ArrayAttr(cluster);
-  }
-  auto kernel = KernelOp::create(
-      rw, loc, dynamicTiles, rw.getDenseI64ArrayAttr(plan.tileCounts),
-      dyn_cast<Value>(iters), plan.iters,
-      // Ping-pong: two consumer warpgroups, each running the schedule's
-      // threads on its own tiles.
-      schedule.getNumThreads() *
-              (schedule.getSpecialize() == WarpSpecialization::pingpong ? 2
-                                                                        : 1) +
-          (specialized ? 128 : 0),
-      *decomposition,
-      schedule.getRaster(),
-      schedule.getSwizzle(),
-      hasCombiner ? op.getCombinerAttr() : CombinerKindAttr(),
-      hasCombiner ? op.getIdentityAttr() : ArrayAttr(),
-      // What a fixup costs the cost model, for plans made at launch.
-      atLaunch && (*decomposition).splitsReduction()
-          ? rw.getF64FloatAttr(
-                tilework::CostModel::forTileK(tileK).partialCost)
-          : FloatAttr(),
-      clusterAttr);
-  if (hasCombiner && !op.getReducer().empty()) {
-    IRMapping mapping;
-    op.getReducer().cloneInto(&kernel.getReducer(), mapping);
-  }
-
-  unsigned numTileDims = plan.tileCounts.size();
-  SmallVector<Type> bodyArgTypes(numTileDims + 2, rw.getIndexType());
-  SmallVector<Location> bodyArgLocs(bodyArgTypes.size(), loc);
-  Block *body = rw.createBlock(&kernel.getBody(), {}, bodyArgTypes, bodyArgLocs);
-  SmallVector<Type> epiArgTypes(numTileDims, rw.getIndexType());
-  llvm::append_range(epiArgTypes, fragTypes);
-  SmallVector<Location> epiArgLocs(epiArgTypes.size(), loc);
-  Block *epilogue =
-      rw.createBlock(&kernel.getEpilogue(), {}, epiArgTypes, epiArgLocs);
-
-  // Maps of a tile compute: inputs through their windows, outputs either
-  // fragments (the spatial axes, in axis order) or the output tiles.
-  SmallVector<AffineExpr> spatialDims;
-  for (unsigned a : plan.spatialAxes)
-    spatialDims.push_back(getAffineDimExpr(a, ctx));
-  AffineMap fragMap = AffineMap::get(numAxes, 0, spatialDims, ctx);
-
-  // --- body ---------------------------------------------------------------
-  rw.setInsertionPointToStart(body);
-  ValueRange coords = body->getArguments().take_front(numTileDims);
-  Value kBegin = body->getArgument(numTileDims);
-  Value kEnd = body->getArgument(numTileDims + 1);
-  TileFrame frame = buildFrame(rw, loc, plan, coords);
-
-  // A pipelined k-loop keeps `stages` buffers per cached input (the
-  // verifier allows stages > 1 only with a k-loop and a cache).
-  int64_t stages = plan.useFragments && plan.kAxis ? schedule.getStages() : 1;
-  SmallVector<Value> sharedBufs(numInputs);
-  SmallVector<SmallVector<Value>> stageBufs(numInputs);
-  // The cached inputs' shared tiles, allocated where they start to live:
-  // after the producers attached before a k-loop, whose buffers (a
-  // cross-thread combine's scratch) may then share their bytes.
-  auto allocateSharedTiles = [&] {
-    for (unsigned i = 0; i < numInputs; ++i) {
-      if (!plan.cached.test(i))
-        continue;
-      Type elem =
-          cast<MemRefType>(op.getInputs()[i].getType()).getElementType();
-      ArrayRef<StorageAlignAttr> aligns = plan.cacheAttrs[i].getAlign();
-      auto type = sharedTileType(plan.windows[i].shape, elem, aligns);
-      assert(type && "planTiling checked the shared tile's size");
-      ArrayAttr alignAttr = aligns.empty()
-                                ? ArrayAttr()
-                                : rw.getArrayAttr(SmallVector<Attribute>(
-                                      aligns.begin(), aligns.end()));
-      for (int64_t s = 0; s < stages; ++s)
-        stageBufs[i].push_back(AllocSharedOp::create(
-            rw,
-            phaseLoc(loc, "shared tile of input " + Twine(i) +
-                              (stages > 1 ? ", stage " + Twine(s) : Twine())),
-            type, alignAttr, plan.cacheAttrs[i].getSwizzle()));
-      sharedBufs[i] = stageBufs[i].front();
-    }
-  };
-  bool producersFirst = plan.useFragments && !attached.empty();
-  if (!producersFirst)
-    allocateSharedTiles();
-
-  // The buffers of the producers attached by compute_at, by the anchor
-  // input that reads them (set once they are emitted).
-  SmallVector<Value> attachedBufs(numInputs);
-  llvm::SmallBitVector isAttached(numInputs);
-  for (const AttachedProducer &ap : attached)
-    if (ap.anchorInput)
-      isAttached.set(*ap.anchorInput);
-  auto emitProducers = [&](ArrayRef<Value> anchorBufs) {
-    emitAttachedProducers(rw, loc, frame, anchorBufs, attached);
-    for (const AttachedProducer &ap : attached)
-      if (ap.anchorInput)
-        attachedBufs[*ap.anchorInput] = ap.buffer;
-  };
-
-  // Stages the cached inputs and returns every input's tile operand.
-  auto stageInputs = [&](ArrayRef<Value> offsets) {
-    SmallVector<Value> operands;
-    for (unsigned i = 0; i < numInputs; ++i) {
-      if (isAttached.test(i)) {
-        operands.push_back(attachedBufs[i]);
-        continue;
-      }
-      SmallVector<Value> origins;
-      for (const WindowDim &d : plan.windows[i].dims)
-        origins.push_back(windowOrigin(rw, loc, d, offsets));
-      Value input = op.getInputs()[i];
-      if (plan.cached.test(i)) {
-        CopyOp::create(
-            rw,
-            phaseLoc(loc, "copy of input " + Twine(i) + " into shared memory"),
-            input, origins, sharedBufs[i], /*active=*/Value(),
-            schedule.getVector(), CopyStagingAttr(),
-            plan.windows[i].rowMultiple, inBoundsAttr(rw, plan.windows[i]));
-        operands.push_back(sharedBufs[i]);
-      } else {
-        operands.push_back(
-            tileView(rw, loc, input, origins, plan.windows[i].shape));
-      }
-    }
-    return operands;
-  };
-
-  SmallVector<AffineMap> inputMaps;
-  for (unsigned i = 0; i < numInputs; ++i)
-    inputMaps.push_back(plan.windows[i].localMap);
-  for (const AttachedProducer &ap : attached)
-    if (ap.anchorInput)
-      inputMaps[*ap.anchorInput] = ap.anchorMap;
-
-  auto createTileCompute = [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds,
-                               ValueRange ins, ValueRange outs,
-                               ArrayRef<AffineMap> outMaps, bool accumulate) {
-    SmallVector<AffineMap> maps(inputMaps);
-    llvm::append_range(maps, outMaps);
-    auto tc = TileComputeOp::create(
-        rw, phaseLoc(loc, "tile compute"), axesAttr(ctx, plan, allAxes),
-        rw.getDenseI64ArrayAttr(plan.threads), bounds, ins, outs,
-        rw.getAffineMapArrayAttr(maps), op.getCombinerAttr(),
-        op.getIdentityAttr(), accumulate ? rw.getUnitAttr() : UnitAttr(),
-        layout,
-        schedule.getVector() == 1 ? IntegerAttr()
-                                  : rw.getI64IntegerAttr(schedule.getVector()));
-    cloneBodyWithOffsets(op, tc.getBody(), offsets);
-    if (!op.getReducer().empty()) {
-      IRMapping mapping;
-      op.getReducer().cloneInto(&tc.getReducer(), mapping);
-    }
-    return tc;
-  };
-
-  if (plan.useFragments) {
-    SmallVector<Value> frags;
-    for (Type t : fragTypes)
-      frags.push_back(AllocFragmentOp::create(
-          rw, loc, t, rw.getDenseI64ArrayAttr(spatialThreads), layout));
-
-    // Fill the fragments with the combiner's identity.
-    {
-      SmallVector<AffineMap> idMaps(
-          numOutputs, AffineMap::getMultiDimIdentityMap(spatialTile.size(), ctx));
-      auto fill = TileComputeOp::create(
-          rw, phaseLoc(loc, "accumulator fill"),
-          axesAttr(ctx, plan, plan.spatialAxes),
-          rw.getDenseI64ArrayAttr(spatialThreads), ValueRange{}, ValueRange{},
-          frags, rw.getAffineMapArrayAttr(idMaps), CombinerKindAttr(),
-          ArrayAttr(), UnitAttr(), layout);
-      OpBuilder::InsertionGuard g(rw);
-      rw.createBlock(&fill.getBody());
-      SmallVector<Value> ids;
-      for (unsigned o = 0; o < numOutputs; ++o) {
-        Type elem = cast<MemRefType>(fragTypes[o]).getElementType();
-        TypedAttr id = op.hasCustomReducer()
-                           ? cast<TypedAttr>((*op.getIdentity())[o])
-                           : getCombinerIdentity(*op.getCombiner(), elem);
-        ids.push_back(arith::ConstantOp::create(rw, loc, elem, id));
-      }
-      YieldOp::create(rw, loc, ids);
-    }
-
-    // Attached producers run once per tile, before the k-loop: from
-    // global memory (the anchor's shared tiles are the k-steps').
-    if (producersFirst) {
-      emitProducers(sharedBufs); // none allocated yet
-      allocateSharedTiles();
-    }
-
-    SmallVector<AffineMap> outMaps(numOutputs, fragMap);
-    auto emitIteration = [&](Value kOffset, Value kBound) {
-      SmallVector<Value> offsets(frame.offsets), bounds(frame.bounds);
-      if (plan.kAxis) {
-        offsets[*plan.kAxis] = kOffset;
-        bounds[*plan.kAxis] = kBound;
-      }
-      SmallVector<Value> ins = stageInputs(offsets);
-      createTileCompute(offsets, bounds, ins, frags, outMaps,
-                        /*accumulate=*/true);
-    };
-    if (plan.kAxis && stages > 1) {
-      // wgmma groups stay in flight across k-steps only where nothing but
-      // the staged copies writes what they read (no attached producer
-      // rewrites its tile each step) and the pipeline is deep enough.
-      auto mma = dyn_cast_if_present<MmaLayoutAttr>(layout);
-      bool mmaInFlight =
-          stages >= 3 && mma && mma.isWarpgroup() && isAttached.none();
-      std::optional<TmaLoads> tma;
-      if (schedule.getTma())
-        tma = buildTmaLoads(rw, op, plan, kernel);
-      auto computeStep = [&](ArrayRef<Value> offsets, ArrayRef<Value> bounds,
-                             ValueRange ins) {
-        // The attached producers' buffers, not their outputs' views.
-        SmallVector<Value> operands(ins);
-        for (unsigned i = 0; i < numInputs; ++i)
-          if (isAttached.test(i))
-            operands[i] = attachedBufs[i];
-        createTileCompute(offsets, bounds, operands, frags, outMaps,
-                          /*accumulate=*/true);
-      };
-      if (specialized)
-        emitWarpSpecializedKLoop(rw, loc, op, plan, schedule, frame, kBegin,
-                                 kEnd, stageBufs, mmaInFlight, *tma,
-                                 options.weakenAsyncWait, computeStep);
-      else
-        emitPipelinedKLoop(rw, loc, op, plan, schedule, options, frame, kBegin,
-                           kEnd, stageBufs, mmaInFlight,
-                           tma ? &*tma : nullptr, computeStep);
-    } else if (plan.kAxis) {
-      // Full k-steps run with a constant bound (no checks in the steady
-      // state). A ragged last step either runs as a full one, when the
-      // copies' zero fill makes the body yield the combiner's identity, or
-      // is peeled with its own constant bound.
-      KSteps steps = planKSteps(rw, loc, op, plan, kEnd);
-      int64_t tileK = steps.tileK;
-      auto loop = scf::ForOp::create(rw, loc, kBegin, steps.fullEnd,
-                                     constIndex(rw, loc, 1));
-      {
-        OpBuilder::InsertionGuard g(rw);
-        rw.setInsertionPoint(loop.getBody()->getTerminator());
-        Value kOffset = arith::MulIOp::create(rw, loc, loop.getInductionVar(),
-                                              constIndex(rw, loc, tileK));
-        emitIteration(kOffset, constIndex(rw, loc, tileK));
-      }
-      if (steps.peeled)
-        emitPeeledStep(rw, loc, steps, kEnd, [&](Value) {
-          emitIteration(steps.lastOffset, steps.rest);
-        });
-    } else {
-      emitIteration(Value(), Value());
-    }
-    KernelYieldOp::create(rw, loc, frags);
-
-    // --- epilogue: fragments into the output tiles ------------------------
-    rw.setInsertionPointToStart(epilogue);
-    TileFrame eframe =
-        buildFrame(rw, loc, plan, epilogue->getArguments().take_front(numTileDims));
-    SmallVector<Value> spatialBounds;
-    for (unsigned a : plan.spatialAxes)
-      spatialBounds.push_back(eframe.bounds[a]);
-    // Output maps over the spatial axes alone (d_j = j-th spatial axis).
-    SmallVector<unsigned> spatialPos(numAxes, 0);
-    for (auto [j, a] : llvm::enumerate(plan.spatialAxes))
-      spatialPos[a] = j;
-    for (unsigned o = 0; o < numOutputs; ++o) {
-      AffineMap outMap = op.getOutputMap(o);
-      SmallVector<Value> origins;
-      SmallVector<int64_t> sizes;
-      SmallVector<AffineExpr> exprs;
-      for (AffineExpr e : outMap.getResults()) {
-        unsigned a = cast<AffineDimExpr>(e).getPosition();
-        origins.push_back(eframe.offsets[a]);
-        sizes.push_back(plan.tile[a]);
-        exprs.push_back(getAffineDimExpr(spatialPos[a], ctx));
-      }
-      SmallVector<AffineMap> maps = {
-          AffineMap::getMultiDimIdentityMap(spatialTile.size(), ctx),
-          AffineMap::get(spatialTile.size(), 0, exprs, ctx)};
-      Value frag = epilogue->getArgument(numTileDims + o);
-      if (fused) {
-        // The consumer's value is stored instead (and the accumulator too
-        // where anything else may read it).
-        Value anchorTarget;
-        if (fused->keepAnchorOutput)
-          anchorTarget = tileView(rw, loc, op.getOutputs()[o], origins, sizes);
-        emitFusedStore(rw, loc, plan, *fused,
-                       axesAttr(ctx, plan, plan.spatialAxes), spatialThreads,
-                       eframe.offsets, spatialBounds, frag, anchorTarget,
-                       maps[1], layout);
-        continue;
-      }
-      Type elem = cast<MemRefType>(fragTypes[o]).getElementType();
-      CacheAttr staging = plan.outputCache[o];
-      // Fragments go by their layout into the output tile, or into a shared
-      // staging tile that is then stored in coalesced rows.
-      Value target, staged;
-      if (staging) {
-        staged = createStagingTile(rw, loc, o, sizes, elem, staging);
-        target = staged;
-      } else {
-        target = tileView(rw, loc, op.getOutputs()[o], origins, sizes);
-      }
-      auto store = TileComputeOp::create(
-          rw,
-          phaseLoc(loc, (staging ? "epilogue staging of output "
-                                 : "epilogue store of output ") +
-                            Twine(o)),
-          axesAttr(ctx, plan, plan.spatialAxes),
-          rw.getDenseI64ArrayAttr(spatialThreads),
-          staging ? ValueRange{} : ValueRange(spatialBounds), ValueRange{frag},
-          ValueRange{target}, rw.getAffineMapArrayAttr(maps),
-          CombinerKindAttr(), ArrayAttr(), UnitAttr(), layout);
-      {
-        OpBuilder::InsertionGuard g(rw);
-        Block *b = rw.createBlock(&store.getBody(), {}, {elem}, {loc});
-        YieldOp::create(rw, loc, b->getArgument(0));
-      }
-      if (staging) {
-        // With the copy engine (tma = true), one bulk tensor store of the
-        // tile where it can; else the threads' coalesced rows.
-        Value map;
-        if (schedule.getTma()) {
-          std::string why;
-          map = buildTmaStoreMap(rw, op, o,
-                                 cast<MemRefType>(staged.getType()), staging,
-                                 kernel, why);
-          if (!map && options.report)
-            op.emitRemark() << "output " << o
-                            << " is stored by the threads, not the copy "
-                               "engine: "
-                            << why;
-        }
-        // A swizzled tile is rewritten access by access: scalar reads.
-        StoreTileOp::create(
-            rw, phaseLoc(loc, "epilogue store of output " + Twine(o)), staged,
-            op.getOutputs()[o], origins, map,
-            staging.getSwizzle() ? 1 : schedule.getVector());
-      }
-    }
-    KernelYieldOp::create(rw, loc, ValueRange{});
-  } else {
-    // No accumulator: one tile compute from the inputs into the outputs,
-    // after the attached producers (which may read its shared tiles).
-    SmallVector<Value> ins = stageInputs(frame.offsets);
-    if (!attached.empty()) {
-      emitProducers(sharedBufs); // null where not cached
-      for (unsigned i = 0; i < numInputs; ++i)
-        if (isAttached.test(i))
-          ins[i] = attachedBufs[i];
-    }
-    SmallVector<Value> outs;
-    for (unsigned o = 0; o < numOutputs; ++o) {
-      SmallVector<Value> origins;
-      SmallVector<int64_t> sizes;
-      for (AffineExpr e : op.getOutputMap(o).getResults()) {
-        unsigned a = cast<AffineDimExpr>(e).getPosition();
-        origins.push_back(frame.offsets[a]);
-        sizes.push_back(plan.tile[a]);
-      }
-      outs.push_back(tileView(rw, loc, op.getOutputs()[o], origins, sizes));
-    }
-    SmallVector<AffineMap> outMaps;
-    for (unsigned o = 0; o < numOutputs; ++o)
-      outMaps.push_back(op.getOutputMap(o));
-    createTileCompute(frame.offsets, frame.bounds, ins, outs, outMaps,
-                      /*accumulate=*/false);
-    KernelYieldOp::create(rw, loc, ValueRange{});
-    rw.setInsertionPointToStart(epilogue);
-    KernelYieldOp::create(rw, loc, ValueRange{});
-  }
-
-  if (fused)
-    rw.eraseOp(fused->consumer);
-  rw.eraseOp(op);
-  eraseAttachedProducers(rw, attached);
-  return kernel;
+  return ScheduledKernelBuilder(rw, op, schedule, plan, *layout, options)
+      .build(inlinedNames);
 }
 
 namespace {

@@ -43,7 +43,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnlineSoftmax.h"
+#include "OnlineSoftmaxBuilder.h"
 
 #include "ext/Support/IndexConstant.h"
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnlineSoftmax.h"
+#include "OnlineSoftmaxBuilder.h"
 
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 

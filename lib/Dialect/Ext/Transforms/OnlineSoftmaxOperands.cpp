@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnlineSoftmax.h"
+#include "OnlineSoftmaxBuilder.h"
 
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/StageSelect.h"

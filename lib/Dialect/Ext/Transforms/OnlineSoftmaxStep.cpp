@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OnlineSoftmax.h"
+#include "OnlineSoftmaxBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,4 +1,4 @@
-//===- OnlineSoftmax.h - the online-softmax builder's shared state -*- C++ -*-===//
+//===- OnlineSoftmaxBuilder.h - the online softmax's shared state -*- C++ -*-===//
 //
 // Private to the online-softmax rewrite of ext-apply-schedule (see
 // OnlineSoftmax.cpp for the algorithm). The builder is one object whose
@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef EXT_DIALECT_EXT_TRANSFORMS_ONLINESOFTMAX_H
-#define EXT_DIALECT_EXT_TRANSFORMS_ONLINESOFTMAX_H
+#ifndef EXT_DIALECT_EXT_TRANSFORMS_ONLINESOFTMAXBUILDER_H
+#define EXT_DIALECT_EXT_TRANSFORMS_ONLINESOFTMAXBUILDER_H
 
 #include "TilingPlan.h"
 
@@ -322,4 +322,4 @@ private:
 } // namespace tiling
 } // namespace ext
 
-#endif // EXT_DIALECT_EXT_TRANSFORMS_ONLINESOFTMAX_H
+#endif // EXT_DIALECT_EXT_TRANSFORMS_ONLINESOFTMAXBUILDER_H
