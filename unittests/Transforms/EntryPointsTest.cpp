@@ -9,6 +9,8 @@
 
 #include "ext/Dialect/Ext/IR/ExtDialect.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Conversion/ComputeToLoops/ComputeToLoops.h"
+#include "ext/Conversion/KernelToGPU/KernelToGPU.h"
 #include "ext/Dialect/Ext/Transforms/Transforms.h"
 #include "ext/GPU/Transforms/Transforms.h"
 

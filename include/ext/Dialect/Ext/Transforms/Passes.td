@@ -66,47 +66,6 @@ def ExtClearTarget : Pass<"ext-clear-target", "::mlir::ModuleOp"> {
   }];
 }
 
-def ExtComputeToLoops : Pass<"ext-compute-to-loops"> {
-  let summary = "Lower ext.compute to scf loops (the reference semantics)";
-  let description = [{
-    Rewrites every `ext.compute` into a nest of `scf.for` loops: one loop per
-    spatial axis, in axis order, outermost; inside it, the combiner's identity
-    initialises one accumulator per output and one loop per reduce axis (in
-    axis order) carries the accumulators as `iter_args`. Each iteration loads
-    one element of every input through its indexing map (`affine.apply` for
-    compound accesses), inlines the body, and combines its values into the
-    accumulators (a built-in combiner's arith op, or the inlined `reducer`).
-    After the reduce loops the accumulators are stored through the output
-    maps. A compute without reduce axes stores the body's values directly.
-
-    A dynamic extent (`?`) is the size (`memref.dim`) of a dynamic operand
-    dimension the axis indexes alone. Every other operand dimension an axis
-    indexes alone is checked against it before the loops (`cf.assert`), so
-    operands whose sizes disagree stop the program instead of being read
-    out of bounds.
-
-    This is the definition every other lowering of `ext.compute` is checked
-    against.
-
-    With `reject-tile-level`, any ext op left afterwards (`ext.kernel` and
-    the tile ops, which only the GPU path lowers) is an error at that op:
-    `ext-cpu-pipeline` sets it, as upstream's loop lowerings would otherwise
-    break the single-block regions of those ops.
-  }];
-  let options = [
-    Option<"rejectTileLevel", "reject-tile-level", "bool", /*default=*/"false",
-           "Fail, with an error at the op, on ext ops that remain after "
-           "lowering (the tile level)">
-  ];
-  let dependentDialects = [
-    "::mlir::affine::AffineDialect",
-    "::mlir::arith::ArithDialect",
-    "::mlir::cf::ControlFlowDialect",
-    "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
-  ];
-}
-
 def ExtApplySchedule : Pass<"ext-apply-schedule"> {
   let summary = "Turn scheduled ext.computes into tile-level ext.kernels";
   let description = [{
@@ -175,67 +134,6 @@ def ExtApplySchedule : Pass<"ext-apply-schedule"> {
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::LLVM::LLVMDialect"
-  ];
-}
-
-def ExtKernelToGPU : Pass<"ext-kernel-to-gpu"> {
-  let summary = "Lower ext.kernel to gpu.launch through its tile decomposition";
-  let description = [{
-    Replaces each `ext.kernel` by a `gpu.launch` whose grid is what the
-    kernel's decomposition asks for (`getNumBlocks`) and whose block has the
-    kernel's thread count. Inside, the decomposition emits the mapping from
-    the block id to work units (`emitWorkUnits`); the pass gives it a
-    `TileWorkEmitter` that inlines the kernel's body for a tile and k range
-    and its epilogue for a finished tile. Linear tile indices become tile
-    coordinates in the kernel's raster order: the last two tile dimensions
-    are walked in groups of `swizzle` rows (`row`) or columns (`col`) for L2
-    reuse, leading dimensions outermost.
-
-    A decomposition that splits tiles asks for a workspace of partial tiles
-    (`getNumPartials`): the pass allocates it on the host (`gpu.alloc`),
-    zeroes it (`gpu.memset`) before the launch, frees it after, and records
-    its size on the launch as `ext.workspace_bytes`. The layout: one `i32`
-    flag per slot, then per fragment the slots' partial tiles, each part
-    16-byte aligned. A contributor's threads store their fragment elements
-    in its slot, a barrier follows, and thread 0 issues a release fence and
-    sets the flag (a relaxed atomic `llvm.store`); an owner's thread 0 spins
-    on the flag (relaxed atomic `llvm.load`), issues an acquire fence, and a
-    barrier lets every thread combine the slot into its fragment with the
-    kernel's combiner. Parallel split-K adds a second launch that combines
-    the partials and runs the epilogue.
-
-    A kernel whose tile counts are values (a blocked axis of dynamic
-    extent) is planned at launch: the decomposition emits host code that
-    computes the grid, the workspace's slots and the numbers its work units
-    read from the tile count (`emitLaunchPlan`; `#ext.auto` also calls the
-    launch planner, `__ext_choose_decomposition`), the workspace is sized
-    from them, and the work units read them as kernel arguments
-    (`emitLaunchWorkUnits`). The launches run only if the tile count and
-    the grid are below 2^31 (and the plan's own conditions hold): otherwise
-    an `ext.guarded` assert reports it.
-
-    `drop-fixup-wait` (a debugging aid for tests) omits the owner's wait,
-    `drop-fixup-fence` the contributor's release fence, to show that the
-    race detector reports them.
-  }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "The chip the kernels are for (default: the module's "
-           "#ext.target; its SM count sizes Stream-K grids whose attribute "
-           "gives none)">,
-    Option<"sms", "sms", "int64_t", /*default=*/"0",
-           "SM (or CU) count; overrides the chip's">,
-    Option<"dropFixupWait", "drop-fixup-wait", "bool", /*default=*/"false",
-           "Omit the owner's wait for a contributor's flag (tests only)">,
-    Option<"dropFixupFence", "drop-fixup-fence", "bool", /*default=*/"false",
-           "Omit the contributor's release fence (tests only)">
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::gpu::GPUDialect",
-    "::mlir::LLVM::LLVMDialect",
-    "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
   ];
 }
 

@@ -16,14 +16,6 @@
 
 namespace ext {
 
-/// ext-compute-to-loops on one op: rewrites `op` into a nest of scf.for loops
-/// (the reference semantics) at its place and erases it.
-mlir::LogicalResult lowerComputeToLoops(mlir::RewriterBase &rewriter,
-                                        ComputeOp op);
-
-/// Patterns rewriting ext.compute into scf loops (ext-compute-to-loops).
-void populateComputeToLoopsPatterns(mlir::RewritePatternSet &patterns);
-
 /// What ext-apply-schedule knows beyond the IR.
 struct ApplyScheduleOptions {
   /// The chip (when known): its SM count sizes Stream-K grids and `auto`'s
@@ -49,23 +41,6 @@ struct ApplyScheduleOptions {
 mlir::FailureOr<KernelOp>
 applySchedule(mlir::RewriterBase &rewriter, ComputeOp op,
               const ApplyScheduleOptions &options = {});
-
-/// What ext-kernel-to-gpu knows beyond the IR.
-struct KernelToGPUOptions {
-  /// The chip's SM count, for decompositions whose attribute has none.
-  DeviceFacts device;
-  /// Tests only: omit the fixup owner's wait / the contributor's release
-  /// fence, to show that the race detector reports it.
-  bool dropFixupWait = false, dropFixupFence = false;
-};
-
-/// ext-kernel-to-gpu on one op: replaces `kernel` by a gpu.launch whose grid
-/// and work units its tile decomposition chooses (and, for a decomposition
-/// that asks for them, a zeroed workspace allocated around it and a second,
-/// reduction launch). Returns the main launch.
-mlir::FailureOr<mlir::gpu::LaunchOp>
-lowerKernelToGPU(mlir::RewriterBase &rewriter, KernelOp kernel,
-                 const KernelToGPUOptions &options = {});
 
 /// ext-tile-ops-to-threads on one launch: rewrites the tile ops
 /// (ext.alloc_fragment, ext.copy, ext.tile_compute) in `launch` into code

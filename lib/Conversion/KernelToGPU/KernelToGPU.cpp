@@ -4,8 +4,8 @@
 #include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
-#include "ext/Dialect/Ext/Transforms/Passes.h"
-#include "ext/Dialect/Ext/Transforms/Transforms.h"
+#include "ext/Conversion/Passes.h"
+#include "ext/Conversion/KernelToGPU/KernelToGPU.h"
 #include "ext/Model/TileWork.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,7 +24,7 @@
 
 namespace ext {
 #define GEN_PASS_DEF_EXTKERNELTOGPU
-#include "ext/Dialect/Ext/Transforms/Passes.h.inc"
+#include "ext/Conversion/Passes.h.inc"
 } // namespace ext
 
 using namespace mlir;

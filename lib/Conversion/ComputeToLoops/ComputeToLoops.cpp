@@ -3,11 +3,12 @@
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
-#include "ext/Dialect/Ext/Transforms/Passes.h"
-#include "ext/Dialect/Ext/Transforms/Transforms.h"
+#include "ext/Conversion/Passes.h"
+#include "ext/Conversion/ComputeToLoops/ComputeToLoops.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -16,7 +17,7 @@
 
 namespace ext {
 #define GEN_PASS_DEF_EXTCOMPUTETOLOOPS
-#include "ext/Dialect/Ext/Transforms/Passes.h.inc"
+#include "ext/Conversion/Passes.h.inc"
 } // namespace ext
 
 using namespace mlir;
