@@ -36,7 +36,9 @@ std::string describeLocation(mlir::Location loc);
 std::string typeName(mlir::Type t);
 
 /// The MLIR type of a canonical dtype name (f16, bf16, f32, f64, i1, i8,
-/// i16, i32, i64, index); null when unknown.
+/// i16, i32, i64, index, and the low-bit types: ui8..ui64 as the signless
+/// integers of their width, i4, i2, f8E4M3FN, f8E5M2, f4E2M1FN); null when
+/// unknown.
 mlir::Type parseDtype(mlir::MLIRContext *ctx, llvm::StringRef name);
 
 /// Builds the module described by `program` (see ext/te.py, `_lower`).

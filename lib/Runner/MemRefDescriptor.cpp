@@ -53,8 +53,11 @@ std::optional<unsigned> ext::runner::getStoredElementBytes(Type type) {
     return 4;
   if (type.isF64() || type.isIndex())
     return 8;
+  // The f8/f4 formats and i2/i4 take a byte each (LLVM's store size).
+  if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() <= 8)
+    return 1;
   if (auto integer = dyn_cast<IntegerType>(type))
-    if (llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth()))
+    if (llvm::is_contained({1u, 2u, 4u, 8u, 16u, 32u, 64u}, integer.getWidth()))
       return std::max(1u, integer.getWidth() / 8);
   return std::nullopt;
 }
@@ -63,8 +66,11 @@ std::optional<unsigned> ext::runner::getStoredElementBytes(Type type) {
 static bool kindMatches(Type type, char kind) {
   bool isInt = kind == 'i' || kind == 'u';
   if (isa<FloatType>(type))
-    // bf16: numpy has no bfloat16; raw bits as uint16 (or ml_dtypes').
-    return type.isBF16() ? kind == 'u' || kind == 'V' : kind == 'f';
+    // bf16 and the f8/f4 formats: numpy has no such floats; raw bits as
+    // uint16 or uint8 (or ml_dtypes').
+    return type.isBF16() || type.getIntOrFloatBitWidth() <= 8
+               ? kind == 'u' || kind == 'V'
+               : kind == 'f';
   if (type.isInteger(1))
     return kind == 'b';
   if (type.isIndex() || type.isInteger(64))

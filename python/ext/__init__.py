@@ -56,7 +56,7 @@ from ._ext import Context, Module, bank_cost, chip_info, choose_at_launch, predi
 from .build import (  # noqa: F401
     ExtRemark, ExtWarning, Kernel, build, cache_info, clear_cache, lower, set_cache_limit)
 from .disk_cache import cache_dir, set_cache_dir  # noqa: F401
-from .dtypes import canonical as dtype  # noqa: F401
+from .dtypes import canonical as dtype, from_f8_bits, to_f8_bits  # noqa: F401
 from .helpers import Workload, attention, conv2d, gemv, matmul, row_reduce, softmax  # noqa: F401
 from .schedule import (  # noqa: F401
     Schedule, decomposition_names, decomposition_parameters, load_plugin, mma_names, schedule,
@@ -65,9 +65,9 @@ from .tuning import TuningReport, predict, search_space, tune, tune_module  # no
 from .tuning_db import TuningDatabase  # noqa: F401
 from .te import (  # noqa: F401
     CommReducer, ComputeOp, Expr, IterVar, Tensor, abs, cast, ceil, comm_reducer, compute,
-    const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, max, max_value, min,
-    min_value, pad, placeholder, prod, reduce_axis, round, rsqrt, sigmoid, sin, sqrt, sum, tanh,
-    Var, var)
+    const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, lut, max, max_value, min,
+    min_value, pad, placeholder, prod, reduce_axis, reinterpret, round, rsqrt, sigmoid, sin, sqrt,
+    sum, tanh, Var, var)
 try:  # ext.onnx imports the onnx package only in load(); guarded all the same
     from . import onnx  # noqa: F401
 except ImportError:  # pragma: no cover
@@ -82,7 +82,7 @@ __all__ = [
     "CommReducer", "ComputeOp", "Expr", "IterVar", "Tensor", "abs", "cast", "ceil",
     "comm_reducer", "compute", "const", "cos", "erf", "exp", "exp2", "floor", "if_then_else",
     "log", "log2", "log10", "max", "max_value", "min", "min_value", "pad", "placeholder", "prod",
-    "Var", "var",
+    "Var", "var", "lut", "reinterpret", "to_f8_bits", "from_f8_bits",
     "reduce_axis", "round", "rsqrt", "sigmoid", "sin", "sqrt", "sum", "tanh",
     "onnx",
 ]

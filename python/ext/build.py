@@ -583,7 +583,9 @@ class Kernel:
         (target="cuda") and returns the outputs as new numpy arrays (one, or
         a tuple). Inputs must have the placeholders' shapes and dtypes; bf16
         inputs are float32 arrays (rounded to bf16) or uint16 bit patterns,
-        bf16 outputs come back as float32.
+        f8/f4 inputs float32 arrays (rounded, saturating) or uint8 bit
+        patterns, i4/i2 inputs int8 values in range; bf16, f8 and f4 outputs
+        come back as float32, i4/i2 outputs as int8.
 
             >>> c = kernel.run(a, b)
             >>> np.testing.assert_allclose(c, a @ b, rtol=1e-5)
@@ -607,9 +609,7 @@ class Kernel:
                 self.chip if self.target == "nvvm" else "")
             self._executables[target] = self.module.executable(self.name, target, 2, chip)
         self._executables[target](passed + results)
-        outs = []
-        for r, t in zip(results, self.outputs):
-            outs.append(_dt.from_bf16_bits(r) if t.dtype == "bf16" else r)
+        outs = [_dt.from_stored(r, t.dtype) for r, t in zip(results, self.outputs)]
         return outs[0] if len(outs) == 1 else tuple(outs)
 
 
@@ -630,6 +630,9 @@ def _input_array(a, tensor, sizes):
             return _dt.to_bf16_bits(a)
         raise ValueError(f"input '{tensor.name}' is bf16: pass float32 values or uint16 "
                          f"bit patterns, not {a.dtype}")
+    if _dt.is_small_float(tensor.dtype) and a.dtype == np.float32:
+        return _dt.to_f8_bits(a, tensor.dtype)
+    _dt.check_stored(a, tensor.dtype, f"input '{tensor.name}'")
     want = _dt.numpy_dtype(tensor.dtype)
     if a.dtype != want:
         raise ValueError(f"input '{tensor.name}' has dtype {a.dtype}, the placeholder "

@@ -24,8 +24,8 @@ here too.
 from .te_expressions import (  # noqa: F401
     Expr, Tensor, Var, _PACKAGE_DIR, _at, _binary, _compare, _const, _counter, _error,
     _is_size, _lift, _math, _pymax, _pymin, _same, _unary, _walk, _where, abs, cast, ceil,
-    const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, max_value, min_value,
-    placeholder, round, rsqrt, sigmoid, sin, sqrt, tanh, var)
+    const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, lut, max_value, min_value,
+    placeholder, reinterpret, round, rsqrt, sigmoid, sin, sqrt, tanh, var)
 from .te_compute import (  # noqa: F401
     CommReducer, ComputeOp, IterVar, _affine, _BuiltinReducer, _check_bounds, _foreign_axis,
     _range, _Reduce, _reduce_axes, _tree_axes, comm_reducer, compute, max, min, pad, prod,

@@ -106,6 +106,11 @@ class Expr:
     def __ror__(self, o): return _binary("or", o, self)
     def __xor__(self, o): return _binary("xor", self, o)
     def __rxor__(self, o): return _binary("xor", o, self)
+    def __lshift__(self, o): return _binary("shl", self, o)
+    def __rlshift__(self, o): return _binary("shl", o, self)
+    # >> shifts in zeros for unsigned values, copies of the sign bit else
+    def __rshift__(self, o): return _binary("shr", self, o)
+    def __rrshift__(self, o): return _binary("shr", o, self)
     def __neg__(self): return _unary("neg", self)
     def __invert__(self): return _unary("not", self)
     def __abs__(self): return _unary("abs", self)
@@ -179,6 +184,10 @@ def _is_size(s) -> bool:
 def _const(value, dtype, loc=None) -> Expr:
     loc = loc or _where()
     k = _dt.kind(dtype)
+    if _dt.is_small_float(dtype):
+        raise _error(loc, f"a constant of {dtype}: the f8/f4 formats hold tensor elements "
+                          "only; compute in f16 or f32 (cast the elements with .astype())",
+                     TypeError)
     if k == "float":
         value = float(value)
         if value == value and _pymax(-value, value) != float("inf") and \
@@ -252,16 +261,51 @@ def _same(op, a, b, loc):
     return a, b
 
 
+_SYMBOLS = {"and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>"}
+
+
+def _no_small_float(op, dtype, loc):
+    if _dt.is_small_float(dtype):
+        raise _error(loc, f"'{_SYMBOLS.get(op, op)}' on {dtype}: the f8/f4 formats have no "
+                          "arithmetic; convert them first, e.g. .astype(\"float16\")",
+                     TypeError)
+
+
+def _shift_operands(op, a, b, loc):
+    """A shift's value and amount: the amount, any integer, takes the
+    value's dtype (`Wq[n, k // 2] >> 4 * (k % 2)` shifts a uint8 by an int32)."""
+    a = _lift(a, b if isinstance(b, Expr) else None, loc)
+    b = _lift(b, a, loc)
+    for x in (a, b):
+        if _dt.kind(x.dtype) != "int":
+            _no_small_float(op, x.dtype, loc)
+            raise _error(loc, f"'{_SYMBOLS[op]}' on {x.dtype}; shifts need integers (to "
+                              "shift a float's bits, ext.reinterpret it as an integer)",
+                         TypeError)
+    if b.dtype != a.dtype:
+        b = Expr("cast", a.dtype, (b,), None, loc)
+    return a, b
+
+
 def _binary(op, a, b) -> Expr:
     loc = _where()
-    a, b = _same(op, a, b, loc)
+    if op in ("shl", "shr"):
+        a, b = _shift_operands(op, a, b, loc)
+    else:
+        a, b = _same(op, a, b, loc)
     k = _dt.kind(a.dtype)
+    _no_small_float(op, a.dtype, loc)
+    if op in ("shl", "shr"):
+        if b.op == "const" and not 0 <= b.attr < _dt.bits(a.dtype):
+            raise _error(loc, f"'{_SYMBOLS[op]}' by {b.attr}: a {a.dtype} shifts by 0 to "
+                              f"{_dt.bits(a.dtype) - 1}")
     if op == "div" and k != "float":
         raise _error(loc, f"'/' on {a.dtype}; use // for integer division", TypeError)
     if op == "pow" and k != "float":
         raise _error(loc, f"'**' on {a.dtype}; it needs floating-point values", TypeError)
     if op in ("and", "or", "xor") and k == "float":
-        raise _error(loc, f"'{op}' on {a.dtype}; it needs booleans or integers", TypeError)
+        raise _error(loc, f"'{_SYMBOLS[op]}' on {a.dtype}; it needs booleans or integers "
+                          "(ext.reinterpret a float's bits as an integer)", TypeError)
     if op in ("add", "sub", "mul", "floordiv", "mod", "min", "max", "pow") and k == "bool":
         raise _error(loc, f"'{op}' on booleans; cast them with .astype()", TypeError)
     return Expr(op, a.dtype, (a, b), None, loc)
@@ -270,6 +314,7 @@ def _binary(op, a, b) -> Expr:
 def _unary(op, a) -> Expr:
     loc = _where()
     a = _lift(a, None, loc)
+    _no_small_float(op, a.dtype, loc)
     if op not in ("neg", "abs", "not") and _dt.kind(a.dtype) != "float":
         raise _error(loc, f"ext.{op} needs a floating-point value, got {a.dtype}; "
                           "cast it with .astype()", TypeError)
@@ -281,7 +326,16 @@ def _unary(op, a) -> Expr:
 def _compare(pred, a, b) -> Expr:
     loc = _where()
     a, b = _same(pred, a, b, loc)
+    _no_small_float(pred, a.dtype, loc)
     return Expr("cmp", "i1", (a, b), pred, loc)
+
+
+def _dtype_at(dtype, loc) -> str:
+    """The canonical name of `dtype`; an unknown one is an error at `loc`."""
+    try:
+        return _dt.canonical(dtype)
+    except ValueError as e:
+        raise _error(loc, str(e)) from None
 
 
 def cast(x, dtype) -> Expr:
@@ -291,13 +345,52 @@ def cast(x, dtype) -> Expr:
     """
     loc = _where()
     x = _lift(x, None, loc)
-    try:
-        dtype = _dt.canonical(dtype)
-    except ValueError as e:
-        raise _error(loc, str(e)) from None
+    dtype = _dtype_at(dtype, loc)
     if dtype == x.dtype:
         return x
     return Expr("cast", dtype, (x,), None, loc)
+
+
+def reinterpret(x, dtype) -> Expr:
+    """The bits of `x` read as `dtype`, a type of the same width (TVM's
+    `tir.reinterpret`, MLIR's arith.bitcast): f16 from uint16 bits, an
+    f8E4M3FN from a uint8, a float's bits as an integer.
+
+        >>> h = ext.compute((8,), lambda i: ext.reinterpret(U16[i], "float16"))
+        >>> w = ext.compute((8,), lambda i: ext.reinterpret(Q8[i], "f8E4M3FN").astype("f16"))
+    """
+    loc = _where()
+    x = _lift(x, None, loc)
+    dtype = _dtype_at(dtype, loc)
+    if "bool" in (_dt.kind(dtype), _dt.kind(x.dtype)) or _dt.bits(dtype) != _dt.bits(x.dtype):
+        raise _error(loc, f"reinterpret of {x.dtype} as {dtype}: the types must have the "
+                          f"same width ({_dt.bits(x.dtype)} and {_dt.bits(dtype)} bits)",
+                     TypeError)
+    if dtype == x.dtype:
+        return x
+    return Expr("bitcast", dtype, (x,), None, loc)
+
+
+def lut(table, index, dtype="float32") -> Expr:
+    """`table[index]` for a constant table of up to 256 numbers: NF4's 16
+    levels indexed by a 4-bit code, say. `index` is an integer expression in
+    [0, len(table)); outside, the value is some entry of the table, never a
+    read out of bounds. It becomes a tree of selects on the index's bits,
+    which every target runs.
+
+        >>> NF4 = [-1.0, -0.6962, ..., 1.0]              # 16 levels
+        >>> w = ext.compute((N, K), lambda n, k: ext.lut(NF4, (Q[n, k // 2] >> 4 * (k % 2)) & 15))
+    """
+    loc = _where()
+    dtype = _dtype_at(dtype, loc)
+    if isinstance(table, (str, bytes)) or not hasattr(table, "__len__") or \
+            not 1 <= len(table) <= 256:
+        raise _error(loc, "ext.lut takes a sequence of 1 to 256 numbers", TypeError)
+    values = tuple(_const(v, dtype, loc).attr for v in table)
+    index = _lift(index, None, loc)
+    if _dt.kind(index.dtype) != "int":
+        raise _error(loc, f"the index of ext.lut is {index.dtype}, not an integer", TypeError)
+    return Expr("lut", dtype, (index,), values, loc)
 
 
 def if_then_else(cond, then_value, else_value) -> Expr:
@@ -416,10 +509,7 @@ def placeholder(shape, dtype="float32", name: Optional[str] = None) -> Tensor:
         if not _is_size(s):
             raise _error(loc, f"placeholder shape must be positive integers or ext.var sizes, "
                               f"got {shape}")
-    try:
-        dtype = _dt.canonical(dtype)
-    except ValueError as e:
-        raise _error(loc, str(e)) from None
+    dtype = _dtype_at(dtype, loc)
     return Tensor(shape, dtype, name or f"placeholder{next(_counter)}", None, 0, loc)
 
 

@@ -354,6 +354,24 @@ static LogicalResult verifyCombiner(ComputeLikeOpInterface op,
   return success();
 }
 
+/// Integer elements are signless, as arith takes them: an unsigned byte is
+/// an i8 whose operations are the unsigned ones (arith.shrui, extui).
+static LogicalResult verifyElementTypes(ComputeLikeOpInterface op,
+                                        ArrayRef<Value> operands) {
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    Type elem = cast<MemRefType>(v.getType()).getElementType();
+    auto integer = dyn_cast<IntegerType>(elem);
+    if (!integer || integer.isSignless())
+      continue;
+    return op.emitOpError()
+           << describeOperand(op, i) << " has element type " << elem
+           << "; elements are signless integers (i" << integer.getWidth()
+           << "), whose operations carry the signedness (arith.shrui, "
+              "arith.extui, arith.uitofp)";
+  }
+  return success();
+}
+
 static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
   SmallVector<AxisAttr> axes = op.getAxisList();
   if (failed(verifyAxisNames(op, axes)))
@@ -363,6 +381,8 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
   SmallVector<AffineMap> maps = op.getMaps();
   SmallVector<Value> operands = llvm::to_vector(op.getInputs());
   llvm::append_range(operands, op.getOutputs());
+  if (failed(verifyElementTypes(op, operands)))
+    return failure();
   if (maps.size() != operands.size())
     return op.emitOpError() << "expects one indexing map per operand ("
                             << operands.size() << "), got " << maps.size();
