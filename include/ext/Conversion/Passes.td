@@ -225,6 +225,13 @@ def ExtComputeToLoops : Pass<"ext-compute-to-loops"> {
     This is the definition every other lowering of `ext.compute` is checked
     against.
 
+    Conversions from and to the small float formats LLVM has no types for
+    (`arith.extf` / `arith.truncf` of `f8E4M3FN`, `f8E5M2`, `f4E2M1FN`),
+    wherever they are, kernels included, become integer code on their bits
+    through `f32`: exact decoding, and encoding rounded to nearest even with
+    `arith.truncf`'s overflow (`f8E5M2`: inf; `f8E4M3FN`: NaN; `f4E2M1FN`: its
+    largest value).
+
     With `reject-tile-level`, any ext op left afterwards (`ext.kernel` and
     the tile ops, which only the GPU path lowers) is an error at that op:
     `ext-cpu-pipeline` sets it, as upstream's loop lowerings would otherwise

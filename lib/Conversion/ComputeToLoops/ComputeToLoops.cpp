@@ -5,6 +5,7 @@
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Conversion/Passes.h"
 #include "ext/Conversion/ComputeToLoops/ComputeToLoops.h"
+#include "ext/Conversion/ComputeToLoops/SmallFloats.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -147,6 +148,9 @@ struct ExtComputeToLoopsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateComputeToLoopsPatterns(patterns);
+    // The bodies' f8/f4 conversions, which LLVM has no types for, become
+    // integer code (on every path: the kernels' bodies are here too).
+    populateExpandSmallFloatPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
       getOperation()->emitError("ext-compute-to-loops: the rewrite did not "
                                 "converge");
