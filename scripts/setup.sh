@@ -10,7 +10,7 @@ PACKAGES=(
   libboost-context-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel
-  python3-matplotlib python3-distributed python3-onnx
+  python3-matplotlib python3-distributed python3-onnx python3-torch
   libgtest-dev
   clang-14 libclang-rt-14-dev
 )

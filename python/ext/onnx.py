@@ -32,8 +32,9 @@ from .accesses import operands as _operands
 from .build import build as _build
 from .chips import check_chip as _check_chip
 from .onnx_check import (ATTRIBUTES, DynamicShapeError, InvalidModelError,  # noqa: F401
-                         OnnxImportError, UnsupportedOpError, check_model, node_name,
-                         read_model)
+                         OnnxImportError, UnsupportedOpError, check_model, check_supported,
+                         node_name, read_model)
+from .onnx_fold import FOLD_ONLY as _FOLD_ONLY, fold as _fold
 from .onnx_ops import (_DTYPES, _INDEX_TYPES, _OPS, _Value, _onnx_type_of, _read,
                        supported_ops)  # noqa: F401
 from .schedule import schedule as _schedule
@@ -289,7 +290,9 @@ class _Importer:
         """Binds a node's output; an expression read more than once or an
         output of the graph is written as a compute now (not recomputed)."""
         v.name, v.node = name, self.node_name(self.node) if self.node else name
-        if v.fn is not None and self.uses.get(name, 0) > 1:
+        # (A boolean expression, a mask or comparison, is recomputed by
+        # each reader: ext's tensors hold numbers.)
+        if v.fn is not None and self.uses.get(name, 0) > 1 and v.dtype in _DTYPES.values():
             self.tensor(v)
         self.values[name] = v
 
@@ -376,21 +379,9 @@ class _Importer:
                 "FLOAT, FLOAT16 and DOUBLE")
         if vi.name in self.input_shapes:
             return self.input_shapes[vi.name], dtype
-        if not tt.HasField("shape"):
-            raise DynamicShapeError(
-                f"ext.onnx: graph input '{vi.name}' has no shape; ext builds for static "
-                f"shapes: pass load(..., input_shapes={{'{vi.name}': (...)}})")
-        shape = []
-        for d, dim in enumerate(tt.shape.dim):
-            if dim.HasField("dim_value"):  # (positive: onnx_check)
-                shape.append(int(dim.dim_value))
-                continue
-            what = f"'{dim.dim_param}'" if dim.HasField("dim_param") else "unknown"
-            raise DynamicShapeError(
-                f"ext.onnx: graph input '{vi.name}' has a dynamic dimension {d} ({what}); "
-                f"ext builds for static shapes: pass load(..., input_shapes="
-                f"{{'{vi.name}': (...)}})")
-        return tuple(shape), dtype
+        _check_static(vi)
+        # (positive: onnx_check)
+        return tuple(int(dim.dim_value) for dim in tt.shape.dim), dtype
 
     def attributes(self, node) -> dict:
         out, read = {}, ATTRIBUTES.get(node.op_type, {})
@@ -503,7 +494,9 @@ class _Importer:
                         owner[id(p.op)] = k
                         k.inlined.append(p.op.name)
         # Epilogues: the contraction's only reader, element-wise, reading it
-        # at the point it writes.
+        # at the point it writes, and reading nothing computed after it (the
+        # epilogue runs inside its kernel).
+        order = {id(op): n for n, op in enumerate(computes)}
         for op in computes:
             if self.role[id(op)] != "elementwise" or id(op) in owner:
                 continue
@@ -514,6 +507,9 @@ class _Importer:
                         or id(c) in nonlinear:
                     continue
                 k = kernels[id(c)]
+                if any(s2.op is not None and order[id(s2.op)] > order[id(c)]
+                       for s2, _ in _operands(op)):
+                    continue
                 # Every read of the anchor at the point the epilogue writes.
                 plain = all(trees == identity for s2, trees in _operands(op) if s2 is src)
                 if k.epilogue is None and readers[id(c)] == [op] and plain and \
@@ -602,6 +598,33 @@ class _Importer:
 
 
 
+def _check_static(vi):
+    """DynamicShapeError for a graph input without a static shape."""
+    tt = vi.type.tensor_type
+    if not tt.HasField("shape"):
+        raise DynamicShapeError(
+            f"ext.onnx: graph input '{vi.name}' has no shape; ext builds for static "
+            f"shapes: pass load(..., input_shapes={{'{vi.name}': (...)}})")
+    for d, dim in enumerate(tt.shape.dim):
+        if dim.HasField("dim_value"):
+            continue
+        what = f"'{dim.dim_param}'" if dim.HasField("dim_param") else "unknown"
+        raise DynamicShapeError(
+            f"ext.onnx: graph input '{vi.name}' has a dynamic dimension {d} ({what}); "
+            f"ext builds for static shapes: pass load(..., input_shapes="
+            f"{{'{vi.name}': (...)}})")
+
+
+def _check_inputs_static(model, input_shapes):
+    """Before ops are named unsupported: a shape computation left unfolded
+    because an input's shape is dynamic is the input's fault."""
+    initializers = {t.name for t in model.graph.initializer}
+    for vi in model.graph.input:
+        if vi.name not in initializers and vi.name not in (input_shapes or {}) and \
+                vi.type.tensor_type.elem_type in _DTYPES:
+            _check_static(vi)
+
+
 def load(model, input_shapes: Optional[Dict[str, Sequence[int]]] = None,
          chip: Optional[str] = None) -> OnnxModule:
     """An ONNX model (a path, its bytes or an `onnx.ModelProto`) as ext
@@ -623,7 +646,10 @@ def load(model, input_shapes: Optional[Dict[str, Sequence[int]]] = None,
         raise ImportError("ext.onnx.load needs the onnx package (pip install onnx)") from e
     chip = _check_chip(chip)
     model = read_model(_onnx, model)
-    check_model(_onnx, model, _OPS, input_shapes)
+    check_model(_onnx, model, _OPS, input_shapes, unsupported=False)
+    model = _fold(_onnx, model, input_shapes)
+    _check_inputs_static(model, input_shapes)
+    check_supported(model, _OPS, _FOLD_ONLY)
     imp = _Importer(_onnx, model, input_shapes, chip)
     inputs, output_tensors, output_shapes, consts, args, kernel, computes, kernels = imp.run()
     feeds = [feed for _, feed in args]

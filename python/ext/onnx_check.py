@@ -32,11 +32,16 @@ from typing import Dict, List, Optional, Sequence
 
 class UnsupportedOpError(NotImplementedError):
     """A node `ext.onnx.load` cannot map (its message names the op type and
-    the node).
+    the node of each such node of the model; `nodes` lists them as
+    (op type, node name) pairs).
 
         >>> try: ext.onnx.load(model_with_lstm)
-        ... except ext.onnx.UnsupportedOpError as e: print(e)
+        ... except ext.onnx.UnsupportedOpError as e: print(e, e.nodes)
     """
+
+    def __init__(self, message, nodes=()):
+        super().__init__(message)
+        self.nodes = list(nodes)
 
 
 class OnnxImportError(ValueError):
@@ -85,6 +90,23 @@ ARITY = {
     "Softmax": (1, 1, 1, 1), "MatMul": (2, 2, 1, 1), "Gemm": (2, 3, 1, 1),
     "Conv": (2, 3, 1, 1), "LayerNormalization": (2, 3, 1, 3), "Reshape": (2, 2, 1, 1),
     "Constant": (0, 0, 1, 1),
+    # onnx_ops_math.py
+    "Erf": (1, 1, 1, 1), "Exp": (1, 1, 1, 1), "Log": (1, 1, 1, 1), "Sqrt": (1, 1, 1, 1),
+    "Reciprocal": (1, 1, 1, 1), "Neg": (1, 1, 1, 1), "Abs": (1, 1, 1, 1),
+    "Pow": (2, 2, 1, 1), "Min": (1, 2 ** 31, 1, 1), "Max": (1, 2 ** 31, 1, 1),
+    "Clip": (1, 3, 1, 1), "Equal": (2, 2, 1, 1), "Less": (2, 2, 1, 1),
+    "LessOrEqual": (2, 2, 1, 1), "Greater": (2, 2, 1, 1), "GreaterOrEqual": (2, 2, 1, 1),
+    "Not": (1, 1, 1, 1), "And": (2, 2, 1, 1), "Or": (2, 2, 1, 1), "Where": (3, 3, 1, 1),
+    "Cast": (1, 1, 1, 1), "BatchNormalization": (5, 5, 1, 3),
+    # onnx_ops_layout.py
+    "Slice": (1, 5, 1, 1), "Split": (1, 2, 1, 2 ** 31), "Concat": (1, 2 ** 31, 1, 1),
+    "Unsqueeze": (1, 2, 1, 1), "Squeeze": (1, 2, 1, 1), "Flatten": (1, 1, 1, 1),
+    "Expand": (2, 2, 1, 1), "Gather": (2, 2, 1, 1),
+    # onnx_ops_reduce.py
+    "ReduceMean": (1, 2, 1, 1), "ReduceSum": (1, 2, 1, 1), "ReduceMax": (1, 2, 1, 1),
+    "ReduceMin": (1, 2, 1, 1), "LogSoftmax": (1, 1, 1, 1), "MaxPool": (1, 1, 1, 2),
+    "AveragePool": (1, 1, 1, 1), "GlobalAveragePool": (1, 1, 1, 1),
+    "GlobalMaxPool": (1, 1, 1, 1),
 }
 
 
@@ -144,6 +166,26 @@ ATTRIBUTES = {
     "Constant": {"value": (_TENSOR, None), "value_float": (_FLOAT, None),
                  "value_floats": (_FLOATS, None), "value_int": (_INT, None),
                  "value_ints": (_INTS, None)},
+    "Clip": {"min": (_FLOAT, None), "max": (_FLOAT, None)},
+    "Cast": {"to": (_INT, None)},
+    "BatchNormalization": {"epsilon": (_FLOAT, _not_negative), "training_mode": (_INT, _flag)},
+    "Slice": {"starts": (_INTS, None), "ends": (_INTS, None), "axes": (_INTS, None)},
+    "Split": {"axis": (_INT, None), "split": (_INTS, _all(_positive))},
+    "Concat": {"axis": (_INT, None)},
+    "Unsqueeze": {"axes": (_INTS, None)},
+    "Squeeze": {"axes": (_INTS, None)},
+    "Flatten": {"axis": (_INT, None)},
+    "Gather": {"axis": (_INT, None)},
+    "LogSoftmax": {"axis": (_INT, None)},
+    **{op: {"axes": (_INTS, None), "keepdims": (_INT, _flag),
+            "noop_with_empty_axes": (_INT, _flag)}
+       for op in ("ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin")},
+    **{op: {"kernel_shape": (_INTS, _all(_positive)), "strides": (_INTS, _all(_positive)),
+            "dilations": (_INTS, _all(_positive)), "pads": (_INTS, _all(_not_negative)),
+            "ceil_mode": (_INT, _flag), "count_include_pad": (_INT, _flag),
+            "auto_pad": (_STRING, _one_of("NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER")),
+            "storage_order": (_INT, _flag)}
+       for op in ("MaxPool", "AveragePool")},
 }
 
 # TensorProto data types: (bytes per element, the typed field holding
@@ -197,10 +239,11 @@ def read_model(onnx_mod, model):
         raise InvalidModelError([f"{what} do not parse as an ONNX model ({e})"]) from None
 
 
-def check_model(onnx_mod, model, ops, input_shapes: Optional[Dict] = None):
+def check_model(onnx_mod, model, ops, input_shapes: Optional[Dict] = None,
+                unsupported: bool = True):
     """Raises InvalidModelError listing every problem of `model` (a
-    ModelProto) that would stop the importer, then UnsupportedOpError
-    listing the nodes whose ops are not in `ops`."""
+    ModelProto) that would stop the importer, then (with `unsupported`)
+    UnsupportedOpError listing the nodes whose ops are not in `ops`."""
     problems = []
     if not model.HasField("graph"):
         raise InvalidModelError(["the model has no graph (an empty or truncated file?)"])
@@ -222,14 +265,30 @@ def check_model(onnx_mod, model, ops, input_shapes: Optional[Dict] = None):
             problems += [f"{node_label(node)}: {p}" for p in _node_problems(onnx_mod, node)]
     if problems:
         raise InvalidModelError(problems)
-    unsupported = [n for n in g.node if n.domain not in ("", "ai.onnx") or n.op_type not in ops]
     if unsupported:
-        def named(n):
-            domain = f", domain '{n.domain}'" if n.domain not in ("", "ai.onnx") else ""
-            return f"op '{n.op_type}' (node '{node_name(n)}'{domain})"
-        also = "".join(f"; also {named(n)}" for n in unsupported[1:])
-        raise UnsupportedOpError(f"ext.onnx: unsupported {named(unsupported[0])}{also}; "
-                                 f"supported: {', '.join(sorted(ops))}")
+        check_supported(model, ops)
+
+
+def check_supported(model, ops, folded=()):
+    """Raises UnsupportedOpError naming every node of `model` whose op is
+    not in `ops`, each with its node (not only the first). `folded` are ops
+    that load folds when their inputs are known (Shape, Range, ...): one
+    left means its input was not (a dynamic dimension)."""
+    g = model.graph
+    bad = [n for n in g.node if n.domain not in ("", "ai.onnx") or n.op_type not in ops]
+    if not bad:
+        return
+
+    def named(n):
+        domain = f", domain '{n.domain}'" if n.domain not in ("", "ai.onnx") else ""
+        why = ", a shape computation whose input's shape is not static" \
+            if n.op_type in folded and not domain else ""
+        return f"op '{n.op_type}' (node '{node_name(n)}'{domain}{why})"
+    also = "".join(f"; also {named(n)}" for n in bad[1:])
+    count = f" ({len(bad)} nodes)" if len(bad) > 1 else ""
+    raise UnsupportedOpError(f"ext.onnx: unsupported {named(bad[0])}{also}{count}; "
+                             f"supported: {', '.join(sorted(ops))}",
+                             [(n.op_type, node_name(n)) for n in bad])
 
 
 def _text_problems(g) -> List[str]:

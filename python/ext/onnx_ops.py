@@ -3,7 +3,11 @@ node and its attributes that defines the node's outputs as `_Value`s:
 element-wise expressions (written into their single reader), contractions
 (MatMul, Gemm, Conv), row-wise computes (Softmax, LayerNormalization) and
 layout ops (Transpose, Reshape) as index maps; and the indexing helpers
-they share (broadcasting, reshape index maps, linear forms)."""
+they share (broadcasting, reshape index maps, linear forms). More ops live
+beside it by kind: onnx_ops_math.py (element-wise math, comparisons, Where,
+Cast, BatchNormalization), onnx_ops_layout.py (Slice, Split, Concat,
+Squeeze, Unsqueeze, Flatten, Expand, Gather), onnx_ops_reduce.py (Reduce*,
+LogSoftmax, pooling); `_OPS` holds them all."""
 
 import math
 from dataclasses import dataclass
@@ -314,6 +318,13 @@ def _op_reshape(imp, node, attrs):
         raise imp.fail(f"shape {shape} has a zero dimension (ext tensors are not empty)")
     if int(np.prod(shape, dtype=np.int64)) != size:
         raise imp.fail(f"cannot reshape {list(x.shape)} ({size} elements) to {shape}")
+    _reshape_to(imp, node, x, shape)
+
+
+def _reshape_to(imp, node, x: _Value, shape):
+    """Defines node's output as x (a layout input) reshaped to `shape` (of
+    the same size): a constant reshaped, a graph input's placeholder of the
+    new shape, else an index map."""
     if x.const is not None and x.fn is None:
         imp.define(node.output[0], imp.constant(node.output[0], x.const.reshape(shape)))
         return
@@ -568,28 +579,41 @@ def _rowwise_parts(imp, x: _Value, reduced):
     return xt, shape, red_shape, n, axes, at, row
 
 
-def _op_softmax(imp, node, attrs):
-    x = imp.value(node.input[0])
-    _float_inputs(imp, node, x)
-    rank = max(len(x.shape), 1)
-    if imp.opset >= 13:
-        reduced = [_axis(imp, int(attrs.get("axis", -1)), rank)]
-    else:  # the input coerced to 2-D at axis: the trailing dims reduce
-        reduced = list(range(_axis(imp, int(attrs.get("axis", 1)), rank), rank))
-    xt, shape, red_shape, n, axes, at, row = _rowwise_parts(imp, x, reduced)
-    name = node.name or "softmax"
-    k1, k2 = axes("k"), axes("q")
-    ks1, ks2 = list(k1.values()), list(k2.values())
-    row_max = imp.compute(red_shape, lambda i: _te.max(xt[tuple(at(i, k1))], axis=ks1),
-                          f"{name}_max", role="reduction")
-    e = imp.compute(shape, lambda i: _te.exp(xt[tuple(i)] - row_max[tuple(row(i))]),
-                    f"{name}_exp")
-    row_sum = imp.compute(red_shape, lambda i: _te.sum(e[tuple(at(i, k2))], axis=ks2),
-                          f"{name}_sum", role="reduction")
-    y = imp.compute(shape, lambda i: e[tuple(i)] / row_sum[tuple(row(i))], name,
-                    role="rowwise")
-    imp.register_rowwise(y, [row_max, row_sum], [e], reduced)
-    imp.define(node.output[0], _Value("", x.shape, x.dtype, tensor=y))
+def _softmax(log=False):
+    """Softmax, or LogSoftmax (x - max - log(sum(exp(x - max)))): one row-wise
+    kernel each, the row's max and sum computed at the row."""
+    def op(imp, node, attrs):
+        x = imp.value(node.input[0])
+        _float_inputs(imp, node, x)
+        rank = max(len(x.shape), 1)
+        if imp.opset >= 13:
+            reduced = [_axis(imp, int(attrs.get("axis", -1)), rank)]
+        else:  # the input coerced to 2-D at axis: the trailing dims reduce
+            reduced = list(range(_axis(imp, int(attrs.get("axis", 1)), rank), rank))
+        xt, shape, red_shape, n, axes, at, row = _rowwise_parts(imp, x, reduced)
+        name = node.name or ("logsoftmax" if log else "softmax")
+        k1, k2 = axes("k"), axes("q")
+        ks1, ks2 = list(k1.values()), list(k2.values())
+        row_max = imp.compute(red_shape, lambda i: _te.max(xt[tuple(at(i, k1))], axis=ks1),
+                              f"{name}_max", role="reduction")
+        if log:
+            row_sum = imp.compute(red_shape, lambda i: _te.sum(
+                _te.exp(xt[tuple(at(i, k2))] - row_max[tuple(i)]), axis=ks2),
+                f"{name}_sum", role="reduction")
+            y = imp.compute(shape, lambda i: xt[tuple(i)] - row_max[tuple(row(i))]
+                            - _te.log(row_sum[tuple(row(i))]), name, role="rowwise")
+            inline = []
+        else:
+            e = imp.compute(shape, lambda i: _te.exp(xt[tuple(i)] - row_max[tuple(row(i))]),
+                            f"{name}_exp")
+            row_sum = imp.compute(red_shape, lambda i: _te.sum(e[tuple(at(i, k2))], axis=ks2),
+                                  f"{name}_sum", role="reduction")
+            y = imp.compute(shape, lambda i: e[tuple(i)] / row_sum[tuple(row(i))], name,
+                            role="rowwise")
+            inline = [e]
+        imp.register_rowwise(y, [row_max, row_sum], inline, reduced)
+        imp.define(node.output[0], _Value("", x.shape, x.dtype, tensor=y))
+    return op
 
 
 def _op_layernorm(imp, node, attrs):
@@ -643,13 +667,24 @@ _OPS = {
     "MatMul": _op_matmul,
     "Gemm": _op_gemm,
     "Conv": _op_conv,
-    "Softmax": _op_softmax,
+    "Softmax": _softmax(),
+    "LogSoftmax": _softmax(log=True),
     "LayerNormalization": _op_layernorm,
     "Transpose": _op_transpose,
     "Reshape": _op_reshape,
     "Identity": _op_identity,
     "Constant": _op_constant,
 }
+
+
+# The ops of the other modules (they import this one's helpers).
+from .onnx_ops_math import OPS as _MATH_OPS  # noqa: E402
+from .onnx_ops_layout import OPS as _LAYOUT_OPS  # noqa: E402
+from .onnx_ops_reduce import OPS as _REDUCE_OPS  # noqa: E402
+
+_OPS.update(_MATH_OPS)
+_OPS.update(_LAYOUT_OPS)
+_OPS.update(_REDUCE_OPS)
 
 
 def supported_ops() -> List[str]:

@@ -226,13 +226,14 @@ def test_every_problem_at_once():
 
 
 def test_unsupported_ops_are_all_listed():
-    m = model([helper.make_node("Erf", ["x"], ["e"], name="erf_0"),
+    m = model([helper.make_node("Atan", ["x"], ["e"], name="atan_0"),
                helper.make_node("LSTM", ["e"], ["y"], name="lstm_0")],
               [("x", [4])], [("y", [4])])
     with pytest.raises(ext.onnx.UnsupportedOpError,
-                       match=r"unsupported op 'Erf' \(node 'erf_0'\); also op 'LSTM' \(node "
-                             r"'lstm_0'\); supported: Add, "):
+                       match=r"unsupported op 'Atan' \(node 'atan_0'\); also op 'LSTM' \(node "
+                             r"'lstm_0'\) \(2 nodes\); supported: Abs, ") as e:
         ext.onnx.load(m)
+    assert e.value.nodes == [("Atan", "atan_0"), ("LSTM", "lstm_0")]
 
 
 def test_valid_model_from_bytes_runs():
