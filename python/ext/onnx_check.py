@@ -101,7 +101,7 @@ ARITY = {
     # onnx_ops_layout.py
     "Slice": (1, 5, 1, 1), "Split": (1, 2, 1, 2 ** 31), "Concat": (1, 2 ** 31, 1, 1),
     "Unsqueeze": (1, 2, 1, 1), "Squeeze": (1, 2, 1, 1), "Flatten": (1, 1, 1, 1),
-    "Expand": (2, 2, 1, 1), "Gather": (2, 2, 1, 1),
+    "Expand": (2, 2, 1, 1), "Gather": (2, 2, 1, 1), "Pad": (1, 4, 1, 1),
     # onnx_ops_reduce.py
     "ReduceMean": (1, 2, 1, 1), "ReduceSum": (1, 2, 1, 1), "ReduceMax": (1, 2, 1, 1),
     "ReduceMin": (1, 2, 1, 1), "LogSoftmax": (1, 1, 1, 1), "MaxPool": (1, 1, 1, 2),
@@ -176,6 +176,7 @@ ATTRIBUTES = {
     "Squeeze": {"axes": (_INTS, None)},
     "Flatten": {"axis": (_INT, None)},
     "Gather": {"axis": (_INT, None)},
+    "Pad": {"mode": (_STRING, None), "pads": (_INTS, None)},
     "LogSoftmax": {"axis": (_INT, None)},
     **{op: {"axes": (_INTS, None), "keepdims": (_INT, _flag),
             "noop_with_empty_axes": (_INT, _flag)}

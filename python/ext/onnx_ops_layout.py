@@ -12,7 +12,7 @@ import numpy as np
 from . import te as _te
 from .onnx_check import UnsupportedOpError
 from .onnx_fold import slice_bounds
-from .onnx_ops import _axis, _bread, _layout_input, _read, _reshape_to
+from .onnx_ops import _axis, _bread, _layout_input, _read, _reshape_to, _simplify, _Value
 
 
 def const_input(imp, node, n, what, default=None):
@@ -73,7 +73,7 @@ def _op_slice(imp, node, attrs):
         begin[d], step[d], shape[d] = slices[d].start, st, n
     if _constant_result(imp, node, x, lambda c: [c[tuple(slices)]]):
         return
-    _define_layout(imp, node, node.output[0], x, shape, lambda idx: _read(x, [
+    _define_layout(imp, node, node.output[0], x, shape, lambda idx: read_exact(imp, x, [
         b + i * st if st != 1 else (i + b if b else i)
         for i, b, st in zip(idx, begin, step)]))
 
@@ -97,8 +97,8 @@ def _op_split(imp, node, attrs):
             continue
         shape = list(x.shape)
         shape[d] = size
-        _define_layout(imp, node, out, x, shape, lambda idx, off=int(off): _read(
-            x, [i + off if e == d and off else i for e, i in enumerate(idx)]))
+        _define_layout(imp, node, out, x, shape, lambda idx, off=int(off): read_exact(
+            imp, x, [i + off if e == d and off else i for e, i in enumerate(idx)]))
 
 
 def _op_concat(imp, node, attrs):
@@ -119,17 +119,90 @@ def _op_concat(imp, node, attrs):
             imp.tensor(v)
     shape = list(values[0].shape)
     shape[d] = sum(v.shape[d] for v in values)
-    offsets = np.cumsum([0] + [v.shape[d] for v in values[:-1]])
+    offsets = [int(o) for o in np.cumsum([0] + [v.shape[d] for v in values[:-1]])]
 
     def fn(idx):
         # The last input, then each earlier one where the index is below
         # its end: the reads outside an input are never taken.
         out = None
         for v, off in reversed(list(zip(values, offsets))):
-            r = _read(v, [i - int(off) if e == d and off else i for e, i in enumerate(idx)])
-            out = r if out is None else _te.if_then_else(idx[d] < int(off + v.shape[d]), r, out)
+            r = read_exact(imp, v, [i - off if e == d and off else i
+                                    for e, i in enumerate(idx)])
+            out = r if out is None else _te.if_then_else(idx[d] < off + v.shape[d], r, out)
         return out
     _define_layout(imp, node, node.output[0], values[0], shape, fn)
+
+
+def shifted_pad(imp, t, before, after, value):
+    """`t` padded (ext.pad) by `before` and `after` per dim, as (tensor,
+    shift): a dim padded after but not before (or, as Concat asks, by
+    nothing at all) gets `shift` 1 more element before, so that no read of
+    `t` is its bare axis over a larger extent, which ext's verifier refuses
+    even when guarded (lib/Dialect/Ext/IR/ExtOps.cpp, verifyAccessBounds).
+    The reader reads the result at its index plus `before + shift`. A shifted
+    pad is a kernel of its own (a copy): inlined, its read would be the bare
+    axis again."""
+    shift = [int(b == 0 and a > 0) for b, a in zip(before, after)]
+    if not any(before) and not any(after):
+        return t, shift
+    p = _te.pad(t, [b + s for b, s in zip(before, shift)], list(after), value=value,
+                name=imp.fresh(f"{t.name}_pad"))
+    imp.role[id(p.op)] = "copy" if any(shift) or not any(after) else "elementwise"
+    imp.node_of[id(p.op)] = imp.node_name(imp.node)
+    return p, shift
+
+
+def read_exact(imp, x: _Value, idx):
+    """x at `idx`, as `_read`; but where x is a tensor and an index is a bare
+    axis whose extent differs from x's dimension (a slice from 0, Concat's
+    first input), the read goes through a copy of x with one element more
+    before that dim, at the index plus one: ext's verifier holds a bare
+    axis to span its dimension exactly, even under a guard."""
+    if x.fn is not None or x.tensor is None or not x.shape:
+        return _read(x, idx)
+    idx = [_simplify(i) for i in idx]
+    bare = tuple(d for d, i in enumerate(idx) if isinstance(i, _te.IterVar)
+                 and isinstance(i.extent, int) and i.extent != x.shape[d])
+    if not bare:
+        return _read(x, idx)
+    copies = imp.__dict__.setdefault("exact_copies", {})
+    key = (id(x.tensor), bare)
+    if key not in copies:
+        before = [int(d in bare) for d in range(len(x.shape))]
+        copies[key], _ = shifted_pad(imp, x.tensor, before, [0] * len(x.shape), 0.0)
+    return copies[key][tuple(i + 1 if d in bare else i for d, i in enumerate(idx))]
+
+
+def _op_pad(imp, node, attrs):
+    x = _layout_input(imp, imp.value(node.input[0]))
+    rank = len(x.shape)
+    mode = attrs.get("mode", "constant")
+    if mode != "constant":
+        raise imp.fail(f"mode={mode!r}; ext.onnx pads with a constant", UnsupportedOpError)
+    pads = const_input(imp, node, 1, "pads") if len(node.input) > 1 else \
+        list(attrs.get("pads", []))
+    value = 0.0
+    if len(node.input) > 2 and node.input[2]:
+        c = imp.value(node.input[2])
+        if c.const is None or c.fn is not None or c.const.size != 1:
+            raise imp.fail("its constant_value must be a constant scalar")
+        value = float(c.const.reshape(-1)[0])
+    axes = const_input(imp, node, 3, "axes", list(range(rank)))
+    if len(pads) != 2 * len(axes):
+        raise imp.fail(f"pads {pads} for {len(axes)} axes")
+    before, after = [0] * rank, [0] * rank
+    for n, a in enumerate(axes):
+        before[_axis(imp, a, rank)], after[_axis(imp, a, rank)] = pads[n], pads[n + len(axes)]
+    if min(before + after) < 0:
+        raise imp.fail(f"negative pads {pads} (a crop) are not supported", UnsupportedOpError)
+    if _constant_result(imp, node, x, lambda c: [np.pad(c, list(zip(before, after)),
+                                                        constant_values=value)]):
+        return
+    p, shift = shifted_pad(imp, imp.tensor(x), before, after, value)
+    shape = [s + b + a for s, b, a in zip(x.shape, before, after)]
+    pv = _Value("", tuple(p.shape), x.dtype, tensor=p)
+    _define_layout(imp, node, node.output[0], x, shape, lambda idx: _read(
+        pv, [i + 1 if s else i for i, s in zip(idx, shift)]))
 
 
 def _op_unsqueeze(imp, node, attrs):
@@ -233,7 +306,7 @@ def _op_gather(imp, node, attrs):
             j = idx[d]
             src = idx[:d] + [first + j * step if step != 1 else (j + first if first else j)] \
                 + idx[d + 1:]
-        return _read(x, src)
+        return read_exact(imp, x, src)
     _define_layout(imp, node, node.output[0], x, shape, fn)
 
 
@@ -246,5 +319,6 @@ OPS = {
     "Flatten": _op_flatten,
     "Expand": _op_expand,
     "Gather": _op_gather,
+    "Pad": _op_pad,
 }
 

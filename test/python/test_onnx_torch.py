@@ -123,3 +123,16 @@ def test_two_unsupported_ops_are_both_named_with_their_nodes():
         assert f"op '{op}' (node '{nodes[op]}')" in message, message
     assert sorted(e.value.nodes) == sorted([("Atan", nodes["Atan"]),
                                             ("CumSum", nodes["CumSum"])])
+
+
+@pytest.mark.parametrize("opset", (13, 17))
+@pytest.mark.parametrize("name", sorted(models.OP_MODELS))
+def test_exported_ops_match_torch(name, opset):
+    """The element-wise, comparison, layout and reduction ops (Clip, Min/Max,
+    Where over Less/Greater/Not/And, Cast, Concat, strided Slice, Gather,
+    Squeeze/Unsqueeze, Expand, ReduceSum/Max/Min, LogSoftmax) and the image
+    ops (Pad, MaxPool, AveragePool, a BatchNormalization after no Conv,
+    Flatten) as torch writes them."""
+    m, err, _ = load_and_run(*models.OP_MODELS[name](), opset)
+    assert err < 1e-4, f"{name} at opset {opset}: relative error {err:.3g}"
+    assert host_loops(m) == [], m.summary()
