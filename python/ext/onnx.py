@@ -16,9 +16,10 @@ row reductions `compute_at` the row, as examples/python/softmax.py does).
 The whole graph is one `ext.build` (scheduled computes run as GPU kernels on
 ext's CPU emulator). The onnx package is imported by `load` only.
 
-Supported ops: MatMul, Gemm, Add, Sub, Mul, Div, Relu, Sigmoid, Tanh, Gelu,
-Softmax, LayerNormalization, Conv (2-D), Transpose, Reshape, Identity,
-Constant; see docs/Interop.md.
+Before mapping, shape subgraphs and constants are folded (onnx_fold.py:
+ONNX's shape inference, then numpy), so a model as torch.onnx.export writes
+it loads. Supported ops: `supported_ops()` (onnx_ops.py and its
+onnx_ops_math/layout/reduce.py); see docs/Interop.md.
 """
 
 import re
