@@ -17,7 +17,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TilingPlan.h"
+#include "Fusion.h"
+#include "TileIR.h"
+#include "ext/Dialect/Ext/Transforms/TilingPlan.h"
 
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Support/IndexConstant.h"

@@ -18,7 +18,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TilingPlan.h"
+#include "WarpSpecialization.h"
+#include "KLoop.h"
+#include "TileIR.h"
+#include "TmaLoads.h"
+#include "ext/Dialect/Ext/Transforms/TilingPlan.h"
 
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 #include "ext/Support/IndexConstant.h"

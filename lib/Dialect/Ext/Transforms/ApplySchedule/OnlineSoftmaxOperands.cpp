@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnlineSoftmaxBuilder.h"
+#include "KLoop.h"
+#include "ScheduleResolution.h"
 
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Dialect/Ext/Transforms/StageSelect.h"

@@ -16,7 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TilingPlan.h"
+#include "TmaLoads.h"
+#include "TileIR.h"
+#include "ext/Dialect/Ext/Transforms/TilingPlan.h"
 
 #include "ext/Support/IndexConstant.h"
 

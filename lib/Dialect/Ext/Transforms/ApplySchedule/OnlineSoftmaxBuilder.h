@@ -12,7 +12,10 @@
 #ifndef EXT_DIALECT_EXT_TRANSFORMS_ONLINESOFTMAXBUILDER_H
 #define EXT_DIALECT_EXT_TRANSFORMS_ONLINESOFTMAXBUILDER_H
 
-#include "TilingPlan.h"
+#include "OnlineSoftmax.h"
+#include "Fusion.h"
+#include "TileIR.h"
+#include "ext/Dialect/Ext/Transforms/TilingPlan.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"

@@ -10,7 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TilingPlan.h"
+#include "Fusion.h"
+#include "TileIR.h"
+#include "ext/Dialect/Ext/Transforms/TilingPlan.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/IR/IRMapping.h"

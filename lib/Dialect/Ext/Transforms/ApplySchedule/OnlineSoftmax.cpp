@@ -44,6 +44,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnlineSoftmaxBuilder.h"
+#include "ScheduleResolution.h"
 
 #include "ext/Support/IndexConstant.h"
 

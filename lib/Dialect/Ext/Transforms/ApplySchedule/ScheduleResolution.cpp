@@ -8,7 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TilingPlan.h"
+#include "ScheduleResolution.h"
+#include "ext/Dialect/Ext/Transforms/TilingPlan.h"
 
 #include "ext/Dialect/Ext/IR/DecompositionPlan.h"
 #include "ext/Dialect/Ext/IR/DecompositionRegistry.h"

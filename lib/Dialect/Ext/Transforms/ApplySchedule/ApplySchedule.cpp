@@ -4,14 +4,25 @@
 // whose body computes one tile (copies of the cached inputs into shared
 // memory, a tile compute accumulating into fragments over the k-steps) and
 // whose epilogue stores the fragments into the outputs, directly or staged
-// through shared memory. This file holds the pass and the kernel it builds;
-// the plan lives in TilingPlan.cpp, the choices for the chip in
-// ScheduleResolution.cpp and the k-loop in KLoop.cpp (see TilingPlan.h).
+// through shared memory. This file holds the pass and the kernel it builds.
+// The folder is the pass: the plan (the public TilingPlan.h, TilingPlan.cpp),
+// a tile's IR (TileIR), the choices for the chip (ScheduleResolution), the
+// fusions (Fusion.h: ProducerInlining, ProducerAttachment, EpilogueFusion,
+// FusionChecks), the k-loop (KLoop), TMA (TmaLoads), warp specialization
+// (WarpSpecialization.h, WarpSpecializedKLoop) and attention (OnlineSoftmax*),
+// each behind the private header named after it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "TilingPlan.h"
+#include "Fusion.h"
+#include "KLoop.h"
+#include "OnlineSoftmax.h"
+#include "ScheduleResolution.h"
+#include "TileIR.h"
+#include "TmaLoads.h"
+#include "WarpSpecialization.h"
 
+#include "ext/Dialect/Ext/Transforms/TilingPlan.h"
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
 #include "ext/Dialect/Ext/IR/Target.h"

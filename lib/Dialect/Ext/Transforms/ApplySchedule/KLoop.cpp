@@ -8,7 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TilingPlan.h"
+#include "KLoop.h"
+#include "TileIR.h"
+#include "TmaLoads.h"
+#include "ext/Dialect/Ext/Transforms/TilingPlan.h"
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/Transforms/StageSelect.h"
