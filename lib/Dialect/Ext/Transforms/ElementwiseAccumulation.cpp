@@ -84,6 +84,9 @@ planSliceReads(LaunchState &state, TileComputeOp op, ArrayRef<int> spatialDim,
     if (failed(getFlattenedAffineExpr(map.getResults().back(), numAxes, 0,
                                       &flat))) {
       r.whyNarrow = "its innermost index is not linear in the axes";
+    } else if (flat.size() != numAxes + 1) {
+      // A packed input (`k floordiv 2`): neighbours share an element.
+      r.whyNarrow = "its innermost index is a floordiv or mod of the axes";
     } else {
       SmallVector<unsigned> used;
       for (unsigned a = 0; a < numAxes; ++a)

@@ -23,11 +23,23 @@ namespace tiling {
 /// One access expression of an input, split for tiling: over a tile whose
 /// origin is `o`, the expression sum(coeff_a * x_a) + constant takes values in
 /// [origin, origin + size), and the point x's element sits at local(x - o).
+///
+/// A quasi-affine access `L floordiv divisor` or `L mod divisor` (L linear,
+/// in `coeffs` and `constant`) is tiled where every tile's origin of L, less
+/// `lo`, is a multiple of the divisor (the tiles of the axes L moves with
+/// cover whole multiples) or where every tile of L lies inside one multiple:
+/// the window then starts at L's origin divided by (or modulo) the divisor,
+/// and `size` counts packed elements (bytes of two nibbles, groups).
 struct WindowDim {
+  enum class Kind { Linear, FloorDiv, Mod };
   llvm::SmallVector<int64_t> coeffs; // one per axis
   int64_t constant = 0;
-  int64_t lo = 0;   // min over the tile box of sum(coeff_a * x_a)
+  /// min over the tile box of sum(coeff_a * x_a); for a quasi-affine access
+  /// whose tiles cover whole multiples, lowered so that constant + lo is one.
+  int64_t lo = 0;
   int64_t size = 1; // window extent
+  Kind kind = Kind::Linear;
+  int64_t divisor = 1; // of a FloorDiv or Mod access
 };
 
 /// The window of one input over a tile: per result, its extent and the
@@ -44,6 +56,14 @@ struct InputWindow {
   /// or k-step puts it (an axis indexing the dimension alone, whose extent,
   /// or stated multiple, the tile divides): the copies need not mask it.
   llvm::SmallVector<bool> inBounds;
+
+  /// The first dimension read through a floordiv or mod, if any.
+  std::optional<unsigned> firstQuasiAffineDim() const {
+    for (auto [d, wd] : llvm::enumerate(dims))
+      if (wd.kind != WindowDim::Kind::Linear)
+        return d;
+    return std::nullopt;
+  }
 };
 
 /// Everything ext-apply-schedule derives from a compute and its schedule.
@@ -66,7 +86,7 @@ struct TilingPlan {
   llvm::SmallBitVector cached;
   llvm::SmallVector<CacheAttr> cacheAttrs;  // per input, null if not cached
   llvm::SmallVector<CacheAttr> outputCache; // per output, null if not staged
-  llvm::SmallVector<InputWindow> windows;   // per input
+  llvm::SmallVector<InputWindow, 0> windows; // per input (heap: large)
 };
 
 /// The plan of `op` under `schedule`; a failure, reported at `op`, for a

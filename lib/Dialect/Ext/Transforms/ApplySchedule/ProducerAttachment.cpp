@@ -125,6 +125,21 @@ private:
     return dims;
   }
 
+  /// Regions are linear forms of the tile offsets: a window read through
+  /// a floordiv or mod (of `map`) has none.
+  LogicalResult checkLinearWindow(unsigned n, const InputWindow &w,
+                                  AffineMap map, StringRef reader) {
+    std::optional<unsigned> d = w.firstQuasiAffineDim();
+    if (!d)
+      return success();
+    std::string expr;
+    llvm::raw_string_ostream os(expr);
+    map.getResult(*d).print(os);
+    return errAt(n) << reader << " reads through '" << expr
+                    << "'; a producer computed at a tile is read, and reads, "
+                       "through linear accesses";
+  }
+
   LogicalResult findProducers();
   LogicalResult checkProducer(unsigned n);
   LogicalResult readRegion(unsigned n, SmallVector<WindowDim> &region,
@@ -272,14 +287,21 @@ ComputeAtResolver::readRegion(unsigned n, SmallVector<WindowDim> &region,
     if (in == out)
       anchorInput = i;
   if (anchorInput &&
-      failed(addReader(asRegion(plan.windows[*anchorInput]), quotedName(op))))
+      (failed(checkLinearWindow(n, plan.windows[*anchorInput],
+                                op.getInputMap(*anchorInput),
+                                quotedName(op))) ||
+       failed(addReader(asRegion(plan.windows[*anchorInput]),
+                        quotedName(op)))))
     return failure();
   for (unsigned q = n + 1; q < found.size(); ++q) {
     AttachedProducer &reader = result[q];
     for (auto [j, in] : llvm::enumerate(reader.producer.getInputs()))
       if (in == out &&
-          failed(addReader(readerWindow(reader, j),
-                           quotedName(reader.producer))))
+          (failed(checkLinearWindow(n, reader.plan.windows[j],
+                                    reader.producer.getInputMap(j),
+                                    quotedName(reader.producer))) ||
+           failed(addReader(readerWindow(reader, j),
+                            quotedName(reader.producer)))))
         return failure();
   }
   if (!any)
@@ -386,6 +408,10 @@ LogicalResult ComputeAtResolver::planProducer(unsigned n) {
   if (failed(pPlan))
     return failure();
   ap.plan = std::move(*pPlan);
+  // Its tiles start where the region does, not at multiples of its tile.
+  for (auto [j, w] : llvm::enumerate(ap.plan.windows))
+    if (failed(checkLinearWindow(n, w, p.getInputMap(j), "it")))
+      return failure();
   return success();
 }
 
@@ -480,7 +506,8 @@ LogicalResult ComputeAtResolver::resolveSources(unsigned n) {
     // producers run.)
     if (!producerBuf && !plan.useFragments)
       for (auto [i, anchorIn] : llvm::enumerate(op.getInputs()))
-        if (anchorIn == in && plan.cached.test(i)) {
+        if (anchorIn == in && plan.cached.test(i) &&
+            !plan.windows[i].firstQuasiAffineDim()) {
           AttachedProducer::Source c;
           c.anchorInput = i;
           candidates.push_back({asRegion(plan.windows[i]), c});

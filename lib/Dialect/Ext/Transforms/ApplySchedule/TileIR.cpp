@@ -11,6 +11,7 @@
 
 #include "ext/Support/IndexConstant.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -114,7 +115,14 @@ Value tiling::windowOrigin(OpBuilder &b, Location loc, const WindowDim &d,
                               .getResult();
     origin = arith::AddIOp::create(b, loc, origin, term);
   }
-  return origin;
+  if (d.kind == WindowDim::Kind::Linear)
+    return origin;
+  // A quasi-affine window starts at the quotient (or remainder) of L's
+  // origin: floor semantics, as the access has.
+  AffineExpr x = getAffineDimExpr(0, b.getContext());
+  AffineExpr e = d.kind == WindowDim::Kind::FloorDiv ? x.floorDiv(d.divisor)
+                                                     : x % d.divisor;
+  return affine::expandAffineExpr(b, loc, e, origin, ValueRange{});
 }
 
 MemRefType tiling::sharedTileType(ArrayRef<int64_t> shape, Type elem,

@@ -46,7 +46,8 @@ mlir::Value tileCountValue(mlir::OpBuilder &b, mlir::Location loc,
 mlir::OpFoldResult itersValue(mlir::OpBuilder &b, mlir::Location loc,
                               const TilingPlan &plan);
 
-/// constant + sum(coeff_a * offset_a): where a window starts in its input.
+/// constant + lo + sum(coeff_a * offset_a): where a window starts in its
+/// input; its floordiv or mod by the divisor for a quasi-affine access.
 mlir::Value windowOrigin(mlir::OpBuilder &b, mlir::Location loc,
                          const WindowDim &d,
                          llvm::ArrayRef<mlir::Value> offsets);

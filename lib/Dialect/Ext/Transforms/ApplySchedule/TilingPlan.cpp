@@ -13,10 +13,145 @@
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace ext;
 using namespace ext::tiling;
+
+namespace {
+
+std::string str(AffineExpr e) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  e.print(os);
+  return s;
+}
+
+/// The window of one result `expr` of input #i's map over a tile, and its
+/// tile-local expression `local`: `expr` is linear in the axes, or a linear
+/// L under floordiv or mod by a constant c. Tile offsets are multiples of
+/// the tiles, zero on the axes neither blocked nor stepped: L's origin moves
+/// by multiples of g = gcd(coeff_a * tile_a) over those axes. Where c
+/// divides g, L's origin less `lo` (lowered by its remainder r) is a
+/// multiple of c and the window over the quotients is exact; where g
+/// divides c and the tile's span of L fits in g, each tile lies inside one
+/// multiple of c (one group: a window of one quotient).
+FailureOr<WindowDim> planWindowDim(ComputeOp op, const TilingPlan &plan,
+                                   unsigned i, AffineExpr expr,
+                                   AffineExpr &local) {
+  MLIRContext *ctx = op.getContext();
+  unsigned numAxes = plan.axes.size();
+  WindowDim d;
+  AffineExpr linear = expr;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (bin && (expr.getKind() == AffineExprKind::FloorDiv ||
+              expr.getKind() == AffineExprKind::Mod))
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
+      linear = bin.getLHS();
+      d.kind = expr.getKind() == AffineExprKind::Mod ? WindowDim::Kind::Mod
+                                                     : WindowDim::Kind::FloorDiv;
+      d.divisor = c.getValue(); // positive: the verifier checks
+    }
+  SmallVector<int64_t> flat;
+  if (failed(getFlattenedAffineExpr(linear, numAxes, 0, &flat)) ||
+      flat.size() != numAxes + 1)
+    return op.emitOpError()
+           << "access '" << str(expr) << "' of input #" << i
+           << " is not linear in the axes; ext-apply-schedule tiles linear "
+              "accesses and their floordiv or mod by a constant";
+  d.coeffs.assign(flat.begin(), flat.end() - 1);
+  d.constant = flat.back();
+  auto overflow = [&]() {
+    return op.emitOpError()
+           << "the tile window of input #" << i << " overflows a 64-bit size";
+  };
+  // Coefficients and tiles come from the input: every step is checked.
+  std::optional<int64_t> lo = 0, hi = 0;
+  AffineExpr e = getAffineConstantExpr(0, ctx);
+  for (unsigned a = 0; a < numAxes && lo && hi; ++a) {
+    std::optional<int64_t> span =
+        llvm::checkedMul(d.coeffs[a], plan.tile[a] - 1);
+    if (!span) {
+      lo.reset();
+      break;
+    }
+    std::optional<int64_t> &bound = *span < 0 ? lo : hi;
+    bound = llvm::checkedAdd(*bound, *span);
+    e = e + getAffineDimExpr(a, ctx) * d.coeffs[a];
+  }
+  std::optional<int64_t> size;
+  if (lo && hi)
+    if (std::optional<int64_t> diff = llvm::checkedSub(*hi, *lo))
+      size = llvm::checkedAdd(*diff, int64_t(1));
+  if (!size || !llvm::checkedAdd(d.constant, *lo))
+    return overflow();
+  d.lo = *lo;
+  d.size = *size;
+  local = e - d.lo;
+  if (d.kind == WindowDim::Kind::Linear)
+    return d;
+
+  int64_t c = d.divisor;
+  std::optional<int64_t> g = 0;
+  std::optional<unsigned> stuck; // the first axis whose tile c does not divide
+  for (unsigned a = 0; a < numAxes && g; ++a) {
+    bool moves = llvm::is_contained(plan.blockedAxes, a) ||
+                 (plan.kAxis && a == *plan.kAxis);
+    if (!moves || d.coeffs[a] == 0)
+      continue;
+    std::optional<int64_t> step =
+        llvm::checkedMul(std::abs(d.coeffs[a]), plan.tile[a]);
+    g = step ? std::optional<int64_t>(std::gcd(*g, *step)) : std::nullopt;
+    if (g && *step % c != 0 && !stuck)
+      stuck = a;
+  }
+  if (!g)
+    return overflow();
+  int64_t start = d.constant + d.lo;
+  if (*g % c == 0) {
+    // Whole multiples: every tile's L starts r past a multiple of c.
+    int64_t r = llvm::mod(start, c);
+    std::optional<int64_t> last = llvm::checkedAdd(d.size - 1, r);
+    if (!last)
+      return overflow();
+    if (d.kind == WindowDim::Kind::Mod && *last < c)
+      return d; // [r, r + size) in one period: the origin's remainder
+    d.lo -= r;  // the origin a multiple of c (the quotient, remainder 0)
+    AffineExpr aligned = e - d.lo;
+    if (d.kind == WindowDim::Kind::FloorDiv) {
+      local = aligned.floorDiv(c);
+      d.size = *last / c + 1;
+    } else {
+      local = aligned % c;
+      d.size = c;
+    }
+    return d;
+  }
+  std::optional<int64_t> end = llvm::checkedAdd(llvm::mod(start, *g), d.size);
+  if (c % *g == 0 && end && *end <= *g) {
+    // Each tile inside one multiple of c: one quotient, or a run of
+    // remainders from the origin's.
+    if (d.kind == WindowDim::Kind::FloorDiv) {
+      local = getAffineConstantExpr(0, ctx);
+      d.size = 1;
+    }
+    return d;
+  }
+  unsigned a = *stuck;
+  InFlightDiagnostic diag = op.emitOpError();
+  diag << "tile " << plan.tile[a] << " of axis '" << plan.axes[a].getName()
+       << "'";
+  if (d.coeffs[a] != 1)
+    diag << " (times its coefficient " << d.coeffs[a] << ")";
+  return diag << " is not a multiple of " << c << ", the divisor in access '"
+              << str(expr) << "' of input #" << i
+              << ", nor does each tile lie inside one multiple of it";
+}
+
+} // namespace
 
 FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
   TilingPlan plan;
@@ -110,45 +245,13 @@ FailureOr<TilingPlan> tiling::planTiling(ComputeOp op, ScheduleAttr schedule) {
     InputWindow w;
     SmallVector<AffineExpr> local;
     for (AffineExpr expr : op.getInputMap(i).getResults()) {
-      WindowDim d;
-      SmallVector<int64_t> flat;
-      if (failed(getFlattenedAffineExpr(expr, numAxes, 0, &flat)) ||
-          flat.size() != numAxes + 1) {
-        std::string s;
-        llvm::raw_string_ostream os(s);
-        expr.print(os);
-        return op.emitOpError() << "access '" << s << "' of input #" << i
-                                << " is not linear in the axes; "
-                                   "ext-apply-schedule tiles linear accesses";
-      }
-      d.coeffs.assign(flat.begin(), flat.end() - 1);
-      d.constant = flat.back();
-      // Coefficients and tiles come from the input: every step is checked.
-      std::optional<int64_t> lo = 0, hi = 0;
-      AffineExpr e = getAffineConstantExpr(0, ctx);
-      for (unsigned a = 0; a < numAxes && lo && hi; ++a) {
-        std::optional<int64_t> span =
-            llvm::checkedMul(d.coeffs[a], plan.tile[a] - 1);
-        if (!span) {
-          lo.reset();
-          break;
-        }
-        std::optional<int64_t> &bound = *span < 0 ? lo : hi;
-        bound = llvm::checkedAdd(*bound, *span);
-        e = e + getAffineDimExpr(a, ctx) * d.coeffs[a];
-      }
-      std::optional<int64_t> size;
-      if (lo && hi)
-        if (std::optional<int64_t> diff = llvm::checkedSub(*hi, *lo))
-          size = llvm::checkedAdd(*diff, int64_t(1));
-      if (!size)
-        return op.emitOpError() << "the tile window of input #" << i
-                                << " overflows a 64-bit size";
-      d.lo = *lo;
-      d.size = *size;
-      local.push_back(e - d.lo);
-      w.shape.push_back(d.size);
-      w.dims.push_back(std::move(d));
+      AffineExpr e;
+      FailureOr<WindowDim> d = planWindowDim(op, plan, i, expr, e);
+      if (failed(d))
+        return failure();
+      local.push_back(e);
+      w.shape.push_back(d->size);
+      w.dims.push_back(std::move(*d));
     }
     w.localMap = AffineMap::get(numAxes, 0, local, ctx);
     auto inputType = cast<MemRefType>(op.getInputs()[i].getType());
