@@ -235,3 +235,20 @@ func.func @matmul_dynamic(%A: memref<?x?xf32>, %B: memref<?x32xf32>, %C: memref<
   }
   return
 }
+
+// -----
+
+// An input's axis shorter than its dimension (the first 5 rows of 8): the
+// loop runs over the axis, not the input.
+// CHECK-LABEL: func @first_rows
+// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %[[C5]]
+// CHECK:           memref.load %{{.*}}[%[[I]]] : memref<8xf32>
+func.func @first_rows(%X: memref<8xf32>, %Y: memref<5xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 5>] ins(%X : memref<8xf32>) outs(%Y : memref<5xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}

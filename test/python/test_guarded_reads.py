@@ -101,3 +101,60 @@ def test_pad_checks_its_widths():
     P = ext.pad(A, 1, value=7.0)
     a = RNG.standard_normal((4, 4)).astype(np.float32)
     np.testing.assert_array_equal(ext.build(P).run(a), np.pad(a, 1, constant_values=7.0))
+
+
+def test_first_rows_of_a_tensor():
+    """An axis shorter than the dimension it indexes (a slice from 0): the
+    first 5 rows of 8, unscheduled on the CPU and scheduled (tiles of 4
+    that do not divide 5) on the emulator."""
+    A = ext.placeholder((8, 16), "float32", name="A")
+    Y = ext.compute((5, 16), lambda i, j: A[i, j] * 2.0, name="Y")
+    a = RNG.standard_normal((8, 16)).astype(np.float32)
+    np.testing.assert_array_equal(ext.build(Y).run(a), a[:5] * 2)
+    for cache in ([], [A]):
+        s = ext.schedule(Y, tile=(4, 16), blocks=["i"], threads=(4, 16), cache=cache)
+        np.testing.assert_array_equal(ext.build(s).run(a), a[:5] * 2)
+
+
+def test_gemm_over_first_columns():
+    """A reduce axis shorter than the dimension: the ragged last k-step
+    reads data past the axis (not zeros), so it is peeled."""
+    A = ext.placeholder((8, 8), "float32", name="A")
+    B = ext.placeholder((8, 8), "float32", name="B")
+    k = ext.reduce_axis(5, name="k")
+    C = ext.compute((8, 8), lambda i, j: ext.sum(A[i, k] * B[k, j], axis=[k]), name="C")
+    a = RNG.integers(-3, 4, (8, 8)).astype(np.float32)
+    b = RNG.integers(-3, 4, (8, 8)).astype(np.float32)
+    np.testing.assert_array_equal(ext.build(C).run(a, b), a[:, :5] @ b[:5])
+    s = ext.schedule(C, tile=(4, 4, 4), blocks=["i", "j"], threads=(4, 4, 1), cache=[A, B])
+    np.testing.assert_array_equal(ext.build(s).run(a, b), a[:, :5] @ b[:5])
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_concat_reads_its_first_input_with_a_longer_axis(cached):
+    """Concat: A's 8 elements read by the output's axis of 16, only where a
+    guard keeps it inside."""
+    A = ext.placeholder((8,), "float32", name="A")
+    C = ext.placeholder((8,), "float32", name="C")
+    Y = ext.compute((16,), lambda j: ext.if_then_else(j < 8, A[j], C[j - 8]), name="Y")
+    a, c = RNG.standard_normal(8).astype(np.float32), RNG.standard_normal(8).astype(np.float32)
+    np.testing.assert_array_equal(ext.build(Y).run(a, c), np.concatenate([a, c]))
+    s = ext.schedule(Y, tile=(4,), blocks=["j"], threads=(4,), cache=[A, C] if cached else [])
+    np.testing.assert_array_equal(ext.build(s).run(a, c), np.concatenate([a, c]))
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_inline_a_producer_read_under_a_guard(cached):
+    """Y[j] = 0 if j < 8 else B[j - 8], B = A * 2 inlined: B's body reads A
+    in the branch that read B, where j >= 8 keeps A[j - 8] inside."""
+    A = ext.placeholder((8,), "float32", name="A")
+    B = ext.compute((8,), lambda x: A[x] * 2.0, name="B")
+    Y = ext.compute((16,), lambda j: ext.if_then_else(j < 8, 0.0, B[j - 8]), name="Y")
+    a = RNG.standard_normal(8).astype(np.float32)
+    ref = np.concatenate([np.zeros(8, np.float32), a * 2])
+    s = ext.schedule(Y, tile=(4,), blocks=["j"], threads=(4,), cache=[B] if cached else [])
+    s.compute_inline(B)
+    kernel = ext.build(s)
+    np.testing.assert_array_equal(kernel.run(a), ref)
+    assert [t.name for t in kernel.inputs] == ["A"]
+    assert ext.build(s, "nvvm", chip="sm_80").ptx.count(".entry") == 1

@@ -227,3 +227,35 @@ func.func @matmul_dynamic(%A: memref<?x?xf32>, %B: memref<?x32xf32>, %C: memref<
   }
   return
 }
+
+// -----
+
+// An input's bare axis may be shorter than its dimension (the first 5 rows
+// of 8), or longer where a guard keeps the read inside (Concat: X is read
+// only where i < 8).
+// CHECK-LABEL: func @short_and_guarded_long_axes
+// CHECK: ext.compute [#ext.axis<"i", spatial, 5>]
+// CHECK: ext.compute [#ext.axis<"i", spatial, 16>]
+func.func @short_and_guarded_long_axes(%X: memref<8xf32>, %Z: memref<8xf32>,
+                                       %Y: memref<5xf32>, %C: memref<16xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 5>] ins(%X : memref<8xf32>) outs(%Y : memref<5xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  ext.compute [#ext.axis<"i", spatial, 16>]
+      ins(%X, %Z : memref<8xf32>, memref<8xf32>) outs(%C : memref<16xf32>)
+      maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i - 8)>, affine_map<(i) -> (i)>] {
+  ^bb0(%x: f32, %z: f32):
+    %i = ext.index "i" : index
+    %c8 = arith.constant 8 : index
+    %lo = arith.cmpi slt, %i, %c8 : index
+    %v = scf.if %lo -> f32 {
+      scf.yield %x : f32
+    } else {
+      scf.yield %z : f32
+    }
+    ext.yield %v : f32
+  }
+  return
+}

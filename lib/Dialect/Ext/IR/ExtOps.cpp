@@ -255,8 +255,11 @@ static FailureOr<bool> insideUnderGuards(ComputeLikeOpInterface op, unsigned i,
                           << "; guard the read so that it stays inside";
 }
 
-/// Shapes: a single-axis access must span the operand's dimension exactly;
-/// a compound access (convolution's oh + kh) must stay inside it.
+/// Shapes: an output's axis spans its dimension exactly (each element is
+/// written); an input's access stays inside its dimension: a bare axis no
+/// longer than it (a slice from 0), or one the guards keep inside (Concat's
+/// first input), or a compound access (convolution's oh + kh) whose range,
+/// or guard, keeps it there.
 static LogicalResult verifyAccessBounds(ComputeLikeOpInterface op,
                                         ArrayRef<AxisAttr> axes,
                                         ArrayRef<AffineMap> maps,
@@ -275,12 +278,23 @@ static LogicalResult verifyAccessBounds(ComputeLikeOpInterface op,
       int64_t size = type.getDimSize(r);
       if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
         AxisAttr axis = axes[dim.getPosition()];
-        if (axis.getExtent() != size)
-          return op.emitOpError()
-                 << describeOperand(op, i) << " dimension #" << r
-                 << " has size " << size << " but axis '" << axis.getName()
-                 << "' that indexes it has extent " << axis.getExtent();
-        continue;
+        bool isInput = i < op.getInputs().size();
+        if (axis.getExtent() == size ||
+            (isInput && axis.getExtent() < size))
+          continue;
+        FailureOr<bool> guarded =
+            isInput ? insideUnderGuards(op, i, r, expr, size) : false;
+        if (failed(guarded))
+          return failure();
+        if (*guarded)
+          continue;
+        return op.emitOpError()
+               << describeOperand(op, i) << " dimension #" << r
+               << " has size " << size << " but axis '" << axis.getName()
+               << "' that indexes it has extent " << axis.getExtent()
+               << (isInput ? "; an input's axis may be shorter, or longer "
+                             "where a guard keeps the read inside"
+                           : "; an output's axis spans its dimension");
       }
       FailureOr<bool> guarded = insideUnderGuards(op, i, r, expr, size);
       if (failed(guarded))

@@ -679,6 +679,22 @@ ScheduledKernelBuilder::build(ArrayRef<StringAttr> inlinedNames) {
   return kernel;
 }
 
+/// A window over an axis indexing a dimension alone lies inside it where
+/// the tile divides the extent (planTiling) and the extent fits the
+/// dimension: the copies of an axis longer than its dimension, read only
+/// where a guard keeps it inside (Concat's first input), are masked.
+static void maskAxesPastDimensions(ComputeOp op, TilingPlan &plan) {
+  for (auto [i, window] : llvm::enumerate(plan.windows)) {
+    auto type = cast<MemRefType>(op.getInputs()[i].getType());
+    for (auto [r, expr] : llvm::enumerate(op.getInputMap(i).getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (dim && r < window.inBounds.size() && !type.isDynamicDim(r) &&
+          plan.extents[dim.getPosition()] > type.getDimSize(r))
+        window.inBounds[r] = false;
+    }
+  }
+}
+
 FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
                                        const ApplyScheduleOptions &options) {
   if (!op.getScheduleAttr())
@@ -708,6 +724,7 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
       return failure();
   }
   TilingPlan &plan = *planOr;
+  maskAxesPastDimensions(op, plan);
 
   // Absent means cyclic: IR of schedules without a layout stays as it was.
   FailureOr<FragmentLayoutAttrInterface> layout =

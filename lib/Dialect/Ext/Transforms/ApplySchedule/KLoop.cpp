@@ -36,7 +36,9 @@ namespace {
 /// fills the elements beyond the input with zero), and the body, with those
 /// inputs zero, folds to the combiner's identity for every output whatever
 /// the other inputs hold (a product under `sum`; not `exp` under `sum`, nor
-/// anything under `max`, `min` or `prod`).
+/// anything under `max`, `min` or `prod`). An input whose dimension k
+/// indexes alone is longer than k's extent (a slice from 0) holds data past
+/// it, not zeros.
 bool zeroFillIsIdentity(ComputeOp op, const TilingPlan &plan) {
   unsigned k = *plan.kAxis;
   Block &body = op.getBodyBlock();
@@ -48,6 +50,13 @@ bool zeroFillIsIdentity(ComputeOp op, const TilingPlan &plan) {
       continue;
     if (!plan.cached.test(i))
       return false;
+    auto type = cast<MemRefType>(op.getInputs()[i].getType());
+    for (auto [r, expr] : llvm::enumerate(op.getInputMap(i).getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      if (dim && dim.getPosition() == k && !type.isDynamicDim(r) &&
+          type.getDimSize(r) != plan.extents[k])
+        return false;
+    }
     Type elem = body.getArgument(i).getType();
     known[body.getArgument(i)] = Builder(op.getContext()).getZeroAttr(elem);
   }

@@ -12,6 +12,7 @@
 
 #include "Fusion.h"
 #include "TileIR.h"
+#include "ext/Dialect/Ext/IR/GuardedReads.h"
 #include "ext/Dialect/Ext/Transforms/TilingPlan.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -149,9 +150,12 @@ ComputeOp inlineOne(RewriterBase &rw, ComputeOp op, ComputeOp producer,
     op.getReducer().cloneInto(&fused.getReducer(), mapping);
   }
 
-  // Body: the producer's body on its inputs' elements (its ext.index of
-  // axis t is toProducer's result t over the compute's indices), then the
-  // compute's body with the producer's value where it read its element.
+  // Body: the compute's body with the producer's value where it read its
+  // element, computed there by the producer's body on its inputs' elements
+  // (its ext.index of axis t is toProducer's result t over the compute's
+  // indices). A read under an if_then_else branch stays under it: the
+  // producer's body goes to the start of the block that read its element
+  // (GuardedReads.h), so its inputs are read only where the branch runs.
   Block &old = op.getBodyBlock();
   SmallVector<Type> argTypes;
   for (Value in : inputs)
@@ -159,6 +163,25 @@ ComputeOp inlineOne(RewriterBase &rw, ComputeOp op, ComputeOp producer,
   SmallVector<Location> argLocs(argTypes.size(), op.getLoc());
   Block *body = rw.createBlock(&fused.getBody(), {}, argTypes, argLocs);
   rw.setInsertionPointToStart(body);
+  Value placeholder =
+      UnrealizedConversionCastOp::create(rw, op.getLoc(),
+                                         old.getArgument(p).getType(),
+                                         ValueRange{})
+          .getResult(0);
+  IRMapping anchorMapping;
+  for (unsigned i = 0, next = 0; i < numInputs; ++i) {
+    if (i == p) {
+      anchorMapping.map(old.getArgument(i), placeholder);
+      next += added;
+      continue;
+    }
+    anchorMapping.map(old.getArgument(i), body->getArgument(next++));
+  }
+  for (Operation &inner : old)
+    rw.clone(inner, anchorMapping);
+
+  Block *read = getReadBlock(placeholder);
+  rw.setInsertionPointToStart(read ? read : body);
   IRMapping mapping;
   Block &src = producer.getBodyBlock();
   for (unsigned j = 0; j < added; ++j)
@@ -194,17 +217,8 @@ ComputeOp inlineOne(RewriterBase &rw, ComputeOp op, ComputeOp producer,
   }
   Value produced = mapping.lookupOrDefault(
       cast<YieldOp>(src.getTerminator()).getValues()[0]);
-  IRMapping anchorMapping;
-  for (unsigned i = 0, next = 0; i < numInputs; ++i) {
-    if (i == p) {
-      anchorMapping.map(old.getArgument(i), produced);
-      next += added;
-      continue;
-    }
-    anchorMapping.map(old.getArgument(i), body->getArgument(next++));
-  }
-  for (Operation &inner : old)
-    rw.clone(inner, anchorMapping);
+  rw.replaceAllUsesWith(placeholder, produced);
+  rw.eraseOp(placeholder.getDefiningOp());
   return fused;
 }
 
