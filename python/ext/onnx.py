@@ -199,20 +199,6 @@ def _linear_reads(op) -> bool:
     return all(linear(t) for _, trees in _operands(op) for t in trees)
 
 
-def _guarded_sources(op) -> set:
-    """ids of the computes `op` reads inside a branch of an if_then_else
-    (Concat's inputs, a Pad's input)."""
-    found = set()
-    for value in op.values:
-        for e in _te._walk(value):
-            if e.op != "select":
-                continue
-            for branch in e.args[1:]:
-                found.update(id(r.attr.op) for r in _te._walk(branch)
-                             if r.op == "load" and r.attr.op is not None)
-    return found
-
-
 def _identifier(text: str) -> str:
     name = re.sub(r"[^A-Za-z0-9_]", "_", text) or "v"
     return name if not name[0].isdigit() else "v" + name
@@ -489,10 +475,8 @@ class _Importer:
         def new_kernel(op):
             k = FusedKernel(op.name, self.node_of[id(op)], None)
             kernels[id(op)] = owner[id(op)] = k
-            # Nothing is fused into host loops, nor into a guarded copy (a
-            # producer inlined there would be read outside its guard).
-            members[id(k)] = set() if id(op) in nonlinear or self.role[id(op)] == "copy" \
-                else {id(op)}
+            # Nothing is fused into host loops.
+            members[id(k)] = set() if id(op) in nonlinear else {id(op)}
             return k
         nonlinear = {id(op) for op in computes if not _linear_reads(op)}
         for op in computes:
@@ -540,10 +524,8 @@ class _Importer:
             if id(op) in owner:
                 continue
             rs = readers[id(op)]
-            # (Not where a reader reads it under a guard: ext's inlining
-            # would take the read out of the guard.)
             if self.role[id(op)] == "elementwise" and rs and id(op) not in outputs and \
-                    all(id(r) in owner and id(op) not in _guarded_sources(r) for r in rs):
+                    all(id(r) in owner for r in rs):
                 k = owner[id(rs[0])]
                 if all(id(r) in members[id(k)] for r in rs):
                     owner[id(op)] = k

@@ -521,14 +521,10 @@ def _op_conv(imp, node, attrs):
     if oh <= 0 or ow <= 0:
         raise imp.fail(f"the output would be {oh}x{ow}")
     xt, wt = imp.tensor(x), imp.tensor(w)
-    # ext.pad refuses a dim padded after but not before (its read is then
-    # the bare axis, which the verifier checks against the unpadded size):
-    # such a dim gets one more row before it, which no read reaches.
-    shift_h, shift_w = int(pt == 0 and pb > 0), int(pl == 0 and pr > 0)
     if pt or pl or pb or pr:
         # ext.pad: read only inside the image, inlined into the convolution
         # as guarded reads (no padded copy).
-        xp = _te.pad(xt, (0, 0, pt + shift_h, pl + shift_w), (0, 0, pb, pr),
+        xp = _te.pad(xt, (0, 0, pt, pl), (0, 0, pb, pr),
                      name=imp.fresh(f"{xt.name}_pad"))
         imp.role[id(xp.op)] = "elementwise"
         imp.node_of[id(xp.op)] = imp.node_name(node)
@@ -541,9 +537,8 @@ def _op_conv(imp, node, attrs):
     def fn(idx):
         b, o, y, xx = idx
         ch = rc if group == 1 else (o // fg) * cg + rc
-        row = y * sh + ry * dh + shift_h if shift_h else y * sh + ry * dh
-        col = xx * sw + rx * dw + shift_w if shift_w else xx * sw + rx * dw
-        return _te.sum(xp[b, ch, row, col] * wt[o, rc, ry, rx], axis=[rc, ry, rx])
+        return _te.sum(xp[b, ch, y * sh + ry * dh, xx * sw + rx * dw] * wt[o, rc, ry, rx],
+                       axis=[rc, ry, rx])
     y = _contraction(imp, (nb, f, oh, ow), x.dtype, fn, node.name or "conv")
     if bias is None:
         imp.define(node.output[0], y)

@@ -12,7 +12,7 @@ import numpy as np
 from . import te as _te
 from .onnx_check import UnsupportedOpError
 from .onnx_fold import slice_bounds
-from .onnx_ops import _axis, _bread, _layout_input, _read, _reshape_to, _simplify, _Value
+from .onnx_ops import _axis, _bread, _layout_input, _read, _reshape_to, _Value
 
 
 def const_input(imp, node, n, what, default=None):
@@ -73,7 +73,7 @@ def _op_slice(imp, node, attrs):
         begin[d], step[d], shape[d] = slices[d].start, st, n
     if _constant_result(imp, node, x, lambda c: [c[tuple(slices)]]):
         return
-    _define_layout(imp, node, node.output[0], x, shape, lambda idx: read_exact(imp, x, [
+    _define_layout(imp, node, node.output[0], x, shape, lambda idx: _read(x, [
         b + i * st if st != 1 else (i + b if b else i)
         for i, b, st in zip(idx, begin, step)]))
 
@@ -97,8 +97,8 @@ def _op_split(imp, node, attrs):
             continue
         shape = list(x.shape)
         shape[d] = size
-        _define_layout(imp, node, out, x, shape, lambda idx, off=int(off): read_exact(
-            imp, x, [i + off if e == d and off else i for e, i in enumerate(idx)]))
+        _define_layout(imp, node, out, x, shape, lambda idx, off=int(off): _read(
+            x, [i + off if e == d and off else i for e, i in enumerate(idx)]))
 
 
 def _op_concat(imp, node, attrs):
@@ -126,51 +126,10 @@ def _op_concat(imp, node, attrs):
         # its end: the reads outside an input are never taken.
         out = None
         for v, off in reversed(list(zip(values, offsets))):
-            r = read_exact(imp, v, [i - off if e == d and off else i
-                                    for e, i in enumerate(idx)])
+            r = _read(v, [i - off if e == d and off else i for e, i in enumerate(idx)])
             out = r if out is None else _te.if_then_else(idx[d] < off + v.shape[d], r, out)
         return out
     _define_layout(imp, node, node.output[0], values[0], shape, fn)
-
-
-def shifted_pad(imp, t, before, after, value):
-    """`t` padded (ext.pad) by `before` and `after` per dim, as (tensor,
-    shift): a dim padded after but not before (or, as Concat asks, by
-    nothing at all) gets `shift` 1 more element before, so that no read of
-    `t` is its bare axis over a larger extent, which ext's verifier refuses
-    even when guarded (lib/Dialect/Ext/IR/ExtOps.cpp, verifyAccessBounds).
-    The reader reads the result at its index plus `before + shift`. A shifted
-    pad is a kernel of its own (a copy): inlined, its read would be the bare
-    axis again."""
-    shift = [int(b == 0 and a > 0) for b, a in zip(before, after)]
-    if not any(before) and not any(after):
-        return t, shift
-    p = _te.pad(t, [b + s for b, s in zip(before, shift)], list(after), value=value,
-                name=imp.fresh(f"{t.name}_pad"))
-    imp.role[id(p.op)] = "copy" if any(shift) or not any(after) else "elementwise"
-    imp.node_of[id(p.op)] = imp.node_name(imp.node)
-    return p, shift
-
-
-def read_exact(imp, x: _Value, idx):
-    """x at `idx`, as `_read`; but where x is a tensor and an index is a bare
-    axis whose extent differs from x's dimension (a slice from 0, Concat's
-    first input), the read goes through a copy of x with one element more
-    before that dim, at the index plus one: ext's verifier holds a bare
-    axis to span its dimension exactly, even under a guard."""
-    if x.fn is not None or x.tensor is None or not x.shape:
-        return _read(x, idx)
-    idx = [_simplify(i) for i in idx]
-    bare = tuple(d for d, i in enumerate(idx) if isinstance(i, _te.IterVar)
-                 and isinstance(i.extent, int) and i.extent != x.shape[d])
-    if not bare:
-        return _read(x, idx)
-    copies = imp.__dict__.setdefault("exact_copies", {})
-    key = (id(x.tensor), bare)
-    if key not in copies:
-        before = [int(d in bare) for d in range(len(x.shape))]
-        copies[key], _ = shifted_pad(imp, x.tensor, before, [0] * len(x.shape), 0.0)
-    return copies[key][tuple(i + 1 if d in bare else i for d, i in enumerate(idx))]
 
 
 def _op_pad(imp, node, attrs):
@@ -198,11 +157,16 @@ def _op_pad(imp, node, attrs):
     if _constant_result(imp, node, x, lambda c: [np.pad(c, list(zip(before, after)),
                                                         constant_values=value)]):
         return
-    p, shift = shifted_pad(imp, imp.tensor(x), before, after, value)
+    t = imp.tensor(x)
+    p = t
+    if any(before) or any(after):
+        # ext.pad reads t only inside it (guarded): its reader inlines it.
+        p = _te.pad(t, before, after, value=value, name=imp.fresh(f"{t.name}_pad"))
+        imp.role[id(p.op)] = "elementwise"
+        imp.node_of[id(p.op)] = imp.node_name(node)
     shape = [s + b + a for s, b, a in zip(x.shape, before, after)]
     pv = _Value("", tuple(p.shape), x.dtype, tensor=p)
-    _define_layout(imp, node, node.output[0], x, shape, lambda idx: _read(
-        pv, [i + 1 if s else i for i, s in zip(idx, shift)]))
+    _define_layout(imp, node, node.output[0], x, shape, lambda idx: _read(pv, idx))
 
 
 def _op_unsqueeze(imp, node, attrs):
@@ -306,7 +270,7 @@ def _op_gather(imp, node, attrs):
             j = idx[d]
             src = idx[:d] + [first + j * step if step != 1 else (j + first if first else j)] \
                 + idx[d + 1:]
-        return read_exact(imp, x, src)
+        return _read(x, src)
     _define_layout(imp, node, node.output[0], x, shape, fn)
 
 

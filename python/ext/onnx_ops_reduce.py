@@ -99,11 +99,9 @@ def _pool(kind):
             raise imp.fail("an average over padded windows that excludes the padding "
                            "(count_include_pad=0) is not supported", UnsupportedOpError)
         xt = imp.tensor(x)
-        # ext.pad refuses a dim padded after but not before (see _op_conv).
-        shift_h, shift_w = int(pt == 0 and pb > 0), int(pl == 0 and pr > 0)
         if pt or pl or pb or pr:
             fill = float("-inf") if is_max else 0.0
-            xp = _te.pad(xt, (0, 0, pt + shift_h, pl + shift_w), (0, 0, pb, pr), value=fill,
+            xp = _te.pad(xt, (0, 0, pt, pl), (0, 0, pb, pr), value=fill,
                          name=imp.fresh(f"{xt.name}_pad"))
             imp.role[id(xp.op)] = "elementwise"
             imp.node_of[id(xp.op)] = imp.node_name(node)
@@ -114,9 +112,7 @@ def _pool(kind):
 
         def fn(idx):
             b, ch, y, xx = idx
-            row = y * sh + ry * dh + shift_h if shift_h else y * sh + ry * dh
-            col = xx * sw + rx * dw + shift_w if shift_w else xx * sw + rx * dw
-            r = xp[b, ch, row, col]
+            r = xp[b, ch, y * sh + ry * dh, xx * sw + rx * dw]
             return _te.max(r, axis=[ry, rx]) if is_max else _te.sum(r * inv, axis=[ry, rx])
         t = imp.compute((nb, c, oh, ow), fn, node.name or kind, role="reduction")
         imp.define(node.output[0], _Value("", (nb, c, oh, ow), x.dtype, tensor=t))

@@ -136,3 +136,16 @@ def test_exported_ops_match_torch(name, opset):
     m, err, _ = load_and_run(*models.OP_MODELS[name](), opset)
     assert err < 1e-4, f"{name} at opset {opset}: relative error {err:.3g}"
     assert host_loops(m) == [], m.summary()
+
+
+def test_concat_and_slices_read_their_inputs_in_place():
+    """A slice from 0 and Concat's first input read their tensor directly
+    (no padded copy), and the producers Concat reads under its guards are
+    inlined into it: 7 kernels, 12 while ext held a bare axis to its
+    dimension and took an inlined read out of its guard."""
+    m, err, _ = load_and_run(*models.OP_MODELS["elementwise_ops"](), 17)
+    assert err < 1e-4
+    assert not [k.anchor for k in m.kernels if k.anchor.endswith("_pad")], m.summary()
+    concat, = [k for k in m.kernels if k.anchor == "_Concat"]
+    assert len(concat.inlined) == 3, m.summary()
+    assert len(m.kernels) == 7, m.summary()
