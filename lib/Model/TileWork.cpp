@@ -15,32 +15,12 @@
 #include <queue>
 #include <vector>
 
+// stringifyKind, symbolizeKind.
+#include "ext/Model/TileWorkKinds.cpp.inc"
+
 using namespace llvm;
 
 namespace ext::tilework {
-
-
-static constexpr std::pair<Kind, const char *> kKindNames[] = {
-    {Kind::DataParallel, "data_parallel"},
-    {Kind::SplitKSerial, "split_k"},
-    {Kind::SplitKParallel, "split_k_parallel"},
-    {Kind::StreamK, "stream_k"},
-    {Kind::StreamKDP, "stream_k_dp"},
-    {Kind::StreamK2Tile, "stream_k_2tile"}};
-
-StringRef kindName(Kind kind) {
-  for (auto [k, name] : kKindNames)
-    if (k == kind)
-      return name;
-  return "";
-}
-
-std::optional<Kind> kindNamed(StringRef name) {
-  for (auto [k, n] : kKindNames)
-    if (name == n)
-      return k;
-  return std::nullopt;
-}
 
 int64_t Plan::numSlots() const {
   switch (kind) {

@@ -46,25 +46,31 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include "llvm/ADT/DenseMapInfo.h"
+#include "llvm/Support/LogicalResult.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 
-namespace ext::tilework {
+// tilework::Kind, generated from the decompositions' one registry
+// (TileWorkKindCases.td). The generated declarations end with MLIR's
+// FieldParser hook, a template over the parser that is never instantiated
+// here but names FailureOr in mlir; this library does not use MLIR.
+namespace mlir {
+using llvm::FailureOr;
+} // namespace mlir
+#include "ext/Model/TileWorkKinds.h.inc"
 
-enum class Kind {
-  DataParallel,
-  SplitKSerial,
-  SplitKParallel,
-  StreamK,
-  StreamKDP,
-  StreamK2Tile,
-};
+namespace ext::tilework {
 
 /// The decomposition's name as its attribute's mnemonic (`split_k` for
 /// serial split-K, `split_k_parallel` for parallel), and back.
-llvm::StringRef kindName(Kind kind);
-std::optional<Kind> kindNamed(llvm::StringRef name);
+inline llvm::StringRef kindName(Kind kind) { return stringifyKind(kind); }
+inline std::optional<Kind> kindNamed(llvm::StringRef name) {
+  return symbolizeKind(name);
+}
 
 /// A decomposition resolved for one problem. Split-K: CTA c is slice
 /// c / tiles of tile c % tiles. The Stream-K family: CTAs [0, skGrid) share

@@ -6,6 +6,8 @@
 include "ext/Dialect/Ext/IR/ExtDialect.td"
 include "ext/Dialect/Ext/IR/ExtInterfaces.td"
 include "mlir/IR/EnumAttr.td"
+// The decompositions' names: one registry, shared with the model library.
+include "ext/Model/TileWorkKindCases.td"
 
 def Ext_AxisKind : I32EnumAttr<"AxisKind", "kind of an iteration axis", [
     I32EnumAttrCase<"spatial", 0>,
@@ -432,7 +434,7 @@ def Ext_AttachAttr : Ext_Attr<"Attach", "at"> {
   let assemblyFormat = "`<` $compute `,` $axis `>`";
 }
 
-def Ext_DataParallelAttr : Ext_Attr<"DataParallel", "data_parallel", [
+def Ext_DataParallelAttr : Ext_Attr<"DataParallel", TileWork_DataParallel.str, [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
         ["predictWork", "plansAtLaunch", "emitLaunchPlan",
          "emitLaunchWorkUnits"]>]> {
@@ -499,7 +501,7 @@ def Ext_WarpSpecialization : I32EnumAttr<"WarpSpecialization",
   let genSpecializedAttr = 0;
 }
 
-def Ext_SplitKAttr : Ext_Attr<"SplitK", "split_k", [
+def Ext_SplitKAttr : Ext_Attr<"SplitK", TileWork_SplitKSerial.str, [
     DeclareAttrInterfaceMethods<TileDecompositionAttrInterface,
         ["verifyProblem", "getNumPartials", "getNumReductionBlocks",
          "emitReductionUnits", "predictWork", "getAutoCandidates",
@@ -547,7 +549,7 @@ class Ext_StreamKFamilyAttr<string name, string mnemonic, string sum>
   let assemblyFormat = "(`<` struct(params)^ `>`)?";
 }
 
-def Ext_StreamKAttr : Ext_StreamKFamilyAttr<"StreamK", "stream_k",
+def Ext_StreamKAttr : Ext_StreamKFamilyAttr<"StreamK", TileWork_StreamK.str,
     "Stream-K: all tiles' iterations shared evenly by `grid` CTAs"> {
   let description = [{
     Stream-K (Osama et al., PPoPP 2023). The `tiles * iters` iterations of
@@ -580,7 +582,7 @@ def Ext_StreamKAttr : Ext_StreamKFamilyAttr<"StreamK", "stream_k",
   );
 }
 
-def Ext_StreamKDPAttr : Ext_StreamKFamilyAttr<"StreamKDP", "stream_k_dp",
+def Ext_StreamKDPAttr : Ext_StreamKFamilyAttr<"StreamKDP", TileWork_StreamKDP.str,
     "data-parallel full waves, Stream-K over the remaining tiles"> {
   let description = [{
     On `S` SMs, `tiles mod S` tiles are left over after the full waves: one
@@ -597,7 +599,7 @@ def Ext_StreamKDPAttr : Ext_StreamKFamilyAttr<"StreamKDP", "stream_k_dp",
 }
 
 def Ext_StreamK2TileAttr : Ext_StreamKFamilyAttr<"StreamK2Tile",
-    "stream_k_2tile", "the paper's hybrid: two tiles of Stream-K per CTA, then DP"> {
+    TileWork_StreamK2Tile.str, "the paper's hybrid: two tiles of Stream-K per CTA, then DP"> {
   let description = [{
     The hybrid the Stream-K paper recommends: with `tiles = F * S + R` on
     `S` SMs and `R != 0`, the last full wave and the partial one (`S + R`
