@@ -18,7 +18,7 @@ ext's CPU emulator). The onnx package is imported by `load` only.
 
 Before mapping, shape subgraphs and constants are folded (onnx_fold.py:
 ONNX's shape inference, then numpy), so a model as torch.onnx.export writes
-it loads. Supported ops: `supported_ops()` (onnx_ops.py and its
+it loads. Supported ops: `supported_ops()` (onnx_registry.py: onnx_ops.py and its
 onnx_ops_math/layout/reduce.py); see docs/Interop.md.
 """
 
@@ -36,8 +36,8 @@ from .onnx_check import (ATTRIBUTES, DynamicShapeError, InvalidModelError,  # no
                          OnnxImportError, UnsupportedOpError, check_model, check_supported,
                          node_name, read_model)
 from .onnx_fold import FOLD_ONLY as _FOLD_ONLY, fold as _fold
-from .onnx_ops import (_DTYPES, _INDEX_TYPES, _OPS, _Value, _onnx_type_of, _read,
-                       supported_ops)  # noqa: F401
+from .onnx_ops import _DTYPES, _INDEX_TYPES, _Value, _onnx_type_of, _read
+from .onnx_registry import OPS as _OPS, supported_ops  # noqa: F401
 from .schedule import schedule as _schedule
 
 

@@ -650,7 +650,10 @@ def _op_layernorm(imp, node, attrs):
     imp.define(node.output[0], _Value("", x.shape, x.dtype, tensor=y))
 
 
-_OPS = {
+# The ops this module maps; onnx_registry.py joins them with the families'
+# (onnx_ops_math, onnx_ops_layout, onnx_ops_reduce), which import this
+# module's helpers, so this module imports none of them.
+OPS = {
     "Add": _binary(lambda a, b: a + b),
     "Sub": _binary(lambda a, b: a - b),
     "Mul": _binary(lambda a, b: a * b),
@@ -670,22 +673,3 @@ _OPS = {
     "Identity": _op_identity,
     "Constant": _op_constant,
 }
-
-
-# The ops of the other modules (they import this one's helpers).
-from .onnx_ops_math import OPS as _MATH_OPS  # noqa: E402
-from .onnx_ops_layout import OPS as _LAYOUT_OPS  # noqa: E402
-from .onnx_ops_reduce import OPS as _REDUCE_OPS  # noqa: E402
-
-_OPS.update(_MATH_OPS)
-_OPS.update(_LAYOUT_OPS)
-_OPS.update(_REDUCE_OPS)
-
-
-def supported_ops() -> List[str]:
-    """The ONNX op types `load` maps.
-
-        >>> "MatMul" in ext.onnx.supported_ops()
-        True
-    """
-    return sorted(_OPS)
