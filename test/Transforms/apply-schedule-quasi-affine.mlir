@@ -6,8 +6,9 @@
 
 // W4A16 on 16x32x32 tiles: the packed weight's tile is 32 bytes of n by 16
 // of k (the bytes themselves, two nibbles each), copied from byte
-// floor(k0 / 2); the scale's tile is one group, from floor(k0 / 128); the
-// tile compute reads them at the local `k floordiv 2` and at 0.
+// k0 / 2 (exact: k0 is a multiple of 32); the scale's tile is one group,
+// from floor(k0 / 128) (k0 is not a multiple of 128); the tile compute reads
+// them at the local `k floordiv 2` and at 0.
 // CHECK-DAG:   #[[PACKED:.*]] = affine_map<(d0, d1, d2) -> (d1, d2 floordiv 2)>
 // CHECK-DAG:   #[[GROUP:.*]] = affine_map<(d0, d1, d2) -> (d1, 0)>
 // CHECK-LABEL: func @w4a16
@@ -18,8 +19,8 @@
 // CHECK:         scf.for %[[KT:.*]] = %{{.*}} to %{{.*}}
 // CHECK:           %[[K0:.*]] = arith.muli %[[KT]], %{{.*}} : index
 // CHECK:           ext.copy %{{.*}} to %[[SA]]
-// CHECK:           %[[KB:.*]] = arith.divsi %{{.*}}, %[[C2:.*]] : index
-// CHECK:           %[[BYTE:.*]] = arith.select %{{.*}}, %{{.*}}, %[[KB]] : index
+// CHECK:           %[[KP:.*]] = arith.addi %{{.*}}, %[[K0]] : index
+// CHECK:           %[[BYTE:.*]] = arith.divsi %[[KP]], %{{.*}} : index
 // CHECK:           ext.copy %{{.*}}[%{{.*}}, %[[BYTE]]] to %[[SW]] {{.*}} : memref<64x128xi8> to memref<32x16xi8
 // CHECK:           %[[KG:.*]] = arith.divsi %{{.*}}, %{{.*}} : index
 // CHECK:           %[[GRP:.*]] = arith.select %{{.*}}, %{{.*}}, %[[KG]] : index
@@ -98,7 +99,9 @@ func.func @two_groups_per_tile(%A: memref<5x512xf16>, %Wq: memref<64x256xi8>, %S
 // CHECK:         ext.copy %{{.*}}[%[[FROM]]] to %[[ST]]
 // CHECK:         ext.tile_compute {{.*}} maps [#[[SHIFTED]], #[[FROMJ]], #{{.*}}]
 // CHECK-LABEL: func @whole_period
-// CHECK:         ext.alloc_shared : memref<8xf32
+// CHECK:         %[[SP:.*]] = ext.alloc_shared : memref<8xf32
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    ext.copy %{{.*}}[%[[ZERO]]] to %[[SP]]
 // CHECK:         ext.tile_compute {{.*}} maps [#[[PERIOD]], #{{.*}}]
 func.func @offsets_and_remainders(%X: memref<16x9xf32>, %T: memref<16xf32>, %Y: memref<16x32xf32>) {
   ext.compute [#ext.axis<"i", spatial, 16>, #ext.axis<"j", spatial, 32>]

@@ -57,6 +57,11 @@ int64_t tile_lowering::knownMultiple(Value v) {
                              knownMultiple(mul.getRhs()));
   if (auto add = dyn_cast_or_null<arith::AddIOp>(def))
     return std::gcd(knownMultiple(add.getLhs()), knownMultiple(add.getRhs()));
+  // An exact quotient (a packed window's origin, x a multiple of c).
+  if (auto div = dyn_cast_or_null<arith::DivSIOp>(def))
+    if (std::optional<int64_t> c = getConstantIntValue(div.getRhs());
+        c && *c > 0 && knownMultiple(div.getLhs()) % *c == 0)
+      return knownMultiple(div.getLhs()) / *c;
   // x mod c = x - c * q: a multiple of what divides both x and c.
   if (auto rem = dyn_cast_or_null<arith::RemUIOp>(def))
     if (std::optional<int64_t> c = getConstantIntValue(rem.getRhs()); c && *c)

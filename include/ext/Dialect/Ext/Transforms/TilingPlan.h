@@ -31,7 +31,7 @@ namespace tiling {
 /// the window then starts at L's origin divided by (or modulo) the divisor,
 /// and `size` counts packed elements (bytes of two nibbles, groups).
 struct WindowDim {
-  enum class Kind { Linear, FloorDiv, Mod };
+  enum class Kind : uint8_t { Linear, FloorDiv, Mod };
   llvm::SmallVector<int64_t> coeffs; // one per axis
   int64_t constant = 0;
   /// min over the tile box of sum(coeff_a * x_a); for a quasi-affine access
@@ -39,6 +39,9 @@ struct WindowDim {
   int64_t lo = 0;
   int64_t size = 1; // window extent
   Kind kind = Kind::Linear;
+  /// The tile offsets move L by multiples of the divisor: a FloorDiv
+  /// window's origin divides exactly, a Mod window's is a constant.
+  bool aligned = false;
   int64_t divisor = 1; // of a FloorDiv or Mod access
 };
 

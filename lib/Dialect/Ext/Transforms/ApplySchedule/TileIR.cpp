@@ -17,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace ext;
@@ -105,6 +106,8 @@ TileFrame tiling::buildFrame(OpBuilder &b, Location loc, const TilingPlan &plan,
 
 Value tiling::windowOrigin(OpBuilder &b, Location loc, const WindowDim &d,
                            ArrayRef<Value> offsets) {
+  if (d.kind == WindowDim::Kind::Mod && d.aligned)
+    return constIndex(b, loc, llvm::mod(d.constant + d.lo, d.divisor));
   Value origin = constIndex(b, loc, d.constant + d.lo);
   for (auto [a, c] : llvm::enumerate(d.coeffs)) {
     if (c == 0)
@@ -117,8 +120,12 @@ Value tiling::windowOrigin(OpBuilder &b, Location loc, const WindowDim &d,
   }
   if (d.kind == WindowDim::Kind::Linear)
     return origin;
-  // A quasi-affine window starts at the quotient (or remainder) of L's
-  // origin: floor semantics, as the access has.
+  // An exact quotient: the copies still see a multiple of the tile.
+  if (d.aligned)
+    return arith::DivSIOp::create(b, loc, origin,
+                                  constIndex(b, loc, d.divisor));
+  // Else the quotient (or remainder) of L's origin, with the access's floor
+  // semantics.
   AffineExpr x = getAffineDimExpr(0, b.getContext());
   AffineExpr e = d.kind == WindowDim::Kind::FloorDiv ? x.floorDiv(d.divisor)
                                                      : x % d.divisor;

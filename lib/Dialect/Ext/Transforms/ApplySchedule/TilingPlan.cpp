@@ -117,6 +117,7 @@ FailureOr<WindowDim> planWindowDim(ComputeOp op, const TilingPlan &plan,
     std::optional<int64_t> last = llvm::checkedAdd(d.size - 1, r);
     if (!last)
       return overflow();
+    d.aligned = true;
     if (d.kind == WindowDim::Kind::Mod && *last < c)
       return d; // [r, r + size) in one period: the origin's remainder
     d.lo -= r;  // the origin a multiple of c (the quotient, remainder 0)
