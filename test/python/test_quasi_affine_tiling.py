@@ -164,3 +164,28 @@ def test_offsets_and_remainders_on_the_emulator():
     for tile, threads in [((4, 8), (4, 8)), ((4, 16), (4, 16))]:
         s = ext.schedule(Y, tile=tile, threads=threads, cache=[X, T, U])
         np.testing.assert_array_equal(ext.build(s, "cpu", chip="sm_80").run(x, t, u), want)
+
+
+def test_tma_boxes_of_packed_bytes():
+    # sm_90a's copy engine loads the weight's byte box (32 rows of 32 bytes
+    # for a k tile of 64) at k0 / 2, as the copies do.
+    m = 33
+    A = ext.placeholder((m, K), "float16", name="A")
+    Wq = ext.placeholder((N, K // 2), "uint8", name="Wq")
+    S = ext.placeholder((N, K // G), "float16", name="S")
+    k = ext.reduce_axis(K, name="k")
+    C = ext.compute((m, N), lambda i, n: ext.sum(A[i, k].astype("float32") * (
+        ((Wq[n, k // 2] >> (4 * (k % 2))) & 15).astype("float32") *
+        S[n, k // G].astype("float32")), axis=k), name="C")
+    s = ext.schedule(C, tile=(16, 32, 64), threads=(4, 32, 1), cache=[A, Wq], tma=True,
+                     stages=2)
+    assert "cp.async.bulk.tensor" in ext.build(s, "nvvm", chip="sm_90a").ptx
+    rng = np.random.default_rng(11)
+    q = rng.integers(0, 16, (N, K)).astype(np.uint8)
+    a = rng.standard_normal((m, K)).astype(np.float16)
+    sc = rng.random((N, K // G)).astype(np.float16)
+    c = ext.build(s, "cpu", chip="sm_90a").run(a, (q[:, 0::2] | (q[:, 1::2] << 4)).astype(np.uint8),
+                                               sc)
+    ref = a.astype(np.float32) @ (q.astype(np.float32) *
+                                  np.repeat(sc, G, 1).astype(np.float32)).T
+    assert np.abs(c - ref).max() <= 1e-5 * np.abs(ref).max()
