@@ -30,7 +30,8 @@ import numpy as np
 
 from . import te as _te
 from .accesses import operands as _operands
-from .build import build as _build
+from ._ext import Module as _Module, chip_info as _chip_info, default_chip as _default_chip
+from .build import build as _build, lower as _lower
 from .chips import check_chip as _check_chip
 from .onnx_check import (ATTRIBUTES, DynamicShapeError, InvalidModelError,  # noqa: F401
                          OnnxImportError, UnsupportedOpError, check_model, check_supported,
@@ -77,7 +78,7 @@ class FusedKernel:
         fused = f" + {'; '.join(parts)}" if parts else ""
         if self.schedule is None:
             return (f"host loops {self.anchor} (node '{self.node}'): its reads are not "
-                    "linear in its axes")
+                    "linear in its axes, nor a floordiv or mod the tiles divide")
         return f"kernel {self.anchor} (node '{self.node}'){fused}: {self.schedule.text()}"
 
 
@@ -467,7 +468,8 @@ class _Importer:
         an element-wise compute read only by one kernel's anchor (or its
         computed-at producers) is inlined there. A compute whose reads are
         not linear in its axes (a Reshape merging dims of a computed tensor)
-        runs as host loops: ext tiles linear accesses only."""
+        is a kernel of its own where ext-apply-schedule tiles its reads (a
+        floordiv or mod by a constant the tiles divide), else host loops."""
         owner: Dict[int, FusedKernel] = {}
         kernels: Dict[int, FusedKernel] = {}
         members: Dict[int, set] = {}  # anchor and computed-at members by kernel
@@ -540,11 +542,17 @@ class _Importer:
             k = kernels.get(id(op))
             if k is None:
                 continue
+            s = self.default_schedule(op)
             if id(op) in nonlinear:
-                k.host = op.outputs[0]
+                # Reads through // or % tile where the tiles divide them
+                # (a head split out of a fused QKV projection); else host
+                # loops. Nothing is fused with such a compute.
+                if self.tiles(s):
+                    k.schedule = s
+                else:
+                    k.host = op.outputs[0]
                 result.append(k)
                 continue
-            s = self.default_schedule(op)
             for name in k.computed_at:
                 s.compute_at(by_name[name].outputs[0], self.row_axis(op))
             # Producers first, as the examples fuse them.
@@ -556,6 +564,17 @@ class _Importer:
             k.schedule = s
             result.append(k)
         return result
+
+    def tiles(self, s) -> bool:
+        """Whether ext-apply-schedule tiles schedule `s` of one compute (its
+        refusals of reads through // and % it cannot tile are diagnostics)."""
+        lanes = _chip_info(self.chip or _default_chip("cpu"))["warp_size"]
+        program, _, _, _ = _lower([s._for_lanes(lanes)], "probe")
+        try:
+            _Module.build(None, program).run_pipeline("builtin.module(ext-apply-schedule)")
+        except (RuntimeError, ValueError):
+            return False
+        return True
 
     def register_rowwise(self, y, reductions, inline, reduced):
         """y's kernel computes `reductions` at its rows and inlines `inline`;

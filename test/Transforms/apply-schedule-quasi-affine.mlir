@@ -127,3 +127,26 @@ func.func @whole_period(%T: memref<8xf32>, %Y: memref<16x32xf32>) {
   }
   return
 }
+
+// -----
+
+// A constant after the remainder, `j mod 64 + 64`: the K third of a fused QKV
+// projection read per head. Tiles of 32 lie inside one period of 64: the
+// window is 32 remainders from (j0 mod 64), moved by 64.
+// CHECK-LABEL: func @packed_slice
+// CHECK:         %[[ST:.*]] = ext.alloc_shared : memref<4x32xf32
+// CHECK:         %[[R:.*]] = arith.remsi %{{.*}}, %[[C64:.*]] : index
+// CHECK:         %[[FROM:.*]] = arith.select %{{.*}}, %{{.*}}, %[[R]] : index
+// CHECK:         %[[MOVED:.*]] = arith.addi %[[FROM]], %{{.*}} : index
+// CHECK-NEXT:    ext.copy %{{.*}}[%{{.*}}, %[[MOVED]]] to %[[ST]]
+func.func @packed_slice(%P: memref<16x192xf32>, %Y: memref<16x128xf32>) {
+  ext.compute [#ext.axis<"i", spatial, 16>, #ext.axis<"j", spatial, 128>]
+      ins(%P : memref<16x192xf32>) outs(%Y : memref<16x128xf32>)
+      maps [affine_map<(i, j) -> (i, j mod 64 + 64)>, affine_map<(i, j) -> (i, j)>]
+      attributes {schedule = #ext.schedule<tile = [4, 32], blocks = ["i", "j"], threads = [4, 32],
+        cache = [#ext.cache<operand = 0>]>} {
+  ^bb0(%p: f32):
+    ext.yield %p : f32
+  }
+  return
+}

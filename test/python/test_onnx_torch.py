@@ -44,9 +44,13 @@ def test_exported_model_matches_torch(name, opset):
     m, err, _ = load_and_run(*models.MODELS[name](), opset)
     assert err < 1e-4, f"{name} at opset {opset}: relative error {err:.3g}"
     if name != "transformer_encoder_layer":
-        # (The encoder's attention reshapes still run as host loops: issue 55
-        # item 3.)
         assert host_loops(m) == [], m.summary()
+    else:
+        # The heads split out of the packed QKV projection read it through
+        # `(bh * D + d) // E` and `% E + offset`, which ext-apply-schedule
+        # tiles; the output projection's rows read the heads through a mod
+        # of a floordiv, which it does not yet (issue 55 item 3).
+        assert host_loops(m) == ["_self_attn_Gemm"], m.summary()
 
 
 def test_mlp_gelu_is_erf_in_one_kernel_after_the_gemm():

@@ -43,6 +43,9 @@ struct WindowDim {
   /// window's origin divides exactly, a Mod window's is a constant.
   bool aligned = false;
   int64_t divisor = 1; // of a FloorDiv or Mod access
+  /// A constant added to the quotient or remainder, `(L mod c) + offset`
+  /// (a slice of a packed dimension: the K of a fused QKV projection).
+  int64_t offset = 0;
 };
 
 /// The window of one input over a tile: per result, its extent and the

@@ -104,8 +104,9 @@ TileFrame tiling::buildFrame(OpBuilder &b, Location loc, const TilingPlan &plan,
   return f;
 }
 
-Value tiling::windowOrigin(OpBuilder &b, Location loc, const WindowDim &d,
-                           ArrayRef<Value> offsets) {
+/// Where the window of L, or of its quotient or remainder, starts.
+static Value quotientOrigin(OpBuilder &b, Location loc, const WindowDim &d,
+                            ArrayRef<Value> offsets) {
   if (d.kind == WindowDim::Kind::Mod && d.aligned)
     return constIndex(b, loc, llvm::mod(d.constant + d.lo, d.divisor));
   Value origin = constIndex(b, loc, d.constant + d.lo);
@@ -130,6 +131,14 @@ Value tiling::windowOrigin(OpBuilder &b, Location loc, const WindowDim &d,
   AffineExpr e = d.kind == WindowDim::Kind::FloorDiv ? x.floorDiv(d.divisor)
                                                      : x % d.divisor;
   return affine::expandAffineExpr(b, loc, e, origin, ValueRange{});
+}
+
+Value tiling::windowOrigin(OpBuilder &b, Location loc, const WindowDim &d,
+                           ArrayRef<Value> offsets) {
+  Value origin = quotientOrigin(b, loc, d, offsets);
+  if (d.offset == 0)
+    return origin;
+  return arith::AddIOp::create(b, loc, origin, constIndex(b, loc, d.offset));
 }
 
 MemRefType tiling::sharedTileType(ArrayRef<int64_t> shape, Type elem,

@@ -46,15 +46,33 @@ FailureOr<WindowDim> planWindowDim(ComputeOp op, const TilingPlan &plan,
   unsigned numAxes = plan.axes.size();
   WindowDim d;
   AffineExpr linear = expr;
-  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (bin && (expr.getKind() == AffineExprKind::FloorDiv ||
-              expr.getKind() == AffineExprKind::Mod))
+  // `q + k` with q a floordiv or mod: the window of q, moved by k.
+  AffineExpr quasi = expr;
+  if (auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
+      sum && expr.getKind() == AffineExprKind::Add) {
+    AffineExpr lhs = sum.getLHS(), rhs = sum.getRHS();
+    if (isa<AffineConstantExpr>(lhs))
+      std::swap(lhs, rhs);
+    if (auto k = dyn_cast<AffineConstantExpr>(rhs);
+        k && (lhs.getKind() == AffineExprKind::FloorDiv ||
+              lhs.getKind() == AffineExprKind::Mod)) {
+      quasi = lhs;
+      d.offset = k.getValue();
+    }
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(quasi);
+  if (bin && (quasi.getKind() == AffineExprKind::FloorDiv ||
+              quasi.getKind() == AffineExprKind::Mod))
     if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
       linear = bin.getLHS();
-      d.kind = expr.getKind() == AffineExprKind::Mod ? WindowDim::Kind::Mod
-                                                     : WindowDim::Kind::FloorDiv;
+      d.kind = quasi.getKind() == AffineExprKind::Mod ? WindowDim::Kind::Mod
+                                                      : WindowDim::Kind::FloorDiv;
       d.divisor = c.getValue(); // positive: the verifier checks
     }
+  if (d.kind == WindowDim::Kind::Linear) {
+    linear = expr;
+    d.offset = 0;
+  }
   SmallVector<int64_t> flat;
   if (failed(getFlattenedAffineExpr(linear, numAxes, 0, &flat)) ||
       flat.size() != numAxes + 1)
