@@ -1,0 +1,110 @@
+"""The torch front end (issue 55, item 5): `ext.torch.compile(module,
+example_inputs)` traces with torch.fx, maps the graph's calls to the
+computes ext.onnx makes and returns a callable on torch tensors. The
+modules of torch_onnx_models.py (an MLP with nn.GELU, nn.TransformerEncoderLayer
+in eval, a GPT-2-style block with a causal mask, a ResNet basic block with
+BatchNorm) match their own forward; a module with two calls ext does not map
+names both; an MLP compiled on one batch runs another. Skipped without
+torch."""
+
+import pytest
+
+import ext
+
+torch = pytest.importorskip("torch")
+import torch_onnx_models as models  # noqa: E402
+from torch import nn  # noqa: E402
+
+F = torch.nn.functional
+
+pytestmark = pytest.mark.filterwarnings("ignore::ext.ExtRemark")
+
+
+def relative_error(got, want):
+    return float((got - want).abs().max() / max(float(want.abs().max()), 1e-30))
+
+
+def host_loops(f):
+    return [k.anchor for k in f.kernels if k.schedule is None]
+
+
+@pytest.mark.parametrize("name", sorted(models.MODELS))
+def test_module_matches_its_forward(name):
+    module, x = models.MODELS[name]()
+    f = ext.torch.compile(module, (x,))
+    y = f(x)
+    with torch.no_grad():
+        want = module(x)
+    assert isinstance(y, torch.Tensor) and y.shape == want.shape
+    err = relative_error(y, want)
+    assert err < 1e-4, f"{name}: relative error {err:.3g}\n{f.summary()}"
+    assert host_loops(f) == [], f.summary()
+
+
+def test_batchnorm_folds_into_the_convs_and_attention_is_decomposed():
+    """The basic block's three BatchNorm2d fold into their Conv2d (no
+    per-channel scale left); the encoder layer's MultiheadAttention becomes
+    its projections, batched matmuls and one softmax kernel."""
+    f = ext.torch.compile(*models.basic_block())
+    assert not any(c.name.startswith("bn") for c in f.computes), f.summary()
+    assert [k.anchor for k in f.kernels if k.anchor.startswith("conv") or
+            k.anchor.startswith("down")] == ["conv1", "conv2", "down_0"], f.summary()
+    f = ext.torch.compile(*models.transformer_encoder_layer())
+    assert len([k for k in f.kernels if k.anchor.endswith("softmax")]) == 1, f.summary()
+
+
+def test_mlp_runs_another_batch_of_the_same_shape():
+    """Compiled on one batch, run on another: the weights are the module's,
+    the inputs each call's; tensors in, tensors out."""
+    torch.manual_seed(1)
+    mlp = nn.Sequential(nn.Linear(16, 48), nn.ReLU(), nn.Dropout(0.1), nn.Linear(48, 8),
+                        nn.Tanh()).eval()
+    f = ext.torch.compile(mlp, torch.randn(5, 16))
+    for _ in range(2):
+        x = torch.randn(5, 16)
+        y = f(x)
+        with torch.no_grad():
+            want = mlp(x)
+        assert relative_error(y, want) < 1e-5
+    assert len(f.kernels) == 2, f.summary()  # (ReLU and Tanh: the GEMMs' epilogues)
+    with pytest.raises(ValueError, match="shape"):
+        f(torch.randn(6, 16))
+
+
+def test_two_unsupported_calls_are_both_named_with_their_nodes():
+    with pytest.raises(ext.torch.UnsupportedOpError) as e:  # (ext.onnx's)
+        ext.torch.compile(models.TwoUnsupported().eval(), torch.randn(2, 5))
+    message = str(e.value)
+    assert "call_function torch.atan (node 'atan')" in message, message
+    assert "call_function torch.cumsum (node 'cumsum')" in message, message
+    assert sorted(e.value.nodes) == [("torch.atan", "atan"), ("torch.cumsum", "cumsum")]
+
+
+class _Functional(nn.Module):
+    """Functional and method forms: F.linear, F.layer_norm, F.gelu(tanh),
+    chunk, permute, reshape, cat, amax, a non-batch-first
+    MultiheadAttention with a causal float mask, log_softmax."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(24, 12) * 0.2)
+        self.attn = nn.MultiheadAttention(12, 3)
+
+    def forward(self, x):
+        h = F.gelu(F.linear(x, self.w), approximate="tanh")            # (6, 2, 24)
+        a, b = h.chunk(2, dim=-1)
+        z = F.layer_norm(a * torch.sigmoid(b), (12,))
+        mask = torch.triu(torch.full((6, 6), float("-inf")), diagonal=1)
+        o, _ = self.attn(z, z, z, attn_mask=mask)
+        y = torch.cat([o, z.permute(0, 1, 2).reshape(6, 2, 12)], dim=-1)
+        return torch.log_softmax(y - y.amax(dim=-1, keepdim=True), dim=-1), z.shape[0]
+
+
+def test_functional_forms_and_tuple_outputs():
+    torch.manual_seed(2)
+    module, x = _Functional().eval(), torch.randn(6, 2, 12)
+    f = ext.torch.compile(module, (x,))
+    y, n = f(x)
+    with torch.no_grad():
+        want, n_want = module(x)
+    assert n == n_want and relative_error(y, want) < 1e-4, f.summary()
