@@ -44,6 +44,9 @@ Levels:
   Conv, Softmax, LayerNormalization, element-wise ops, Transpose, Reshape)
   to computes with default schedules and fusions, and `.run(inputs)` runs
   it (the onnx package is imported only then; docs/Interop.md).
+* torch: `ext.torch.compile(module, example_inputs)` traces a torch
+  module with torch.fx and maps its calls to the computes ext.onnx makes;
+  the result takes and returns torch tensors (docs/TorchFrontEnd.md).
 * Cost model: `predict_work(decomposition, tiles, iters, sms)` (what
   `auto` weighs) and `choose_at_launch(tiles, iters, sms)` (what `auto`
   picks when the tile count is known only at launch).
@@ -70,6 +73,13 @@ from .te import (  # noqa: F401
     sum, tanh, Var, var)
 try:  # ext.onnx imports the onnx package only in load(); guarded all the same
     from . import onnx  # noqa: F401
+except ImportError:  # pragma: no cover
+    pass
+try:  # ext.torch.compile imports torch only when called (never shadowing it: the
+    # name lives on ext alone, not in __all__)
+    from . import torch_frontend as torch  # noqa: F401
+    import sys as _sys
+    _sys.modules[__name__ + ".torch"] = torch
 except ImportError:  # pragma: no cover
     pass
 
