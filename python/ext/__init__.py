@@ -47,6 +47,10 @@ Levels:
 * torch: `ext.torch.compile(module, example_inputs)` traces a torch
   module with torch.fx and maps its calls to the computes ext.onnx makes;
   the result takes and returns torch tensors (docs/TorchFrontEnd.md).
+* Low-bit weights: `ext.quant.quantize(w, "int4", group_size=128)` packs
+  int8/int4/int2, NF4, FP4 and FP8 weights with their scales and zeros as
+  the kernels read them; `ext.quant.quantized_matmul(m, q)` is the GEMM whose
+  inlined producer dequantizes them (docs/LowBit.md).
 * Cost model: `predict_work(decomposition, tiles, iters, sms)` (what
   `auto` weighs) and `choose_at_launch(tiles, iters, sms)` (what `auto`
   picks when the tile count is known only at launch).
@@ -71,6 +75,7 @@ from .te import (  # noqa: F401
     const, cos, erf, exp, exp2, floor, if_then_else, log, log2, log10, lut, max, max_value, min,
     min_value, pad, placeholder, prod, reduce_axis, reinterpret, round, rsqrt, sigmoid, sin, sqrt,
     sum, tanh, Var, var)
+from . import quant  # noqa: F401
 try:  # ext.onnx imports the onnx package only in load(); guarded all the same
     from . import onnx  # noqa: F401
 except ImportError:  # pragma: no cover
@@ -94,5 +99,5 @@ __all__ = [
     "log", "log2", "log10", "max", "max_value", "min", "min_value", "pad", "placeholder", "prod",
     "Var", "var", "lut", "reinterpret", "to_f8_bits", "from_f8_bits",
     "reduce_axis", "round", "rsqrt", "sigmoid", "sin", "sqrt", "sum", "tanh",
-    "onnx",
+    "onnx", "quant",
 ]

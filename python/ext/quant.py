@@ -1,0 +1,299 @@
+"""Weight-only quantization (BitBLAS's and GPTQ's W4A16, W2A16, W8A16, NF4,
+FP4 and FP8 weights times f16 or bf16 activations): numpy packing of
+weights the way ext's kernels read them, the numpy dequantization those
+kernels compute, and `quantized_matmul`, the GEMM with the dequantization
+written as a TE producer that its schedule inlines (the dequantized weight
+never exists in memory).
+
+Formats (`FORMATS`): the weight's code width and how a code becomes a value.
+Packed storage is bytes, the low bits first: int4 code k of a row sits in
+byte k // 2 at bit 4 (k % 2), int2 code k in byte k // 4 at bit 2 (k % 4).
+Scales are per group of `group_size` weights along K (-1: one per row) and
+per row of W; zeros modes as BitBLAS names them:
+
+    None         w = code * scale                 (symmetric, signed codes)
+    "original"   w = (code - zero) * scale         (unsigned codes)
+    "rescale"    w = code * scale - zero
+    "quantized"  w = (code - zero) * scale, the zero an integer code
+
+        >>> q = ext.quant.quantize(w, "int4", group_size=128, zeros="original")
+        >>> c = ext.quant.quantized_matmul(16, q).run(a, *q.arrays())
+"""
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+import numpy as np
+
+from . import dtypes as _dt
+from . import te as _te
+from .helpers import Workload
+from .schedule import schedule as _schedule
+
+# QLoRA's NF4: the 16 quantiles of a normal distribution, scaled to [-1, 1].
+NF4_LEVELS = (-1.0, -0.6961928009986877, -0.5250730514526367, -0.39491748809814453,
+              -0.28444138169288635, -0.18477343022823334, -0.09105003625154495, 0.0,
+              0.07958029955625534, 0.16093020141124725, 0.24611230194568634,
+              0.33791524171829224, 0.44070982933044434, 0.5626170039176941,
+              0.7229568362236023, 1.0)
+# FP4 E2M1 (the OCP microscaling element): sign, two exponent bits, one
+# mantissa bit; codes 0-7 positive, 8-15 their negatives.
+FP4_LEVELS = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0,
+              -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0)
+
+
+@dataclass(frozen=True)
+class Format:
+    """A weight format: `bits` per code, `signed` integer codes (for the
+    symmetric mode), `levels` (a table codes index) or `fp8` (an MLIR float
+    type the byte's bits are)."""
+    bits: int
+    signed: bool = False
+    levels: Optional[Tuple[float, ...]] = None
+    fp8: Optional[str] = None
+
+    @property
+    def per_byte(self) -> int:
+        return 8 // self.bits
+
+    @property
+    def integer(self) -> bool:
+        return self.levels is None and self.fp8 is None
+
+
+FORMATS = {
+    "int8": Format(8, signed=True), "uint8": Format(8),
+    "int4": Format(4, signed=True), "uint4": Format(4),
+    "int2": Format(2, signed=True), "uint2": Format(2),
+    "nf4": Format(4, levels=NF4_LEVELS), "fp4_e2m1": Format(4, levels=FP4_LEVELS),
+    "fp8_e4m3": Format(8, fp8="f8E4M3FN"), "fp8_e5m2": Format(8, fp8="f8E5M2"),
+}
+ZEROS = (None, "original", "rescale", "quantized")
+
+
+def _format(fmt: str) -> Format:
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown weight format {fmt!r}; formats: {', '.join(FORMATS)}")
+    return FORMATS[fmt]
+
+
+@dataclass
+class QuantizedWeight:
+    """W (N x K) quantized: `packed` codes (uint8, N x K * bits / 8; int8
+    for signed 8-bit codes), `scales` and `zeros` (N x K / group, `dtype`;
+    zeros None without them)."""
+    fmt: str
+    n: int
+    k: int
+    group_size: int
+    zeros_mode: Optional[str]
+    packed: np.ndarray
+    scales: np.ndarray
+    zeros: Optional[np.ndarray]
+    dtype: str = "float16"
+
+    @property
+    def group(self) -> int:
+        return self.k if self.group_size == -1 else self.group_size
+
+    def arrays(self):
+        """The kernel's weight inputs, in order: packed codes, scales,
+        zeros (when the mode has them)."""
+        return (self.packed, self.scales) + ((self.zeros,) if self.zeros is not None else ())
+
+    def nbytes(self) -> int:
+        """Bytes a GEMM reads of the weight: codes, scales and zeros."""
+        return sum(a.nbytes for a in self.arrays())
+
+
+def _check(fmt, n, k, group_size, zeros):
+    f = _format(fmt)
+    if zeros not in ZEROS:
+        raise ValueError(f"zeros={zeros!r}: one of {ZEROS}")
+    if zeros is not None and not f.integer:
+        raise ValueError(f"zeros={zeros!r} applies to integer codes, not {fmt}")
+    if zeros is None and f.integer and not f.signed:
+        raise ValueError(f"{fmt} codes are unsigned: give zeros ('original', 'rescale' or "
+                         "'quantized'), or use the signed format")
+    group = k if group_size == -1 else group_size
+    if group <= 0 or k % group:
+        raise ValueError(f"group_size {group_size} does not divide K = {k} (-1: one per row)")
+    if k % f.per_byte:
+        raise ValueError(f"K = {k} is not a multiple of the {f.per_byte} codes a byte holds")
+    return f, group
+
+
+def pack(codes: np.ndarray, bits: int) -> np.ndarray:
+    """Codes (N x K, each < 2^bits) packed into bytes, the low bits first."""
+    codes = np.asarray(codes).astype(np.uint8)
+    if bits == 8:
+        return codes
+    per = 8 // bits
+    out = np.zeros((codes.shape[0], codes.shape[1] // per), np.uint8)
+    for j in range(per):
+        out |= (codes[:, j::per] & ((1 << bits) - 1)) << (bits * j)
+    return out
+
+
+def unpack(packed: np.ndarray, bits: int, k: int) -> np.ndarray:
+    """The codes of `pack`, as uint8."""
+    packed = np.asarray(packed).view(np.uint8)
+    if bits == 8:
+        return packed.copy()
+    per = 8 // bits
+    out = np.empty((packed.shape[0], k), np.uint8)
+    for j in range(per):
+        out[:, j::per] = (packed >> (bits * j)) & ((1 << bits) - 1)
+    return out
+
+
+def quantize(w: np.ndarray, fmt: str = "int4", group_size: int = 128,
+             zeros: Optional[str] = "original", dtype: str = "float16") -> QuantizedWeight:
+    """W (N x K, float) quantized per row and group of `group_size` along K
+    (round to nearest; -1: one group per row).
+
+        >>> q = ext.quant.quantize(w, "nf4", group_size=64, zeros=None)
+    """
+    w = np.asarray(w, np.float32)
+    n, k = w.shape
+    f, group = _check(fmt, n, k, group_size, zeros)
+    if _dt.canonical(dtype) not in ("f16", "f32"):
+        raise ValueError(f"scales in {dtype}: float16 or float32 (the activations may be "
+                         "bfloat16)")
+    sdt = _dt.numpy_dtype(_dt.canonical(dtype))
+    g = w.reshape(n, k // group, group)
+    zeros_out = None
+    if f.integer and zeros is not None:
+        top = (1 << f.bits) - 1
+        lo, hi = g.min(-1), g.max(-1)
+        scale = np.maximum(hi - lo, 1e-8) / top
+        zero = np.clip(np.round(-lo / scale), 0, top)
+        if zeros == "rescale":
+            zero_store = zero * scale  # w = code * scale - zero_store
+        else:
+            zero_store = zero
+        scale_s = scale.astype(sdt)
+        s32 = scale_s.astype(np.float32)[..., None]
+        if zeros == "rescale":
+            z = zero_store.astype(sdt)
+            codes = np.clip(np.round((g + z.astype(np.float32)[..., None]) / s32), 0, top)
+            zeros_out = z
+        else:
+            codes = np.clip(np.round(g / s32) + zero[..., None], 0, top)
+            zeros_out = zero.astype(np.uint8 if zeros == "quantized" else sdt)
+    elif f.integer:
+        top = (1 << (f.bits - 1)) - 1
+        scale_s = (np.maximum(np.abs(g).max(-1), 1e-8) / top).astype(sdt)
+        codes = np.clip(np.round(g / scale_s.astype(np.float32)[..., None]), -top - 1, top)
+        codes = codes.astype(np.int64) & ((1 << f.bits) - 1)  # two's complement
+    elif f.levels is not None:
+        levels = np.array(f.levels, np.float32)
+        scale_s = (np.maximum(np.abs(g).max(-1), 1e-8) / np.abs(levels).max()).astype(sdt)
+        x = g / scale_s.astype(np.float32)[..., None]
+        codes = np.abs(x[..., None] - levels).argmin(-1)
+    else:
+        top = 448.0 if f.fp8 == "f8E4M3FN" else 57344.0
+        scale_s = (np.maximum(np.abs(g).max(-1), 1e-8) / top).astype(sdt)
+        codes = _dt.to_f8_bits(g / scale_s.astype(np.float32)[..., None], f.fp8)
+    codes = np.asarray(codes).reshape(n, k)
+    packed = pack(codes, f.bits)
+    if f.bits == 8 and f.integer and f.signed:
+        packed = packed.view(np.int8)
+    return QuantizedWeight(fmt, n, k, group_size, zeros, packed, scale_s, zeros_out, dtype)
+
+
+def dequantize(q: QuantizedWeight) -> np.ndarray:
+    """W as the kernels compute it (float32 of the `dtype` values: the code's
+    value and each product or difference rounded to `dtype` as the kernel's
+    arithmetic in that type rounds it)."""
+    f = _format(q.fmt)
+    sdt = _dt.numpy_dtype(_dt.canonical(q.dtype))
+    codes = unpack(q.packed, f.bits, q.k).astype(np.int64)
+    rep = lambda a: np.repeat(np.asarray(a), q.group, 1)  # noqa: E731
+    if f.integer and q.zeros_mode is None:
+        half = 1 << (f.bits - 1)
+        value = ((codes ^ half) - half).astype(sdt)
+    elif f.levels is not None:
+        value = np.array(f.levels, np.float32)[codes].astype(sdt)
+    elif f.fp8 is not None:
+        value = _dt.from_f8_bits(codes.astype(np.uint8), f.fp8).astype(sdt)
+    else:
+        value = codes.astype(sdt)
+    s = rep(q.scales).astype(sdt)
+    if q.zeros_mode == "rescale":
+        w = (value * s).astype(sdt) - rep(q.zeros).astype(sdt)
+    elif q.zeros_mode is not None:
+        w = (value - rep(q.zeros).astype(sdt)).astype(sdt) * s
+    else:
+        w = value * s
+    return w.astype(sdt).astype(np.float32)
+
+
+def _dequant_expr(f: Format, q: QuantizedWeight, Wq, S, Z):
+    """The TE producer W[n, k] of format `f` (the same arithmetic as
+    `dequantize`)."""
+    dtype = _dt.canonical(q.dtype)
+    g = q.group
+
+    def code(n, k):
+        if f.bits == 8:
+            return Wq[n, k]
+        return (Wq[n, k // f.per_byte] >> (f.bits * (k % f.per_byte))) & ((1 << f.bits) - 1)
+
+    def value(n, k):
+        c = code(n, k)
+        if f.levels is not None:
+            return _te.lut(f.levels, c, dtype)
+        if f.fp8 is not None:
+            return _te.reinterpret(c, f.fp8).astype(dtype)
+        if q.zeros_mode is None and f.bits < 8:
+            half = 1 << (f.bits - 1)
+            return ((c ^ half).astype("int8") - half).astype(dtype)
+        return c.astype(dtype)
+
+    def w(n, k):
+        v, s = value(n, k), S[n, k // g]
+        if q.zeros_mode == "rescale":
+            return v * s - Z[n, k // g]
+        if q.zeros_mode is not None:
+            return (v - Z[n, k // g].astype(dtype)) * s
+        return v * s
+    return w
+
+
+def quantized_matmul(m: int, q: QuantizedWeight, act: str = "float16", out: str = "float32",
+                     tile=(16, 32, 32), threads=(4, 32, 1), decomposition=None,
+                     **schedule_fields) -> Workload:
+    """C[m, n] = sum over k of A[m, k] * W[n, k] with W the dequantization
+    of `q`, summed in f32 and returned in `out`: inputs A (m x K, `act`)
+    then `q.arrays()`. W is a producer the schedule inlines, so only its
+    packed codes, scales and zeros are read (N x K x bits / 8 bytes plus the
+    groups') and nothing but C is stored. The default schedule runs on CUDA
+    cores (`tile`, `threads`, A and W's inputs cached); the tensor-core
+    operand path is issue 54's item 3.
+
+        >>> q = ext.quant.quantize(w, "int4")
+        >>> c = ext.quant.quantized_matmul(5, q).run(a, *q.arrays())
+    """
+    f = _format(q.fmt)
+    act = _dt.canonical(act)
+    A = _te.placeholder((m, q.k), act, name="A")
+    code_type = "int8" if q.packed.dtype == np.int8 else "uint8"
+    Wq = _te.placeholder(q.packed.shape, code_type, name="Wq")
+    S = _te.placeholder(q.scales.shape, q.dtype, name="S")
+    Z = None
+    if q.zeros is not None:
+        Z = _te.placeholder(q.zeros.shape, "uint8" if q.zeros.dtype == np.uint8 else q.dtype,
+                            name="Z")
+    W = _te.compute((q.n, q.k), _dequant_expr(f, q, Wq, S, Z), name="W")
+    r = _te.reduce_axis(q.k, name="k")
+    C = _te.compute((m, q.n), lambda i, n: _te.sum(
+        A[i, r].astype("float32") * W[n, r].astype("float32"), axis=r), name="C")
+    inputs = [A, Wq, S] + ([Z] if Z is not None else [])
+    s = _schedule(C, tile=tile, threads=threads, cache=[A, W], decomposition=decomposition,
+                  **schedule_fields).compute_inline(W)
+    if _dt.canonical(out) != "f32":
+        D = _te.compute((m, q.n), lambda i, n: C[i, n].astype(out), name="D")
+        s = s.reverse_compute_at(D, "n")
+        return Workload(inputs, D, s)
+    return Workload(inputs, C, s)
