@@ -99,14 +99,19 @@ class _Lowering:
         base = self.node.name if suffix is None else f"{self.node.name}_{suffix}"
         name = self.fresh(base)
         tm = self.node.meta.get("tensor_meta")
+        # By default the node's dtype, or for a part of it (a suffix) its
+        # first float input's (Where(mask, -inf, scores) is float).
+        floats = [x.dtype for x in inputs if isinstance(x, self.T) and
+                  x.dtype in _DTYPES.values()]
+        part = dtype or (floats[0] if floats else inputs[0].dtype)
         if outputs == 1:
             shapes = [shape if shape is not None else self.shape]
-            dtypes = [dtype or (_dtype_name(tm.dtype) if hasattr(tm, "dtype") and
-                                suffix is None else inputs[0].dtype)]
+            dtypes = [_dtype_name(tm.dtype) if hasattr(tm, "dtype") and suffix is None
+                      and dtype is None else part]
             names = [name]
         else:
             shapes = shape or [tuple(t.shape) for t in tm]
-            dtypes = [dtype or inputs[0].dtype] * outputs
+            dtypes = [part] * outputs
             names = [name] + [self.fresh(f"{base}_{i}") for i in range(1, outputs)]
         ins = [x if isinstance(x, str) else x.name for x in inputs]
         self.nodes.append(_Node(op_type, name, ins, names, attrs, self.label(self.node),

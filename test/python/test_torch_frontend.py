@@ -28,9 +28,15 @@ def host_loops(f):
     return [k.anchor for k in f.kernels if k.schedule is None]
 
 
-@pytest.mark.parametrize("name", sorted(models.MODELS))
+MODULES = {**models.MODELS, **models.OP_MODELS}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_matches_its_forward(name):
-    module, x = models.MODELS[name]()
+    """The four models, and the element-wise/layout/reduction and image op
+    models (clamp, where over comparisons, cat, strided slices, indexing,
+    expand, sum/amax/amin, log_softmax, pools, a BatchNorm2d after no conv)."""
+    module, x = MODULES[name]()
     f = ext.torch.compile(module, (x,))
     y = f(x)
     with torch.no_grad():
@@ -108,3 +114,26 @@ def test_functional_forms_and_tuple_outputs():
     with torch.no_grad():
         want, n_want = module(x)
     assert n == n_want and relative_error(y, want) < 1e-4, f.summary()
+
+
+class _MaskedAttention(nn.Module):
+    """MultiheadAttention (batch first) with a bool causal mask and a bool
+    key padding mask: both -inf where True, as torch merges them."""
+
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(16, 2, batch_first=True)
+
+    def forward(self, x):
+        pad = torch.zeros(2, 5, dtype=torch.bool)
+        pad[1, 3:] = True
+        causal = torch.triu(torch.ones(5, 5, dtype=torch.bool), 1)
+        return self.mha(x, x, x, key_padding_mask=pad, attn_mask=causal)[0]
+
+
+def test_attention_with_bool_masks():
+    torch.manual_seed(3)
+    module, x = _MaskedAttention().eval(), torch.randn(2, 5, 16)
+    f = ext.torch.compile(module, x)
+    with torch.no_grad():
+        assert relative_error(f(x), module(x)) < 1e-4, f.summary()
