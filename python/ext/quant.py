@@ -269,8 +269,9 @@ def quantized_matmul(m: int, q: QuantizedWeight, act: str = "float16", out: str 
     then `q.arrays()`. W is a producer the schedule inlines, so only its
     packed codes, scales and zeros are read (N x K x bits / 8 bytes plus the
     groups') and nothing but C is stored. The default schedule runs on CUDA
-    cores (`tile`, `threads`, A and W's inputs cached); the tensor-core
-    operand path is issue 54's item 3.
+    cores (`tile`, `threads`, A and W's inputs cached); `mma="m16n8k16"`
+    with `warps` (or an MFMA shape) runs on the matrix instruction, W's
+    fragments dequantized in registers element by element.
 
         >>> q = ext.quant.quantize(w, "int4")
         >>> c = ext.quant.quantized_matmul(5, q).run(a, *q.arrays())

@@ -408,32 +408,6 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
   return verifyCombiner(op, axes);
 }
 
-std::optional<ProductBody> ext::matchProductBody(ComputeLikeOpInterface op) {
-  if (op.getCombiner() != CombinerKind::sum || op.getInputs().size() != 2 ||
-      op.getOutputs().size() != 1)
-    return std::nullopt;
-  Block &body = op.getBodyBlock();
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
-  if (!yield || yield.getValues().size() != 1)
-    return std::nullopt;
-  auto mul = yield.getValues()[0].getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return std::nullopt;
-  auto inputOf = [&](Value v) -> std::optional<unsigned> {
-    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
-      v = ext.getIn();
-    auto arg = dyn_cast<BlockArgument>(v);
-    if (!arg || arg.getOwner() != &body)
-      return std::nullopt;
-    return arg.getArgNumber();
-  };
-  std::optional<unsigned> lhs = inputOf(mul.getLhs());
-  std::optional<unsigned> rhs = inputOf(mul.getRhs());
-  if (!lhs || !rhs || *lhs == *rhs)
-    return std::nullopt;
-  return ProductBody{*lhs, *rhs};
-}
-
 /// The memref `v` is, through the casts that keep every element where it
 /// is (not subviews, whose windows may be disjoint, nor reinterpret_cast).
 static Value aliasRoot(Value v) {

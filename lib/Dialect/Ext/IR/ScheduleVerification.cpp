@@ -52,9 +52,10 @@ static LogicalResult verifyMmaSchedule(ComputeOp op, ScheduleAttr schedule,
                  << axes[reduce[0]].getName()
                  << "' is not a multiple of the instruction's K = "
                  << mma.getK() << " (" << mma << ")";
-  if (std::optional<ProductBody> product = matchProductBody(op)) {
-    for (Value in : op.getInputs()) {
-      Type elem = cast<MemRefType>(in.getType()).getElementType();
+  // A factor computed from its inputs (a dequantized weight) gives the
+  // instruction its value, not the packed input's element.
+  if (std::optional<SmallVector<Type>> types = getProductOperandTypes(op)) {
+    for (Type elem : *types) {
       if (!mma.takesInputType(elem))
         return err() << mma << " takes " << mma.inputTypesText()
                      << " inputs, not " << elem;

@@ -19,7 +19,11 @@
 //            B (vector<2x1>): k t + 4 r, col g
 //   with g = lane / 4, t = lane mod 4;
 //   MFMA MxNxK A: row lane mod M, k (lane div M) * K M / 64 + item; B alike.
-// Bodies of another shape fall back to the element-wise strategy.
+// A factor computed from its inputs (C += A * g(Wq, S, Z): a weight
+// dequantized from packed bytes) is built element by element in that
+// layout: its inputs loaded at their tile maps evaluated at the element's
+// (n, k), g's ops cloned over them. Bodies of another shape fall back to the
+// element-wise strategy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +40,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace ext;
@@ -49,6 +55,13 @@ struct MmaProblem {
   AffineMap aMap, bMap; // their (tile-local) indexing maps
   Type aElem;
   int64_t tileK = 0;
+  // A factor with ops (built per element), or none where A or B is read
+  // directly.
+  std::optional<ProductFactor> aFactor, bFactor;
+
+  const std::optional<ProductFactor> &factor(bool isA) const {
+    return isA ? aFactor : bFactor;
+  }
 
   /// Whether K is the innermost dimension of A's (`isA`) or B's shared tile.
   bool kInner(bool isA) const {
@@ -74,12 +87,84 @@ std::optional<std::pair<unsigned, unsigned>> mapAxes(AffineMap map) {
   return std::make_pair(d0.getPosition(), d1.getPosition());
 }
 
+std::string matchSteps(TileComputeOp op, MmaLayoutAttr mma,
+                       TileAccumulationContext &context, MmaProblem &p);
+
+/// The axes `f` reads: those of its inputs' maps and its ext.index ops.
+llvm::SmallBitVector factorAxes(TileComputeOp op, const ProductFactor &f) {
+  llvm::SmallBitVector used(op.getAxisList().size());
+  for (unsigned i : f.inputs)
+    for (unsigned d = 0; d < used.size(); ++d)
+      if (op.getInputMap(i).isFunctionOfDim(d))
+        used.set(d);
+  for (StringRef name : f.axes)
+    if (std::optional<unsigned> a = op.getAxisPosition(name))
+      used.set(*a);
+  return used;
+}
+
+/// Matches C += f(A reads) * g(B reads) with a factor that has ops: each
+/// factor's inputs in shared memory, f a function of (M, K), g of (K, N).
+std::string matchFactors(TileComputeOp op, MmaLayoutAttr mma,
+                         const OperandProductBody &product, MmaProblem &p) {
+  if (mma.isWarpgroup())
+    return "a factor computed from its inputs (a dequantized operand) is "
+           "built in registers, which mma.sync and MFMA take and wgmma's "
+           "shared-memory operands do not";
+  ProductFactor lhs = product.lhs, rhs = product.rhs;
+  if (factorAxes(op, lhs).test(p.nAxis))
+    std::swap(lhs, rhs);
+  auto within = [&](const ProductFactor &f, unsigned x) {
+    llvm::SmallBitVector used = factorAxes(op, f);
+    used.reset(x);
+    used.reset(p.kAxis);
+    return used.none();
+  };
+  if (!within(lhs, p.mAxis) || !within(rhs, p.nAxis))
+    return "its factors are not functions of (M, K) and (K, N)";
+  for (const ProductFactor *f : {&lhs, &rhs})
+    for (unsigned i : f->inputs)
+      if (!isWorkgroup(op.getInputs()[i]))
+        return "an input is not in shared memory";
+  // A factor without ops is read as a plain operand (ldmatrix).
+  auto direct = [&](const ProductFactor &f, Value &tile, AffineMap &map,
+                    unsigned x) {
+    if (!f.ops.empty())
+      return true;
+    tile = op.getInputs()[f.inputs[0]];
+    map = op.getInputMap(f.inputs[0]);
+    std::optional<std::pair<unsigned, unsigned>> ax = mapAxes(map);
+    return ax && ((ax->first == x && ax->second == p.kAxis) ||
+                  (ax->first == p.kAxis && ax->second == x));
+  };
+  if (!direct(lhs, p.a, p.aMap, p.mAxis) || !direct(rhs, p.b, p.bMap, p.nAxis))
+    return "its inputs are not indexed (M, K) and (K, N) in some order";
+  p.aElem = lhs.value.getType();
+  Type bElem = rhs.value.getType();
+  if (!mma.takesInputType(p.aElem) || p.aElem != bElem) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "the instruction takes " << mma.inputTypesText()
+       << " inputs of one type, not " << p.aElem << " and " << bElem;
+    return s;
+  }
+  if (!lhs.ops.empty())
+    p.aFactor = lhs;
+  if (!rhs.ops.empty())
+    p.bFactor = rhs;
+  return "";
+}
+
 /// Matches `op` against the instruction; returns why it cannot run on it.
 std::string matchProblem(TileComputeOp op, MmaLayoutAttr mma,
                          TileAccumulationContext &context, MmaProblem &p) {
   std::optional<ProductBody> product = matchProductBody(op);
-  if (!product)
-    return "its body is not a product under a sum combiner (C += A * B)";
+  std::optional<OperandProductBody> factors;
+  if (!product) {
+    factors = matchOperandProductBody(op);
+    if (!factors || factors->isPlain())
+      return "its body is not a product under a sum combiner (C += A * B)";
+  }
   SmallVector<AxisAttr> axes = op.getAxisList();
   SmallVector<unsigned> spatial, reduce;
   for (auto [a, axis] : llvm::enumerate(axes))
@@ -93,6 +178,11 @@ std::string matchProblem(TileComputeOp op, MmaLayoutAttr mma,
       mapAxes(op.getOutputMap(0));
   if (!out || out->first != p.mAxis || out->second != p.nAxis)
     return "its accumulator is not indexed (M, N)";
+  if (factors) {
+    if (std::string why = matchFactors(op, mma, *factors, p); !why.empty())
+      return why;
+    return matchSteps(op, mma, context, p);
+  }
   Value lhs = op.getInputs()[product->lhsInput];
   Value rhs = op.getInputs()[product->rhsInput];
   AffineMap lhsMap = op.getInputMap(product->lhsInput);
@@ -121,6 +211,13 @@ std::string matchProblem(TileComputeOp op, MmaLayoutAttr mma,
        << p.aElem << " and " << bElem;
     return s;
   }
+  return matchSteps(op, mma, context, p);
+}
+
+/// The checks of the accumulator and the k-step that every product shares.
+std::string matchSteps(TileComputeOp op, MmaLayoutAttr mma,
+                       TileAccumulationContext &context, MmaProblem &p) {
+  SmallVector<AxisAttr> axes = op.getAxisList();
   Value acc = op.getOutputs()[0];
   if (!cast<MemRefType>(acc.getType()).getElementType().isF32())
     return "the accumulator is not f32";
@@ -255,6 +352,59 @@ private:
     return idx;
   }
 
+  /// `e` evaluated at `dims` (tile-local indices, never negative, so
+  /// floordiv and mod are the unsigned divisions).
+  Value expand(AffineExpr e, ArrayRef<Value> dims) {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return dims[d.getPosition()];
+    if (auto cst = dyn_cast<AffineConstantExpr>(e))
+      return c(cst.getValue());
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    Value l = expand(bin.getLHS(), dims), r = expand(bin.getRHS(), dims);
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+      return add(l, r);
+    case AffineExprKind::Mul:
+      return rw.createOrFold<arith::MulIOp>(loc, l, r);
+    case AffineExprKind::FloorDiv:
+      return rw.createOrFold<arith::DivUIOp>(loc, l, r);
+    case AffineExprKind::CeilDiv:
+      return rw.createOrFold<arith::CeilDivUIOp>(loc, l, r);
+    default:
+      return rw.createOrFold<arith::RemUIOp>(loc, l, r);
+    }
+  }
+
+  /// The operand's element at tile-local (`x` along M or N, `k`): a load of
+  /// its tile, or its factor's ops cloned over loads of the factor's inputs
+  /// at their maps.
+  Value element(bool isA, Value x, Value k) {
+    const std::optional<ProductFactor> &f = p.factor(isA);
+    if (!f)
+      return memref::LoadOp::create(rw, loc, isA ? p.a : p.b,
+                                    tileIndices(isA, x, k));
+    SmallVector<Value> dims(op.getAxisList().size());
+    dims[isA ? p.mAxis : p.nAxis] = x;
+    dims[p.kAxis] = k;
+    Block &body = op.getBodyBlock();
+    IRMapping mapping;
+    for (unsigned i : f->inputs) {
+      SmallVector<Value> idx;
+      for (AffineExpr e : op.getInputMap(i).getResults())
+        idx.push_back(expand(e, dims));
+      mapping.map(body.getArgument(i),
+                  memref::LoadOp::create(rw, loc, op.getInputs()[i], idx));
+    }
+    for (Operation *o : f->ops) {
+      if (auto index = dyn_cast<IndexOp>(o))
+        mapping.map(index.getResult(),
+                    dims[*op.getAxisPosition(index.getAxis())]);
+      else
+        rw.clone(*o, mapping);
+    }
+    return mapping.lookup(f->value);
+  }
+
   /// Whether a vector read (ldmatrix rows, AMD operand vectors) of `elems`
   /// consecutive elements can read the operand's tile: contiguous rows
   /// starting aligned, and a swizzle, if any, that keeps runs of `elems`
@@ -294,7 +444,7 @@ private:
   /// 16-byte vectors), so that two n-tiles share one .x4.
   bool pairableB() {
     return mma.isNvidia() && p.aElem.getIntOrFloatBitWidth() == 16 &&
-           vectorReadable(/*isA=*/false, 8);
+           !p.bFactor && vectorReadable(/*isA=*/false, 8);
   }
 
   /// The B fragments of n-tiles j and j + 1 at `k0` by one ldmatrix.x4:
@@ -335,14 +485,14 @@ private:
     int64_t rows = isA ? 4 : 2, cols = half ? 2 : 1;
     auto type = VectorType::get({rows, cols}, p.aElem);
     Value tile = isA ? p.a : p.b;
-    bool inner = p.kInner(isA);
     // ldmatrix moves 16-byte rows of 8x8 16-bit matrices (it could move
     // tf32 pairs untransposed, which the emulator does not execute: tf32
     // stays on loads whose numbers it checks).
     if (!half)
       scalarReason = "tf32 operands are read element by element (ldmatrix "
                      "moves 16-bit elements)";
-    if (half && vectorReadable(isA, 8)) {
+    if (half && !p.factor(isA) && vectorReadable(isA, 8)) {
+      bool inner = p.kInner(isA);
       // Lane l gives the row address of matrix l / 8, row l mod 8.
       Value q = div(lane, 8), r = rem(lane, 8);
       int64_t kHalf = 8; // K of one 8x8 16-bit matrix
@@ -377,8 +527,7 @@ private:
           k = add(tg, 4 * (isA ? r / 2 : r) + k0);
           x = isA ? add(base, add(g, 8 * (r % 2))) : add(base, g);
         }
-        items.push_back(
-            memref::LoadOp::create(rw, loc, tile, tileIndices(isA, x, k)));
+        items.push_back(element(isA, x, k));
       }
     return vector::FromElementsOp::create(rw, loc, type, items);
   }
@@ -390,18 +539,16 @@ private:
     Value x = add(base, rem(lane, m));
     Value kFirst = add(mul(div(lane, m), kPerLane), k0);
     if (kPerLane == 1)
-      return memref::LoadOp::create(rw, loc, tile,
-                                    tileIndices(isA, x, kFirst));
+      return element(isA, x, kFirst);
     auto type = VectorType::get({kPerLane}, p.aElem);
-    if (p.kInner(isA) && vectorReadable(isA, kPerLane))
+    if (!p.factor(isA) && p.kInner(isA) && vectorReadable(isA, kPerLane))
       return vector::LoadOp::create(
           rw, loc, type, tile, tileIndices(isA, x, kFirst),
           /*nontemporal=*/false,
           llvm::MaybeAlign(kPerLane * p.aElem.getIntOrFloatBitWidth() / 8));
     SmallVector<Value> items;
     for (int64_t e = 0; e < kPerLane; ++e)
-      items.push_back(memref::LoadOp::create(
-          rw, loc, tile, tileIndices(isA, x, add(kFirst, e))));
+      items.push_back(element(isA, x, add(kFirst, e)));
     return vector::FromElementsOp::create(rw, loc, type, items);
   }
 

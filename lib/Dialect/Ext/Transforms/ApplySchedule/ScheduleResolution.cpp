@@ -441,9 +441,8 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
                    << plan.axes[a].getName()
                    << "' is not a multiple of the instruction's K = "
                    << layout.getK();
-  if (std::optional<ProductBody> product = matchProductBody(op))
-    for (Value in : op.getInputs()) {
-      Type elem = cast<MemRefType>(in.getType()).getElementType();
+  if (std::optional<SmallVector<Type>> types = getProductOperandTypes(op))
+    for (Type elem : *types) {
       if (!layout.takesInputType(elem))
         return err() << layout << " takes " << layout.inputTypesText()
                      << " inputs, not " << elem;
