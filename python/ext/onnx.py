@@ -28,6 +28,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from . import dtypes as _dt
 from . import te as _te
 from .accesses import operands as _operands
 from ._ext import Module as _Module, chip_info as _chip_info, default_chip as _default_chip
@@ -187,8 +188,69 @@ class OnnxModule:
         lines += ["  " + k.describe() for k in self.kernels]
         return "\n".join(lines)
 
+    def report(self) -> "ModelReport":
+        """What the model became: kernels, host loops, the computes fused
+        into kernels, and the bytes each kernel must move at least (every
+        tensor it reads from outside it once, what it stores once; tiles
+        re-read inputs, mostly from L2, on top of that).
+
+            >>> print(m.report())
+        """
+        by_name = {op.name: op for op in self.computes}
+        rows = []
+        for k in self.kernels:
+            members = {k.anchor, *k.inlined, *k.computed_at}
+            if k.epilogue:
+                members.add(k.epilogue)
+            read = {}
+            for name in members:
+                for src, _ in _operands(by_name[name]):
+                    if src.op is None or src.op.name not in members:
+                        read[id(src)] = src
+            stored = by_name[k.epilogue or k.anchor].outputs[0]
+            moved = sum(_nbytes(t) for t in read.values()) + _nbytes(stored)
+            rows.append((k, len(members) - 1, moved))
+        return ModelReport(self.name, rows)
+
     def __repr__(self):
         return self.summary()
+
+
+def _nbytes(tensor) -> int:
+    return int(np.prod(tensor.shape, dtype=np.int64)) * \
+        _dt.numpy_dtype(_dt.canonical(tensor.dtype)).itemsize
+
+
+@dataclass
+class ModelReport:
+    """`OnnxModule.report()`: per kernel (a `FusedKernel`, how many
+    computes are fused into it, the bytes it moves at least)."""
+    name: str
+    rows: list
+
+    @property
+    def kernels(self) -> int:
+        return sum(1 for k, _, _ in self.rows if k.schedule is not None)
+
+    @property
+    def host_loops(self) -> List[str]:
+        return [k.anchor for k, _, _ in self.rows if k.schedule is None]
+
+    @property
+    def fused(self) -> int:
+        return sum(n for _, n, _ in self.rows)
+
+    @property
+    def bytes_moved(self) -> int:
+        return sum(b for _, _, b in self.rows)
+
+    def __str__(self):
+        lines = [f"{self.name}: {self.kernels} kernels, {len(self.host_loops)} host loops, "
+                 f"{self.fused} computes fused, {self.bytes_moved} bytes moved at least"]
+        for k, n, b in self.rows:
+            what = "host loops" if k.schedule is None else "kernel"
+            lines.append(f"  {what} {k.anchor} (node '{k.node}'): {n} fused, {b} bytes")
+        return "\n".join(lines)
 
 
 

@@ -153,3 +153,21 @@ def test_concat_and_slices_read_their_inputs_in_place():
     concat, = [k for k in m.kernels if k.anchor == "_Concat"]
     assert len(concat.inlined) == 3, m.summary()
     assert len(m.kernels) == 7, m.summary()
+
+
+def test_report_counts_kernels_fusions_and_the_bytes_each_must_move():
+    """MLP(32 -> 64 -> 32) on 4 rows, f32: fc1's kernel reads x (4x32),
+    W1 (64x32), b1 (64) and stores h (4x64); fc2's inlines GELU, so it
+    reads h, W2 (32x64), b2 (32) and stores y (4x32)."""
+    m, _, _ = load_and_run(*models.mlp(), 13)
+    r = m.report()
+    assert r.kernels == 2 and r.host_loops == []
+    assert r.fused == 3  # two bias epilogues and the GELU
+    f32 = 4
+    first = (4 * 32 + 64 * 32 + 64 + 4 * 64) * f32
+    second = (4 * 64 + 32 * 64 + 32 + 4 * 32) * f32
+    assert [b for _, _, b in r.rows] == [first, second]
+    assert r.bytes_moved == first + second
+    assert f"{first + second} bytes moved at least" in str(r)
+    enc, _, _ = load_and_run(*models.transformer_encoder_layer(), 17)
+    assert enc.report().host_loops == ["_self_attn_Gemm"]
