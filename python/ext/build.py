@@ -666,6 +666,12 @@ def _report(kernel, strict, loc):
                                file or "<ext>", line or 0)
 
 
+def lanes(chip: Optional[str], target: str = "cpu") -> int:
+    """The lanes of a warp on `chip` (the target's default chip if None): what
+    a schedule with derived threads is built for."""
+    return _chip_info(chip or _default_chip(target))["warp_size"]
+
+
 def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "kernel",
           args: Optional[Sequence] = None, features: str = "", opt: int = 2,
           keep_stages: bool = True, strict: bool = False) -> Kernel:
@@ -703,11 +709,11 @@ def build(items, target: str = "cpu", chip: Optional[str] = None, name: str = "k
         args = inputs if args is None else args
     # A schedule with mma="auto" and derived threads gets the chip's lanes:
     # one schedule builds for sm_80, sm_90a and gfx942 alike.
-    lanes = _chip_info(chip or _default_chip(target))["warp_size"]
+    warp = lanes(chip, target)
     if isinstance(items, Schedule):
-        items = items._for_lanes(lanes)
+        items = items._for_lanes(warp)
     elif isinstance(items, list):
-        items = [i._for_lanes(lanes) if isinstance(i, Schedule) else i for i in items]
+        items = [i._for_lanes(warp) if isinstance(i, Schedule) else i for i in items]
     program, inputs, outputs, intermediates = lower(items, name, args)
     key = repr((program, target, chip, features, opt, keep_stages))
     kernel = _CACHE.get(key)

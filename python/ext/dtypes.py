@@ -85,6 +85,12 @@ def kind(dtype: str) -> str:
     return _TYPES[dtype][1]
 
 
+def storage_bytes(dtype) -> int:
+    """Bytes an element of `dtype` takes in memory (its numpy array's
+    itemsize: 2 for bf16's bits, 1 for i4 and the f8/f4 formats)."""
+    return numpy_dtype(canonical(dtype)).itemsize
+
+
 def bits(dtype: str) -> int:
     """The width of `dtype` in bits (4 for i4, 8 for f8E4M3FN)."""
     return _TYPES[dtype][2]

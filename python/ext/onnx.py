@@ -31,8 +31,8 @@ import numpy as np
 from . import dtypes as _dt
 from . import te as _te
 from .accesses import operands as _operands
-from ._ext import Module as _Module, chip_info as _chip_info, default_chip as _default_chip
-from .build import build as _build, lower as _lower
+from ._ext import Module as _Module
+from .build import build as _build, lanes as _lanes, lower as _lower
 from .chips import check_chip as _check_chip
 from .onnx_check import (ATTRIBUTES, DynamicShapeError, InvalidModelError,  # noqa: F401
                          OnnxImportError, UnsupportedOpError, check_model, check_supported,
@@ -217,8 +217,7 @@ class OnnxModule:
 
 
 def _nbytes(tensor) -> int:
-    return int(np.prod(tensor.shape, dtype=np.int64)) * \
-        _dt.numpy_dtype(_dt.canonical(tensor.dtype)).itemsize
+    return int(np.prod(tensor.shape, dtype=np.int64)) * _dt.storage_bytes(tensor.dtype)
 
 
 @dataclass
@@ -260,6 +259,17 @@ def _linear_reads(op) -> bool:
         return tree[0] not in ("floordiv", "mod") and all(
             linear(t) for t in tree[1:] if isinstance(t, tuple))
     return all(linear(t) for _, trees in _operands(op) for t in trees)
+
+
+def unique_name(names: set, base: str) -> str:
+    """`base`, or `base_2`, `base_3`, ... : the first not in `names`, which
+    it joins."""
+    name, n = base, 1
+    while name in names:
+        n += 1
+        name = f"{base}_{n}"
+    names.add(name)
+    return name
 
 
 def _identifier(text: str) -> str:
@@ -304,13 +314,7 @@ class _Importer:
         return kind(f"ext.onnx: {self.where()}: {message}")
 
     def fresh(self, base: str) -> str:
-        base = _identifier(base)
-        name, n = base, 1
-        while name in self.names:
-            n += 1
-            name = f"{base}_{n}"
-        self.names.add(name)
-        return name
+        return unique_name(self.names, _identifier(base))
 
     # -- values --------------------------------------------------------------
 
@@ -630,8 +634,7 @@ class _Importer:
     def tiles(self, s) -> bool:
         """Whether ext-apply-schedule tiles schedule `s` of one compute (its
         refusals of reads through // and % it cannot tile are diagnostics)."""
-        lanes = _chip_info(self.chip or _default_chip("cpu"))["warp_size"]
-        program, _, _, _ = _lower([s._for_lanes(lanes)], "probe")
+        program, _, _, _ = _lower([s._for_lanes(_lanes(self.chip, "cpu"))], "probe")
         try:
             _Module.build(None, program).run_pipeline("builtin.module(ext-apply-schedule)")
         except (RuntimeError, ValueError):

@@ -168,14 +168,10 @@ def quantize(w: np.ndarray, fmt: str = "int4", group_size: int = 128,
         lo, hi = g.min(-1), g.max(-1)
         scale = np.maximum(hi - lo, 1e-8) / top
         zero = np.clip(np.round(-lo / scale), 0, top)
-        if zeros == "rescale":
-            zero_store = zero * scale  # w = code * scale - zero_store
-        else:
-            zero_store = zero
         scale_s = scale.astype(sdt)
         s32 = scale_s.astype(np.float32)[..., None]
         if zeros == "rescale":
-            z = zero_store.astype(sdt)
+            z = (zero * scale).astype(sdt)  # w = code * scale - z
             codes = np.clip(np.round((g + z.astype(np.float32)[..., None]) / s32), 0, top)
             zeros_out = z
         else:

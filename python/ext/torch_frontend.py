@@ -27,7 +27,7 @@ from typing import Dict, List
 
 import numpy as np
 
-from .onnx import _OPS, OnnxModule, _Importer
+from .onnx import _OPS, OnnxModule, _Importer, unique_name
 from .onnx_check import OnnxImportError, UnsupportedOpError
 from .onnx_ops import _DTYPES, _Value
 
@@ -86,12 +86,7 @@ class _Lowering:
         return tuple(tm.shape) if hasattr(tm, "shape") else None
 
     def fresh(self, base):
-        name, n = base, 1
-        while name in self.names:
-            n += 1
-            name = f"{base}_{n}"
-        self.names.add(name)
-        return name
+        return unique_name(self.names, base)
 
     def emit(self, op_type, inputs, attrs=None, outputs=1, shape=None, dtype=None,
              suffix=None):

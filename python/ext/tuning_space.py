@@ -116,7 +116,7 @@ MMA_SHAPES = {
 
 
 def _bytes(dtype) -> int:
-    return _dt.numpy_dtype(dtype).itemsize if dtype != "bf16" else 2
+    return _dt.storage_bytes(dtype)
 
 
 def shared_bytes(problem: Problem, c: Candidate) -> int:
