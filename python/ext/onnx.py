@@ -19,7 +19,9 @@ ext's CPU emulator). The onnx package is imported by `load` only.
 Before mapping, shape subgraphs and constants are folded (onnx_fold.py:
 ONNX's shape inference, then numpy), so a model as torch.onnx.export writes
 it loads. Supported ops: `supported_ops()` (onnx_registry.py: onnx_ops.py and its
-onnx_ops_math/layout/reduce.py); see docs/Interop.md.
+onnx_ops_math/layout/reduce/quant.py); see docs/Interop.md. Quantized weights
+(MatMulNBits, DequantizeLinear) are computes of role "dequant" that `fuse`
+inlines into the GEMM reading them.
 """
 
 import re
@@ -36,7 +38,7 @@ from .build import build as _build, lanes as _lanes, lower as _lower
 from .chips import check_chip as _check_chip
 from .onnx_check import (ATTRIBUTES, DynamicShapeError, InvalidModelError,  # noqa: F401
                          OnnxImportError, UnsupportedOpError, check_model, check_supported,
-                         node_name, read_model)
+                         node_name, op_key, read_model)
 from .onnx_fold import FOLD_ONLY as _FOLD_ONLY, fold as _fold
 from .onnx_ops import _DTYPES, _INDEX_TYPES, _Value, _onnx_type_of, _read
 from .onnx_registry import OPS as _OPS, supported_ops  # noqa: F401
@@ -414,7 +416,7 @@ class _Importer:
         for node in nodes:
             self.node = node
             try:
-                _OPS[node.op_type](self, node, self.attributes(node))
+                _OPS[op_key(node)](self, node, self.attributes(node))
             except OnnxImportError:
                 raise
             except ValueError as e:  # ext.compute's (a size or constant it refuses)
@@ -452,7 +454,7 @@ class _Importer:
         return tuple(int(dim.dim_value) for dim in tt.shape.dim), dtype
 
     def attributes(self, node) -> dict:
-        out, read = {}, ATTRIBUTES.get(node.op_type, {})
+        out, read = {}, ATTRIBUTES.get(op_key(node), {})
         for a in node.attribute:
             if a.name not in read:  # (the ones read, checked by onnx_check)
                 continue
@@ -535,7 +537,11 @@ class _Importer:
         computed-at producers) is inlined there. A compute whose reads are
         not linear in its axes (a Reshape merging dims of a computed tensor)
         is a kernel of its own where ext-apply-schedule tiles its reads (a
-        floordiv or mod by a constant the tiles divide), else host loops."""
+        floordiv or mod by a constant the tiles divide), else host loops;
+        except a dequantization (role "dequant", onnx_ops_quant.py: packed
+        bytes and per-block scales read through // and %), which is inlined
+        into the kernel reading it (through its other inlined producers too)
+        where that kernel's schedule tiles those reads."""
         owner: Dict[int, FusedKernel] = {}
         kernels: Dict[int, FusedKernel] = {}
         members: Dict[int, set] = {}  # anchor and computed-at members by kernel
@@ -549,7 +555,7 @@ class _Importer:
         nonlinear = {id(op) for op in computes if not _linear_reads(op)}
         for op in computes:
             role = self.role[id(op)]
-            if id(op) in nonlinear:
+            if id(op) in nonlinear and role != "dequant":
                 new_kernel(op)
             elif role in ("contraction", "rowwise"):
                 k = new_kernel(op)
@@ -588,48 +594,78 @@ class _Importer:
                     break
         # The remaining element-wise computes, readers first: inlined into the
         # one kernel that reads them, else a kernel of their own.
+        inlined: Dict[int, set] = {}  # by kernel, the computes inlined into it
         for op in reversed(computes):
             if id(op) in owner:
                 continue
             rs = readers[id(op)]
-            if self.role[id(op)] == "elementwise" and rs and id(op) not in outputs and \
+            role = self.role[id(op)]
+            if role in ("elementwise", "dequant") and rs and id(op) not in outputs and \
                     all(id(r) in owner for r in rs):
                 k = owner[id(rs[0])]
-                if all(id(r) in members[id(k)] for r in rs):
+                inside = members[id(k)] | inlined.get(id(k), set()) \
+                    if role == "dequant" else members[id(k)]
+                if all(id(r) in inside for r in rs):
                     owner[id(op)] = k
                     k.inlined.append(op.name)
+                    inlined.setdefault(id(k), set()).add(id(op))
                     continue
             new_kernel(op)
         # Schedules, in dependence order of the anchors.
         by_name = {op.name: op for op in computes}
         position = {op.name: n for n, op in enumerate(computes)}
         result = []
+
+        def alone(op, k):
+            """k: op's kernel, nothing fused; reads through // or % tile
+            where the tiles divide them (a head split out of a fused QKV
+            projection), else host loops."""
+            s = self.default_schedule(op)
+            if self.tiles(s):
+                k.schedule = s
+            else:
+                k.host = op.outputs[0]
+            result.append(k)
+
         for op in computes:
             k = kernels.get(id(op))
             if k is None:
                 continue
-            s = self.default_schedule(op)
             if id(op) in nonlinear:
-                # Reads through // or % tile where the tiles divide them
-                # (a head split out of a fused QKV projection); else host
-                # loops. Nothing is fused with such a compute.
-                if self.tiles(s):
-                    k.schedule = s
-                else:
-                    k.host = op.outputs[0]
-                result.append(k)
+                alone(op, k)
                 continue
-            for name in k.computed_at:
-                s.compute_at(by_name[name].outputs[0], self.row_axis(op))
-            # Producers first, as the examples fuse them.
+            # Producers first, as the examples fuse them; a dequantization
+            # read through another inlined compute (a Transpose of it) after
+            # that one, which then reads it in the anchor's place.
             k.inlined = sorted(k.inlined, key=position.get)
-            for name in k.inlined:
-                s.compute_inline(by_name[name].outputs[0])
-            if k.epilogue is not None:
-                s.reverse_compute_at(by_name[k.epilogue].outputs[0], self.epilogue_axis(s))
+            through = [n for n in k.inlined if any(
+                id(r) not in members[id(k)] for r in readers[id(by_name[n])])]
+            k.inlined = [n for n in k.inlined if n not in through] + \
+                sorted(through, key=position.get, reverse=True)
+            s = self.fused_schedule(op, k, by_name)
+            packed = [n for n in k.inlined if id(by_name[n]) in nonlinear]
+            if packed and not self.tiles(s):
+                # The kernel's tiles do not divide the dequantization's
+                # reads: it is a kernel of its own (or host loops) before.
+                k.inlined = [n for n in k.inlined if n not in packed]
+                for name in packed:
+                    alone(by_name[name], FusedKernel(name, self.node_of[id(by_name[name])],
+                                                     None))
+                s = self.fused_schedule(op, k, by_name)
             k.schedule = s
             result.append(k)
         return result
+
+    def fused_schedule(self, op, k, by_name):
+        """The default schedule of kernel k's anchor `op` with k's fusions."""
+        s = self.default_schedule(op)
+        for name in k.computed_at:
+            s.compute_at(by_name[name].outputs[0], self.row_axis(op))
+        for name in k.inlined:
+            s.compute_inline(by_name[name].outputs[0])
+        if k.epilogue is not None:
+            s.reverse_compute_at(by_name[k.epilogue].outputs[0], self.epilogue_axis(s))
+        return s
 
     def tiles(self, s) -> bool:
         """Whether ext-apply-schedule tiles schedule `s` of one compute (its

@@ -107,6 +107,8 @@ ARITY = {
     "ReduceMin": (1, 2, 1, 1), "LogSoftmax": (1, 1, 1, 1), "MaxPool": (1, 1, 1, 2),
     "AveragePool": (1, 1, 1, 1), "GlobalAveragePool": (1, 1, 1, 1),
     "GlobalMaxPool": (1, 1, 1, 1),
+    # onnx_ops_quant.py
+    "DequantizeLinear": (2, 3, 1, 1), "com.microsoft.MatMulNBits": (3, 6, 1, 1),
 }
 
 
@@ -187,6 +189,11 @@ ATTRIBUTES = {
             "auto_pad": (_STRING, _one_of("NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER")),
             "storage_order": (_INT, _flag)}
        for op in ("MaxPool", "AveragePool")},
+    "DequantizeLinear": {"axis": (_INT, None), "block_size": (_INT, _not_negative)},
+    "com.microsoft.MatMulNBits": {
+        "K": (_INT, _positive), "N": (_INT, _positive), "bits": (_INT, None),
+        "block_size": (_INT, _positive), "accuracy_level": (_INT, None),
+        "weight_prepacked": (_INT, None)},
 }
 
 # TensorProto data types: (bytes per element, the typed field holding
@@ -206,6 +213,14 @@ def node_name(node) -> str:
     """A node's name, or for an unnamed one its first output."""
     return node.name or (f"<unnamed, output {node.output[0]!r}>" if node.output
                          else "<unnamed>")
+
+
+def op_key(node) -> str:
+    """The key of a node's op in the importer's table: its op type in the
+    default domain, `domain.op_type` in another (com.microsoft.MatMulNBits)."""
+    if node.domain in ("", "ai.onnx"):
+        return node.op_type
+    return f"{node.domain}.{node.op_type}"
 
 
 def node_label(node) -> str:
@@ -262,7 +277,7 @@ def check_model(onnx_mod, model, ops, input_shapes: Optional[Dict] = None,
         problems += [f"initializer '{t.name}': {p}" for p in tensor_problems(t)]
     problems += _input_problems(onnx_mod, g, input_shapes or {})
     for node in g.node:
-        if node.domain in ("", "ai.onnx") and node.op_type in ops:
+        if op_key(node) in ops:
             problems += [f"{node_label(node)}: {p}" for p in _node_problems(onnx_mod, node)]
     if problems:
         raise InvalidModelError(problems)
@@ -276,7 +291,7 @@ def check_supported(model, ops, folded=()):
     that load folds when their inputs are known (Shape, Range, ...): one
     left means its input was not (a dynamic dimension)."""
     g = model.graph
-    bad = [n for n in g.node if n.domain not in ("", "ai.onnx") or n.op_type not in ops]
+    bad = [n for n in g.node if op_key(n) not in ops]
     if not bad:
         return
 
@@ -336,7 +351,7 @@ def _graph_problems(g, ops) -> List[str]:
         label = node_label(node)
         if not node.op_type:
             problems.append(f"{label} has no op type")
-        if node.domain in ("", "ai.onnx") and node.op_type in ops:
+        if op_key(node) in ops:
             problems += _arity_problems(node, label)
         for x in node.input:
             if not x or x in written:
@@ -368,7 +383,7 @@ def _graph_problems(g, ops) -> List[str]:
 
 
 def _arity_problems(node, label) -> List[str]:
-    lo, hi, out_lo, out_hi = ARITY[node.op_type]
+    lo, hi, out_lo, out_hi = ARITY[op_key(node)]
     problems = []
     for what, values, least, most in (("inputs", node.input, lo, hi),
                                       ("outputs", node.output, out_lo, out_hi)):
@@ -388,7 +403,7 @@ def _arity_problems(node, label) -> List[str]:
 def _node_problems(onnx_mod, node) -> List[str]:
     """The attributes of one node of an op ext maps."""
     problems, values = [], {}
-    spec = ATTRIBUTES.get(node.op_type, {})
+    spec = ATTRIBUTES.get(op_key(node), {})
     for a in node.attribute:
         if a.name not in spec:
             continue
