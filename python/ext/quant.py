@@ -157,10 +157,11 @@ def quantize(w: np.ndarray, fmt: str = "int4", group_size: int = 128,
     w = np.asarray(w, np.float32)
     n, k = w.shape
     f, group = _check(fmt, n, k, group_size, zeros)
-    if _dt.canonical(dtype) not in ("f16", "f32"):
-        raise ValueError(f"scales in {dtype}: float16 or float32 (the activations may be "
-                         "bfloat16)")
-    sdt = _dt.numpy_dtype(_dt.canonical(dtype))
+    if _dt.canonical(dtype) not in ("f16", "bf16", "f32"):
+        raise ValueError(f"scales in {dtype}: float16, bfloat16 or float32 (the type the "
+                         "weight is dequantized to; mma takes it with activations of the "
+                         "same type)")
+    sdt = _Rounding(dtype)
     g = w.reshape(n, k // group, group)
     zeros_out = None
     if f.integer and zeros is not None:
@@ -168,29 +169,29 @@ def quantize(w: np.ndarray, fmt: str = "int4", group_size: int = 128,
         lo, hi = g.min(-1), g.max(-1)
         scale = np.maximum(hi - lo, 1e-8) / top
         zero = np.clip(np.round(-lo / scale), 0, top)
-        scale_s = scale.astype(sdt)
-        s32 = scale_s.astype(np.float32)[..., None]
+        scale_s = sdt.store(scale)
+        s32 = sdt.value(scale_s)[..., None]
         if zeros == "rescale":
-            z = (zero * scale).astype(sdt)  # w = code * scale - z
-            codes = np.clip(np.round((g + z.astype(np.float32)[..., None]) / s32), 0, top)
+            z = sdt.store(zero * scale)  # w = code * scale - z
+            codes = np.clip(np.round((g + sdt.value(z)[..., None]) / s32), 0, top)
             zeros_out = z
         else:
             codes = np.clip(np.round(g / s32) + zero[..., None], 0, top)
-            zeros_out = zero.astype(np.uint8 if zeros == "quantized" else sdt)
+            zeros_out = zero.astype(np.uint8) if zeros == "quantized" else sdt.store(zero)
     elif f.integer:
         top = (1 << (f.bits - 1)) - 1
-        scale_s = (np.maximum(np.abs(g).max(-1), 1e-8) / top).astype(sdt)
-        codes = np.clip(np.round(g / scale_s.astype(np.float32)[..., None]), -top - 1, top)
+        scale_s = sdt.store(np.maximum(np.abs(g).max(-1), 1e-8) / top)
+        codes = np.clip(np.round(g / sdt.value(scale_s)[..., None]), -top - 1, top)
         codes = codes.astype(np.int64) & ((1 << f.bits) - 1)  # two's complement
     elif f.levels is not None:
         levels = np.array(f.levels, np.float32)
-        scale_s = (np.maximum(np.abs(g).max(-1), 1e-8) / np.abs(levels).max()).astype(sdt)
-        x = g / scale_s.astype(np.float32)[..., None]
+        scale_s = sdt.store(np.maximum(np.abs(g).max(-1), 1e-8) / np.abs(levels).max())
+        x = g / sdt.value(scale_s)[..., None]
         codes = np.abs(x[..., None] - levels).argmin(-1)
     else:
         top = 448.0 if f.fp8 == "f8E4M3FN" else 57344.0
-        scale_s = (np.maximum(np.abs(g).max(-1), 1e-8) / top).astype(sdt)
-        codes = _dt.to_f8_bits(g / scale_s.astype(np.float32)[..., None], f.fp8)
+        scale_s = sdt.store(np.maximum(np.abs(g).max(-1), 1e-8) / top)
+        codes = _dt.to_f8_bits(g / sdt.value(scale_s)[..., None], f.fp8)
     codes = np.asarray(codes).reshape(n, k)
     packed = pack(codes, f.bits)
     if f.bits == 8 and f.integer and f.signed:
@@ -203,26 +204,51 @@ def dequantize(q: QuantizedWeight) -> np.ndarray:
     value and each product or difference rounded to `dtype` as the kernel's
     arithmetic in that type rounds it)."""
     f = _format(q.fmt)
-    sdt = _dt.numpy_dtype(_dt.canonical(q.dtype))
+    r = _Rounding(q.dtype).round
     codes = unpack(q.packed, f.bits, q.k).astype(np.int64)
     rep = lambda a: np.repeat(np.asarray(a), q.group, 1)  # noqa: E731
     if f.integer and q.zeros_mode is None:
         half = 1 << (f.bits - 1)
-        value = ((codes ^ half) - half).astype(sdt)
+        value = r((codes ^ half) - half)
     elif f.levels is not None:
-        value = np.array(f.levels, np.float32)[codes].astype(sdt)
+        value = r(np.array(f.levels, np.float32)[codes])
     elif f.fp8 is not None:
-        value = _dt.from_f8_bits(codes.astype(np.uint8), f.fp8).astype(sdt)
+        value = r(_dt.from_f8_bits(codes.astype(np.uint8), f.fp8))
     else:
-        value = codes.astype(sdt)
-    s = rep(q.scales).astype(sdt)
+        value = r(codes)
+    s = rep(_Rounding(q.dtype).value(q.scales))
     if q.zeros_mode == "rescale":
-        w = (value * s).astype(sdt) - rep(q.zeros).astype(sdt)
+        w = r(r(value * s) - rep(_Rounding(q.dtype).value(q.zeros)))
     elif q.zeros_mode is not None:
-        w = (value - rep(q.zeros).astype(sdt)).astype(sdt) * s
+        z = q.zeros.astype(np.float32) if q.zeros_mode == "quantized" else \
+            _Rounding(q.dtype).value(q.zeros)
+        w = r(r(value - rep(z)) * s)
     else:
-        w = value * s
-    return w.astype(sdt).astype(np.float32)
+        w = r(value * s)
+    return w
+
+
+class _Rounding:
+    """Values of the type W is dequantized to, in numpy: `round` (float32
+    values rounded to it), `store` (arrays as ext passes it: float16,
+    bfloat16 bits, float32) and `value` (stored arrays as float32)."""
+
+    def __init__(self, dtype):
+        self.dtype = _dt.canonical(dtype)
+
+    def store(self, x):
+        x = np.asarray(x, np.float32)
+        if self.dtype == "bf16":
+            return _dt.to_bf16_bits(x)
+        return x.astype(_dt.numpy_dtype(self.dtype))
+
+    def value(self, a):
+        if self.dtype == "bf16":
+            return _dt.from_bf16_bits(a)
+        return np.asarray(a).astype(np.float32)
+
+    def round(self, x):
+        return self.value(self.store(x))
 
 
 def _dequant_expr(f: Format, q: QuantizedWeight, Wq, S, Z):

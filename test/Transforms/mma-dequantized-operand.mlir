@@ -3,34 +3,39 @@
 // RUN: ext-opt %s --ext-apply-schedule --ext-kernel-to-gpu --ext-tile-ops-to-threads -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK --allow-empty
 
 // W4A16: C += A * ((nibble(Wq[n, k / 2], k % 2) - 8) * S[n, k / 128]). A
-// keeps ldmatrix; B's fragment is built per element in mma.sync's B layout
-// (k = 2 t + c + 8 r, n = g; g = lane / 4, t = lane mod 4): the packed byte
-// and the group's scale loaded from their shared tiles at the maps' (n,
-// k floordiv 2) and (n, 0), the dequantization cloned over them.
+// keeps ldmatrix; B's fragment is built a register at a time in mma.sync's
+// B layout (k = 2 t + c + 8 r, n = g; g = lane / 4, t = lane mod 4): the
+// two k of a register share the packed byte and the group's scale, loaded
+// once each; k % 2 is a constant per element, so both nibbles move into the
+// halves of one 32-bit word ((w | w << 12) & 0x000F000F), ORed into the
+// mantissa of 1024.0 (0x6400) and converted by one f16x2 subtraction; the
+// centring and the scale are f16x2 ops.
 // CHECK-LABEL: func @w4a16
 // CHECK:       nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<16x32xf16, {{.*}}> -> vector<4x2xf16>
 // CHECK:       %[[G:.*]] = arith.divui %[[LANE:.*]], %c4{{.*}} : index
 // CHECK:       %[[T:.*]] = arith.remui %[[LANE]], %c4{{.*}} : index
-// CHECK:       %[[K:.*]] = arith.muli %[[T]], %c2{{.*}} : index
 // CHECK:       %[[N:.*]] = arith.addi %{{.*}}, %[[G]] : index
-// CHECK:       %[[BYTE:.*]] = arith.divui %[[K]], %c2{{.*}} : index
-// CHECK:       %[[PACKED:.*]] = memref.load %[[WQ:.*]][%[[N]], %[[BYTE]]] : memref<64x16xi8, {{.*}}#gpu.address_space<workgroup>>
+// CHECK:       %[[PACKED:.*]] = memref.load %[[WQ:.*]][%[[N]], %[[T]]] : memref<64x16xi8, {{.*}}#gpu.address_space<workgroup>>
 // CHECK:       %[[SCALE:.*]] = memref.load %[[S:.*]][%[[N]], %c0{{.*}}] : memref<64x1xf16, {{.*}}#gpu.address_space<workgroup>>
-// CHECK:       arith.remui
-// CHECK:       arith.shrui %[[PACKED]]
-// CHECK:       arith.andi
-// CHECK:       arith.uitofp
-// CHECK:       %[[E0:.*]] = arith.mulf %{{.*}}, %[[SCALE]] : f16
-// The next element, k + 1: the other nibble of the same byte.
-// CHECK:       %[[K1:.*]] = arith.addi %{{.*}}, %c1{{.*}} : index
-// CHECK:       arith.divui %[[K1]], %c2
-// CHECK:       memref.load %[[WQ]]
-// CHECK:       %[[E1:.*]] = arith.mulf {{.*}} : f16
-// CHECK:       arith.addi %{{.*}}, %c8{{.*}} : index
-// CHECK:       %[[E2:.*]] = arith.mulf {{.*}} : f16
-// CHECK:       arith.addi %{{.*}}, %c9{{.*}} : index
-// CHECK:       %[[E3:.*]] = arith.mulf {{.*}} : f16
-// CHECK:       %[[FRAG:.*]] = vector.from_elements %[[E0]], %[[E1]], %[[E2]], %[[E3]] : vector<2x2xf16>
+// CHECK-NOT:   memref.load
+// CHECK:       %[[WORD:.*]] = arith.extui %[[PACKED]] : i8 to i32
+// CHECK:       %[[HIGH:.*]] = arith.shli %[[WORD]], %c12_i32
+// CHECK:       %[[BOTH:.*]] = arith.ori %[[WORD]], %[[HIGH]] : i32
+// CHECK:       %[[CODES:.*]] = arith.andi %[[BOTH]], %c983055_i32 : i32
+// CHECK:       %[[V:.*]] = vector.broadcast %[[CODES]] : i32 to vector<1xi32>
+// CHECK:       %[[PAIR:.*]] = vector.bitcast %[[V]] : vector<1xi32> to vector<2xi16>
+// CHECK:       %[[MAGIC:.*]] = arith.ori %[[PAIR]], %{{.*}} : vector<2xi16>
+// CHECK:       %[[F:.*]] = arith.bitcast %[[MAGIC]] : vector<2xi16> to vector<2xf16>
+// CHECK:       %[[CODE:.*]] = arith.subf %[[F]], %{{.*}} : vector<2xf16>
+// CHECK:       %[[CENTERED:.*]] = arith.subf %[[CODE]], %{{.*}} : vector<2xf16>
+// CHECK:       %[[SCALES:.*]] = vector.broadcast %[[SCALE]] : f16 to vector<2xf16>
+// CHECK:       %[[E01:.*]] = arith.mulf %[[CENTERED]], %[[SCALES]] : vector<2xf16>
+// CHECK:       %[[R0:.*]] = vector.insert %[[E01]], %{{.*}} [0] : vector<2xf16> into vector<2x2xf16>
+// The next register, k + 8: byte t + 4.
+// CHECK:       %[[T4:.*]] = arith.addi %[[T]], %c4{{.*}} : index
+// CHECK:       memref.load %[[WQ]][%{{.*}}, %[[T4]]]
+// CHECK:       %[[E89:.*]] = arith.mulf {{.*}} : vector<2xf16>
+// CHECK:       %[[FRAG:.*]] = vector.insert %[[E89]], %[[R0]] [1] : vector<2xf16> into vector<2x2xf16>
 // CHECK:       nvgpu.mma.sync(%{{.*}}, %[[FRAG]], %{{.*}}) {mmaShape = [16, 8, 16]}
 
 // Per 32-deep k tile: one ldmatrix.x4 of A per 16-deep step, none of B (two

@@ -31,6 +31,7 @@
 #include "ext/Support/IndexConstant.h"
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 
+#include "FactorLanes.h"
 #include "WarpgroupMmaAccumulation.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -40,7 +41,6 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
@@ -352,57 +352,20 @@ private:
     return idx;
   }
 
-  /// `e` evaluated at `dims` (tile-local indices, never negative, so
-  /// floordiv and mod are the unsigned divisions).
-  Value expand(AffineExpr e, ArrayRef<Value> dims) {
-    if (auto d = dyn_cast<AffineDimExpr>(e))
-      return dims[d.getPosition()];
-    if (auto cst = dyn_cast<AffineConstantExpr>(e))
-      return c(cst.getValue());
-    auto bin = cast<AffineBinaryOpExpr>(e);
-    Value l = expand(bin.getLHS(), dims), r = expand(bin.getRHS(), dims);
-    switch (e.getKind()) {
-    case AffineExprKind::Add:
-      return add(l, r);
-    case AffineExprKind::Mul:
-      return rw.createOrFold<arith::MulIOp>(loc, l, r);
-    case AffineExprKind::FloorDiv:
-      return rw.createOrFold<arith::DivUIOp>(loc, l, r);
-    case AffineExprKind::CeilDiv:
-      return rw.createOrFold<arith::CeilDivUIOp>(loc, l, r);
-    default:
-      return rw.createOrFold<arith::RemUIOp>(loc, l, r);
-    }
+  /// The operand's element at tile-local (`x` along M or N, `k`), read
+  /// from its tile.
+  Value element(bool isA, Value x, Value k) {
+    return memref::LoadOp::create(rw, loc, isA ? p.a : p.b,
+                                  tileIndices(isA, x, k));
   }
 
-  /// The operand's element at tile-local (`x` along M or N, `k`): a load of
-  /// its tile, or its factor's ops cloned over loads of the factor's inputs
-  /// at their maps.
-  Value element(bool isA, Value x, Value k) {
-    const std::optional<ProductFactor> &f = p.factor(isA);
-    if (!f)
-      return memref::LoadOp::create(rw, loc, isA ? p.a : p.b,
-                                    tileIndices(isA, x, k));
-    SmallVector<Value> dims(op.getAxisList().size());
-    dims[isA ? p.mAxis : p.nAxis] = x;
-    dims[p.kAxis] = k;
-    Block &body = op.getBodyBlock();
-    IRMapping mapping;
-    for (unsigned i : f->inputs) {
-      SmallVector<Value> idx;
-      for (AffineExpr e : op.getInputMap(i).getResults())
-        idx.push_back(expand(e, dims));
-      mapping.map(body.getArgument(i),
-                  memref::LoadOp::create(rw, loc, op.getInputs()[i], idx));
-    }
-    for (Operation *o : f->ops) {
-      if (auto index = dyn_cast<IndexOp>(o))
-        mapping.map(index.getResult(),
-                    dims[*op.getAxisPosition(index.getAxis())]);
-      else
-        rw.clone(*o, mapping);
-    }
-    return mapping.lookup(f->value);
+  /// A computed factor's `lanes` consecutive k at tile-local (x, kScale *
+  /// kVar + kConst + c) (FactorLanes.h).
+  Value factorRun(bool isA, Value x, Value kVar, int64_t kScale,
+                  int64_t kConst, int64_t lanes) {
+    return buildFactorLanes(rw, loc, op, *p.factor(isA),
+                            isA ? p.mAxis : p.nAxis, p.kAxis, x, kVar, kScale,
+                            kConst, lanes);
   }
 
   /// Whether a vector read (ldmatrix rows, AMD operand vectors) of `elems`
@@ -514,8 +477,19 @@ private:
                                        tileIndices(isA, x, k),
                                        /*transpose=*/!inner, rows);
     }
-    // Scalar loads by the per-lane layout.
     Value g = div(lane, 4), tg = rem(lane, 4);
+    if (p.factor(isA)) { // each register's run of k built at once
+      Value frag =
+          arith::ConstantOp::create(rw, loc, type, rw.getZeroAttr(type));
+      for (int64_t r = 0; r < rows; ++r) {
+        Value x = isA ? add(base, add(g, 8 * (r % 2))) : add(base, g);
+        int64_t kConst = (half ? 8 : 4) * (isA ? r / 2 : r) + k0;
+        Value run = factorRun(isA, x, tg, half ? 2 : 1, kConst, cols);
+        frag = vector::InsertOp::create(rw, loc, run, frag, r);
+      }
+      return frag;
+    }
+    // Scalar loads by the per-lane layout.
     SmallVector<Value> items;
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t col = 0; col < cols; ++col) {
@@ -537,6 +511,10 @@ private:
     int64_t kPerLane = mma.getK() * m / mma.getWarpSize();
     Value tile = isA ? p.a : p.b;
     Value x = add(base, rem(lane, m));
+    if (p.factor(isA)) {
+      Value run = factorRun(isA, x, div(lane, m), kPerLane, k0, kPerLane);
+      return kPerLane == 1 ? vector::ExtractOp::create(rw, loc, run, 0) : run;
+    }
     Value kFirst = add(mul(div(lane, m), kPerLane), k0);
     if (kPerLane == 1)
       return element(isA, x, kFirst);

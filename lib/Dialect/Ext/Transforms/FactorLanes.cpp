@@ -1,0 +1,491 @@
+//===- FactorLanes.cpp - a computed operand, several k at once ------------===//
+//
+// See FactorLanes.h. Each value of the factor's body is kept in the most
+// specific form known: per-lane affine expressions (index arithmetic,
+// folded to constants where k's parity decides it), one scalar for every
+// lane, or a vector of the lanes; the magic-number conversion takes a
+// value's unsigned bound, tracked through masks, shifts and extensions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FactorLanes.h"
+
+#include "ext/Support/IndexConstant.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace ext;
+
+namespace {
+
+/// One body value across the lanes.
+struct Entry {
+  SmallVector<AffineExpr> exprs; // index arithmetic, per lane
+  Type type;                     // the body value's type
+  Value uniform;                 // the same value in every lane
+  Value lanes;                   // vector<L x T>
+  Value wide16;                  // L == 2 integers: vector<2xi16> of them
+  uint64_t bound = ~uint64_t(0); // unsigned upper bound of integer lanes
+  Operation *origin = nullptr;   // the body op it was cloned from
+};
+
+class LaneBuilder {
+public:
+  LaneBuilder(RewriterBase &rw, Location loc, TileComputeOp op,
+              unsigned xAxis, unsigned kAxis, Value x, Value kVar,
+              int64_t kScale, int64_t kConst, int64_t lanes)
+      : rw(rw), loc(loc), op(op), xAxis(xAxis), kAxis(kAxis), x(x),
+        kVar(kVar), kScale(kScale), kConst(kConst), L(lanes) {}
+
+  Value build(const ProductFactor &f) {
+    Block &body = op.getBodyBlock();
+    for (unsigned i : f.inputs)
+      table[body.getArgument(i)] = loadInput(i);
+    for (Operation *o : f.ops)
+      visit(o);
+    return vectorOf(get(f.value), f.value.getType());
+  }
+
+private:
+  // --- forms ------------------------------------------------------------
+  VectorType vecOf(Type t) { return VectorType::get({L}, t); }
+
+  /// `e` (over the compute's axes) at lane `c`: d0 = x, d1 = kVar.
+  AffineExpr atLane(AffineExpr e, int64_t c) {
+    MLIRContext *ctx = rw.getContext();
+    SmallVector<AffineExpr> dims(op.getAxisList().size(),
+                                 getAffineConstantExpr(0, ctx));
+    dims[xAxis] = getAffineDimExpr(0, ctx);
+    dims[kAxis] = getAffineDimExpr(1, ctx) * kScale + kConst + c;
+    return simplify(e.replaceDimsAndSymbols(dims, {}));
+  }
+
+  AffineExpr simplify(AffineExpr e) {
+    return simplifyAffineExpr(e, 2, symbols.size());
+  }
+
+  /// An index from above the body: a symbol, times its constant factor
+  /// (the k tile's offset, iv * tileK, keeps k's parity known).
+  AffineExpr outsideExpr(Value v) {
+    MLIRContext *ctx = rw.getContext();
+    APInt c;
+    if (matchPattern(v, m_ConstantInt(&c)))
+      return getAffineConstantExpr(c.getSExtValue(), ctx);
+    int64_t factor = 1;
+    if (auto mul = v.getDefiningOp<arith::MulIOp>();
+        mul && matchPattern(mul.getRhs(), m_ConstantInt(&c))) {
+      factor = c.getSExtValue();
+      v = mul.getLhs();
+    }
+    auto *it = llvm::find(symbols, v);
+    if (it == symbols.end())
+      symbols.push_back(v);
+    return getAffineSymbolExpr(llvm::find(symbols, v) - symbols.begin(), ctx) *
+           factor;
+  }
+
+  static bool allEqual(ArrayRef<AffineExpr> exprs) {
+    return llvm::all_equal(exprs);
+  }
+
+  /// `e` over (x, kVar) as index arithmetic (tile-local indices are never
+  /// negative: floordiv and mod are the unsigned divisions).
+  Value expand(AffineExpr e) {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return d.getPosition() == 0 ? x : kVar;
+    if (auto cst = dyn_cast<AffineConstantExpr>(e))
+      return constIndex(rw, loc, cst.getValue());
+    if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+      return symbols[sym.getPosition()];
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    Value l = expand(bin.getLHS()), r = expand(bin.getRHS());
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+      return rw.createOrFold<arith::AddIOp>(loc, l, r);
+    case AffineExprKind::Mul:
+      return rw.createOrFold<arith::MulIOp>(loc, l, r);
+    case AffineExprKind::FloorDiv:
+      return rw.createOrFold<arith::DivUIOp>(loc, l, r);
+    case AffineExprKind::CeilDiv:
+      return rw.createOrFold<arith::CeilDivUIOp>(loc, l, r);
+    default:
+      return rw.createOrFold<arith::RemUIOp>(loc, l, r);
+    }
+  }
+
+  bool isUniform(const Entry &e) {
+    return e.uniform || (!e.exprs.empty() && allEqual(e.exprs));
+  }
+  /// `e` as a value of `type` (an index or an integer the body cast it to).
+  Value materialize(AffineExpr e, Type type) {
+    if (auto cst = dyn_cast<AffineConstantExpr>(e); cst && !type.isIndex())
+      return arith::ConstantOp::create(
+          rw, loc, rw.getIntegerAttr(type, cst.getValue()));
+    Value v = expand(e);
+    return type.isIndex() ? v : rw.createOrFold<arith::IndexCastOp>(loc, type, v);
+  }
+  Value scalarOf(const Entry &e) {
+    return e.uniform ? e.uniform : materialize(e.exprs[0], e.type);
+  }
+  Value vectorOf(const Entry &e, Type elem) {
+    if (e.lanes)
+      return e.lanes;
+    if (isUniform(e))
+      return rw.createOrFold<vector::BroadcastOp>(loc, vecOf(elem), scalarOf(e));
+    if (auto values = constants(e)) {
+      SmallVector<Attribute> attrs;
+      for (int64_t v : *values)
+        attrs.push_back(rw.getIntegerAttr(elem, v));
+      return arith::ConstantOp::create(
+          rw, loc, DenseElementsAttr::get(vecOf(elem), attrs));
+    }
+    SmallVector<Value> items;
+    for (AffineExpr x : e.exprs)
+      items.push_back(materialize(x, elem));
+    return vector::FromElementsOp::create(rw, loc, vecOf(elem), items);
+  }
+  Value laneOf(const Entry &e, int64_t c) {
+    if (isUniform(e))
+      return scalarOf(e);
+    if (!e.exprs.empty())
+      return materialize(e.exprs[c], e.type);
+    return vector::ExtractOp::create(rw, loc, e.lanes, c);
+  }
+
+  /// The integer constants of the lanes, when they are known.
+  std::optional<SmallVector<int64_t>> constants(const Entry &e) {
+    SmallVector<int64_t> out;
+    if (!e.exprs.empty()) {
+      for (AffineExpr x : e.exprs) {
+        auto cst = dyn_cast<AffineConstantExpr>(x);
+        if (!cst)
+          return std::nullopt;
+        out.push_back(cst.getValue());
+      }
+      return out;
+    }
+    APInt one;
+    if (e.uniform && matchPattern(e.uniform, m_ConstantInt(&one)))
+      return SmallVector<int64_t>(L, one.getZExtValue());
+    DenseIntElementsAttr many;
+    if (e.lanes && matchPattern(e.lanes, m_Constant(&many))) {
+      for (const APInt &v : many.getValues<APInt>())
+        out.push_back(v.getZExtValue());
+      return out;
+    }
+    return std::nullopt;
+  }
+
+  /// The entry of `v` (a value from above the body: uniform).
+  Entry get(Value v) {
+    auto it = table.find(v);
+    if (it != table.end())
+      return it->second;
+    Entry e;
+    e.type = v.getType();
+    if (v.getType().isIndex())
+      e.exprs.assign(L, outsideExpr(v));
+    else
+      e.uniform = v;
+    return e;
+  }
+
+  // --- loads ------------------------------------------------------------
+  Entry loadInput(unsigned i) {
+    Value tile = op.getInputs()[i];
+    AffineMap map = op.getInputMap(i);
+    SmallVector<SmallVector<AffineExpr>> perLane(L);
+    for (int64_t c = 0; c < L; ++c)
+      for (AffineExpr e : map.getResults())
+        perLane[c].push_back(atLane(e, c));
+    auto load = [&](ArrayRef<AffineExpr> exprs) -> Value {
+      SmallVector<Value> idx;
+      for (AffineExpr e : exprs)
+        idx.push_back(expand(e));
+      return memref::LoadOp::create(rw, loc, tile, idx);
+    };
+    Entry e;
+    Type elem = cast<MemRefType>(tile.getType()).getElementType();
+    e.type = elem;
+    if (elem.isInteger() && elem.getIntOrFloatBitWidth() < 64)
+      e.bound = (uint64_t(1) << elem.getIntOrFloatBitWidth()) - 1;
+    // One load where every lane reads the same element (two int4 codes
+    // of a byte, a group's scale).
+    if (llvm::all_equal(perLane)) {
+      e.uniform = load(perLane[0]);
+      return e;
+    }
+    SmallVector<Value> items;
+    for (int64_t c = 0; c < L; ++c)
+      items.push_back(load(perLane[c]));
+    e.lanes = vector::FromElementsOp::create(rw, loc, vecOf(elem), items);
+    return e;
+  }
+
+  // --- ops --------------------------------------------------------------
+  void visit(Operation *o) {
+    Value result = o->getResult(0);
+    Entry e;
+    if (auto index = dyn_cast<IndexOp>(o)) {
+      unsigned axis = *op.getAxisPosition(index.getAxis());
+      for (int64_t c = 0; c < L; ++c)
+        e.exprs.push_back(atLane(getAffineDimExpr(axis, rw.getContext()), c));
+    } else if (!affineIntOp(o, e)) {
+      e = general(o);
+    }
+    e.origin = o;
+    e.type = result.getType();
+    if (Type t = result.getType(); t.isInteger() &&
+                                    t.getIntOrFloatBitWidth() < 64)
+      e.bound = std::min(e.bound, boundOf(o, e, t.getIntOrFloatBitWidth()));
+    table[result] = std::move(e);
+  }
+
+  /// Whether `e` cannot be negative (indices and offsets are not).
+  static bool nonNegative(AffineExpr e) {
+    if (auto cst = dyn_cast<AffineConstantExpr>(e))
+      return cst.getValue() >= 0;
+    if (auto bin = dyn_cast<AffineBinaryOpExpr>(e))
+      return nonNegative(bin.getLHS()) && nonNegative(bin.getRHS());
+    return true; // dims and symbols
+  }
+
+  /// Index arithmetic over known per-lane expressions stays affine, through
+  /// casts to integers too (the TE's `k % 2` is i32 arithmetic on an
+  /// index_cast of k; indices fit): k's parity becomes a constant.
+  bool affineIntOp(Operation *o, Entry &e) {
+    Type type = o->getResult(0).getType();
+    if (!type.isIntOrIndex() || type.isInteger(1))
+      return false;
+    MLIRContext *ctx = rw.getContext();
+    APInt value;
+    if (isa<arith::ConstantOp>(o) && matchPattern(o->getResult(0), m_ConstantInt(&value))) {
+      e.exprs.assign(L, getAffineConstantExpr(value.getSExtValue(), ctx));
+      return true;
+    }
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(o)) {
+      e.exprs = get(o->getOperand(0)).exprs;
+      return !e.exprs.empty();
+    }
+    if (o->getNumOperands() != 2)
+      return false;
+    Entry l = get(o->getOperand(0)), r = get(o->getOperand(1));
+    if (l.exprs.empty() || r.exprs.empty())
+      return false;
+    std::optional<int64_t> divisor;
+    if (auto cst = dyn_cast<AffineConstantExpr>(r.exprs[0]);
+        cst && cst.getValue() > 0 && allEqual(r.exprs))
+      divisor = cst.getValue();
+    for (int64_t c = 0; c < L; ++c) {
+      AffineExpr a = l.exprs[c], b = r.exprs[c], out;
+      bool divisible = divisor && nonNegative(a);
+      if (isa<arith::AddIOp>(o))
+        out = a + b;
+      else if (isa<arith::SubIOp>(o))
+        out = a - b;
+      else if (isa<arith::MulIOp>(o) &&
+               (isa<AffineConstantExpr>(a) || isa<AffineConstantExpr>(b)))
+        out = a * b;
+      else if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(o) &&
+               divisible)
+        out = a.floorDiv(*divisor);
+      else if (isa<arith::RemUIOp, arith::RemSIOp>(o) && divisible)
+        out = a % *divisor;
+      else
+        return false;
+      e.exprs.push_back(simplify(out));
+    }
+    return true;
+  }
+
+  /// An unsigned bound of `o`'s integer result `e` (width `w`).
+  uint64_t boundOf(Operation *o, const Entry &e, unsigned w) {
+    uint64_t full = (uint64_t(1) << w) - 1;
+    auto bound = [&](unsigned i) { return get(o->getOperand(i)).bound; };
+    auto consts = [&](unsigned i) { return constants(get(o->getOperand(i))); };
+    if (auto mine = constants(e))
+      return *llvm::max_element(*mine);
+    if (isa<arith::AndIOp>(o))
+      return std::min(bound(0), bound(1));
+    if (isa<arith::ExtUIOp>(o))
+      return std::min(bound(0), full);
+    if (isa<arith::ShRUIOp>(o))
+      if (auto s = consts(1))
+        return bound(0) >> *llvm::min_element(*s);
+    return full;
+  }
+
+  /// A clone of `o` over the lanes: scalar where every operand is uniform,
+  /// vector ops where `o` maps element-wise, one clone per lane otherwise;
+  /// with the conversions and the code-pair extraction of FactorLanes.h.
+  Entry general(Operation *o) {
+    SmallVector<Entry> ins;
+    for (Value v : o->getOperands())
+      ins.push_back(get(v));
+    if (Entry e; magicConversion(o, ins, e))
+      return e;
+    Entry e;
+    if (llvm::all_of(ins, [&](const Entry &in) { return isUniform(in); })) {
+      SmallVector<Value> operands;
+      for (const Entry &in : ins)
+        operands.push_back(scalarOf(in));
+      e.uniform = cloneWith(o, operands, o->getResultTypes());
+      return e;
+    }
+    Type type = o->getResult(0).getType();
+    bool smallFloat = llvm::any_of(o->getOperandTypes(), isSmallFloat) ||
+                      isSmallFloat(type);
+    if (OpTrait::hasElementwiseMappableTraits(o) && o->getNumResults() == 1 &&
+        !smallFloat) {
+      SmallVector<Value> operands;
+      for (auto [in, v] : llvm::zip(ins, o->getOperands()))
+        operands.push_back(vectorOf(in, v.getType()));
+      e.lanes = cloneWith(o, operands, {vecOf(type)});
+      if (L == 2)
+        e.wide16 = codePair(o, ins);
+      return e;
+    }
+    SmallVector<Value> items;
+    for (int64_t c = 0; c < L; ++c) {
+      SmallVector<Value> operands;
+      for (const Entry &in : ins)
+        operands.push_back(laneOf(in, c));
+      items.push_back(cloneWith(o, operands, o->getResultTypes()));
+    }
+    e.lanes = vector::FromElementsOp::create(rw, loc, vecOf(type), items);
+    return e;
+  }
+
+  static bool isSmallFloat(Type t) {
+    return isa<FloatType>(t) && t.getIntOrFloatBitWidth() < 16;
+  }
+
+  Value cloneWith(Operation *o, ValueRange operands, TypeRange types) {
+    OperationState state(loc, o->getName());
+    state.addOperands(operands);
+    state.addTypes(types);
+    state.addAttributes(o->getAttrs());
+    Operation *made = rw.create(state);
+    SmallVector<Value> folded;
+    if (succeeded(rw.tryFold(made, folded)) && !folded.empty()) {
+      rw.eraseOp(made);
+      return folded[0];
+    }
+    return made->getResult(0);
+  }
+
+  /// `andi(shrui(byte, s_c), m)` with one byte for both lanes: both codes
+  /// moved into the halves of a 32-bit word, (w >> s0 | w << (16 - s1)) &
+  /// (m | m << 16); valid where m keeps the low half's bits of w << (16 -
+  /// s1) out (m < 2^(16 - s1)).
+  Value codePair(Operation *o, ArrayRef<Entry> ins) {
+    if (!isa<arith::AndIOp>(o))
+      return {};
+    auto mask = constants(ins[1]);
+    Operation *shift = ins[0].origin;
+    if (!mask || !llvm::all_equal(*mask) || !isa_and_nonnull<arith::ShRUIOp>(shift))
+      return {};
+    Entry byte = get(shift->getOperand(0));
+    auto amounts = constants(get(shift->getOperand(1)));
+    unsigned w = byte.uniform ? byte.uniform.getType().getIntOrFloatBitWidth() : 0;
+    if (!byte.uniform || !amounts || w > 16)
+      return {};
+    int64_t s0 = (*amounts)[0], s1 = (*amounts)[1], m = (*mask)[0];
+    if (s0 < 0 || s1 < 0 || s1 > 16 || s0 >= int64_t(w) ||
+        m >= (int64_t(1) << (16 - s1)))
+      return {};
+    Type i32 = rw.getI32Type();
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIntOp::create(rw, loc, i32, v).getResult();
+    };
+    Value word = arith::ExtUIOp::create(rw, loc, i32, byte.uniform);
+    Value lo = s0 ? arith::ShRUIOp::create(rw, loc, word, cst(s0)) : word;
+    Value hi = s1 < 16 ? arith::ShLIOp::create(rw, loc, word, cst(16 - s1)) : word;
+    Value both = arith::AndIOp::create(
+        rw, loc, arith::OrIOp::create(rw, loc, lo, hi), cst(m | (m << 16)));
+    Value asVector =
+        vector::BroadcastOp::create(rw, loc, VectorType::get({1}, i32), both);
+    return vector::BitCastOp::create(rw, loc, vecOf(rw.getI16Type()), asVector);
+  }
+
+  /// uitofp / sitofp of small integers to f16 or bf16: the value ORed into
+  /// the mantissa of 1024.0 (128.0), then one subtraction (exact: both are
+  /// representable); sitofp of iN biased by 2^(N-1) first.
+  bool magicConversion(Operation *o, ArrayRef<Entry> ins, Entry &e) {
+    if (!isa<arith::UIToFPOp, arith::SIToFPOp>(o))
+      return false;
+    Type to = getElementTypeOrSelf(o->getResult(0).getType());
+    Type from = o->getOperand(0).getType();
+    if (!(to.isF16() || to.isBF16()) || !from.isInteger() ||
+        from.getIntOrFloatBitWidth() > 16)
+      return false;
+    unsigned w = from.getIntOrFloatBitWidth();
+    uint64_t limit = to.isF16() ? 1024 : 128;
+    int64_t magic = to.isF16() ? 0x6400 : 0x4300;
+    Entry in = ins[0];
+    int64_t bias = 0;
+    if (isa<arith::SIToFPOp>(o)) {
+      if (w > 8)
+        return false;
+      bias = int64_t(1) << (w - 1);
+      in.bound = (uint64_t(1) << w) - 1;
+      in.wide16 = {};
+    }
+    if (in.bound >= limit)
+      return false;
+    bool uniform = isUniform(in);
+    auto shaped = [&](Type t) -> Type { return uniform ? t : vecOf(t); };
+    Type i16 = rw.getI16Type();
+    Value v = uniform ? scalarOf(in) : in.lanes;
+    if (!uniform && !v)
+      v = vectorOf(in, from);
+    auto constant = [&](Type t, Attribute a) -> Value {
+      if (uniform)
+        return arith::ConstantOp::create(rw, loc, cast<TypedAttr>(a));
+      return arith::ConstantOp::create(
+          rw, loc, DenseElementsAttr::get(vecOf(t), a));
+    };
+    if (bias)
+      v = arith::XOrIOp::create(rw, loc, v,
+                                constant(from, rw.getIntegerAttr(from, bias)));
+    Value narrow = in.wide16 ? in.wide16 : v;
+    if (!in.wide16 && w < 16)
+      narrow = arith::ExtUIOp::create(rw, loc, shaped(i16), v);
+    else if (!in.wide16 && w > 16)
+      narrow = arith::TruncIOp::create(rw, loc, shaped(i16), v);
+    Value ored = arith::OrIOp::create(rw, loc, narrow,
+                                      constant(i16, rw.getIntegerAttr(i16, magic)));
+    Value asFloat = arith::BitcastOp::create(rw, loc, shaped(to), ored);
+    double offset = double(limit + bias);
+    Value result = arith::SubFOp::create(
+        rw, loc, asFloat, constant(to, rw.getFloatAttr(to, offset)));
+    (uniform ? e.uniform : e.lanes) = result;
+    return true;
+  }
+
+  RewriterBase &rw;
+  Location loc;
+  TileComputeOp op;
+  unsigned xAxis, kAxis;
+  Value x, kVar;
+  int64_t kScale, kConst, L;
+  llvm::DenseMap<Value, Entry> table;
+  SmallVector<Value> symbols; // index values from above the body
+};
+
+} // namespace
+
+Value ext::buildFactorLanes(RewriterBase &rw, Location loc, TileComputeOp op,
+                            const ProductFactor &f, unsigned xAxis,
+                            unsigned kAxis, Value x, Value kVar,
+                            int64_t kScale, int64_t kConst, int64_t lanes) {
+  return LaneBuilder(rw, loc, op, xAxis, kAxis, x, kVar, kScale, kConst, lanes)
+      .build(f);
+}
