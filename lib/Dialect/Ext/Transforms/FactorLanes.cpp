@@ -222,11 +222,45 @@ private:
       e.uniform = load(perLane[0]);
       return e;
     }
+    // One vector load where the lanes read consecutive elements of a row
+    // from an aligned start (two int8 or FP8 codes: a 16-bit load).
+    if (consecutive(tile, perLane)) {
+      SmallVector<Value> idx;
+      for (AffineExpr x : perLane[0])
+        idx.push_back(expand(x));
+      e.lanes = vector::LoadOp::create(
+          rw, loc, vecOf(elem), tile, idx, /*nontemporal=*/false,
+          llvm::MaybeAlign(L * std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8)));
+      return e;
+    }
     SmallVector<Value> items;
     for (int64_t c = 0; c < L; ++c)
       items.push_back(load(perLane[c]));
     e.lanes = vector::FromElementsOp::create(rw, loc, vecOf(elem), items);
     return e;
+  }
+
+  /// Whether lane c reads the element c after lane 0's along the tile's
+  /// contiguous innermost dimension, lane 0's a multiple of L elements from
+  /// the buffer's start.
+  bool consecutive(Value tile, ArrayRef<SmallVector<AffineExpr>> perLane) {
+    auto type = cast<MemRefType>(tile.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (L < 2 || type.getElementTypeBitWidth() % 8 ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1 || ShapedType::isDynamic(offset) || offset % L)
+      return false;
+    for (int64_t stride : ArrayRef(strides).drop_back())
+      if (ShapedType::isDynamic(stride) || stride % L)
+        return false;
+    size_t last = perLane[0].size() - 1;
+    for (int64_t c = 0; c < L; ++c)
+      for (size_t d = 0; d <= last; ++d)
+        if (perLane[c][d] != simplify(perLane[0][d] + (d == last ? c : 0)))
+          return false;
+    auto start = dyn_cast<AffineConstantExpr>(simplify(perLane[0][last] % L));
+    return start && start.getValue() == 0;
   }
 
   // --- ops --------------------------------------------------------------
@@ -319,6 +353,10 @@ private:
     if (isa<arith::ShRUIOp>(o))
       if (auto s = consts(1))
         return bound(0) >> *llvm::min_element(*s);
+    if (isa<arith::OrIOp, arith::XOrIOp>(o)) {
+      uint64_t most = std::max(bound(0), bound(1));
+      return std::min(full, (uint64_t(1) << llvm::bit_width(most)) - 1);
+    }
     return full;
   }
 
@@ -329,7 +367,7 @@ private:
     SmallVector<Entry> ins;
     for (Value v : o->getOperands())
       ins.push_back(get(v));
-    if (Entry e; magicConversion(o, ins, e))
+    if (Entry e; magicConversion(o, ins, e) || smallFloatConversion(o, e))
       return e;
     Entry e;
     if (llvm::all_of(ins, [&](const Entry &in) { return isUniform(in); })) {
@@ -350,6 +388,8 @@ private:
       e.lanes = cloneWith(o, operands, {vecOf(type)});
       if (L == 2)
         e.wide16 = codePair(o, ins);
+      if (L == 2 && !e.wide16)
+        e.wide16 = wideBitwise(o, ins);
       return e;
     }
     SmallVector<Value> items;
@@ -415,6 +455,25 @@ private:
     return vector::BitCastOp::create(rw, loc, vecOf(rw.getI16Type()), asVector);
   }
 
+  /// A bitwise op with a constant keeps a code pair's 16-bit form (the
+  /// sign flip of symmetric int4 / int2 codes).
+  Value wideBitwise(Operation *o, ArrayRef<Entry> ins) {
+    if (!isa<arith::XOrIOp, arith::OrIOp, arith::AndIOp>(o))
+      return {};
+    for (int side = 0; side < 2; ++side) {
+      auto value = constants(ins[1 - side]);
+      if (!ins[side].wide16 || !value || !llvm::all_equal(*value) ||
+          (*value)[0] < 0 || (*value)[0] >= (1 << 16))
+        continue;
+      Type i16 = rw.getI16Type();
+      Value cst = arith::ConstantOp::create(
+          rw, loc, DenseElementsAttr::get(vecOf(i16),
+                                          rw.getIntegerAttr(i16, (*value)[0])));
+      return cloneWith(o, {ins[side].wide16, cst}, {vecOf(i16)});
+    }
+    return {};
+  }
+
   /// uitofp / sitofp of small integers to f16 or bf16: the value ORed into
   /// the mantissa of 1024.0 (128.0), then one subtraction (exact: both are
   /// representable); sitofp of iN biased by 2^(N-1) first.
@@ -430,8 +489,21 @@ private:
     uint64_t limit = to.isF16() ? 1024 : 128;
     int64_t magic = to.isF16() ? 0x6400 : 0x4300;
     Entry in = ins[0];
-    int64_t bias = 0;
-    if (isa<arith::SIToFPOp>(o)) {
+    int64_t bias = 0; // subtracted after the magic number's
+    bool flip = isa<arith::SIToFPOp>(o); // x ^ 2^(N-1): iN as unsigned
+    Operation *sub = in.origin;
+    auto minus = sub && isa<arith::SubIOp>(sub)
+                     ? constants(get(sub->getOperand(1)))
+                     : std::nullopt;
+    if (isa<arith::SIToFPOp>(o) && minus && llvm::all_equal(*minus) &&
+        (*minus)[0] >= 0 && (*minus)[0] < (int64_t(1) << (w - 1)) &&
+        get(sub->getOperand(0)).bound < std::min<uint64_t>(limit, uint64_t(1) << (w - 1))) {
+      // sitofp(y - C) = uitofp(y) - C for small y and C: the subtraction
+      // joins the magic number's.
+      in = get(sub->getOperand(0));
+      bias = (*minus)[0];
+      flip = false;
+    } else if (isa<arith::SIToFPOp>(o)) {
       if (w > 8)
         return false;
       bias = int64_t(1) << (w - 1);
@@ -452,7 +524,7 @@ private:
       return arith::ConstantOp::create(
           rw, loc, DenseElementsAttr::get(vecOf(t), a));
     };
-    if (bias)
+    if (flip)
       v = arith::XOrIOp::create(rw, loc, v,
                                 constant(from, rw.getIntegerAttr(from, bias)));
     Value narrow = in.wide16 ? in.wide16 : v;
@@ -463,9 +535,79 @@ private:
     Value ored = arith::OrIOp::create(rw, loc, narrow,
                                       constant(i16, rw.getIntegerAttr(i16, magic)));
     Value asFloat = arith::BitcastOp::create(rw, loc, shaped(to), ored);
-    double offset = double(limit + bias);
+    double offset = double(int64_t(limit) + bias);
     Value result = arith::SubFOp::create(
         rw, loc, asFloat, constant(to, rw.getFloatAttr(to, offset)));
+    (uniform ? e.uniform : e.lanes) = result;
+    return true;
+  }
+
+  /// A constant of `t` (a scalar, or a splat over the lanes).
+  Value splat(Type t, Attribute a, bool uniform) {
+    if (uniform)
+      return arith::ConstantOp::create(rw, loc, cast<TypedAttr>(a));
+    return arith::ConstantOp::create(rw, loc,
+                                     DenseElementsAttr::get(vecOf(t), a));
+  }
+
+  /// An FP8 byte to f16 or bf16 (the TE's reinterpret(byte, f8).astype:
+  /// truncf(extf(bitcast)), or one extf) from its bits: E5M2 is the top
+  /// byte of an f16; E4M3FN's sign, exponent and mantissa placed in an f16
+  /// (bf16) are its value times 2^-8 (2^-120), scaled back exactly, and its
+  /// NaN (S.1111.111) selected. Exact: both formats hold every E4M3 value.
+  bool smallFloatConversion(Operation *o, Entry &e) {
+    Type to = o->getResult(0).getType();
+    Value src;
+    if (isa<arith::TruncFOp>(o)) {
+      Operation *ext = get(o->getOperand(0)).origin;
+      if (!isa_and_nonnull<arith::ExtFOp>(ext))
+        return false;
+      src = ext->getOperand(0);
+    } else if (isa<arith::ExtFOp>(o)) {
+      src = o->getOperand(0);
+    } else {
+      return false;
+    }
+    Operation *reinterpret = get(src).origin;
+    bool e5m2 = isa<Float8E5M2Type>(src.getType());
+    bool e4m3 = isa<Float8E4M3FNType>(src.getType());
+    if (!(to.isF16() || to.isBF16()) || !(e4m3 || (e5m2 && to.isF16())) ||
+        !isa_and_nonnull<arith::BitcastOp>(reinterpret) ||
+        !reinterpret->getOperand(0).getType().isInteger(8))
+      return false;
+    Entry byte = get(reinterpret->getOperand(0));
+    bool uniform = isUniform(byte);
+    Type i16 = rw.getI16Type();
+    Type shaped16 = uniform ? i16 : Type(vecOf(i16));
+    auto c16 = [&](int64_t v) {
+      return splat(i16, rw.getIntegerAttr(i16, v), uniform);
+    };
+    Value x = arith::ExtUIOp::create(
+        rw, loc, shaped16, uniform ? scalarOf(byte) : vectorOf(byte, byte.type));
+    Type shaped = uniform ? to : Type(vecOf(to));
+    if (e5m2) {
+      Value bits = arith::ShLIOp::create(rw, loc, x, c16(8));
+      (uniform ? e.uniform : e.lanes) =
+          arith::BitcastOp::create(rw, loc, shaped, bits);
+      return true;
+    }
+    Value magnitude = arith::AndIOp::create(rw, loc, x, c16(0x7F));
+    Value sign = arith::ShLIOp::create(
+        rw, loc, arith::AndIOp::create(rw, loc, x, c16(0x80)), c16(8));
+    Value bits = arith::OrIOp::create(
+        rw, loc, sign,
+        arith::ShLIOp::create(rw, loc, magnitude, c16(to.isF16() ? 7 : 4)));
+    Value scaled = arith::MulFOp::create(
+        rw, loc, arith::BitcastOp::create(rw, loc, shaped, bits),
+        splat(to, rw.getFloatAttr(to, to.isF16() ? 256.0 : 0x1p120), uniform));
+    Value nan = arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq,
+                                      magnitude, c16(0x7F));
+    Value result = arith::SelectOp::create(
+        rw, loc, nan,
+        splat(to, rw.getFloatAttr(to, APFloat::getNaN(
+                                          cast<FloatType>(to).getFloatSemantics())),
+              uniform),
+        scaled);
     (uniform ? e.uniform : e.lanes) = result;
     return true;
   }
