@@ -160,3 +160,36 @@ def test_wgmma_refuses_with_a_remark():
     _, remarks = build(quant.quantized_matmul(16, q, **schedule), "nvvm", "sm_90a")
     assert any("a factor computed from its inputs (a dequantized operand) is built in "
                "registers" in r for r in remarks), remarks
+
+
+def test_mma_auto_picks_mma_sync_on_sm_90a_and_says_why():
+    # mma = "auto" takes a dequantized operand: mma.sync on sm_80 and, with
+    # the reason wgmma cannot take it, on sm_90a; MFMA on gfx942.
+    q = weights("int4")
+    auto = dict(MMA, mma="auto")
+    kernel, remarks = build(quant.quantized_matmul(ext.var("M"), q, **auto), "nvvm", "sm_90a")
+    assert remarks == ["mma = auto uses mma.sync (m16n8k16) on sm_90a, not wgmma: a factor "
+                       "computed from its inputs (a dequantized operand) is built in registers, "
+                       "and wgmma reads B from shared memory"], remarks
+    assert kernel.ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") == 4
+    kernel, remarks = build(quant.quantized_matmul(ext.var("M"), q, **auto), "cpu", "sm_80")
+    assert remarks == [], remarks
+    check(kernel, q, 5, 6)
+    amd = dict(auto, threads=(4, 64, 1))
+    kernel, remarks = build(quant.quantized_matmul(5, q, **amd), "rocdl", "gfx942")
+    assert remarks == [], remarks
+    check(kernel, q, 5, 7)
+
+
+def test_fp8_nan_stays_nan():
+    # E4M3FN's NaN (S.1111.111) is selected, not read as 480: the row of C
+    # that meets it is NaN, the others are right.
+    q = weights("fp8_e4m3")
+    q.packed[3, 17] = 0x7F
+    kernel, _ = build(quant.quantized_matmul(5, q, **MMA), "cpu", "sm_80")
+    a, values = activations(5, 8)
+    c = kernel.run(a, *q.arrays())
+    assert np.isnan(c[:, 3]).all()
+    ref = values @ quant.dequantize(q).T
+    others = np.arange(N) != 3
+    assert np.abs(c[:, others] - ref[:, others]).max() <= 1e-5 * np.abs(ref[:, others]).max()

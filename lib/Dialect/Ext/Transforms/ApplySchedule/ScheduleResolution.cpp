@@ -350,11 +350,19 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
     if (!chip)
       return op.emitOpError() << "mma = auto needs the chip (the module's "
                                  "#ext.target, or ext-apply-schedule{chip=...})";
+    // A product of factors computed from inputs (a dequantized weight)
+    // takes the factors' type; its B is built in registers, which wgmma's
+    // shared-memory operands do not take: mma.sync.
+    std::optional<OperandProductBody> factors;
     if (!online && !matchProductBody(op))
+      factors = matchOperandProductBody(op);
+    if (!online && !matchProductBody(op) && !factors)
       return op.emitOpError()
              << "mma = auto: the body is not a product under a sum combiner "
                 "(C += A * B), which is what matrix instructions compute";
-    Type elem = cast<MemRefType>(op.getInputs()[0].getType()).getElementType();
+    Type elem = factors ? factors->lhs.value.getType()
+                        : cast<MemRefType>(op.getInputs()[0].getType())
+                              .getElementType();
     if (online)
       for (Value in : op.getInputs())
         if (Type t = cast<MemRefType>(in.getType()).getElementType();
@@ -391,7 +399,11 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
       }
       shape = fits ? MmaShape::wgmma_k16 : MmaShape::m16n8k16;
     } else if (nvidia && (elem.isF16() || elem.isBF16())) {
-      std::string why = whyNotWgmma(op, schedule, plan, *chip, elem);
+      std::string why =
+          factors ? "a factor computed from its inputs (a dequantized "
+                    "operand) is built in registers, and wgmma reads B from "
+                    "shared memory"
+                  : whyNotWgmma(op, schedule, plan, *chip, elem);
       shape = why.empty() ? MmaShape::wgmma_k16 : MmaShape::m16n8k16;
       // On a chip with wgmma, falling back is worth a word.
       if (!why.empty() &&
