@@ -104,11 +104,15 @@ import kstep_mix  # noqa: E402  (bench/kstep_mix.py)
 
 SHAPES = [(4096, 4096), (8192, 8192), (28672, 8192)]
 MS = [1, 4, 16, 64, 256]
-# (label, ext.quant format, zeros mode); "f16" is the baseline GEMM.
-TYPES = [("int4", "int4", "original"), ("int2", "int2", None), ("int8", "int8", None),
-         ("nf4", "nf4", None), ("fp4_e2m1", "fp4_e2m1", None), ("fp8_e4m3", "fp8_e4m3", None)]
+# (label, ext.quant format, zeros mode, packed layout); "f16" is the
+# baseline GEMM. "int4/frag": the same weight packed once, ahead of time, in
+# ext.quant's fragment layout (one 32-bit shared load per eight codes).
+TYPES = [("int4", "int4", "original", "rows"), ("int4/frag", "int4", "original", "fragment"),
+         ("int2", "int2", None, "rows"), ("int8", "int8", None, "rows"),
+         ("nf4", "nf4", None, "rows"), ("fp4_e2m1", "fp4_e2m1", None, "rows"),
+         ("fp8_e4m3", "fp8_e4m3", None, "rows")]
 F16 = "f16"
-W4 = "int4"
+W4 = "int4/frag"
 GROUP = 128
 BM, BN, BK = 16, 128, 64
 WARPS = (1, 4)
@@ -140,27 +144,30 @@ OPCODE_NAMES = {"op016": "PRMT", "op017": "IMNMX", "op031": "HFMA2", "op032": "H
 EMULATED_MS = [1, 17]
 
 
-def spec(fmt, zeros, n, k, group=GROUP):
+def spec(fmt, zeros, n, k, group=GROUP, layout="rows"):
     """A QuantizedWeight with the shapes and dtypes `ext.quant.quantize`
     gives, over zero-stride arrays (the build reads only shapes; nbytes is
     the full size)."""
     f = quant.FORMATS[fmt]
     z = lambda shape, dt: np.broadcast_to(np.zeros((), dt), shape)  # noqa: E731
     code = np.int8 if f.bits == 8 and f.integer and f.signed else np.uint8
+    packed = z((n, k * f.bits // 8), code)
+    if layout == "fragment":
+        packed = z((n, k // 32, 4), np.uint32)
     g = k // group
     zeros_arr = None
     if zeros is not None:
         zeros_arr = z((n, g), np.uint8 if zeros == "quantized" else np.float16)
-    return quant.QuantizedWeight(fmt, n, k, group, zeros, z((n, k * f.bits // 8), code),
-                                 z((n, g), np.float16), zeros_arr)
+    return quant.QuantizedWeight(fmt, n, k, group, zeros, packed, z((n, g), np.float16),
+                                 zeros_arr, layout=layout)
 
 
 def weight_bytes(label, n, k):
     """Bytes of W a GEMM reads: codes, scales and zeros (f16: N x K x 2)."""
     if label == F16:
         return n * k * 2
-    _, fmt, zeros = next(t for t in TYPES if t[0] == label)
-    return spec(fmt, zeros, n, k).nbytes()
+    _, fmt, zeros, layout = next(t for t in TYPES if t[0] == label)
+    return spec(fmt, zeros, n, k, layout=layout).nbytes()
 
 
 def bytes_moved(label, m, n, k):
@@ -184,9 +191,9 @@ def workload(label, m, n, k, sms):
     decomposition = ("auto", {"sms": sms})
     if label == F16:
         return f16_matmul(m, n, k, decomposition, **SCHEDULE)
-    _, fmt, zeros = next(t for t in TYPES if t[0] == label)
-    return quant.quantized_matmul(m, spec(fmt, zeros, n, k), decomposition=decomposition,
-                                  **SCHEDULE)
+    _, fmt, zeros, layout = next(t for t in TYPES if t[0] == label)
+    return quant.quantized_matmul(m, spec(fmt, zeros, n, k, layout=layout),
+                                  decomposition=decomposition, **SCHEDULE)
 
 
 def build(w, target="nvvm"):
@@ -295,8 +302,8 @@ def emulate(label, failures):
         w16 = w.astype(np.float16)
         arrays, wref = (w16,), w16.astype(np.float32)
     else:
-        _, fmt, zeros = next(t for t in TYPES if t[0] == label)
-        q = quant.quantize(w, fmt, group_size=GROUP, zeros=zeros)
+        _, fmt, zeros, layout = next(t for t in TYPES if t[0] == label)
+        q = quant.quantize(w, fmt, group_size=GROUP, zeros=zeros, layout=layout)
         kernel, _ = build(quant.quantized_matmul(ext.var("M"), q,
                                                  decomposition=("auto", {"sms": 132}),
                                                  **SCHEDULE), "cpu")

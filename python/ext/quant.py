@@ -91,6 +91,7 @@ class QuantizedWeight:
     scales: np.ndarray
     zeros: Optional[np.ndarray]
     dtype: str = "float16"
+    layout: str = "rows"
 
     @property
     def group(self) -> int:
@@ -100,6 +101,34 @@ class QuantizedWeight:
         """The kernel's weight inputs, in order: packed codes, scales,
         zeros (when the mode has them)."""
         return (self.packed, self.scales) + ((self.zeros,) if self.zeros is not None else ())
+
+    def codes(self) -> np.ndarray:
+        """The codes (N x K, uint8), whatever the layout."""
+        f = _format(self.fmt)
+        if self.layout == "fragment":
+            return deinterleave(self.packed, self.k)
+        return unpack(self.packed, f.bits, self.k)
+
+    def with_layout(self, layout: str) -> "QuantizedWeight":
+        """The same weight packed in `layout` (LAYOUTS), e.g. once, ahead of
+        time, in the fragment order the mma kernels read fastest."""
+        if layout == self.layout:
+            return self
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout {layout!r}: one of {LAYOUTS}")
+        f = _format(self.fmt)
+        codes = self.codes()
+        if layout == "fragment":
+            if f.bits != 4 or self.k % 32:
+                raise ValueError(f"the fragment layout holds 4-bit codes of rows whose K is a "
+                                 f"multiple of 32, not {self.fmt} with K = {self.k}")
+            packed = interleave(codes)
+        else:
+            packed = pack(codes, f.bits)
+            if f.bits == 8 and f.integer and f.signed:
+                packed = packed.view(np.int8)
+        return QuantizedWeight(self.fmt, self.n, self.k, self.group_size, self.zeros_mode,
+                               packed, self.scales, self.zeros, self.dtype, layout)
 
     def nbytes(self) -> int:
         """Bytes a GEMM reads of the weight: codes, scales and zeros."""
@@ -147,8 +176,44 @@ def unpack(packed: np.ndarray, bits: int, k: int) -> np.ndarray:
     return out
 
 
+# Packed layouts: "rows" (codes of a row low bits first, byte k // per_byte)
+# and "fragment" (4-bit codes in uint32 words in the order mma.sync's B
+# fragments take them: per row and 32-wide block of K, word t holds the
+# eight codes lane t % 4 needs, k = 32 b + 16 j + 8 h + 2 t + c, code (j, h)
+# at bit 4 (2 j + h) + 16 c, so that both codes of a register come out of
+# the word by one shift and one mask, and one 32-bit load serves eight).
+LAYOUTS = ("rows", "fragment")
+
+
+def interleave(codes: np.ndarray) -> np.ndarray:
+    """4-bit codes (N x K, K a multiple of 32) in the fragment layout:
+    uint32 words, N x K / 32 x 4."""
+    codes = np.asarray(codes).astype(np.uint32) & 15
+    n, k = codes.shape
+    c = codes.reshape(n, k // 32, 2, 2, 4, 2)  # [n, b, j, h, t, c]
+    words = np.zeros((n, k // 32, 4), np.uint32)
+    for j in range(2):
+        for h in range(2):
+            for cc in range(2):
+                words |= c[:, :, j, h, :, cc] << np.uint32(4 * (2 * j + h) + 16 * cc)
+    return words
+
+
+def deinterleave(words: np.ndarray, k: int) -> np.ndarray:
+    """The codes (N x K, uint8) of `interleave`."""
+    words = np.asarray(words).astype(np.uint32)
+    n = words.shape[0]
+    c = np.empty((n, k // 32, 2, 2, 4, 2), np.uint8)
+    for j in range(2):
+        for h in range(2):
+            for cc in range(2):
+                c[:, :, j, h, :, cc] = (words >> np.uint32(4 * (2 * j + h) + 16 * cc)) & 15
+    return c.reshape(n, k)
+
+
 def quantize(w: np.ndarray, fmt: str = "int4", group_size: int = 128,
-             zeros: Optional[str] = "original", dtype: str = "float16") -> QuantizedWeight:
+             zeros: Optional[str] = "original", dtype: str = "float16",
+             layout: str = "rows") -> QuantizedWeight:
     """W (N x K, float) quantized per row and group of `group_size` along K
     (round to nearest; -1: one group per row).
 
@@ -196,7 +261,8 @@ def quantize(w: np.ndarray, fmt: str = "int4", group_size: int = 128,
     packed = pack(codes, f.bits)
     if f.bits == 8 and f.integer and f.signed:
         packed = packed.view(np.int8)
-    return QuantizedWeight(fmt, n, k, group_size, zeros, packed, scale_s, zeros_out, dtype)
+    q = QuantizedWeight(fmt, n, k, group_size, zeros, packed, scale_s, zeros_out, dtype)
+    return q.with_layout(layout)
 
 
 def dequantize(q: QuantizedWeight) -> np.ndarray:
@@ -205,7 +271,7 @@ def dequantize(q: QuantizedWeight) -> np.ndarray:
     arithmetic in that type rounds it)."""
     f = _format(q.fmt)
     r = _Rounding(q.dtype).round
-    codes = unpack(q.packed, f.bits, q.k).astype(np.int64)
+    codes = q.codes().astype(np.int64)
     rep = lambda a: np.repeat(np.asarray(a), q.group, 1)  # noqa: E731
     if f.integer and q.zeros_mode is None:
         half = 1 << (f.bits - 1)
@@ -258,6 +324,9 @@ def _dequant_expr(f: Format, q: QuantizedWeight, Wq, S, Z):
     g = q.group
 
     def code(n, k):
+        if getattr(q, "layout", "rows") == "fragment":
+            shift = 4 * (2 * ((k % 32) // 16) + (k % 16) // 8) + 16 * (k % 2)
+            return (Wq[n, k // 32, (k % 8) // 2] >> shift) & 15
         if f.bits == 8:
             return Wq[n, k]
         return (Wq[n, k // f.per_byte] >> (f.bits * (k % f.per_byte))) & ((1 << f.bits) - 1)
@@ -301,7 +370,8 @@ def quantized_matmul(m: int, q: QuantizedWeight, act: str = "float16", out: str 
     f = _format(q.fmt)
     act = _dt.canonical(act)
     A = _te.placeholder((m, q.k), act, name="A")
-    code_type = "int8" if q.packed.dtype == np.int8 else "uint8"
+    code_type = {np.dtype(np.int8): "int8", np.dtype(np.uint32): "uint32"}.get(
+        q.packed.dtype, "uint8")
     Wq = _te.placeholder(q.packed.shape, code_type, name="Wq")
     S = _te.placeholder(q.scales.shape, q.dtype, name="S")
     Z = None

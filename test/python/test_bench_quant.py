@@ -26,16 +26,16 @@ N, K = 256, 512
 
 
 def _quantized(label):
-    _, fmt, zeros = next(t for t in bench.TYPES if t[0] == label)
+    _, fmt, zeros, layout = next(t for t in bench.TYPES if t[0] == label)
     w = np.random.default_rng(3).standard_normal((N, K)).astype(np.float32)
-    return quant.quantize(w, fmt, group_size=bench.GROUP, zeros=zeros)
+    return quant.quantize(w, fmt, group_size=bench.GROUP, zeros=zeros, layout=layout)
 
 
 @pytest.mark.parametrize("label", [t[0] for t in bench.TYPES])
 def test_spec_is_what_quantize_makes(label):
     q = _quantized(label)
-    _, fmt, zeros = next(t for t in bench.TYPES if t[0] == label)
-    s = bench.spec(fmt, zeros, N, K)
+    _, fmt, zeros, layout = next(t for t in bench.TYPES if t[0] == label)
+    s = bench.spec(fmt, zeros, N, K, layout=layout)
     assert len(s.arrays()) == len(q.arrays())
     for a, b in zip(s.arrays(), q.arrays()):
         assert (a.shape, a.dtype) == (b.shape, b.dtype)

@@ -193,3 +193,33 @@ def test_fp8_nan_stays_nan():
     ref = values @ quant.dequantize(q).T
     others = np.arange(N) != 3
     assert np.abs(c[:, others] - ref[:, others]).max() <= 1e-5 * np.abs(ref[:, others]).max()
+
+
+@pytest.mark.parametrize("fmt", ["int4", "nf4"])
+def test_fragment_layout(fmt):
+    # The weight packed once, ahead of time, in the order mma.sync's B
+    # fragments take it (ext.quant's "fragment" layout): uint32 words, the
+    # word index (k mod 8) floordiv 2 (a window of whole periods), one
+    # 32-bit shared load per eight codes, both codes of a register out of the
+    # word by one shift and one mask. The same numbers as the row layout.
+    rows = weights(fmt)
+    q = rows.with_layout("fragment")
+    assert q.packed.dtype == np.uint32 and q.packed.shape == (N, K // 32, 4)
+    assert (q.codes() == rows.codes()).all() and q.nbytes() == rows.nbytes()
+    assert (quant.dequantize(q) == quant.dequantize(rows)).all()
+    kernel, remarks = build(quant.quantized_matmul(ext.var("M"), q, **MMA), "cpu", "sm_80")
+    assert remarks == [], remarks
+    for m in (1, 33):
+        check(kernel, q, m, 9)
+    ptx = build(quant.quantized_matmul(16, q, **MMA), "nvvm", "sm_80")[0].ptx
+    assert "ld.shared.b8" not in ptx and "ld.shared.u8" not in ptx
+    assert re.search(r"ld\.shared\.(b|u)32", ptx)
+
+
+def test_fragment_layout_needs_whole_periods():
+    # A k tile of 4 splits the eight codes of a word: refused, saying why.
+    q = weights("int4").with_layout("fragment")
+    with pytest.raises(RuntimeError, match=r"its tiles must cover whole periods of 8"):
+        quant.quantized_matmul(5, q, tile=(16, 32, 4), threads=(4, 32, 1)).build("cpu")
+    with pytest.raises(ValueError, match=r"fragment layout holds 4-bit codes"):
+        weights("int8").with_layout("fragment")

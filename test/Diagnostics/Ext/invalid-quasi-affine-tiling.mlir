@@ -54,12 +54,29 @@ func.func @scaled_axis(%X: memref<48xf32>, %Y: memref<30xf32>) {
 
 // -----
 
-// A division of a remainder is no linear form under one divisor.
+// A division of a remainder tiles where the tiles cover whole periods of the
+// remainder (a packed word's codes: ext.quant's fragment layout); a tile of
+// 2 splits the period of 4.
 func.func @nested(%X: memref<2xf32>, %Y: memref<32xf32>) {
-  // expected-error @+1 {{access '(d0 mod 4) floordiv 2' of input #0 is not linear in the axes; ext-apply-schedule tiles linear accesses and their floordiv or mod by a constant}}
+  // expected-error @+1 {{access '(d0 mod 4) floordiv 2' of input #0: its tiles must cover whole periods of 4 (a tile of the axes it moves with a multiple of 4)}}
   ext.compute [#ext.axis<"i", spatial, 32>]
       ins(%X : memref<2xf32>) outs(%Y : memref<32xf32>)
       maps [affine_map<(i) -> ((i mod 4) floordiv 2)>, affine_map<(i) -> (i)>]
+      attributes {schedule = #ext.schedule<tile = [2], blocks = ["i"], threads = [2]>} {
+  ^bb0(%x: f32):
+    ext.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// A remainder of a division is no linear form under one divisor.
+func.func @nested_other_way(%X: memref<2xf32>, %Y: memref<32xf32>) {
+  // expected-error @+1 {{access '(d0 floordiv 4) mod 2' of input #0 is not linear in the axes; ext-apply-schedule tiles linear accesses and their floordiv or mod by a constant}}
+  ext.compute [#ext.axis<"i", spatial, 32>]
+      ins(%X : memref<2xf32>) outs(%Y : memref<32xf32>)
+      maps [affine_map<(i) -> ((i floordiv 4) mod 2)>, affine_map<(i) -> (i)>]
       attributes {schedule = #ext.schedule<tile = [8], blocks = ["i"], threads = [8]>} {
   ^bb0(%x: f32):
     ext.yield %x : f32

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FactorLanes.h"
+#include "LaneIndices.h"
 
 #include "ext/Support/IndexConstant.h"
 
@@ -19,6 +20,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
+
 
 using namespace mlir;
 using namespace ext;
@@ -40,9 +42,11 @@ class LaneBuilder {
 public:
   LaneBuilder(RewriterBase &rw, Location loc, TileComputeOp op,
               unsigned xAxis, unsigned kAxis, Value x, Value kVar,
-              int64_t kScale, int64_t kConst, int64_t lanes)
+              int64_t kVarRange, int64_t kScale, int64_t kConst,
+              int64_t lanes)
       : rw(rw), loc(loc), op(op), xAxis(xAxis), kAxis(kAxis), x(x),
-        kVar(kVar), kScale(kScale), kConst(kConst), L(lanes) {}
+        kVar(kVar), kVarRange(kVarRange), kScale(kScale), kConst(kConst),
+        L(lanes), ix(rw.getContext(), kVarRange) {}
 
   Value build(const ProductFactor &f) {
     Block &body = op.getBodyBlock();
@@ -64,35 +68,7 @@ private:
                                  getAffineConstantExpr(0, ctx));
     dims[xAxis] = getAffineDimExpr(0, ctx);
     dims[kAxis] = getAffineDimExpr(1, ctx) * kScale + kConst + c;
-    return simplify(e.replaceDimsAndSymbols(dims, {}));
-  }
-
-  AffineExpr simplify(AffineExpr e) {
-    return simplifyAffineExpr(e, 2, symbols.size());
-  }
-
-  /// An index from above the body: a symbol, times its constant factor
-  /// (the k tile's offset, iv * tileK, keeps k's parity known).
-  AffineExpr outsideExpr(Value v) {
-    MLIRContext *ctx = rw.getContext();
-    APInt c;
-    if (matchPattern(v, m_ConstantInt(&c)))
-      return getAffineConstantExpr(c.getSExtValue(), ctx);
-    int64_t factor = 1;
-    if (auto mul = v.getDefiningOp<arith::MulIOp>();
-        mul && matchPattern(mul.getRhs(), m_ConstantInt(&c))) {
-      factor = c.getSExtValue();
-      v = mul.getLhs();
-    }
-    auto *it = llvm::find(symbols, v);
-    if (it == symbols.end())
-      symbols.push_back(v);
-    return getAffineSymbolExpr(llvm::find(symbols, v) - symbols.begin(), ctx) *
-           factor;
-  }
-
-  static bool allEqual(ArrayRef<AffineExpr> exprs) {
-    return llvm::all_equal(exprs);
+    return ix.simplify(e.replaceDimsAndSymbols(dims, {}));
   }
 
   /// `e` over (x, kVar) as index arithmetic (tile-local indices are never
@@ -103,7 +79,7 @@ private:
     if (auto cst = dyn_cast<AffineConstantExpr>(e))
       return constIndex(rw, loc, cst.getValue());
     if (auto sym = dyn_cast<AffineSymbolExpr>(e))
-      return symbols[sym.getPosition()];
+      return ix.getSymbols()[sym.getPosition()];
     auto bin = cast<AffineBinaryOpExpr>(e);
     Value l = expand(bin.getLHS()), r = expand(bin.getRHS());
     switch (e.getKind()) {
@@ -121,7 +97,7 @@ private:
   }
 
   bool isUniform(const Entry &e) {
-    return e.uniform || (!e.exprs.empty() && allEqual(e.exprs));
+    return e.uniform || (!e.exprs.empty() && ix.allSame(e.exprs));
   }
   /// `e` as a value of `type` (an index or an integer the body cast it to).
   Value materialize(AffineExpr e, Type type) {
@@ -191,7 +167,7 @@ private:
     Entry e;
     e.type = v.getType();
     if (v.getType().isIndex())
-      e.exprs.assign(L, outsideExpr(v));
+      e.exprs.assign(L, ix.outsideExpr(v));
     else
       e.uniform = v;
     return e;
@@ -218,7 +194,13 @@ private:
       e.bound = (uint64_t(1) << elem.getIntOrFloatBitWidth()) - 1;
     // One load where every lane reads the same element (two int4 codes
     // of a byte, a group's scale).
-    if (llvm::all_equal(perLane)) {
+    auto sameIndex = [&](ArrayRef<AffineExpr> a, ArrayRef<AffineExpr> b) {
+      return llvm::all_of(llvm::zip(a, b),
+                          [&](auto p) { return ix.same(std::get<0>(p), std::get<1>(p)); });
+    };
+    if (llvm::all_of(perLane, [&](ArrayRef<AffineExpr> lane) {
+          return sameIndex(lane, perLane[0]);
+        })) {
       e.uniform = load(perLane[0]);
       return e;
     }
@@ -257,9 +239,9 @@ private:
     size_t last = perLane[0].size() - 1;
     for (int64_t c = 0; c < L; ++c)
       for (size_t d = 0; d <= last; ++d)
-        if (perLane[c][d] != simplify(perLane[0][d] + (d == last ? c : 0)))
+        if (!ix.same(perLane[c][d], perLane[0][d] + (d == last ? c : 0)))
           return false;
-    auto start = dyn_cast<AffineConstantExpr>(simplify(perLane[0][last] % L));
+    auto start = dyn_cast<AffineConstantExpr>(ix.simplify(perLane[0][last] % L));
     return start && start.getValue() == 0;
   }
 
@@ -282,15 +264,6 @@ private:
     table[result] = std::move(e);
   }
 
-  /// Whether `e` cannot be negative (indices and offsets are not).
-  static bool nonNegative(AffineExpr e) {
-    if (auto cst = dyn_cast<AffineConstantExpr>(e))
-      return cst.getValue() >= 0;
-    if (auto bin = dyn_cast<AffineBinaryOpExpr>(e))
-      return nonNegative(bin.getLHS()) && nonNegative(bin.getRHS());
-    return true; // dims and symbols
-  }
-
   /// Index arithmetic over known per-lane expressions stays affine, through
   /// casts to integers too (the TE's `k % 2` is i32 arithmetic on an
   /// index_cast of k; indices fit): k's parity becomes a constant.
@@ -308,6 +281,20 @@ private:
       e.exprs = get(o->getOperand(0)).exprs;
       return !e.exprs.empty();
     }
+    // Narrowing or extending values that fit both types (a shift amount
+    // cast to the byte's type).
+    if (isa<arith::TruncIOp, arith::ExtUIOp, arith::ExtSIOp>(o)) {
+      Entry in = get(o->getOperand(0));
+      unsigned w = std::min(o->getOperand(0).getType().getIntOrFloatBitWidth(),
+                            type.getIntOrFloatBitWidth());
+      for (AffineExpr x : in.exprs) {
+        auto range = ix.interval(x);
+        if (!range || range->first < 0 || range->second >= (int64_t(1) << (w - 1)))
+          return false;
+      }
+      e.exprs = in.exprs;
+      return !e.exprs.empty();
+    }
     if (o->getNumOperands() != 2)
       return false;
     Entry l = get(o->getOperand(0)), r = get(o->getOperand(1));
@@ -315,11 +302,11 @@ private:
       return false;
     std::optional<int64_t> divisor;
     if (auto cst = dyn_cast<AffineConstantExpr>(r.exprs[0]);
-        cst && cst.getValue() > 0 && allEqual(r.exprs))
+        cst && cst.getValue() > 0 && ix.allSame(r.exprs))
       divisor = cst.getValue();
     for (int64_t c = 0; c < L; ++c) {
       AffineExpr a = l.exprs[c], b = r.exprs[c], out;
-      bool divisible = divisor && nonNegative(a);
+      bool divisible = divisor && ix.nonNegative(a);
       if (isa<arith::AddIOp>(o))
         out = a + b;
       else if (isa<arith::SubIOp>(o))
@@ -334,7 +321,7 @@ private:
         out = a % *divisor;
       else
         return false;
-      e.exprs.push_back(simplify(out));
+      e.exprs.push_back(ix.simplify(out));
     }
     return true;
   }
@@ -348,7 +335,7 @@ private:
       return *llvm::max_element(*mine);
     if (isa<arith::AndIOp>(o))
       return std::min(bound(0), bound(1));
-    if (isa<arith::ExtUIOp>(o))
+    if (isa<arith::ExtUIOp, arith::TruncIOp>(o))
       return std::min(bound(0), full);
     if (isa<arith::ShRUIOp>(o))
       if (auto s = consts(1))
@@ -367,8 +354,14 @@ private:
     SmallVector<Entry> ins;
     for (Value v : o->getOperands())
       ins.push_back(get(v));
-    if (Entry e; magicConversion(o, ins, e) || smallFloatConversion(o, e))
+    if (Entry e; magicConversion(o, ins, e) || smallFloatConversion(o, e) ||
+                 decidedCompare(o, ins, e))
       return e;
+    // A select on a known condition is its chosen operand (which may be
+    // index arithmetic: the TE's floor-mod fix-up of a non-negative k).
+    if (isa<arith::SelectOp>(o))
+      if (auto cond = constants(ins[0]); cond && llvm::all_equal(*cond))
+        return ins[(*cond)[0] ? 1 : 2];
     Entry e;
     if (llvm::all_of(ins, [&](const Entry &in) { return isUniform(in); })) {
       SmallVector<Value> operands;
@@ -433,31 +426,120 @@ private:
     if (!mask || !llvm::all_equal(*mask) || !isa_and_nonnull<arith::ShRUIOp>(shift))
       return {};
     Entry byte = get(shift->getOperand(0));
-    auto amounts = constants(get(shift->getOperand(1)));
+    Entry amount = get(shift->getOperand(1));
+    auto amounts = constants(amount);
     unsigned w = byte.uniform ? byte.uniform.getType().getIntOrFloatBitWidth() : 0;
-    if (!byte.uniform || !amounts || w > 16)
-      return {};
-    int64_t s0 = (*amounts)[0], s1 = (*amounts)[1], m = (*mask)[0];
-    if (s0 < 0 || s1 < 0 || s1 > 16 || s0 >= int64_t(w) ||
-        m >= (int64_t(1) << (16 - s1)))
+    if (!byte.uniform)
       return {};
     Type i32 = rw.getI32Type();
     auto cst = [&](int64_t v) {
       return arith::ConstantIntOp::create(rw, loc, i32, v).getResult();
     };
+    auto halves = [&](Value word) -> Value {
+      Value asVector =
+          vector::BroadcastOp::create(rw, loc, VectorType::get({1}, i32), word);
+      return vector::BitCastOp::create(rw, loc, vecOf(rw.getI16Type()), asVector);
+    };
+    // Shifts known only at run time, s and s + delta (int2 codes: lane t's
+    // pair sits at 4 (t mod 2) and 2 bits further): the byte shifted once,
+    // then the constant form.
+    if (!amounts && w <= 16 && amount.exprs.size() == 2) {
+      auto delta = dyn_cast<AffineConstantExpr>(
+          ix.simplify(amount.exprs[1] - amount.exprs[0]));
+      int64_t m = (*mask)[0], d = delta ? delta.getValue() : -1;
+      if (d < 0 || d > 16 || m < 0 || m >= (int64_t(1) << (16 - d)))
+        return {};
+      Value word = arith::ShRUIOp::create(
+          rw, loc, arith::ExtUIOp::create(rw, loc, i32, byte.uniform),
+          materialize(amount.exprs[0], i32));
+      Value hi = d < 16 ? arith::ShLIOp::create(rw, loc, word, cst(16 - d)) : word;
+      return halves(arith::AndIOp::create(
+          rw, loc, arith::OrIOp::create(rw, loc, word, hi), cst(m | (m << 16))));
+    }
+    if (!amounts)
+      return {};
+    int64_t s0 = (*amounts)[0], s1 = (*amounts)[1], m = (*mask)[0];
+    // A 32-bit word whose two codes sit 16 bits apart (ext.quant's fragment
+    // layout): one shift and one mask.
+    if (w == 32 && s0 >= 0 && s1 == s0 + 16 && s1 < 32 && m >= 0 &&
+        m < (int64_t(1) << 16)) {
+      Value lo = s0 ? arith::ShRUIOp::create(rw, loc, byte.uniform, cst(s0))
+                    : byte.uniform;
+      return halves(arith::AndIOp::create(rw, loc, lo, cst(m | (m << 16))));
+    }
+    if (w > 16)
+      return {};
+    if (s0 < 0 || s1 < 0 || s1 > 16 || s0 >= int64_t(w) ||
+        m >= (int64_t(1) << (16 - s1)))
+      return {};
     Value word = arith::ExtUIOp::create(rw, loc, i32, byte.uniform);
     Value lo = s0 ? arith::ShRUIOp::create(rw, loc, word, cst(s0)) : word;
     Value hi = s1 < 16 ? arith::ShLIOp::create(rw, loc, word, cst(16 - s1)) : word;
-    Value both = arith::AndIOp::create(
-        rw, loc, arith::OrIOp::create(rw, loc, lo, hi), cst(m | (m << 16)));
-    Value asVector =
-        vector::BroadcastOp::create(rw, loc, VectorType::get({1}, i32), both);
-    return vector::BitCastOp::create(rw, loc, vecOf(rw.getI16Type()), asVector);
+    return halves(arith::AndIOp::create(
+        rw, loc, arith::OrIOp::create(rw, loc, lo, hi), cst(m | (m << 16))));
+  }
+
+  /// A comparison of index arithmetic decided per element: their
+  /// difference a constant, or a non-negative value against zero (the sign
+  /// tests of the TE's floor division).
+  bool decidedCompare(Operation *o, ArrayRef<Entry> ins, Entry &e) {
+    auto cmp = dyn_cast<arith::CmpIOp>(o);
+    if (!cmp || ins[0].exprs.empty() || ins[1].exprs.empty())
+      return false;
+    using P = arith::CmpIPredicate;
+    P pred = cmp.getPredicate();
+    SmallVector<int64_t> decided;
+    for (int64_t c = 0; c < L; ++c) {
+      AffineExpr l = ins[0].exprs[c], r = ins[1].exprs[c];
+      bool nonNeg = ix.nonNegative(l) && ix.nonNegative(r);
+      std::optional<bool> truth;
+      if (auto diff = dyn_cast<AffineConstantExpr>(ix.simplify(l - r))) {
+        int64_t d = diff.getValue();
+        bool unsignedOk = nonNeg || d == 0;
+        switch (pred) {
+        case P::eq: truth = d == 0; break;
+        case P::ne: truth = d != 0; break;
+        case P::slt: truth = d < 0; break;
+        case P::sle: truth = d <= 0; break;
+        case P::sgt: truth = d > 0; break;
+        case P::sge: truth = d >= 0; break;
+        case P::ult: if (unsignedOk) truth = d < 0; break;
+        case P::ule: if (unsignedOk) truth = d <= 0; break;
+        case P::ugt: if (unsignedOk) truth = d > 0; break;
+        case P::uge: if (unsignedOk) truth = d >= 0; break;
+        }
+      } else if (auto zero = dyn_cast<AffineConstantExpr>(r);
+                 zero && zero.getValue() == 0 && ix.nonNegative(l)) {
+        if (pred == P::slt)
+          truth = false;
+        else if (pred == P::sge)
+          truth = true;
+      }
+      if (!truth)
+        return false;
+      decided.push_back(*truth);
+    }
+    Type i1 = rw.getI1Type();
+    if (llvm::all_equal(decided)) {
+      e.uniform = arith::ConstantIntOp::create(rw, loc, i1, decided[0]);
+      return true;
+    }
+    SmallVector<Attribute> attrs;
+    for (int64_t v : decided)
+      attrs.push_back(rw.getIntegerAttr(i1, v));
+    e.lanes = arith::ConstantOp::create(
+        rw, loc, DenseElementsAttr::get(vecOf(i1), attrs));
+    return true;
   }
 
   /// A bitwise op with a constant keeps a code pair's 16-bit form (the
   /// sign flip of symmetric int4 / int2 codes).
   Value wideBitwise(Operation *o, ArrayRef<Entry> ins) {
+    // Narrowing or widening keeps it where the codes fit either width.
+    if (isa<arith::TruncIOp, arith::ExtUIOp>(o) && ins[0].wide16) {
+      unsigned w = std::min(16u, o->getResult(0).getType().getIntOrFloatBitWidth());
+      return ins[0].bound < (uint64_t(1) << w) ? ins[0].wide16 : Value();
+    }
     if (!isa<arith::XOrIOp, arith::OrIOp, arith::AndIOp>(o))
       return {};
     for (int side = 0; side < 2; ++side) {
@@ -483,7 +565,7 @@ private:
     Type to = getElementTypeOrSelf(o->getResult(0).getType());
     Type from = o->getOperand(0).getType();
     if (!(to.isF16() || to.isBF16()) || !from.isInteger() ||
-        from.getIntOrFloatBitWidth() > 16)
+        from.getIntOrFloatBitWidth() > 32)
       return false;
     unsigned w = from.getIntOrFloatBitWidth();
     uint64_t limit = to.isF16() ? 1024 : 128;
@@ -617,9 +699,9 @@ private:
   TileComputeOp op;
   unsigned xAxis, kAxis;
   Value x, kVar;
-  int64_t kScale, kConst, L;
+  int64_t kVarRange, kScale, kConst, L;
   llvm::DenseMap<Value, Entry> table;
-  SmallVector<Value> symbols; // index values from above the body
+  LaneIndices ix; // the index arithmetic's simplifications
 };
 
 } // namespace
@@ -627,7 +709,9 @@ private:
 Value ext::buildFactorLanes(RewriterBase &rw, Location loc, TileComputeOp op,
                             const ProductFactor &f, unsigned xAxis,
                             unsigned kAxis, Value x, Value kVar,
-                            int64_t kScale, int64_t kConst, int64_t lanes) {
-  return LaneBuilder(rw, loc, op, xAxis, kAxis, x, kVar, kScale, kConst, lanes)
+                            int64_t kVarRange, int64_t kScale, int64_t kConst,
+                            int64_t lanes) {
+  return LaneBuilder(rw, loc, op, xAxis, kAxis, x, kVar, kVarRange, kScale,
+                     kConst, lanes)
       .build(f);
 }

@@ -23,13 +23,14 @@
 namespace ext {
 
 /// The factor `f` of `op`'s body at `lanes` consecutive k: lane c at
-/// tile-local (x, kScale * kVar + kConst + c), x along `xAxis`. Returns a
-/// vector<lanes x T> of the factor's type T.
+/// tile-local (x, kScale * kVar + kConst + c), x along `xAxis`, kVar in
+/// [0, kVarRange) (the lane's position: what index arithmetic over k folds
+/// with). Returns a vector<lanes x T> of the factor's type T.
 mlir::Value buildFactorLanes(mlir::RewriterBase &rw, mlir::Location loc,
                              TileComputeOp op, const ProductFactor &f,
                              unsigned xAxis, unsigned kAxis, mlir::Value x,
-                             mlir::Value kVar, int64_t kScale, int64_t kConst,
-                             int64_t lanes);
+                             mlir::Value kVar, int64_t kVarRange,
+                             int64_t kScale, int64_t kConst, int64_t lanes);
 
 } // namespace ext
 

@@ -361,11 +361,11 @@ private:
 
   /// A computed factor's `lanes` consecutive k at tile-local (x, kScale *
   /// kVar + kConst + c) (FactorLanes.h).
-  Value factorRun(bool isA, Value x, Value kVar, int64_t kScale,
-                  int64_t kConst, int64_t lanes) {
+  Value factorRun(bool isA, Value x, Value kVar, int64_t kVarRange,
+                  int64_t kScale, int64_t kConst, int64_t lanes) {
     return buildFactorLanes(rw, loc, op, *p.factor(isA),
-                            isA ? p.mAxis : p.nAxis, p.kAxis, x, kVar, kScale,
-                            kConst, lanes);
+                            isA ? p.mAxis : p.nAxis, p.kAxis, x, kVar,
+                            kVarRange, kScale, kConst, lanes);
   }
 
   /// Whether a vector read (ldmatrix rows, AMD operand vectors) of `elems`
@@ -484,7 +484,7 @@ private:
       for (int64_t r = 0; r < rows; ++r) {
         Value x = isA ? add(base, add(g, 8 * (r % 2))) : add(base, g);
         int64_t kConst = (half ? 8 : 4) * (isA ? r / 2 : r) + k0;
-        Value run = factorRun(isA, x, tg, half ? 2 : 1, kConst, cols);
+        Value run = factorRun(isA, x, tg, 4, half ? 2 : 1, kConst, cols);
         frag = vector::InsertOp::create(rw, loc, run, frag, r);
       }
       return frag;
@@ -512,7 +512,8 @@ private:
     Value tile = isA ? p.a : p.b;
     Value x = add(base, rem(lane, m));
     if (p.factor(isA)) {
-      Value run = factorRun(isA, x, div(lane, m), kPerLane, k0, kPerLane);
+      Value run = factorRun(isA, x, div(lane, m), mma.getWarpSize() / m,
+                            kPerLane, k0, kPerLane);
       return kPerLane == 1 ? vector::ExtractOp::create(rw, loc, run, 0) : run;
     }
     Value kFirst = add(mul(div(lane, m), kPerLane), k0);

@@ -43,6 +43,10 @@ struct WindowDim {
   /// window's origin divides exactly, a Mod window's is a constant.
   bool aligned = false;
   int64_t divisor = 1; // of a FloorDiv or Mod access
+  /// `(L mod divisor) floordiv postDivisor` (a Mod window of whole periods
+  /// read in units of postDivisor: a packed word holding the codes of one
+  /// lane, `Wq[n, k floordiv 32, (k mod 8) floordiv 2]`).
+  int64_t postDivisor = 1;
   /// A constant added to the quotient or remainder, `(L mod c) + offset`
   /// (a slice of a packed dimension: the K of a fused QKV projection).
   int64_t offset = 0;

@@ -108,7 +108,8 @@ TileFrame tiling::buildFrame(OpBuilder &b, Location loc, const TilingPlan &plan,
 static Value quotientOrigin(OpBuilder &b, Location loc, const WindowDim &d,
                             ArrayRef<Value> offsets) {
   if (d.kind == WindowDim::Kind::Mod && d.aligned)
-    return constIndex(b, loc, llvm::mod(d.constant + d.lo, d.divisor));
+    return constIndex(b, loc, llvm::mod(d.constant + d.lo, d.divisor) /
+                                  d.postDivisor);
   Value origin = constIndex(b, loc, d.constant + d.lo);
   for (auto [a, c] : llvm::enumerate(d.coeffs)) {
     if (c == 0)

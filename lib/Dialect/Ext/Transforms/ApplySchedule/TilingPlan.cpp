@@ -61,6 +61,18 @@ FailureOr<WindowDim> planWindowDim(ComputeOp op, const TilingPlan &plan,
     }
   }
   auto bin = dyn_cast<AffineBinaryOpExpr>(quasi);
+  // (L mod c1) floordiv c2 with c2 dividing c1: a Mod window, post-divided.
+  if (bin && quasi.getKind() == AffineExprKind::FloorDiv &&
+      bin.getLHS().getKind() == AffineExprKind::Mod)
+    if (auto c2 = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
+      auto inner = cast<AffineBinaryOpExpr>(bin.getLHS());
+      auto c1 = dyn_cast<AffineConstantExpr>(inner.getRHS());
+      if (c1 && c2.getValue() > 0 && c1.getValue() % c2.getValue() == 0) {
+        d.postDivisor = c2.getValue();
+        quasi = inner;
+        bin = inner;
+      }
+    }
   if (bin && (quasi.getKind() == AffineExprKind::FloorDiv ||
               quasi.getKind() == AffineExprKind::Mod))
     if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
@@ -136,7 +148,7 @@ FailureOr<WindowDim> planWindowDim(ComputeOp op, const TilingPlan &plan,
     if (!last)
       return overflow();
     d.aligned = true;
-    if (d.kind == WindowDim::Kind::Mod && *last < c)
+    if (d.kind == WindowDim::Kind::Mod && *last < c && d.postDivisor == 1)
       return d; // [r, r + size) in one period: the origin's remainder
     d.lo -= r;  // the origin a multiple of c (the quotient, remainder 0)
     AffineExpr aligned = e - d.lo;
@@ -147,8 +159,17 @@ FailureOr<WindowDim> planWindowDim(ComputeOp op, const TilingPlan &plan,
       local = aligned % c;
       d.size = c;
     }
+    if (d.postDivisor > 1) { // whole periods: all c / postDivisor units
+      local = local.floorDiv(d.postDivisor);
+      d.size = c / d.postDivisor;
+    }
     return d;
   }
+  if (d.postDivisor > 1)
+    return op.emitOpError()
+           << "access '" << str(expr) << "' of input #" << i
+           << ": its tiles must cover whole periods of " << c
+           << " (a tile of the axes it moves with a multiple of " << c << ")";
   std::optional<int64_t> end = llvm::checkedAdd(llvm::mod(start, *g), d.size);
   if (c % *g == 0 && end && *end <= *g) {
     // Each tile inside one multiple of c: one quotient, or a run of
