@@ -134,16 +134,18 @@ def test_ptx_has_mma_sync_and_ldmatrix_for_a_only(tmp_path):
     assert "warning" not in r.stderr and "0 bytes spill stores" in r.stderr, r.stderr
 
 
-def test_gfx942_mfma():
-    # MFMA's per-lane operand items are built the same way.
-    q = weights("int4")
+@pytest.mark.parametrize("fmt", ["int4", "int2", "int8", "nf4", "fp4_e2m1", "fp8_e4m3"])
+def test_gfx942_mfma(fmt):
+    # MFMA's per-lane operand items (four consecutive k) are built the same
+    # way, for every format.
+    q = weights(fmt)
     schedule = dict(tile=(16, 64, 32), threads=(4, 64, 1), mma="mfma_16x16x16", warps=(1, 4))
     kernel, remarks = build(quant.quantized_matmul(5, q, **schedule), "rocdl", "gfx942")
     assert remarks == [], remarks
     check(kernel, q, 5, 4)
     if OBJDUMP is None:
         return
-    path = "/tmp/test_quant_mma_gfx942.hsaco"
+    path = f"/tmp/test_quant_mma_gfx942_{fmt}_{os.getpid()}.hsaco"
     with open(path, "wb") as f:
         f.write(kernel.hsaco)
     r = subprocess.run([OBJDUMP, "-d", "--mcpu=gfx942", path], capture_output=True, text=True)
