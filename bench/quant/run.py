@@ -4,7 +4,8 @@ bound-based model time (issue 54 item 6).
 
 C[M, N] = A[M, K] @ W[N, K]^T with f16 activations, f32 sums and C in f32,
 W stored as int4 (group 128, zeros "original": an f16 scale and an f16 zero
-per group), int2, int8, NF4, FP4 E2M1 or FP8 E4M3 (group 128, an f16 scale,
+per group, in rows), int4/frag (GPTQ's storage: an f16 scale and a uint8
+zero per group, packed in ext.quant's fragment layout), int2, int8, NF4, FP4 E2M1 or FP8 E4M3 (group 128, an f16 scale,
 no zeros), and the f16 GEMM of the same shape and schedule as the baseline
 (W[N, K] in f16, the same TE product without a dequantization). Shapes
 N x K = 4096 x 4096, 8192 x 8192 and 28672 x 8192 (a LLaMA-2-70B FFN
@@ -69,8 +70,8 @@ matrix), M = 1, 4, 16, 64, 256.
      the function the kernel's host code calls); the SMs share HBM evenly
      (as bench/decode assumes).
    Checks, at M <= 16 on every shape (the issue's bar for W4):
-   * int4's bytes <= 0.3 x the f16 GEMM's;
-   * int4's model time <= 1.25 x its HBM roofline (needs the static mix:
+   * int4/frag's bytes <= 0.3 x the f16 GEMM's;
+   * int4/frag's model time <= 1.25 x its HBM roofline (needs the static mix:
      without ptxas it is reported as not evaluated, never as holding).
    The issue budget says how many SASS per warp a k-step may hold for the
    second to hold (the tightest shape and M).
@@ -105,9 +106,11 @@ import kstep_mix  # noqa: E402  (bench/kstep_mix.py)
 SHAPES = [(4096, 4096), (8192, 8192), (28672, 8192)]
 MS = [1, 4, 16, 64, 256]
 # (label, ext.quant format, zeros mode, packed layout); "f16" is the
-# baseline GEMM. "int4/frag": the same weight packed once, ahead of time, in
-# ext.quant's fragment layout (one 32-bit shared load per eight codes).
-TYPES = [("int4", "int4", "original", "rows"), ("int4/frag", "int4", "original", "fragment"),
+# baseline GEMM. "int4/frag": GPTQ's storage (integer zeros, uint8 per group)
+# packed once, ahead of time, in ext.quant's fragment layout (one 32-bit
+# shared load per eight codes; the code and the zero convert alike, so x - z
+# needs no magic-number subtraction).
+TYPES = [("int4", "int4", "original", "rows"), ("int4/frag", "int4", "quantized", "fragment"),
          ("int2", "int2", None, "rows"), ("int8", "int8", None, "rows"),
          ("nf4", "nf4", None, "rows"), ("fp4_e2m1", "fp4_e2m1", None, "rows"),
          ("fp8_e4m3", "fp8_e4m3", None, "rows")]
@@ -427,14 +430,14 @@ def main():
                     continue
                 where = f"{n}x{k}, M = {m}"
                 if ratio > BYTES_BAR:
-                    failures.append(f"{where}: int4 moves {ratio:.3f}x the f16 GEMM's bytes "
+                    failures.append(f"{where}: {W4} moves {ratio:.3f}x the f16 GEMM's bytes "
                                     f"(> {BYTES_BAR})")
                 if "issue" not in t:
-                    unchecked.append(f"{where}: int4's model time against the roofline "
+                    unchecked.append(f"{where}: {W4}'s model time against the roofline "
                                      "(no issue term without the static mix)")
                 elif r["vs_roofline"] > ROOFLINE_BAR:
                     failures.append(
-                        f"{where}: int4's model time {r['time'] * 1e6:.2f} us is "
+                        f"{where}: {W4}'s model time {r['time'] * 1e6:.2f} us is "
                         f"{r['vs_roofline']:.2f}x its HBM roofline (> {ROOFLINE_BAR}; bound by "
                         f"{r['bound']}: {mixes[(n, k, W4)]['total']} SASS per warp per k-step, "
                         f"the bar allows {r['budget']:.0f})")
@@ -447,7 +450,7 @@ def main():
         w4 = [mixes.get((n, k, W4)) for n, k in SHAPES]
         f16 = [mixes.get((n, k, F16)) for n, k in SHAPES]
         out.append(
-            f"\nThe int4 k-step may hold at most {tight[0]:.0f} SASS per warp for its model time "
+            f"\nThe {W4} k-step may hold at most {tight[0]:.0f} SASS per warp for its model time "
             f"to stay within {ROOFLINE_BAR}x the HBM roofline at every M <= 16 (tightest: "
             f"{tight[1]}); today it holds "
             + ", ".join(str(x["total"]) if x else "?" for x in w4)

@@ -225,3 +225,16 @@ def test_fragment_layout_needs_whole_periods():
         quant.quantized_matmul(5, q, tile=(16, 32, 4), threads=(4, 32, 1)).build("cpu")
     with pytest.raises(ValueError, match=r"fragment layout holds 4-bit codes"):
         weights("int8").with_layout("fragment")
+
+
+@pytest.mark.parametrize("layout", ["rows", "fragment"])
+def test_integer_zeros(layout):
+    # GPTQ's zeros are integers (zeros="quantized", uint8): the code and the
+    # zero convert alike (x + 1024, z + 1024) and x - z is one exact f16x2
+    # subtraction, without the magic number's.
+    w = np.random.default_rng(5).standard_normal((N, K)).astype(np.float32) * 0.05
+    q = quant.quantize(w, "int4", group_size=128, zeros="quantized", layout=layout)
+    kernel, remarks = build(quant.quantized_matmul(ext.var("M"), q, **MMA), "cpu", "sm_80")
+    assert remarks == [], remarks
+    for m in (1, 5, 33):
+        check(kernel, q, m, 10 + m)

@@ -34,6 +34,8 @@ struct Entry {
   Value uniform;                 // the same value in every lane
   Value lanes;                   // vector<L x T>
   Value wide16;                  // L == 2 integers: vector<2xi16> of them
+  Value magic;                   // a converted integer: its value + offset,
+  double offset = 0;             // before the magic number's subtraction
   uint64_t bound = ~uint64_t(0); // unsigned upper bound of integer lanes
   Operation *origin = nullptr;   // the body op it was cloned from
 };
@@ -355,7 +357,7 @@ private:
     for (Value v : o->getOperands())
       ins.push_back(get(v));
     if (Entry e; magicConversion(o, ins, e) || smallFloatConversion(o, e) ||
-                 decidedCompare(o, ins, e))
+                 decidedCompare(o, ins, e) || magicDifference(o, ins, e))
       return e;
     // A select on a known condition is its chosen operand (which may be
     // index arithmetic: the TE's floor-mod fix-up of a non-negative k).
@@ -621,6 +623,26 @@ private:
     Value result = arith::SubFOp::create(
         rw, loc, asFloat, constant(to, rw.getFloatAttr(to, offset)));
     (uniform ? e.uniform : e.lanes) = result;
+    e.magic = asFloat;
+    e.offset = offset;
+    return true;
+  }
+
+  /// x - z of two integers converted alike (a code and its integer zero):
+  /// (x + o) - (z + o), both exact, the magic number's subtraction gone.
+  bool magicDifference(Operation *o, ArrayRef<Entry> ins, Entry &e) {
+    if (!isa<arith::SubFOp>(o) || !ins[0].magic || !ins[1].magic ||
+        ins[0].offset != ins[1].offset)
+      return false;
+    Type type = o->getResult(0).getType();
+    bool uniform = isUniform(ins[0]) && isUniform(ins[1]);
+    auto operand = [&](const Entry &in) -> Value {
+      if (uniform || !isUniform(in))
+        return in.magic;
+      return rw.createOrFold<vector::BroadcastOp>(loc, vecOf(type), in.magic);
+    };
+    Value diff = arith::SubFOp::create(rw, loc, operand(ins[0]), operand(ins[1]));
+    (uniform ? e.uniform : e.lanes) = diff;
     return true;
   }
 
