@@ -14,15 +14,17 @@ matrix), M = 1, 4, 16, 64, 256.
 1. Build: per shape and weight type one kernel,
    `ext.quant.quantized_matmul(ext.var("M"), q, mma="m16n8k16", ...)` over a
    symbolic M with decomposition auto on 132 SMs, compiled for sm_80
-   (mma.sync); the schedule is bench/decode's decode tile: 16 x 128 x 64,
-   4 warps of 16 x 32, 3 stages, 8-element copies. Only shapes matter to
+   (mma.sync); the schedule is Marlin's decode tile: 16 x 256 x 64,
+   4 warps of 16 x 64, 3 stages, 8-element copies (bench/decode's 16 x 128
+   x 64 spends the same per weight on the conversion but twice as much of
+   the loop's fixed cost per weight: int4/frag 1.28-1.35x the roofline). Only shapes matter to
    the build, so the weights are zero-stride numpy arrays of the dtypes and
    shapes `ext.quant.quantize` gives (`spec`; no 235M-weight quantization).
 2. Static mix (where ptxas and ../shared/tools/sass are present): ptxas 13
    compiles the PTX for sm_80, sass_mix.py (through bench/kstep_mix.py)
    finds the k-step (the barrier loop around the HMMA loop), and its SASS is
    counted per warp (the loop is one warp's instruction stream) by opcode:
-   * HMMA (checked: 16 per k-step, 4 n8 tiles x 4 k16 steps of a 16 x 32
+   * HMMA (checked: 32 per k-step, 8 n8 tiles x 4 k16 steps of a 16 x 64
      warp tile over a 64-deep k tile; another count means the k-step found
      is not the main loop);
    * memory (LDS, LDSM, STS, LDG, LDGSTS, LDGDEPBAR, DEPBAR, LDL, STL) and
@@ -30,7 +32,7 @@ matrix), M = 1, 4, 16, 64, 256.
    * ALU: everything else (integer, conversions, f16/f32 arithmetic,
      selects, the addresses of the copies).
    SASS per dequantized weight = ALU per warp / (the weights one warp
-   dequantizes per k-step / 32) = ALU / (32 x 64 / 32) = ALU / 64: what
+   dequantizes per k-step / 32) = ALU / (64 x 64 / 32) = ALU / 128: what
    one thread issues per weight it converts. It is reported two ways: all
    of the k-step's ALU (an upper bound on the conversion's share), and the
    ALU beyond the f16 GEMM's k-step of the same schedule (which builds B's
@@ -117,7 +119,7 @@ TYPES = [("int4", "int4", "original", "rows"), ("int4/frag", "int4", "quantized"
 F16 = "f16"
 W4 = "int4/frag"
 GROUP = 128
-BM, BN, BK = 16, 128, 64
+BM, BN, BK = 16, 256, 64
 WARPS = (1, 4)
 NWARPS = WARPS[0] * WARPS[1]
 SCHEDULE = dict(tile=(BM, BN, BK), threads=(4, 32, 1), mma="m16n8k16", warps=WARPS, stages=3,

@@ -200,6 +200,7 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
     device.addPass(createConvertGpuOpsToNVVMOps(convert));
     device.addPass(ext::createExtGPUAlignSharedMemory());
     device.addPass(ext::createExtGPUCapRegistersAtEntry());
+    device.addPass(ext::createExtGPUMagicNumberLop3());
     device.addPass(LLVM::createNVVMOptimizeForTargetPass());
     // NVVM ops that are inline PTX (wgmma.mma_async, the TMA and mbarrier
     // forms) become llvm.inline_asm.

@@ -71,6 +71,7 @@
 // NVVM-NEXT: convert-gpu-to-nvvm{{{.*}} has-redux=true {{.*}}},
 // NVVM-NEXT: ext-gpu-align-shared-memory,
 // NVVM-NEXT: ext-gpu-cap-registers-at-entry,
+// NVVM-NEXT: ext-gpu-magic-number-lop3,
 // NVVM-NEXT: llvm-optimize-for-nvvm-target,
 // NVVM-NEXT: convert-nvvm-to-llvm,
 // NVVM-NEXT: canonicalize{{.*}},

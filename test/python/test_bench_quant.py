@@ -3,7 +3,7 @@ alone are the ones ext.quant.quantize makes, its bytes are q.nbytes() plus
 A and C, W4 moves at most 0.3x the f16 GEMM's bytes at M <= 16 on the
 issue's shapes, the model's time is its largest term over auto's
 utilization (M padded to 16 for the tensor cores), and the k-step it reads
-from SASS is the main loop (16 HMMA) with the conversion's ALU counted."""
+from SASS is the main loop (32 HMMA) with the conversion's ALU counted."""
 
 import math
 import os
@@ -85,8 +85,8 @@ def test_classify_and_per_weight():
     c = bench.classify(ops)
     assert c == dict(total=161, HMMA=16, memory=42, control=3, LDS=32, LDSM=4, ALU=100)
     base = dict(ALU=36)
-    assert bench.per_weight(c) == 100 / 64
-    assert bench.per_weight(c, base) == 1.0
+    assert bench.per_weight(c) == 100 / bench.WEIGHTS_PER_THREAD
+    assert bench.per_weight(c, base) == 64 / bench.WEIGHTS_PER_THREAD
 
 
 @pytest.mark.skipif(not os.path.exists(PTXAS), reason="needs ptxas (CUDA)")

@@ -122,7 +122,9 @@ def test_ptx_has_mma_sync_and_ldmatrix_for_a_only(tmp_path):
     # The conversion: two nibbles ORed into 0x6400 (1024.0) halves, one
     # f16x2 subtraction; no integer-to-float converts.
     assert "cvt.rn.f16.u" not in ptx and "cvt.rn.f16.s" not in ptx
-    assert ptx.count("or.b32") >= 4 and "1677747200" in ptx  # 0x64006400
+    # Per register one lop3.b32 ((w & 0x000F000F) | 0x64006400, BitBLAS's
+    # form) and one f16x2 subtraction: four registers per k tile and warp.
+    assert ptx.count("lop3.b32") == 8 and "983055, 1677747200, 0xEA" in ptx, ptx
     assert "sub.rn.f16x2" in ptx or "add.rn.f16x2" in ptx
     if not os.path.exists(PTXAS):
         pytest.skip("needs ptxas")

@@ -146,6 +146,27 @@ def ExtGPUCapRegistersAtEntry
   }];
 }
 
+def ExtGPUMagicNumberLop3
+    : Pass<"ext-gpu-magic-number-lop3", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Merge a packed-code mask and its magic-number OR into one "
+                "lop3.b32";
+  let description = [{
+    A low-bit weight's two codes are converted to f16x2 (bf16x2) by masking
+    them into the halves of a word and ORing in the mantissa of 1024.0
+    (128.0): `(w & M) | 0x64006400`, then one f16x2 subtraction
+    (ext-apply-schedule's dequantized operands, FactorLanes). PTX has no
+    instruction LLVM selects for the pair: it emits `and.b32` and `or.b32`
+    with immediates, which ptxas keeps as two LOP3 (one takes at most one
+    immediate). Written as one `lop3.b32 d, w, M, C, 0xEA` (the function
+    (a & b) | c), ptxas keeps one constant in a register and issues one
+    LOP3 per two codes, BitBLAS's form. This pass rewrites every i32
+    `llvm.or(llvm.and(w, M), C)` with C one of the two magic words and M
+    disjoint from C, the AND used only there, into that inline PTX. It runs
+    after `convert-gpu-to-nvvm`, in the NVVM pipeline; the emulator runs the
+    arith form.
+  }];
+}
+
 def ExtGPUStageKernelOperands
     : Pass<"ext-gpu-stage-kernel-operands", "::mlir::ModuleOp"> {
   let summary = "Copy host memrefs passed to gpu.launch_func into device "

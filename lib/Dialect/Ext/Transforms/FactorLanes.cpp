@@ -33,7 +33,8 @@ struct Entry {
   Type type;                     // the body value's type
   Value uniform;                 // the same value in every lane
   Value lanes;                   // vector<L x T>
-  Value wide16;                  // L == 2 integers: vector<2xi16> of them
+  Value wide16;                  // L == 2 integers below 2^16: an i32 with
+                                 // lane 0 in its low half, lane 1 its high
   Value magic;                   // a converted integer: its value + offset,
   double offset = 0;             // before the magic number's subtraction
   uint64_t bound = ~uint64_t(0); // unsigned upper bound of integer lanes
@@ -437,11 +438,6 @@ private:
     auto cst = [&](int64_t v) {
       return arith::ConstantIntOp::create(rw, loc, i32, v).getResult();
     };
-    auto halves = [&](Value word) -> Value {
-      Value asVector =
-          vector::BroadcastOp::create(rw, loc, VectorType::get({1}, i32), word);
-      return vector::BitCastOp::create(rw, loc, vecOf(rw.getI16Type()), asVector);
-    };
     // Shifts known only at run time, s and s + delta (int2 codes: lane t's
     // pair sits at 4 (t mod 2) and 2 bits further): the byte shifted once,
     // then the constant form.
@@ -455,8 +451,8 @@ private:
           rw, loc, arith::ExtUIOp::create(rw, loc, i32, byte.uniform),
           materialize(amount.exprs[0], i32));
       Value hi = d < 16 ? arith::ShLIOp::create(rw, loc, word, cst(16 - d)) : word;
-      return halves(arith::AndIOp::create(
-          rw, loc, arith::OrIOp::create(rw, loc, word, hi), cst(m | (m << 16))));
+      return arith::AndIOp::create(
+          rw, loc, arith::OrIOp::create(rw, loc, word, hi), cst(m | (m << 16)));
     }
     if (!amounts)
       return {};
@@ -467,7 +463,7 @@ private:
         m < (int64_t(1) << 16)) {
       Value lo = s0 ? arith::ShRUIOp::create(rw, loc, byte.uniform, cst(s0))
                     : byte.uniform;
-      return halves(arith::AndIOp::create(rw, loc, lo, cst(m | (m << 16))));
+      return arith::AndIOp::create(rw, loc, lo, cst(m | (m << 16)));
     }
     if (w > 16)
       return {};
@@ -477,8 +473,8 @@ private:
     Value word = arith::ExtUIOp::create(rw, loc, i32, byte.uniform);
     Value lo = s0 ? arith::ShRUIOp::create(rw, loc, word, cst(s0)) : word;
     Value hi = s1 < 16 ? arith::ShLIOp::create(rw, loc, word, cst(16 - s1)) : word;
-    return halves(arith::AndIOp::create(
-        rw, loc, arith::OrIOp::create(rw, loc, lo, hi), cst(m | (m << 16))));
+    return arith::AndIOp::create(
+        rw, loc, arith::OrIOp::create(rw, loc, lo, hi), cst(m | (m << 16)));
   }
 
   /// A comparison of index arithmetic decided per element: their
@@ -549,11 +545,10 @@ private:
       if (!ins[side].wide16 || !value || !llvm::all_equal(*value) ||
           (*value)[0] < 0 || (*value)[0] >= (1 << 16))
         continue;
-      Type i16 = rw.getI16Type();
-      Value cst = arith::ConstantOp::create(
-          rw, loc, DenseElementsAttr::get(vecOf(i16),
-                                          rw.getIntegerAttr(i16, (*value)[0])));
-      return cloneWith(o, {ins[side].wide16, cst}, {vecOf(i16)});
+      int64_t c = (*value)[0];
+      Value cst = arith::ConstantIntOp::create(rw, loc, rw.getI32Type(),
+                                               c | (c << 16));
+      return cloneWith(o, {ins[side].wide16, cst}, {rw.getI32Type()});
     }
     return {};
   }
@@ -611,14 +606,25 @@ private:
     if (flip)
       v = arith::XOrIOp::create(rw, loc, v,
                                 constant(from, rw.getIntegerAttr(from, bias)));
-    Value narrow = in.wide16 ? in.wide16 : v;
-    if (!in.wide16 && w < 16)
-      narrow = arith::ExtUIOp::create(rw, loc, shaped(i16), v);
-    else if (!in.wide16 && w > 16)
-      narrow = arith::TruncIOp::create(rw, loc, shaped(i16), v);
-    Value ored = arith::OrIOp::create(rw, loc, narrow,
-                                      constant(i16, rw.getIntegerAttr(i16, magic)));
-    Value asFloat = arith::BitcastOp::create(rw, loc, shaped(to), ored);
+    Value asFloat;
+    if (in.wide16) { // both lanes in one word: one OR, then its halves
+      Type i32 = rw.getI32Type();
+      Value ored = arith::OrIOp::create(
+          rw, loc, in.wide16,
+          arith::ConstantIntOp::create(rw, loc, i32, magic | (magic << 16)));
+      Value word = vector::BroadcastOp::create(rw, loc,
+                                               VectorType::get({1}, i32), ored);
+      asFloat = vector::BitCastOp::create(rw, loc, vecOf(to), word);
+    } else {
+      Value narrow = v;
+      if (w < 16)
+        narrow = arith::ExtUIOp::create(rw, loc, shaped(i16), v);
+      else if (w > 16)
+        narrow = arith::TruncIOp::create(rw, loc, shaped(i16), v);
+      Value ored = arith::OrIOp::create(
+          rw, loc, narrow, constant(i16, rw.getIntegerAttr(i16, magic)));
+      asFloat = arith::BitcastOp::create(rw, loc, shaped(to), ored);
+    }
     double offset = double(int64_t(limit) + bias);
     Value result = arith::SubFOp::create(
         rw, loc, asFloat, constant(to, rw.getFloatAttr(to, offset)));
