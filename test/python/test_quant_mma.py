@@ -240,3 +240,15 @@ def test_integer_zeros(layout):
     assert remarks == [], remarks
     for m in (1, 5, 33):
         check(kernel, q, m, 10 + m)
+
+
+@pytest.mark.parametrize("decomposition", [("split_k", {"slices": 4}), ("stream_k", {"grid": 3}),
+                                           ("auto", {"sms": 132})])
+def test_every_decomposition_from_one_build(decomposition):
+    # Split-K's and Stream-K's partial tiles meet in the deterministic fixup;
+    # auto picks at launch: one build over a symbolic M serves every M.
+    q = weights("int4").with_layout("fragment")
+    kernel, _ = build(quant.quantized_matmul(ext.var("M"), q, decomposition=decomposition,
+                                             **MMA), "cpu", "sm_80")
+    for m in (1, 16, 33):
+        check(kernel, q, m, 20 + m)
