@@ -414,6 +414,34 @@ def _round_up(n, multiple):
     return -(-n // multiple) * multiple
 
 
+def _causal_offset(seq_q, seq_kv) -> int:
+    """c of the causal mask j <= i + c: seq_kv - seq_q (bottom-right
+    aligned); 0 for one symbolic size on both."""
+    return 0 if seq_q == seq_kv else seq_kv - seq_q
+
+
+def _check_attention_sizes(batch_heads, seq_q, seq_kv, head_dim, causal):
+    """ext.attention's symbolic sizes (`ext.var`): the sequence lengths and
+    the batch; a symbolic head, and a causal mask over two different
+    lengths (its offset seq_kv - seq_q would be a size the compute's body
+    reads, which computes cannot yet), are refused at the call."""
+    refused = [f"{name} = {size.name}" for name, size in (("head_dim", head_dim),)
+               if isinstance(size, _te.Var)]
+    if refused:
+        raise _error(_where(), f"ext.attention: a symbolic head size is not supported "
+                               f"({', '.join(refused)}): the head is the scores' reduction, "
+                               "done whole in each tile; give it as an int",
+                     NotImplementedError)
+    if causal and seq_q != seq_kv and (isinstance(seq_q, _te.Var) or
+                                       isinstance(seq_kv, _te.Var)):
+        raise _error(_where(), f"ext.attention: causal=True with seq_q = {seq_q} and seq_kv = "
+                               f"{seq_kv} is not supported yet: the mask j <= i + seq_kv - "
+                               "seq_q would read a symbolic size in the compute's body; give "
+                               "both lengths as one ext.var (a square mask) or as ints "
+                               "(decode and chunked prefill are issue 58)",
+                     NotImplementedError)
+
+
 def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="float16",
               causal: bool = False, scale: Optional[float] = None, chip=None,
               **schedule_fields) -> Workload:
@@ -441,21 +469,18 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     does; key tiles past a query tile's last visible key are skipped; with
     more queries than keys, the first queries see no key and are 0).
     `schedule_fields` override the schedule's (`tile`, `warps`, `mma`, ...).
-    Sizes are ints: a symbolic one (`ext.var`) is refused, not yet supported.
+    `batch_heads`, `seq_q` and `seq_kv` may be symbolic (`ext.var`): one
+    build serves every size (the query tiles and key steps counted at
+    launch, the last ones masked). Refused at the call: a symbolic
+    `head_dim`, and `causal` over two different lengths where one is
+    symbolic (its mask would read seq_kv - seq_q).
 
         >>> out = ext.attention(8, 1000, 1000, 64).run(q, k, v)
         >>> ptx = ext.attention(4, 512, 777, 128, causal=True).build("nvvm", chip="sm_80").ptx
+        >>> S = ext.var("S")
+        >>> kernel = ext.attention(8, S, S, 64, causal=True).build()   # any S
     """
-    symbolic = [f"{name} = {size.name}" for name, size in (
-        ("batch_heads", batch_heads), ("seq_q", seq_q), ("seq_kv", seq_kv),
-        ("head_dim", head_dim)) if isinstance(size, _te.Var)]
-    if symbolic:
-        # ext-online-softmax rewrites static extents only (issue 58).
-        raise _error(_where(), f"ext.attention: symbolic sizes are not supported yet "
-                               f"({', '.join(symbolic)}): its one-kernel schedule (the online "
-                               "softmax) needs static sizes; attention over a symbolic "
-                               "sequence length (decode, varying prefill) is planned",
-                     NotImplementedError)
+    _check_attention_sizes(batch_heads, seq_q, seq_kv, head_dim, causal)
     chip = _check_chip(chip)
     dtype = _dt.canonical(dtype)
     if scale is None:
@@ -477,7 +502,8 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     def scaled(b, i, j):
         t = S[b, i, j] * (scale * log2e)
         if causal:
-            t = _te.if_then_else(j <= i + (seq_kv - seq_q), t, _te.const(float("-inf")))
+            t = _te.if_then_else(j <= i + _causal_offset(seq_q, seq_kv), t,
+                                 _te.const(float("-inf")))
         return t
 
     T = _te.compute((batch_heads, seq_q, seq_kv), scaled, name="scaled")
@@ -490,7 +516,7 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
                                             _te.cast(V[b, j3, e], f32), axis=j3), name="acc")
     def normalized(b, i, e):
         o = O[b, i, e] / L[b, i]
-        if causal and seq_q > seq_kv:
+        if causal and _causal_offset(seq_q, seq_kv) < 0:
             # Queries before the first key see nothing: 0, as FlashAttention.
             o = _te.if_then_else(L[b, i] > 0.0, o, 0.0)
         return _te.cast(o, dtype)
@@ -499,7 +525,8 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     fields = _attention_fields(seq_kv, head_dim, dtype, chip)
     fields.update(schedule_fields)
     keys = _per_axis_tile(fields.get("tile"), "j3", 3)
-    if isinstance(keys, int) and keys >= seq_kv and _int(fields.get("stages")) > 1:
+    if (isinstance(keys, int) and isinstance(seq_kv, int) and keys >= seq_kv
+            and _int(fields.get("stages")) > 1):
         fields["stages"] = 1  # one key step: nothing to copy ahead
     s = _schedule(O, **fields)
     s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")

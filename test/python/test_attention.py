@@ -341,24 +341,3 @@ def test_built_for_another_chip_than_made_for():
     made_for = ext.attention(1, 256, 256, 128, chip="gfx942").build("rocdl", chip="gfx942")
     assert k.shared_memory_bytes == made_for.shared_memory_bytes
     assert k.mlir(k.stages[0]) == made_for.mlir(made_for.stages[0])
-
-
-
-@pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("sizes,named", [
-    (lambda S: (2, S, S, 64), "seq_q = S, seq_kv = S"),
-    (lambda S: (2, S, ext.var("T"), 64), "seq_q = S, seq_kv = T"),
-    (lambda S: (S, 256, 256, 64), "batch_heads = S"),
-    (lambda S: (2, 256, 256, S), "head_dim = S")], ids=["seq", "seq_q_kv", "batch", "head"])
-def test_symbolic_sizes_are_refused_at_the_call(sizes, named, causal):
-    """The online softmax rewrites static extents only (issue 58): a clear
-    refusal at the line of the call, not a TypeError inside the helper or
-    a failed compile."""
-    with pytest.raises(NotImplementedError) as refused:
-        ext.attention(*sizes(ext.var("S")), causal=causal)
-    line = refused.tb.tb_lineno
-    message = str(refused.value)
-    assert message.startswith(f"{__file__}:{line}: ext.attention: symbolic sizes are not "
-                              f"supported yet ({named}): "), message
-    assert "attention over a symbolic sequence length (decode, varying prefill) is planned" \
-        in message

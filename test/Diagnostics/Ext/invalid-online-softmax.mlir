@@ -336,3 +336,58 @@ func.func @p_reads_e(%S: memref<16x32xf32>, %V: memref<32x8xf32>, %O: memref<16x
   return
 }
 
+
+// -----
+
+// The scores' reduce axis (the head) is done whole in each key step: it
+// cannot be dynamic (a dynamic query or key length can).
+#s_q = affine_map<(i, j, d) -> (i, d)>
+#s_k = affine_map<(i, j, d) -> (j, d)>
+#s_s = affine_map<(i, j, d) -> (i, j)>
+#ij = affine_map<(i, j) -> (i, j)>
+#i = affine_map<(i, j) -> (i)>
+#o_s = affine_map<(i, e, j) -> (i, j)>
+#o_m = affine_map<(i, e, j) -> (i)>
+#o_v = affine_map<(i, e, j) -> (j, e)>
+#o_o = affine_map<(i, e, j) -> (i, e)>
+func.func @dynamic_head(%Q: memref<16x?xf32>, %K: memref<32x?xf32>, %V: memref<32x8xf32>, %O: memref<16x8xf32>) {
+  %S = memref.alloc() : memref<16x32xf32>
+  %M = memref.alloc() : memref<16xf32>
+  %L = memref.alloc() : memref<16xf32>
+  ext.compute [#ext.axis<"i", spatial, 16>, #ext.axis<"j", spatial, 32>, #ext.axis<"d", reduce, ?>]
+      ins(%Q, %K : memref<16x?xf32>, memref<32x?xf32>) outs(%S : memref<16x32xf32>)
+      maps [#s_q, #s_k, #s_s] combiner(sum) attributes {name = "scores"} {
+  ^bb0(%q: f32, %k: f32):
+    %p = arith.mulf %q, %k : f32
+    ext.yield %p : f32
+  }
+  ext.compute [#ext.axis<"i", spatial, 16>, #ext.axis<"j", reduce, 32>]
+      ins(%S : memref<16x32xf32>) outs(%M : memref<16xf32>)
+      maps [#ij, #i] combiner(max) attributes {name = "row_max"} {
+  ^bb0(%s: f32):
+    ext.yield %s : f32
+  }
+  ext.compute [#ext.axis<"i", spatial, 16>, #ext.axis<"j", reduce, 32>]
+      ins(%S, %M : memref<16x32xf32>, memref<16xf32>) outs(%L : memref<16xf32>)
+      maps [#ij, #i, #i] combiner(sum) attributes {name = "row_sum"} {
+  ^bb0(%s: f32, %m: f32):
+    %d = arith.subf %s, %m : f32
+    %e = math.exp %d : f32
+    ext.yield %e : f32
+  }
+  // expected-error @+1 {{schedule: online: compute_at 'scores': its reduce axis 'd' (the head) has a dynamic extent; each key step reduces it whole, so it must be static}}
+  ext.compute [#ext.axis<"i", spatial, 16>, #ext.axis<"e", spatial, 8>, #ext.axis<"j", reduce, 32>]
+      ins(%S, %M, %V : memref<16x32xf32>, memref<16xf32>, memref<32x8xf32>) outs(%O : memref<16x8xf32>)
+      maps [#o_s, #o_m, #o_v, #o_o] combiner(sum)
+      attributes {name = "acc", schedule = #ext.schedule<tile = [16, 8, 16], blocks = ["i"], threads = [4, 8, 1], compute_at = [#ext.at<"scores", "j">], online = ["row_max", "row_sum"]>} {
+  ^bb0(%s: f32, %m: f32, %v: f32):
+    %d = arith.subf %s, %m : f32
+    %e = math.exp %d : f32
+    %p = arith.mulf %e, %v : f32
+    ext.yield %p : f32
+  }
+  memref.dealloc %S : memref<16x32xf32>
+  memref.dealloc %M : memref<16xf32>
+  memref.dealloc %L : memref<16xf32>
+  return
+}

@@ -202,7 +202,10 @@ int64_t tile_lowering::copyVectorWidth(CopyOp op, std::string &why) {
     ArrayRef<int64_t> offsets = view.getStaticOffsets(),
                       sizes = view.getStaticSizes(),
                       strides = view.getStaticStrides();
-    bool wholeRows = base.getLayout().isIdentity() && base.hasStaticShape() &&
+    // (Only the row length must be static: outer sizes a symbolic length
+    // leaves dynamic do not move where rows start.)
+    bool wholeRows = base.getLayout().isIdentity() &&
+                     !ShapedType::isDynamic(base.getShape().back()) &&
                      source.getRank() >= 1 && offsets.back() == 0 &&
                      sizes.back() == base.getShape().back() &&
                      llvm::all_of(strides, [](int64_t s) { return s == 1; });

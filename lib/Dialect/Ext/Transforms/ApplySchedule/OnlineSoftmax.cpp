@@ -46,9 +46,11 @@
 #include "OnlineSoftmaxBuilder.h"
 #include "ScheduleResolution.h"
 
+#include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Support/IndexConstant.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace ext;
@@ -100,21 +102,151 @@ LogicalResult OnlineSoftmaxBuilder::planTile() {
   return success();
 }
 
+/// The fused computes (the consumer aside) and the buffers they write:
+/// the kernel's own (S, M, the Ls, the accumulator), dead once fused.
+SmallVector<const Fused *>
+OnlineSoftmaxBuilder::fusedComputes(llvm::SmallPtrSetImpl<Value> &internal) {
+  SmallVector<const Fused *> fused{&self, &max};
+  for (const Fused &f : sums)
+    fused.push_back(&f);
+  if (scores)
+    fused.push_back(&*scores);
+  for (const Fused *f : fused)
+    internal.insert(f->op.getOutputs().begin(), f->op.getOutputs().end());
+  return fused;
+}
+
+/// A dynamic extent read off an operand the kernel keeps: the plan reads it
+/// off the anchor's first operand that binds it, which may be a buffer of
+/// the fused computes (the scores); an input of theirs (Q, K, V) binds it
+/// too.
+void OnlineSoftmaxBuilder::sourceDynamicExtents() {
+  llvm::SmallPtrSet<Value, 8> internal;
+  SmallVector<const Fused *> fused = fusedComputes(internal);
+  for (unsigned a = 0; a < plan.axes.size(); ++a) {
+    if (!ShapedType::isDynamic(plan.extents[a]) || !plan.extentSources[a] ||
+        !internal.contains(plan.extentSources[a]->first))
+      continue;
+    for (const Fused *f : fused)
+      for (auto [i, in] : llvm::enumerate(f->op.getInputs())) {
+        auto type = cast<MemRefType>(in.getType());
+        for (auto [r, e] : llvm::enumerate(f->op.getInputMap(i).getResults())) {
+          auto dim = dyn_cast<AffineDimExpr>(e);
+          if (dim && f->anchorAxis[dim.getPosition()] == static_cast<int>(a) &&
+              type.isDynamicDim(r) && !internal.contains(in) &&
+              internal.contains(plan.extentSources[a]->first))
+            plan.extentSources[a] = std::make_pair(in, static_cast<unsigned>(r));
+        }
+      }
+  }
+}
+
+/// The kernel runs only if the fused computes' operands agree with the
+/// extents it steps through (as ext-compute-to-loops checks them; the
+/// dynamic ones are read off Q, K, V or the output), and a dynamic extent
+/// is a multiple of its stated multiple_of. The fused computes' own
+/// buffers, dead once fused, are not read: an allocation's size is its
+/// operand. Leaves the builder where the kernel goes (inside the guard, if
+/// any).
+void OnlineSoftmaxBuilder::guardDynamicSizes() {
+  llvm::SmallPtrSet<Value, 8> internal;
+  SmallVector<std::pair<ComputeOp, SmallVector<int>>> computes;
+  for (const Fused *f : fusedComputes(internal))
+    computes.push_back({f->op, f->anchorAxis});
+  if (consumer)
+    computes.push_back(
+        {consumer->consumer, SmallVector<int>(consumer->anchorAxis.begin(),
+                                              consumer->anchorAxis.end())});
+  // Dimension r of v, or null where only reading the buffer would tell.
+  auto sizeOf = [&](Value v, unsigned r) -> Value {
+    if (!internal.contains(v))
+      return memref::DimOp::create(rw, loc, v, r);
+    if (auto alloc = v.getDefiningOp<memref::AllocOp>())
+      return alloc.getDynamicSizes()[alloc.getType().getDynamicDimIndex(r)];
+    return Value();
+  };
+  SmallVector<SizeCheck> checks;
+  for (auto &[c, anchorAxis] : computes) {
+    unsigned numInputs = c.getInputs().size();
+    for (auto [o, v] : llvm::enumerate(c->getOperands())) {
+      auto type = dyn_cast<MemRefType>(v.getType());
+      if (!type || type.hasStaticShape())
+        continue;
+      AffineMap map = o < numInputs ? c.getInputMap(o)
+                                    : c.getOutputMap(o - numInputs);
+      for (auto [r, e] : llvm::enumerate(map.getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(e);
+        if (!dim || !type.isDynamicDim(r))
+          continue;
+        int a = anchorAxis[dim.getPosition()];
+        AxisAttr axis = c.getAxisList()[dim.getPosition()];
+        if (a >= 0 && plan.extentSources[a] ==
+                          std::make_pair(v, static_cast<unsigned>(r)))
+          continue;
+        Value size = sizeOf(v, r);
+        if (!size)
+          continue;
+        Value extent = a >= 0 ? extentValue(rw, loc, plan, a)
+                              : constIndex(rw, loc, axis.getExtent());
+        checks.push_back(
+            {arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, size,
+                                   extent),
+             "ext.compute " + quotedName(c) + ": dimension #" +
+                 std::to_string(r) + " of " +
+                 (o < numInputs ? "input #" + std::to_string(o)
+                                : "output #" + std::to_string(o - numInputs)) +
+                 " is not the extent of axis '" + axis.getName().str() +
+                 "' that indexes it"});
+      }
+    }
+  }
+  for (auto [a, axis] : llvm::enumerate(plan.axes)) {
+    if (!axis.isDynamic() || axis.getMultipleOf() <= 1)
+      continue;
+    Value rest = arith::RemUIOp::create(
+        rw, loc, extentValue(rw, loc, plan, a),
+        constIndex(rw, loc, axis.getMultipleOf()));
+    checks.push_back(
+        {arith::CmpIOp::create(rw, loc, arith::CmpIPredicate::eq, rest,
+                               constIndex(rw, loc, 0)),
+         "ext.compute: the extent of axis '" + axis.getName().str() +
+             "' is not a multiple of " + std::to_string(axis.getMultipleOf()) +
+             ", as its #ext.axis states"});
+  }
+  guardWithSizeChecks(rw, loc, checks);
+}
+
 /// The kernel, with no accumulator across work units: the whole tile is
 /// done in its body. Leaves the builder at the start of the body.
 FailureOr<KernelOp> OnlineSoftmaxBuilder::createKernel() {
   rw.setInsertionPoint(anchor);
+  guardDynamicSizes();
+  // A tile count or the key steps over a dynamic extent are computed here,
+  // on the host, and the decomposition plans at launch.
+  SmallVector<Value> dynamicTiles;
   int64_t numTiles = 1;
-  for (int64_t t : plan.tileCounts)
-    numTiles *= t;
+  for (auto [d, t] : llvm::enumerate(plan.tileCounts)) {
+    if (ShapedType::isDynamic(t))
+      dynamicTiles.push_back(tileCountValue(rw, loc, plan, plan.blockedAxes[d]));
+    else
+      numTiles *= t;
+  }
+  OpFoldResult iters = itersValue(rw, loc, plan);
+  bool atLaunch = !dynamicTiles.empty() || ShapedType::isDynamic(plan.iters);
   FailureOr<TileDecompositionAttrInterface> decomposition =
-      resolveDecomposition(anchor, schedule.getDecompositionOrDefault(),
-                           numTiles, plan.iters, keys, options);
+      atLaunch ? resolveLaunchDecomposition(
+                     anchor, schedule.getDecompositionOrDefault(),
+                     dynamicTiles.empty() ? numTiles : ShapedType::kDynamic,
+                     plan.iters, keys, options)
+               : resolveDecomposition(anchor,
+                                      schedule.getDecompositionOrDefault(),
+                                      numTiles, plan.iters, keys, options);
   if (failed(decomposition))
     return failure();
   auto kernel = KernelOp::create(
-      rw, loc, ValueRange(), rw.getDenseI64ArrayAttr(plan.tileCounts), Value(),
-      plan.iters, block, *decomposition, schedule.getRaster(),
+      rw, loc, dynamicTiles, rw.getDenseI64ArrayAttr(plan.tileCounts),
+      dyn_cast<Value>(iters), plan.iters, block, *decomposition,
+      schedule.getRaster(),
       schedule.getSwizzle(), CombinerKindAttr(), ArrayAttr(), FloatAttr(),
       DenseI64ArrayAttr());
   unsigned numTileDims = plan.tileCounts.size();
@@ -273,12 +405,14 @@ scf::ForOp OnlineSoftmaxBuilder::emitKeyLoop(Value kBegin, Value kEnd) {
     prefetches.push_back({commit, offset, active, aheadStage});
   }
   kOffset = arith::MulIOp::create(rw, loc, loop.getInductionVar(), cKeys);
-  int64_t keyExtent = plan.extents[kAxis];
-  kValid = keyExtent % keys == 0
+  // The last step's keys past the extent are masked (a dynamic extent
+  // always, unless its stated multiple_of is one of the step).
+  kValid = tileDividesExtent(plan, kAxis)
                ? cKeys
                : arith::MinSIOp::create(
                      rw, loc, cKeys,
-                     arith::SubIOp::create(rw, loc, constIndex(rw, loc, keyExtent),
+                     arith::SubIOp::create(rw, loc,
+                                           extentValue(rw, loc, plan, kAxis),
                                            kOffset))
                      .getResult();
   rowsValid = frame.bounds[rowAxis];
@@ -345,9 +479,9 @@ LogicalResult OnlineSoftmaxBuilder::storeTile(const Fused &f, Value out,
 /// The consumer fused by reverse_compute_at: its body over the accumulator
 /// and its other inputs (the kernel's buffers, or views of global memory).
 LogicalResult
-OnlineSoftmaxBuilder::storeConsumer(const FusedConsumer &consumer) {
-  Fused d{consumer.consumer, {}};
-  for (unsigned a : consumer.anchorAxis)
+OnlineSoftmaxBuilder::storeConsumer(const FusedConsumer &fc) {
+  Fused d{fc.consumer, {}};
+  for (unsigned a : fc.anchorAxis)
     d.anchorAxis.push_back(a);
   SmallVector<int> args;
   Value yielded = d.op.getBody().front().getTerminator()->getOperand(0);
@@ -357,7 +491,7 @@ OnlineSoftmaxBuilder::storeConsumer(const FusedConsumer &consumer) {
   for (unsigned i = 0; i < src.getNumArguments(); ++i) {
     args[i] = ins.size();
     AffineMap map = d.op.getInputMap(i);
-    if (i == consumer.input) {
+    if (i == fc.input) {
       ins.push_back({acc, localMap(d, map)});
       continue;
     }
@@ -377,14 +511,8 @@ OnlineSoftmaxBuilder::storeConsumer(const FusedConsumer &consumer) {
 
 /// After the keys: M and the sums to their outputs where they are read,
 /// then the accumulator's store or the consumer fused by
-/// reverse_compute_at (`consumer`, as it resolves).
-LogicalResult
-OnlineSoftmaxBuilder::emitEpilogue(std::optional<FusedConsumer> &consumer) {
-  FailureOr<std::optional<FusedConsumer>> fusedOr =
-      resolveReverseComputeAt(anchor, schedule, plan);
-  if (failed(fusedOr))
-    return failure();
-  consumer = *fusedOr;
+/// reverse_compute_at (`consumer`).
+LogicalResult OnlineSoftmaxBuilder::emitEpilogue() {
   SmallVector<Operation *> fusedOps{anchor, max.op};
   for (const Fused &f : sums)
     fusedOps.push_back(f.op);
@@ -411,6 +539,12 @@ OnlineSoftmaxBuilder::emitEpilogue(std::optional<FusedConsumer> &consumer) {
 FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
   if (failed(resolve()) || failed(planTile()))
     return failure();
+  FailureOr<std::optional<FusedConsumer>> fusedOr =
+      resolveReverseComputeAt(anchor, schedule, plan);
+  if (failed(fusedOr))
+    return failure();
+  consumer = *fusedOr;
+  sourceDynamicExtents();
   FailureOr<KernelOp> kernel = createKernel();
   if (failed(kernel))
     return failure();
@@ -426,8 +560,7 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
   rw.setInsertionPointAfter(loop);
   if (schedule.getStages() > 1)
     CopyWaitOp::create(rw, loc, 0);
-  std::optional<FusedConsumer> consumer;
-  if (failed(emitEpilogue(consumer)))
+  if (failed(emitEpilogue()))
     return failure();
   KernelYieldOp::create(rw, loc, ValueRange());
 

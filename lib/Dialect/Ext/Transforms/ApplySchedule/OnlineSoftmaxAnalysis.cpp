@@ -306,9 +306,16 @@ LogicalResult OnlineSoftmaxBuilder::resolve() {
   if (anchor.getCombiner() != CombinerKind::sum || anchor.getOutputs().size() != 1)
     return err() << quotedName(anchor)
                  << " must be a sum with one output (the accumulator)";
-  for (int64_t e : plan.extents)
-    if (ShapedType::isDynamic(e))
-      return err() << "dynamic extents are not supported yet";
+  // A dynamic extent (a symbolic sequence length or batch) is the key axis,
+  // stepped through with its last step masked, or a spatial axis bound to
+  // blocks (the verifier requires that), whose last tile is masked; the tile
+  // counts and the key steps are computed at launch.
+  for (auto [a, e] : llvm::enumerate(plan.extents))
+    if (ShapedType::isDynamic(e) && a != kAxis &&
+        !llvm::is_contained(plan.blockedAxes, a))
+      return err() << "axis '" << plan.axes[a].getName()
+                   << "' has a dynamic extent: only the keys and the axes "
+                      "bound to blocks may";
   if (!isa<DataParallelAttr>(schedule.getDecompositionOrDefault()))
     return err() << "each tile needs all of its keys: the decomposition must "
                     "be data_parallel";
@@ -539,11 +546,17 @@ LogicalResult OnlineSoftmaxBuilder::resolveScores() {
                      << "': its output and its reads must be at plain axes";
       f.anchorAxis[mine.getPosition()] = max.anchorAxis[theirs.getPosition()];
     }
-    for (auto [a, axis] : llvm::enumerate(s->getAxisList()))
+    for (auto [a, axis] : llvm::enumerate(s->getAxisList())) {
       if (axis.isSpatial() && f.anchorAxis[a] < 0)
         return err() << "compute_at '" << at.getCompute().getValue()
                      << "': axis '" << axis.getName()
                      << "' does not index its output";
+      if (f.anchorAxis[a] < 0 && axis.isDynamic())
+        return err() << "compute_at '" << at.getCompute().getValue()
+                     << "': its reduce axis '" << axis.getName()
+                     << "' (the head) has a dynamic extent; each key step "
+                        "reduces it whole, so it must be static";
+    }
     if (s->getCombiner() && *s->getCombiner() != CombinerKind::sum)
       return err() << "compute_at '" << at.getCompute().getValue()
                    << "' must be element-wise or a sum";

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
 
@@ -205,6 +206,10 @@ private:
 
   // --- The kernel (OnlineSoftmax.cpp) ---------------------------------------
   mlir::LogicalResult planTile();
+  llvm::SmallVector<const Fused *>
+  fusedComputes(llvm::SmallPtrSetImpl<mlir::Value> &internal);
+  void sourceDynamicExtents();
+  void guardDynamicSizes();
   mlir::FailureOr<KernelOp> createKernel();
   void placeScores();
   void allocRowStatistics();
@@ -216,8 +221,8 @@ private:
                                 mlir::AffineMap outMap,
                                 llvm::ArrayRef<TileOperand> ins,
                                 llvm::ArrayRef<int> args, mlir::Value yielded);
-  mlir::LogicalResult storeConsumer(const FusedConsumer &consumer);
-  mlir::LogicalResult emitEpilogue(std::optional<FusedConsumer> &consumer);
+  mlir::LogicalResult storeConsumer(const FusedConsumer &fc);
+  mlir::LogicalResult emitEpilogue();
 
   // --- One key tile (OnlineSoftmaxStep.cpp) ---------------------------------
   mlir::LogicalResult emitKeyStep();
@@ -259,6 +264,8 @@ private:
   mlir::Value pValue, wValue;
   unsigned wInput = 0;
   std::optional<int64_t> causal;
+  /// The consumer fused by reverse_compute_at, if any.
+  std::optional<FusedConsumer> consumer;
   /// Anchor axes of the rows (M's output) and of the values.
   llvm::SmallVector<unsigned> rowAxes, valueAxes;
 

@@ -89,7 +89,11 @@ OnlineSoftmaxBuilder::window(const Fused &f, Value memref, AffineMap map) {
     strides.push_back(rw.getIndexAttr(1));
     if (keep) {
       offs.push_back(rw.getIndexAttr(0));
-      sizes.push_back(rw.getIndexAttr(type.getDimSize(d)));
+      // A dynamic dimension (a symbolic length) kept whole: its size.
+      sizes.push_back(type.isDynamicDim(d)
+                          ? OpFoldResult(memref::DimOp::create(rw, loc, memref, d)
+                                             .getResult())
+                          : OpFoldResult(rw.getIndexAttr(type.getDimSize(d))));
       w.origins.push_back(o);
       reducedShape.push_back(type.getDimSize(d));
       int a = f.anchorAxis[dim.getPosition()];

@@ -290,7 +290,7 @@ LogicalResult OnlineSoftmaxBuilder::emitSoftmaxFactorTile() {
                      operandSwizzle(pShape, pElem));
   auto finish = [&](OpBuilder &b, ArrayRef<Value> v) -> SmallVector<Value> {
     Value p = v[0];
-    if (plan.extents[kAxis] % keys != 0) {
+    if (!tileDividesExtent(plan, kAxis)) {
       Value j = IndexOp::create(b, loc, b.getIndexType(),
                                 plan.axes[kAxis].getName());
       Value in =
