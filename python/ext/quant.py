@@ -270,7 +270,8 @@ def dequantize(q: QuantizedWeight) -> np.ndarray:
     value and each product or difference rounded to `dtype` as the kernel's
     arithmetic in that type rounds it)."""
     f = _format(q.fmt)
-    r = _Rounding(q.dtype).round
+    dt = _Rounding(q.dtype)
+    r = dt.round
     codes = q.codes().astype(np.int64)
     rep = lambda a: np.repeat(np.asarray(a), q.group, 1)  # noqa: E731
     if f.integer and q.zeros_mode is None:
@@ -282,12 +283,11 @@ def dequantize(q: QuantizedWeight) -> np.ndarray:
         value = r(_dt.from_f8_bits(codes.astype(np.uint8), f.fp8))
     else:
         value = r(codes)
-    s = rep(_Rounding(q.dtype).value(q.scales))
+    s = rep(dt.value(q.scales))
     if q.zeros_mode == "rescale":
-        w = r(r(value * s) - rep(_Rounding(q.dtype).value(q.zeros)))
+        w = r(r(value * s) - rep(dt.value(q.zeros)))
     elif q.zeros_mode is not None:
-        z = q.zeros.astype(np.float32) if q.zeros_mode == "quantized" else \
-            _Rounding(q.dtype).value(q.zeros)
+        z = q.zeros.astype(np.float32) if q.zeros_mode == "quantized" else dt.value(q.zeros)
         w = r(r(value - rep(z)) * s)
     else:
         w = r(value * s)

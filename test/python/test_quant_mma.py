@@ -218,6 +218,8 @@ def test_fragment_layout(fmt):
     ptx = build(quant.quantized_matmul(16, q, **MMA), "nvvm", "sm_80")[0].ptx
     assert "ld.shared.b8" not in ptx and "ld.shared.u8" not in ptx
     assert re.search(r"ld\.shared\.(b|u)32", ptx)
+    if fmt == "int4":  # a register's pair: one mask and magic OR (one lop3)
+        assert "lop3.b32" in ptx and "983055, 1677747200, 0xEA" in ptx
 
 
 def test_fragment_layout_needs_whole_periods():

@@ -417,10 +417,14 @@ private:
     return made->getResult(0);
   }
 
-  /// `andi(shrui(byte, s_c), m)` with one byte for both lanes: both codes
-  /// moved into the halves of a 32-bit word, (w >> s0 | w << (16 - s1)) &
-  /// (m | m << 16); valid where m keeps the low half's bits of w << (16 -
-  /// s1) out (m < 2^(16 - s1)).
+  /// `andi(shrui(byte, s_c), m)` with one byte (or word) for both lanes:
+  /// both codes moved into the halves of a 32-bit word at once. With
+  /// w = byte >> s0 and d = s1 - s0 (constants, or a shift known at run
+  /// time whose lanes differ by a constant: int2's 4 (t mod 2) and 2 bits
+  /// further), the word is (w | w << (16 - d)) & (m | m << 16), valid where
+  /// m keeps w's low bits out of the high half's (m < 2^(16 - d)); a 32-bit
+  /// word whose codes sit 16 bits apart (ext.quant's fragment layout, d =
+  /// 16) needs no second shift, only m < 2^16.
   Value codePair(Operation *o, ArrayRef<Entry> ins) {
     if (!isa<arith::AndIOp>(o))
       return {};
@@ -430,51 +434,36 @@ private:
       return {};
     Entry byte = get(shift->getOperand(0));
     Entry amount = get(shift->getOperand(1));
-    auto amounts = constants(amount);
-    unsigned w = byte.uniform ? byte.uniform.getType().getIntOrFloatBitWidth() : 0;
     if (!byte.uniform)
       return {};
+    unsigned w = byte.uniform.getType().getIntOrFloatBitWidth();
     Type i32 = rw.getI32Type();
     auto cst = [&](int64_t v) {
       return arith::ConstantIntOp::create(rw, loc, i32, v).getResult();
     };
-    // Shifts known only at run time, s and s + delta (int2 codes: lane t's
-    // pair sits at 4 (t mod 2) and 2 bits further): the byte shifted once,
-    // then the constant form.
-    if (!amounts && w <= 16 && amount.exprs.size() == 2) {
-      auto delta = dyn_cast<AffineConstantExpr>(
-          ix.simplify(amount.exprs[1] - amount.exprs[0]));
-      int64_t m = (*mask)[0], d = delta ? delta.getValue() : -1;
-      if (d < 0 || d > 16 || m < 0 || m >= (int64_t(1) << (16 - d)))
+    int64_t m = (*mask)[0], d = -1;
+    Value s0;
+    if (auto amounts = constants(amount)) {
+      if ((*amounts)[0] < 0 || (*amounts)[0] >= int64_t(w))
         return {};
-      Value word = arith::ShRUIOp::create(
-          rw, loc, arith::ExtUIOp::create(rw, loc, i32, byte.uniform),
-          materialize(amount.exprs[0], i32));
-      Value hi = d < 16 ? arith::ShLIOp::create(rw, loc, word, cst(16 - d)) : word;
-      return arith::AndIOp::create(
-          rw, loc, arith::OrIOp::create(rw, loc, word, hi), cst(m | (m << 16)));
+      d = (*amounts)[1] - (*amounts)[0];
+      s0 = cst((*amounts)[0]);
+    } else if (amount.exprs.size() == 2) {
+      if (auto delta = dyn_cast<AffineConstantExpr>(
+              ix.simplify(amount.exprs[1] - amount.exprs[0])))
+        d = delta.getValue();
+      s0 = materialize(amount.exprs[0], i32);
     }
-    if (!amounts)
+    bool fits = w <= 16 ? d >= 0 && d < 16 : w == 32 && d == 16;
+    if (!fits || m < 0 || m >= (int64_t(1) << (d < 16 ? 16 - d : 16)))
       return {};
-    int64_t s0 = (*amounts)[0], s1 = (*amounts)[1], m = (*mask)[0];
-    // A 32-bit word whose two codes sit 16 bits apart (ext.quant's fragment
-    // layout): one shift and one mask.
-    if (w == 32 && s0 >= 0 && s1 == s0 + 16 && s1 < 32 && m >= 0 &&
-        m < (int64_t(1) << 16)) {
-      Value lo = s0 ? arith::ShRUIOp::create(rw, loc, byte.uniform, cst(s0))
-                    : byte.uniform;
-      return arith::AndIOp::create(rw, loc, lo, cst(m | (m << 16)));
-    }
-    if (w > 16)
-      return {};
-    if (s0 < 0 || s1 < 0 || s1 > 16 || s0 >= int64_t(w) ||
-        m >= (int64_t(1) << (16 - s1)))
-      return {};
-    Value word = arith::ExtUIOp::create(rw, loc, i32, byte.uniform);
-    Value lo = s0 ? arith::ShRUIOp::create(rw, loc, word, cst(s0)) : word;
-    Value hi = s1 < 16 ? arith::ShLIOp::create(rw, loc, word, cst(16 - s1)) : word;
-    return arith::AndIOp::create(
-        rw, loc, arith::OrIOp::create(rw, loc, lo, hi), cst(m | (m << 16)));
+    Value word = w < 32 ? arith::ExtUIOp::create(rw, loc, i32, byte.uniform)
+                        : byte.uniform;
+    word = rw.createOrFold<arith::ShRUIOp>(loc, word, s0);
+    if (d < 16)
+      word = arith::OrIOp::create(
+          rw, loc, word, arith::ShLIOp::create(rw, loc, word, cst(16 - d)));
+    return arith::AndIOp::create(rw, loc, word, cst(m | (m << 16)));
   }
 
   /// A comparison of index arithmetic decided per element: their
@@ -597,15 +586,9 @@ private:
     Value v = uniform ? scalarOf(in) : in.lanes;
     if (!uniform && !v)
       v = vectorOf(in, from);
-    auto constant = [&](Type t, Attribute a) -> Value {
-      if (uniform)
-        return arith::ConstantOp::create(rw, loc, cast<TypedAttr>(a));
-      return arith::ConstantOp::create(
-          rw, loc, DenseElementsAttr::get(vecOf(t), a));
-    };
     if (flip)
       v = arith::XOrIOp::create(rw, loc, v,
-                                constant(from, rw.getIntegerAttr(from, bias)));
+                                splat(from, rw.getIntegerAttr(from, bias), uniform));
     Value asFloat;
     if (in.wide16) { // both lanes in one word: one OR, then its halves
       Type i32 = rw.getI32Type();
@@ -622,12 +605,12 @@ private:
       else if (w > 16)
         narrow = arith::TruncIOp::create(rw, loc, shaped(i16), v);
       Value ored = arith::OrIOp::create(
-          rw, loc, narrow, constant(i16, rw.getIntegerAttr(i16, magic)));
+          rw, loc, narrow, splat(i16, rw.getIntegerAttr(i16, magic), uniform));
       asFloat = arith::BitcastOp::create(rw, loc, shaped(to), ored);
     }
     double offset = double(int64_t(limit) + bias);
     Value result = arith::SubFOp::create(
-        rw, loc, asFloat, constant(to, rw.getFloatAttr(to, offset)));
+        rw, loc, asFloat, splat(to, rw.getFloatAttr(to, offset), uniform));
     (uniform ? e.uniform : e.lanes) = result;
     e.magic = asFloat;
     e.offset = offset;

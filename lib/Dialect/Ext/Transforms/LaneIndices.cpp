@@ -127,10 +127,10 @@ AffineExpr LaneIndices::outsideExpr(Value v) {
     v = mul.getLhs();
   }
   auto *it = llvm::find(symbols, v);
+  unsigned position = it - symbols.begin();
   if (it == symbols.end())
     symbols.push_back(v);
-  return getAffineSymbolExpr(llvm::find(symbols, v) - symbols.begin(), ctx) *
-         factor;
+  return getAffineSymbolExpr(position, ctx) * factor;
 }
 
 /// The values `e` takes, where they are bounded: kVar in [0,

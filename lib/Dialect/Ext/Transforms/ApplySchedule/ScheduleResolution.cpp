@@ -354,9 +354,8 @@ tiling::resolveLayout(ComputeOp op, ScheduleAttr schedule,
     // takes the factors' type; its B is built in registers, which wgmma's
     // shared-memory operands do not take: mma.sync.
     std::optional<OperandProductBody> factors;
-    if (!online && !matchProductBody(op))
-      factors = matchOperandProductBody(op);
-    if (!online && !matchProductBody(op) && !factors)
+    if (!online && !matchProductBody(op) &&
+        !(factors = matchOperandProductBody(op)))
       return op.emitOpError()
              << "mma = auto: the body is not a product under a sum combiner "
                 "(C += A * B), which is what matrix instructions compute";
