@@ -90,6 +90,13 @@ AffineExpr buildAffine(MLIRContext *ctx, const py::handle &h, unsigned numDims,
   }
   if (op == "const")
     return getAffineConstantExpr(py::cast<int64_t>(t[1]), ctx);
+  // A table's element (an indirect read), bound by the compute's `indirect`.
+  if (op == "sym") {
+    int64_t s = py::cast<int64_t>(t[1]);
+    if (s < 0)
+      throw BuildError(where + ": a negative symbol");
+    return getAffineSymbolExpr(s, ctx);
+  }
   AffineExpr lhs = buildAffine(ctx, t[1], numDims, where);
   AffineExpr rhs = buildAffine(ctx, t[2], numDims, where);
   if (op == "add")
@@ -338,8 +345,14 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
                          std::to_string(
                              cast<MemRefType>(v.getType()).getRank()) +
                          " tensor");
-      maps.push_back(
-          AffineMapAttr::get(AffineMap::get(axes.size(), 0, exprs, ctx)));
+      unsigned numSymbols = 0;
+      for (AffineExpr e : exprs)
+        e.walk([&](AffineExpr s) {
+          if (auto sym = dyn_cast<AffineSymbolExpr>(s))
+            numSymbols = std::max(numSymbols, sym.getPosition() + 1);
+        });
+      maps.push_back(AffineMapAttr::get(
+          AffineMap::get(axes.size(), numSymbols, exprs, ctx)));
       (index++ < numInputs ? inputs : outputs).push_back(v);
     }
 
@@ -392,6 +405,17 @@ OwningOpRef<ModuleOp> buildProgram(MLIRContext *ctx, const py::dict &program) {
       buildRegion(b, compute.getReducer(), reducerTypes, outputTypes,
                   py::reinterpret_borrow<py::dict>(c["reducer"]), "reducer",
                   where, loc);
+    }
+    // Indirect reads: (input, symbol, table) per symbol of an input's map.
+    if (c.contains("indirect") && py::len(c["indirect"]) != 0) {
+      SmallVector<Attribute> reads;
+      for (py::handle r : py::reinterpret_borrow<py::list>(c["indirect"])) {
+        auto t = py::reinterpret_borrow<py::tuple>(r);
+        reads.push_back(ext::IndirectAttr::get(ctx, py::cast<int64_t>(t[0]),
+                                               py::cast<int64_t>(t[1]),
+                                               py::cast<int64_t>(t[2])));
+      }
+      compute.setIndirectAttr(b.getArrayAttr(reads));
     }
     if (!c["schedule"].is_none())
       attachSchedule(compute, py::reinterpret_borrow<py::tuple>(c["schedule"]),

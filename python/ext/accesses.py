@@ -33,20 +33,59 @@ def ordered_nodes(roots):
 
 def operands(op) -> List[Tuple["_te.Tensor", tuple]]:
     """The distinct accesses (tensor, affine index trees) of `op`'s body, in
-    order: the compute's inputs."""
+    order: the compute's inputs. A tensor read as an index (an indirect
+    read's table, a ("read", _Read) leaf of the trees) is an input too,
+    before the first input it indexes."""
     positions = {id(a): d for d, a in enumerate(op.all_axes)}
     result, keys = [], {}
+
+    def add(tensor, trees):
+        key = (id(tensor), trees)
+        if key not in keys:
+            keys[key] = len(result)
+            result.append((tensor, trees))
+
     for node in ordered_nodes(op.values):
         if node.op != "load":
             continue
         tensor = node.attr
         where = f"{tensor.name}{list(node.args)}"
         trees = tuple(_te._affine(i, positions, where) for i in node.args)
-        key = (id(tensor), trees)
-        if key not in keys:
-            keys[key] = len(result)
-            result.append((tensor, trees))
+        for tree in trees:
+            for read in _te._reads(tree):
+                add(read.tensor, read.trees)
+        add(tensor, trees)
     return result
+
+
+def indirect(op) -> List[Tuple[int, int, int]]:
+    """The indirect reads of `op`: (input, symbol, table input) for each
+    distinct tensor element an input's index holds, numbered in order of
+    appearance as the input map's symbols."""
+    accesses = operands(op)
+    index = {(id(t), trees): i for i, (t, trees) in enumerate(accesses)}
+    bindings = []
+    for i, (_, trees) in enumerate(accesses):
+        found = []
+        for tree in trees:
+            _te._reads(tree, found)
+        bindings.extend((i, s, index[(id(r.tensor), r.trees)]) for s, r in enumerate(found))
+    return bindings
+
+
+def symbol_trees(trees, reads=None):
+    """`trees` with each ("read", _Read) leaf as ("sym", s), s its position
+    among the distinct reads of all of `trees` (what `indirect` numbers)."""
+    if reads is None:
+        reads = []
+        for tree in trees:
+            _te._reads(tree, reads)
+
+    def convert(tree):
+        if tree[0] == "read":
+            return ("sym", reads.index(tree[1]))
+        return tuple(convert(t) if isinstance(t, tuple) else t for t in tree)
+    return [convert(t) for t in trees]
 
 
 def input_operands(op, tensor) -> List[int]:

@@ -12,7 +12,8 @@ import numpy as np
 from . import disk_cache as _disk
 from . import dtypes as _dt
 from . import te as _te
-from .accesses import operands as _operands, ordered_nodes as _ordered_nodes
+from .accesses import (indirect as _indirect, operands as _operands,
+                       ordered_nodes as _ordered_nodes, symbol_trees as _symbol_trees)
 from .chips import check_chip as _check_chip
 from ._ext import chip_info as _chip_info, default_chip as _default_chip
 from ._ext import Module
@@ -28,6 +29,8 @@ def _access_text(tensor, trees, axes) -> str:
             return axes[tree[1]].name
         if op == "const":
             return str(tree[1])
+        if op == "read":
+            return _access_text(tree[1].tensor, tree[1].trees, axes)
         sign = {"add": " + ", "sub": " - ", "mul": "*", "floordiv": " // ", "mod": " % "}[op]
         return f"{text(tree[1])}{sign}{text(tree[2])}"
     return f"{tensor.name}[{', '.join(text(t) for t in trees)}]"
@@ -297,7 +300,9 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
                 trees = tuple(_te._affine(i, positions, node.attr.name) for i in node.args)
                 load_index[id(node)] = keys[(id(node.attr), trees)]
         nodes, ids = _node_table(op.values, load_index, {a.name for a in axes})
-        program_operands = [(arg_index[id(t)], list(trees)) for t, trees in operands]
+        # A tensor's element in an index is a symbol of the map, bound by
+        # `indirect` to the input that reads it (a block table).
+        program_operands = [(arg_index[id(t)], _symbol_trees(trees)) for t, trees in operands]
         out_trees = [("axis", d) for d in range(len(op.axes))]
         for t in op.outputs:
             program_operands.append((arg_index[id(t)], out_trees))
@@ -315,6 +320,7 @@ def lower(items, name: str = "kernel", args: Optional[Sequence] = None):
                       facts[a.extent.name] if isinstance(a.extent, _te.Var) else 1)
                      for a in axes],
             "num_inputs": len(operands), "operands": program_operands,
+            "indirect": _indirect(op),
             "input_names": [_access_text(t, trees, axes) for t, trees in operands],
             "body": {"nodes": nodes, "yields": [ids[id(v)] for v in op.values]},
             "combiner": combiner, "identity": identity, "reducer": reducer,

@@ -28,5 +28,5 @@ from .te_expressions import (  # noqa: F401
     placeholder, reinterpret, round, rsqrt, sigmoid, sin, sqrt, tanh, var)
 from .te_compute import (  # noqa: F401
     CommReducer, ComputeOp, IterVar, _affine, _BuiltinReducer, _check_bounds, _foreign_axis,
-    _range, _Reduce, _reduce_axes, _tree_axes, comm_reducer, compute, max, min, pad, prod,
-    reduce_axis, sum)
+    _has_read, _range, _Read, _reads, _Reduce, _reduce_axes, _tree_axes, comm_reducer, compute,
+    max, min, pad, prod, reduce_axis, sum)

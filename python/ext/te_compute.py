@@ -313,28 +313,59 @@ def _foreign_axis(axis, use_loc, name, loc):
                           f"'{name}' at {_at(loc)})")
 
 
-def _affine(e, positions, where):
-    """An affine tree of `e` over the axes at `positions` (id -> dim)."""
+class _Read:
+    """A tensor's element used as an index (an indirect read: a paged
+    cache's block table `T[b, j // P]` in `Kc[T[b, j // P], j % P, d]`):
+    the table and its affine index trees. Equal reads are one symbol."""
+
+    __slots__ = ("tensor", "trees", "loc")
+
+    def __init__(self, tensor, trees, loc):
+        self.tensor, self.trees, self.loc = tensor, trees, loc
+
+    def __eq__(self, other):
+        return isinstance(other, _Read) and other.tensor is self.tensor and \
+            other.trees == self.trees
+
+    def __hash__(self):
+        return hash((id(self.tensor), self.trees))
+
+    def __repr__(self):
+        return f"{self.tensor.name}{list(self.trees)}"
+
+
+def _affine(e, positions, where, reads=True):
+    """An affine tree of `e` over the axes at `positions` (id -> dim). An
+    integer tensor's element in it is a ("read", _Read) leaf (`reads`: not
+    inside a table's own index, which is affine in the axes alone)."""
     if isinstance(e, IterVar):
         return ("axis", positions[id(e)])
     if e.op == "const":
         return ("const", int(e.attr))
+    if e.op == "load":
+        if not reads:
+            raise _error(e.loc, f"{where}: a table's index reads {e.attr.name}; the index of "
+                                "a tensor read as an index is affine in the axes alone")
+        trees = tuple(_affine(i, positions, f"{e.attr.name}{list(e.args)}", False)
+                      for i in e.args)
+        return ("read", _Read(e.attr, trees, e.loc))
     if e.op in ("add", "sub"):
-        return (e.op, _affine(e.args[0], positions, where), _affine(e.args[1], positions, where))
+        return (e.op, _affine(e.args[0], positions, where, reads),
+                _affine(e.args[1], positions, where, reads))
     if e.op == "mul":
-        a, b = (_affine(x, positions, where) for x in e.args)
+        a, b = (_affine(x, positions, where, reads) for x in e.args)
         if a[0] != "const" and b[0] != "const":
             raise _error(e.loc, f"{where}: an index multiplies two axes; indices must be "
                                 "affine in the axes")
         return ("mul", a, b)
     if e.op in ("floordiv", "mod"):
-        a, b = (_affine(x, positions, where) for x in e.args)
+        a, b = (_affine(x, positions, where, reads) for x in e.args)
         if b[0] != "const" or b[1] <= 0:
             raise _error(e.loc, f"{where}: an index divides by something other than a "
                                 "positive constant")
         return (e.op, a, b)
     if e.op == "neg":
-        return ("mul", _affine(e.args[0], positions, where), ("const", -1))
+        return ("mul", _affine(e.args[0], positions, where, reads), ("const", -1))
     raise _error(e.loc, f"{where}: '{e.op}' in an index is not affine in the axes "
                         "(indices are sums of axes times constants, // and % by constants)")
 
@@ -359,11 +390,31 @@ def _range(tree, extents):
     return (0, b[0] - 1) if a[0] < 0 or a[1] >= b[0] else a
 
 
+def _has_read(tree):
+    """Whether an affine tree holds a tensor's element (an indirect read)."""
+    if tree[0] == "read":
+        return True
+    return any(isinstance(t, tuple) and _has_read(t) for t in tree[1:])
+
+
+def _reads(tree, found=None):
+    """The distinct _Reads of an affine tree, in order."""
+    found = [] if found is None else found
+    if tree[0] == "read":
+        if tree[1] not in found:
+            found.append(tree[1])
+    else:
+        for t in tree[1:]:
+            if isinstance(t, tuple):
+                _reads(t, found)
+    return found
+
+
 def _tree_axes(tree):
-    """The axis positions an affine tree uses."""
+    """The axis positions an affine tree uses (a read's own index aside)."""
     if tree[0] == "axis":
         return [tree[1]]
-    if tree[0] == "const":
+    if tree[0] in ("const", "read"):
         return []
     return [a for t in tree[1:] if isinstance(t, tuple) for a in _tree_axes(t)]
 
@@ -378,6 +429,10 @@ def _check_bounds(load, axes):
             if isinstance(e, IterVar) and id(e) not in positions:
                 return  # reported by the caller's axis check
         tree = _affine(idx, positions, where)
+        if _has_read(tree):
+            # A table's entry is checked when the compute runs (the table's
+            # own read is checked as any other read of the body).
+            continue
         size = tensor.shape[d]
         symbolic = [axes[i].name for i in _tree_axes(tree) if isinstance(extents[i], Var)]
         if symbolic or isinstance(size, Var):

@@ -2,6 +2,8 @@
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/IR/ExtOps.h"
+#include "ext/Dialect/Ext/IR/IndirectReads.h"
+#include "ext/Support/GuardedAssert.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
 #include "ext/Conversion/Passes.h"
 #include "ext/Conversion/ComputeToLoops/ComputeToLoops.h"
@@ -10,6 +12,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -38,6 +41,63 @@ SmallVector<Value> buildAccessIndices(OpBuilder &b, Location loc,
     }
     AffineMap single = AffineMap::get(map.getNumDims(), 0, expr);
     indices.push_back(affine::AffineApplyOp::create(b, loc, single, ivs));
+  }
+  return indices;
+}
+
+/// Indices into input `i`, whose map may read table entries (symbols bound
+/// by `indirect`): each entry is loaded, made an index, and checked to keep
+/// the access inside the dimension it indexes. A failed check reports to
+/// the caller (a guarded assert) and the read goes to index 0 instead, so
+/// that nothing outside the input is touched either way.
+SmallVector<Value> buildInputIndices(OpBuilder &b, Location loc, ComputeOp op,
+                                     unsigned i, ValueRange ivs) {
+  AffineMap map = op.getInputMap(i);
+  if (map.getNumSymbols() == 0)
+    return buildAccessIndices(b, loc, map, ivs);
+  SmallVector<unsigned> tables = op.getIndirectTables(i);
+  SmallVector<Value> operands(ivs);
+  for (unsigned table : tables) {
+    Value entry = memref::LoadOp::create(
+        b, loc, op.getInputs()[table],
+        buildAccessIndices(b, loc, op.getInputMap(table), ivs));
+    if (!entry.getType().isIndex())
+      entry = arith::IndexCastOp::create(b, loc, b.getIndexType(), entry);
+    operands.push_back(entry);
+  }
+  Value input = op.getInputs()[i];
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  SmallVector<Value> indices;
+  for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+    if (!usesSymbol(expr)) {
+      indices.push_back(buildAccessIndices(
+          b, loc, AffineMap::get(map.getNumDims(), 0, expr), ivs)[0]);
+      continue;
+    }
+    AffineMap single =
+        AffineMap::get(map.getNumDims(), map.getNumSymbols(), expr);
+    Value index = affine::AffineApplyOp::create(b, loc, single, operands);
+    Value size = memref::DimOp::create(b, loc, input, r);
+    Value inside = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, size));
+    std::string names;
+    for (unsigned s = 0; s < tables.size(); ++s)
+      if (expr.isFunctionOfSymbol(s))
+        names += (names.empty() ? "" : ", ") + describeInput(op, tables[s]);
+    auto type = cast<MemRefType>(input.getType());
+    std::string message =
+        "ext.compute" +
+        (op.getName() ? " '" + op.getName()->str() + "'" : std::string()) +
+        ": an entry of table " + names + " indexes dimension #" +
+        std::to_string(r) + " of " + describeInput(op, i) + " outside [0, " +
+        (type.isDynamicDim(r) ? std::string("its size")
+                              : std::to_string(type.getDimSize(r))) +
+        ")";
+    auto check = cf::AssertOp::create(b, loc, inside, message);
+    check->setAttr(kGuardedAssertAttrName, b.getUnitAttr());
+    indices.push_back(arith::SelectOp::create(b, loc, inside, index, zero));
   }
   return indices;
 }
@@ -77,7 +137,7 @@ LogicalResult ext::lowerComputeToLoops(RewriterBase &rewriter, ComputeOp op) {
         [&](unsigned i) -> Value {
           return memref::LoadOp::create(
               rewriter, loc, op.getInputs()[i],
-              buildAccessIndices(rewriter, loc, op.getInputMap(i), ivs));
+              buildInputIndices(rewriter, loc, op, i, ivs));
         },
         [&](StringRef name) { return ivs[*op.getAxisPosition(name)]; });
   };

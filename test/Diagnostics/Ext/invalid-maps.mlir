@@ -40,7 +40,7 @@ func.func @map_rank(%X: memref<4x4xf32>, %Y: memref<4xf32>) {
 // -----
 
 func.func @map_symbols(%X: memref<4xf32>, %Y: memref<4xf32>) {
-  // expected-error @+1 {{indexing map of input #0 has symbols; accesses are affine in the axes only}}
+  // expected-error @+1 {{indexing map of input #0 has symbols; accesses are affine in the axes only, or bound to a table by `indirect`}}
   ext.compute [#ext.axis<"i", spatial, 4>] ins(%X : memref<4xf32>) outs(%Y : memref<4xf32>)
       maps [affine_map<(i)[s] -> (i + s)>, affine_map<(i) -> (i)>] {
   ^bb0(%x: f32):

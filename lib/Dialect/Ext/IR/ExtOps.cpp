@@ -12,6 +12,7 @@
 
 #include "ext/Dialect/Ext/IR/Combiner.h"
 #include "ext/Dialect/Ext/IR/GuardedReads.h"
+#include "ext/Dialect/Ext/IR/IndirectReads.h"
 #include "ext/Support/AffineRange.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -106,10 +107,13 @@ static LogicalResult verifyMapShapes(ComputeLikeOpInterface op,
                                      ArrayRef<Value> operands) {
   for (auto [i, map] : llvm::enumerate(maps)) {
     auto type = cast<MemRefType>(operands[i].getType());
-    if (map.getNumSymbols() != 0)
+    // Symbols are table entries, which verifyIndirectReads checked.
+    auto compute = dyn_cast<ComputeOp>(op.getOperation());
+    if (map.getNumSymbols() != 0 && !(compute && compute.hasIndirectReads()))
       return op.emitOpError() << "indexing map of " << describeOperand(op, i)
                               << " has symbols; accesses are affine in the "
-                                 "axes only";
+                                 "axes only, or bound to a table by "
+                                 "`indirect`";
     if (map.getNumDims() != axes.size())
       return op.emitOpError() << "indexing map of " << describeOperand(op, i)
                               << " has " << map.getNumDims()
@@ -273,7 +277,8 @@ static LogicalResult verifyAccessBounds(ComputeLikeOpInterface op,
   for (auto [i, map] : llvm::enumerate(maps)) {
     auto type = cast<MemRefType>(operands[i].getType());
     for (auto [r, expr] : llvm::enumerate(map.getResults())) {
-      if (type.isDynamicDim(r))
+      // A table's entry is checked where it is read, when the compute runs.
+      if (type.isDynamicDim(r) || usesSymbol(expr))
         continue;
       int64_t size = type.getDimSize(r);
       if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
@@ -400,6 +405,9 @@ static LogicalResult verifyComputeLike(ComputeLikeOpInterface op) {
   if (maps.size() != operands.size())
     return op.emitOpError() << "expects one indexing map per operand ("
                             << operands.size() << "), got " << maps.size();
+  if (auto compute = dyn_cast<ComputeOp>(op.getOperation()))
+    if (compute.hasIndirectReads() && failed(verifyIndirectReads(compute)))
+      return failure();
   if (failed(verifyMapShapes(op, axes, maps, operands)) ||
       failed(verifyOutputMaps(op, axes, maps)) ||
       failed(verifyDynamicAxes(op, axes, maps, operands)) ||

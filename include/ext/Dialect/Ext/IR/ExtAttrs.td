@@ -104,6 +104,25 @@ def Ext_AxisAttr : Ext_Attr<"Axis", "axis"> {
   }];
 }
 
+def Ext_IndirectAttr : Ext_Attr<"Indirect", "indirect"> {
+  let summary = "a symbol of an input's map bound to another input's element";
+  let description = [{
+    A data-dependent (indirect) read of an `ext.compute`: symbol `symbol` of
+    input `input`'s indexing map is, at each point of the domain, the
+    element of input `table` read through `table`'s own map (an integer:
+    any signless width, or `index`). A paged KV cache reads a key as
+    `Kc[T[b, j floordiv P], j mod P, d]`: input `Kc`'s map is
+    `(b, j, d)[s0] -> (s0, j mod P, d)` and `s0` is bound to `T`'s element
+    at `(b, j floordiv P)`.
+
+    ```mlir
+    #ext.indirect<input = 1, symbol = 0, table = 2>
+    ```
+  }];
+  let parameters = (ins "int64_t":$input, "int64_t":$symbol, "int64_t":$table);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def Ext_RasterOrder : I32EnumAttr<"RasterOrder",
     "order in which linear tile indices walk the tile grid", [
     I32EnumAttrCase<"row", 0>,

@@ -54,6 +54,33 @@ def Ext_ComputeOp : Ext_Op<"compute", [
     leave its operand; an access used outside any branch is checked over
     the whole domain.
 
+    An input may be read indirectly, at a place another input's element
+    gives (a paged KV cache's block table, a gather): its map then has
+    symbols, and `indirect` binds each symbol to the element of a table
+    input read through the table's own map
+    (`#ext.indirect<input = k, symbol = s, table = t>`). Every symbol of
+    every map is bound exactly once; a table is read through a map without
+    symbols (no chains) and holds integers (signless, any width, or
+    `index`); outputs are never indirect. The verifier does not bound the
+    dimensions whose access uses a symbol (it checks the others as above);
+    the lowering checks each one where it reads, and a table entry that
+    would leave its dimension fails the compute's run with a message
+    naming the compute, the table and the input it indexes.
+
+    ```mlir
+    // S[b, j] = sum_d Q[b, d] * Kc[T[b, j floordiv 16], j mod 16, d]
+    ext.compute [#ext.axis<"b", spatial, 2>, #ext.axis<"j", spatial, 64>,
+                 #ext.axis<"d", reduce, 32>]
+        ins(%Q, %Kc, %T : memref<2x32xf32>, memref<8x16x32xf32>, memref<2x4xi32>)
+        outs(%S : memref<2x64xf32>)
+        maps [affine_map<(b, j, d) -> (b, d)>,
+              affine_map<(b, j, d)[s0] -> (s0, j mod 16, d)>,
+              affine_map<(b, j, d) -> (b, j floordiv 16)>,
+              affine_map<(b, j, d) -> (b, j)>]
+        indirect [#ext.indirect<input = 1, symbol = 0, table = 2>]
+        combiner(sum) { ... }
+    ```
+
     Output maps name only spatial axes, each spatial axis exactly once, so
     every output element is written once. The previous contents of the
     outputs are not read. Body and reducer ops must be free of memory
@@ -91,7 +118,9 @@ def Ext_ComputeOp : Ext_Op<"compute", [
     OptionalAttr<Ext_CombinerKind>:$combiner,
     OptionalAttr<TypedArrayAttrBase<TypedAttrInterface, "typed identities">>:$identity,
     OptionalAttr<Ext_ScheduleAttr>:$schedule,
-    OptionalAttr<StrAttr>:$name
+    OptionalAttr<StrAttr>:$name,
+    OptionalAttr<TypedArrayAttrBase<Ext_IndirectAttr,
+                                    "indirect reads">>:$indirect
   );
   let regions = (region SizedRegion<1>:$body, AnyRegion:$reducer);
 
@@ -100,11 +129,33 @@ def Ext_ComputeOp : Ext_Op<"compute", [
     (`ins` `(` $inputs^ `:` type($inputs) `)`)?
     `outs` `(` $outputs `:` type($outputs) `)`
     `maps` $indexing_maps
+    (`indirect` $indirect^)?
     (`combiner` `(` $combiner^ `)`)?
     (`identity` $identity^)?
     attr-dict-with-keyword
     $body
     (`reducer` $reducer^)?
+  }];
+
+  let builders = [
+    // Without indirect reads (every map affine in the axes alone).
+    OpBuilder<(ins "::mlir::ArrayAttr":$axes, "::mlir::ValueRange":$inputs,
+                   "::mlir::ValueRange":$outputs,
+                   "::mlir::ArrayAttr":$indexing_maps,
+                   "::ext::CombinerKindAttr":$combiner,
+                   "::mlir::ArrayAttr":$identity,
+                   "::ext::ScheduleAttr":$schedule,
+                   "::mlir::StringAttr":$name), [{
+      build($_builder, $_state, axes, inputs, outputs, indexing_maps, combiner,
+            identity, schedule, name, /*indirect=*/::mlir::ArrayAttr());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The binding of each symbol of input `input`'s map: the table input
+    /// that gives it, per symbol (empty without symbols).
+    ::llvm::SmallVector<unsigned> getIndirectTables(unsigned input);
+    /// Whether some input is read indirectly.
+    bool hasIndirectReads() { return getIndirectAttr() != nullptr; }
   }];
 
   let hasVerifier = 1;

@@ -699,6 +699,8 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
                                        const ApplyScheduleOptions &options) {
   if (!op.getScheduleAttr())
     return op.emitOpError("has no schedule to apply");
+  if (failed(refuseIndirectReads(op)))
+    return failure();
   // Producers the schedule inlines become part of the compute first (and
   // of the producers it attaches, below).
   SmallVector<StringAttr> inlinedNames(

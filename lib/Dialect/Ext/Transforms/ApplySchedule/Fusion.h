@@ -108,6 +108,10 @@ resolveComputeAt(mlir::RewriterBase &rw, ComputeOp op, ScheduleAttr schedule,
 /// requires the compute to read it).
 mlir::LogicalResult checkInlinedAreRead(ComputeOp op);
 
+/// Refuses a scheduled compute that, or a compute its schedule fuses, reads
+/// an input indirectly (`indirect`): no tiled copy reads a table yet.
+mlir::LogicalResult refuseIndirectReads(ComputeOp op);
+
 /// Emits each producer's tile compute into its shared buffer, at the tile
 /// `frame` of the anchor. `anchorBuffers[i]` is the shared tile of anchor
 /// input i where the anchor copied one (else null); the producers' buffers

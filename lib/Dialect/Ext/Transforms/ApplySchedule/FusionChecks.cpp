@@ -2,13 +2,16 @@
 //
 // Queries every fusion of ext-apply-schedule asks before it moves a
 // compute's work into another's kernel: the compute a schedule names, and
-// the ops between two computes that read or write what the move reorders.
+// the ops between two computes that read or write what the move reorders,
+// and the reads (indirect ones) no scheduled kernel makes yet.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Fusion.h"
+#include "ext/Dialect/Ext/IR/IndirectReads.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace ext;
@@ -64,4 +67,36 @@ Operation *tiling::findWriteBetween(Operation *first, Operation *last,
       return op;
   }
   return nullptr;
+}
+
+/// Indirect reads (a table's entry as an index) have no tiled copies yet:
+/// the scheduled compute and every compute its schedule fuses must read
+/// through the axes alone. Refused, naming the compute and the input.
+LogicalResult tiling::refuseIndirectReads(ComputeOp op) {
+  ScheduleAttr schedule = op.getScheduleAttr();
+  llvm::SmallDenseSet<StringRef> fused;
+  for (AttachAttr at : schedule.getComputeAt())
+    fused.insert(at.getCompute().getValue());
+  for (AttachAttr at : schedule.getReverseComputeAt())
+    fused.insert(at.getCompute().getValue());
+  for (StringAttr name : schedule.getComputeInline())
+    fused.insert(name.getValue());
+  for (StringAttr name : schedule.getOnline())
+    fused.insert(name.getValue());
+  for (ComputeOp other : op->getBlock()->getOps<ComputeOp>()) {
+    if (other != op && !(other.getName() && fused.contains(*other.getName())))
+      continue;
+    ArrayAttr indirect = other.getIndirectAttr();
+    if (!indirect)
+      continue;
+    auto read = cast<IndirectAttr>(indirect[0]);
+    InFlightDiagnostic d = op.emitOpError() << "schedule: ";
+    if (other != op)
+      d << "fused compute '" << *other.getName() << "' ";
+    return d << "reads " << describeInput(other, read.getInput())
+             << " at an entry of " << describeInput(other, read.getTable())
+             << " (`indirect`), which a scheduled kernel cannot read yet; "
+                "leave the compute unscheduled (it runs as loops)";
+  }
+  return success();
 }
