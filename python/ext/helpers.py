@@ -469,6 +469,15 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     does; key tiles past a query tile's last visible key are skipped; with
     more queries than keys, the first queries see no key and are 0).
     `schedule_fields` override the schedule's (`tile`, `warps`, `mma`, ...).
+    `decomposition` (default `"auto"`) may split a tile's keys over CTAs,
+    FlashDecoding's split-KV: `("split_k", {"slices": 4})`, `"stream_k"`
+    (an even share of key steps per CTA) or `"data_parallel"` (each query
+    tile's keys in one CTA); the partial states (accumulator, row max and
+    sums) are combined by the decomposition's deterministic fixup. `auto`
+    chooses from the tile count (batch-heads x query tiles), the key steps
+    and the chip's SMs: at launch where a size is symbolic, so decode
+    (one query, thousands of keys) fills the SMs that a batch-head per CTA
+    would leave idle.
     `batch_heads`, `seq_q` and `seq_kv` may be symbolic (`ext.var`): one
     build serves every size (the query tiles and key steps counted at
     launch, the last ones masked). Refused at the call: a symbolic
@@ -523,6 +532,10 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
 
     out = _te.compute((batch_heads, seq_q, head_dim), normalized, name="out")
     fields = _attention_fields(seq_kv, head_dim, dtype, chip)
+    # The keys may be split over CTAs (split-KV) where the query tiles alone
+    # would leave SMs idle: `auto` weighs it at compile time, or at launch
+    # over a symbolic size.
+    fields["decomposition"] = "auto"
     fields.update(schedule_fields)
     keys = _per_axis_tile(fields.get("tile"), "j3", 3)
     if (isinstance(keys, int) and isinstance(seq_kv, int) and keys >= seq_kv

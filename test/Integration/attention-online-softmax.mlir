@@ -30,6 +30,27 @@
 // RUN: sed -e "s/mma = #ext.mma<m16n8k16>/mma = auto/" %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
 // RUN: sed -e "s/mma = #ext.mma<m16n8k16>/mma = auto/" %s | ext-opt --ext-gpu-pipeline="target=nvvm chip=sm_90a" 2>/dev/null \
 // RUN:   | ext-translate --ext-to-ptx --ext-gpu-module=attn_kernel | FileCheck %s --check-prefix=WGMMA
+// The keys split over CTAs (split-KV, FlashDecoding's): each work unit
+// leaves its state (acc, m, l), which the fixup combines with the kernel's
+// reducer over whole fragments; the epilogue runs on the combined state.
+// RUN: sed -e "s/vector = 8,/vector = 8, decomposition = #ext.split_k<slices = 2>,/" %s | ext-opt --ext-apply-schedule | FileCheck %s --check-prefix=SPLIT
+// RUN: sed -e "s/vector = 8,/vector = 8, decomposition = #ext.split_k<slices = 2>,/" %s | ext-run --racecheck - | FileCheck %s
+// RUN: sed -e "s/vector = 8,/vector = 8, stages = 2, decomposition = #ext.stream_k<grid = 3>,/" %s | ext-run --racecheck --emu-seed=7 - | FileCheck %s
+// RUN: sed -e "s/vector = 8,/vector = 8, decomposition = #ext.split_k<slices = 2>,/" -e "s/mma = #ext.mma<m16n8k16>/mma = auto/" %s | ext-run --chip=sm_90a --racecheck - | FileCheck %s
+// RUN: sed -e "s/threads = \[1, \([0-9]\), 32, 1\], mma = #ext.mma<m16n8k16>/threads = [1, \1, 64, 1], mma = #ext.mma<mfma_16x16x16>/" \
+// RUN:     -e "s/vector = 8,/vector = 8, decomposition = #ext.stream_k<grid = 3>,/" %s | ext-run --chip=gfx942 --racecheck - | FileCheck %s
+
+// SPLIT-LABEL: func.func @attn(
+// SPLIT: ext.kernel tiles [2, 2] iters 2 threads 128 decomposition #ext.split_k<slices = 2> combiner(custom)
+// SPLIT: ext.kernel_yield %{{.*}}, %{{.*}}, %{{.*}} : memref<64x64xf32>, memref<64xf32>, memref<64xf32>
+// SPLIT: } epilogue {
+// SPLIT: ^bb0(%{{.*}}: index, %{{.*}}: index, %[[ACC:.*]]: memref<64x64xf32>, %{{.*}}: memref<64xf32>, %[[L:.*]]: memref<64xf32>):
+// SPLIT: arith.divf
+// SPLIT: } reducer {
+// SPLIT: arith.maximumf
+// SPLIT: math.exp
+// SPLIT: ext.yield
+// SPLIT-LABEL: func.func @ref_attn(
 
 // KERNEL-LABEL: func.func @attn(
 // KERNEL: ext.kernel tiles [2, 2] iters 2 threads 128

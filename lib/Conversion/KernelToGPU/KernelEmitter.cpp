@@ -298,6 +298,21 @@ LogicalResult KernelEmitter::emitCombinePartial(OpBuilder &b, Location loc,
     return success();
   if (!kernel.getCombiner())
     return kernel.emitOpError("has no combiner to combine partial tiles");
+  // A reducer over whole fragments combines them itself: its tile ops, on
+  // the fragments and the slot's partials.
+  Region &reducer = kernel.getReducer();
+  if (!reducer.empty() &&
+      isa<MemRefType>(reducer.front().getArgument(0).getType())) {
+    IRMapping mapping;
+    for (auto [i, frag] : llvm::enumerate(fragments)) {
+      mapping.map(reducer.front().getArgument(i), frag);
+      mapping.map(reducer.front().getArgument(fragments.size() + i),
+                  slotView(b, loc, i, slot));
+    }
+    for (Operation &op : reducer.front().without_terminator())
+      b.clone(op, mapping);
+    return success();
+  }
   MLIRContext *ctx = b.getContext();
   FailureOr<AllocFragmentOp> alloc = allocOf(fragments.front(), loc);
   if (failed(alloc))

@@ -89,6 +89,65 @@ func.func @custom_without_reducer() {
 
 // -----
 
+// A reducer over whole fragments (split-KV's combine of online-softmax
+// states) takes no identity: an empty work unit leaves it.
+func.func @fragment_reducer_with_identity() {
+  // expected-error @+1 {{takes no identity with a reducer over whole fragments: a work unit with no iterations leaves it}}
+  ext.kernel tiles [2] iters 3 threads 8 decomposition #ext.stream_k<grid = 3>
+      combiner(custom) identity [0.0 : f32] {
+  ^bb0(%t: index, %kb: index, %ke: index):
+    %f = ext.alloc_fragment threads [8] : memref<8xf32>
+    ext.kernel_yield %f : memref<8xf32>
+  } epilogue {
+  ^bb0(%t: index, %f: memref<8xf32>):
+    ext.kernel_yield
+  } reducer {
+  ^bb0(%a: memref<8xf32>, %b: memref<8xf32>):
+    ext.yield
+  }
+  return
+}
+
+// -----
+
+func.func @fragment_reducer_wrong_partial() {
+  // expected-error @+1 {{reducer over whole fragments takes each fragment's type twice (accumulated, then partial); #0 is 'memref<8xf32>'}}
+  ext.kernel tiles [2] iters 3 threads 8 decomposition #ext.stream_k<grid = 3>
+      combiner(custom) {
+  ^bb0(%t: index, %kb: index, %ke: index):
+    %f = ext.alloc_fragment threads [8] : memref<8xf32>
+    ext.kernel_yield %f : memref<8xf32>
+  } epilogue {
+  ^bb0(%t: index, %f: memref<8xf32>):
+    ext.kernel_yield
+  } reducer {
+  ^bb0(%a: memref<8xf32>, %b: memref<4xf32>):
+    ext.yield
+  }
+  return
+}
+
+// -----
+
+func.func @fragment_reducer_yields() {
+  // expected-error @+1 {{reducer over whole fragments must end in an empty ext.yield (it combines in place)}}
+  ext.kernel tiles [2] iters 3 threads 8 decomposition #ext.stream_k<grid = 3>
+      combiner(custom) {
+  ^bb0(%t: index, %kb: index, %ke: index):
+    %f = ext.alloc_fragment threads [8] : memref<8xf32>
+    ext.kernel_yield %f : memref<8xf32>
+  } epilogue {
+  ^bb0(%t: index, %f: memref<8xf32>):
+    ext.kernel_yield
+  } reducer {
+  ^bb0(%a: memref<8xf32>, %b: memref<8xf32>):
+    ext.yield %a : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
 // expected-error @+1 {{#ext.data_parallel takes no parameters}}
 func.func @f() attributes {d = #ext.data_parallel<1>} { return }
 

@@ -1,7 +1,8 @@
 // RUN: ext-opt %s --split-input-file --verify-diagnostics --ext-apply-schedule
 // Schedules with `online` whose computes are not of the online-softmax shape
 // (a max reduction M, sums over the same keys that read M only in a factor
-// exp(x - h(M)), and a data-parallel decomposition) are refused at the
+// exp(x - h(M)); a split of the keys over CTAs with the statistics in
+// registers) are refused at the
 // scheduled compute, naming the compute and the reason.
 
 // -----
@@ -193,7 +194,9 @@ func.func @split_k(%S: memref<16x32xf32>, %V: memref<32x8xf32>, %O: memref<16x8x
     %e = math.exp %d : f32
     ext.yield %e : f32
   }
-  // expected-error @+1 {{'ext.compute' op schedule: online: each tile needs all of its keys: the decomposition must be data_parallel}}
+  // Split-KV stores each CTA's partial state from registers: the CUDA-core
+  // form keeps its row statistics in shared memory.
+  // expected-error @+1 {{'ext.compute' op schedule: online: splitting the keys over CTAs (#ext.split_k<slices = 2>) needs the row statistics in registers, which a partial state is stored from: mma with warps [W, 1] (each row's scores in one warp)}}
   ext.compute [#ext.axis<"i", spatial, 16>, #ext.axis<"e", spatial, 8>, #ext.axis<"j", reduce, 32>]
       ins(%S, %M, %V : memref<16x32xf32>, memref<16xf32>, memref<32x8xf32>) outs(%O : memref<16x8xf32>)
       maps [#o_s, #o_m, #o_v, #o_o] combiner(sum)

@@ -168,6 +168,36 @@ LogicalResult KernelOp::verify() {
                                           DeviceFacts());
 }
 
+/// A reducer over whole fragments: the accumulated fragments, then the
+/// partial ones (plain memrefs of their shapes and element types, any
+/// layout), combined in place into the first by the region's tile ops; no
+/// identity (a work unit with an empty range leaves it).
+static LogicalResult verifyFragmentReducer(KernelOp op, ValueRange fragments,
+                                           Block &reducer) {
+  unsigned numFrags = fragments.size();
+  if (op.getIdentity())
+    return op.emitOpError("takes no identity with a reducer over whole "
+                          "fragments: a work unit with no iterations leaves "
+                          "it");
+  for (auto [i, frag] : llvm::enumerate(fragments)) {
+    auto type = cast<MemRefType>(frag.getType());
+    auto partial = dyn_cast<MemRefType>(
+        reducer.getArgument(numFrags + i).getType());
+    if (reducer.getArgument(i).getType() != type || !partial ||
+        partial.getShape() != type.getShape() ||
+        partial.getElementType() != type.getElementType())
+      return op.emitOpError()
+             << "reducer over whole fragments takes each fragment's type "
+                "twice (accumulated, then partial); #"
+             << i << " is " << type;
+  }
+  auto yield = dyn_cast<YieldOp>(reducer.getTerminator());
+  if (!yield || !yield.getValues().empty())
+    return op.emitOpError("reducer over whole fragments must end in an "
+                          "empty ext.yield (it combines in place)");
+  return success();
+}
+
 LogicalResult KernelOp::verifyRegions() {
   unsigned numDims = getNumTileDims();
   Block &body = getBody().front();
@@ -220,8 +250,7 @@ LogicalResult KernelOp::verifyRegions() {
     }
     return success();
   }
-  if (!getIdentity() || getIdentity()->size() != numFrags ||
-      !getReducer().hasOneBlock())
+  if (!getReducer().hasOneBlock())
     return emitOpError() << "with a custom combiner needs one identity per "
                             "fragment ("
                          << numFrags << ") and a reducer";
@@ -230,6 +259,12 @@ LogicalResult KernelOp::verifyRegions() {
     return emitOpError() << "reducer takes the " << numFrags
                          << " accumulated values and the " << numFrags
                          << " new ones";
+  if (numFrags != 0 && isa<MemRefType>(reducer.getArgument(0).getType()))
+    return verifyFragmentReducer(*this, yield.getFragments(), reducer);
+  if (!getIdentity() || getIdentity()->size() != numFrags)
+    return emitOpError() << "with a custom combiner needs one identity per "
+                            "fragment ("
+                         << numFrags << ") and a reducer";
   for (auto [i, frag] : llvm::enumerate(yield.getFragments())) {
     Type elem = cast<MemRefType>(frag.getType()).getElementType();
     if (reducer.getArgument(i).getType() != elem ||

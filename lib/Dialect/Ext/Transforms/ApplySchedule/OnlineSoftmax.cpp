@@ -233,22 +233,31 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::createKernel() {
   }
   OpFoldResult iters = itersValue(rw, loc, plan);
   bool atLaunch = !dynamicTiles.empty() || ShapedType::isDynamic(plan.iters);
+  // `auto` with the row statistics in shared memory, where no partial
+  // state can be stored from registers, keeps each tile's keys together.
+  TileDecompositionAttrInterface requested = schedule.getDecompositionOrDefault();
+  if (isa<AutoAttr>(requested) && !scoresInRegisters)
+    requested = DataParallelAttr::get(ctx);
   FailureOr<TileDecompositionAttrInterface> decomposition =
       atLaunch ? resolveLaunchDecomposition(
-                     anchor, schedule.getDecompositionOrDefault(),
+                     anchor, requested,
                      dynamicTiles.empty() ? numTiles : ShapedType::kDynamic,
                      plan.iters, keys, options)
-               : resolveDecomposition(anchor,
-                                      schedule.getDecompositionOrDefault(),
+               : resolveDecomposition(anchor, requested,
                                       numTiles, plan.iters, keys, options);
   if (failed(decomposition))
     return failure();
+  kernelDecomposition = *decomposition;
+  // A static problem that one step covers never splits.
+  split = decomposition->splitsReduction() &&
+          (atLaunch || plan.iters > 1);
   auto kernel = KernelOp::create(
       rw, loc, dynamicTiles, rw.getDenseI64ArrayAttr(plan.tileCounts),
       dyn_cast<Value>(iters), plan.iters, block, *decomposition,
-      schedule.getRaster(),
-      schedule.getSwizzle(), CombinerKindAttr(), ArrayAttr(), FloatAttr(),
-      DenseI64ArrayAttr());
+      schedule.getRaster(), schedule.getSwizzle(),
+      split ? CombinerKindAttr::get(ctx, CombinerKind::custom)
+            : CombinerKindAttr(),
+      ArrayAttr(), FloatAttr(), DenseI64ArrayAttr());
   unsigned numTileDims = plan.tileCounts.size();
   SmallVector<Type> argTypes(numTileDims + 2, rw.getIndexType());
   Block *body = rw.createBlock(&kernel.getBody(), {}, argTypes,
@@ -545,10 +554,12 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
     return failure();
   consumer = *fusedOr;
   sourceDynamicExtents();
+  placeScores();
   FailureOr<KernelOp> kernel = createKernel();
   if (failed(kernel))
     return failure();
-  placeScores();
+  if (split && failed(checkSplit()))
+    return failure();
   allocRowStatistics();
   emitInit();
   unsigned numTileDims = plan.tileCounts.size();
@@ -560,9 +571,14 @@ FailureOr<KernelOp> OnlineSoftmaxBuilder::build() {
   rw.setInsertionPointAfter(loop);
   if (schedule.getStages() > 1)
     CopyWaitOp::create(rw, loc, 0);
-  if (failed(emitEpilogue()))
-    return failure();
-  KernelYieldOp::create(rw, loc, ValueRange());
+  if (split) {
+    if (failed(emitSplitEnd(*kernel)))
+      return failure();
+  } else {
+    if (failed(emitEpilogue()))
+      return failure();
+    KernelYieldOp::create(rw, loc, ValueRange());
+  }
 
   // The fused computes are now the kernel's.
   if (consumer)

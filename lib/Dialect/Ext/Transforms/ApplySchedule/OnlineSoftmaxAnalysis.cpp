@@ -316,9 +316,6 @@ LogicalResult OnlineSoftmaxBuilder::resolve() {
       return err() << "axis '" << plan.axes[a].getName()
                    << "' has a dynamic extent: only the keys and the axes "
                       "bound to blocks may";
-  if (!isa<DataParallelAttr>(schedule.getDecompositionOrDefault()))
-    return err() << "each tile needs all of its keys: the decomposition must "
-                    "be data_parallel";
   if (llvm::any_of(plan.outputCache, [](CacheAttr c) { return bool(c); }))
     return err() << "the output cannot be staged through shared memory";
 

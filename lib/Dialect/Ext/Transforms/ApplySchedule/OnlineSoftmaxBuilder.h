@@ -138,6 +138,32 @@ private:
   std::optional<TileOperand> kernelBuffer(const Fused &f, mlir::Value v,
                                           mlir::AffineMap map,
                                           llvm::ArrayRef<unsigned> over = {});
+
+  // Paged (indirect) operands.
+  /// What a result of `f`'s input map is besides an axis or a constant: an
+  /// expression of axes the tile fixes (`h floordiv 4` under a tile of 1),
+  /// a page (a symbol, a table's entry) or the row in a page (`j mod P`,
+  /// j the keys).
+  enum class ReadKind { plain, fixed, page, pageRow, other };
+  ReadKind readKind(const Fused &f, mlir::AffineExpr e) const;
+  /// Checks `f`'s input `i` for a windowed copy (success for a plain map):
+  /// pages of P rows read at `j mod P`, whole pages per key step (P a
+  /// multiple of the step), the table read at `j floordiv P` and axes the
+  /// tile fixes. Reports what it cannot copy.
+  mlir::LogicalResult checkRead(const Fused &f, unsigned i);
+  /// window() of `f`'s input `i`, the origins of a paged read's page (its
+  /// table entry, checked against the page count) and row (`kOffset mod
+  /// P`) and of the expressions the tile fixes included.
+  Window inputWindow(const Fused &f, unsigned i);
+  /// The entry of `f`'s table that gives symbol `s` of input `i` at this
+  /// tile and k-step, checked to lie in dimension `r` of the input.
+  mlir::Value pageEntry(const Fused &f, unsigned i, unsigned s, unsigned r);
+  /// Copies window `w` of `f`'s input `i` into `target`: one copy, or for
+  /// pages shorter than the key step one copy per page, each with its own
+  /// table entry, into its rows of `target`.
+  void copyWindow(const Fused &f, unsigned i, Window w, mlir::Value target,
+                  mlir::Location at, mlir::Value active,
+                  CopyStagingAttr staging);
   /// The inputs of `f` that the values `needed` read, as tile operands: the
   /// kernel's buffers, or shared copies of global windows (copied here,
   /// each k-step). `args[k]` becomes the operand of body argument k, -1
@@ -224,6 +250,14 @@ private:
   mlir::LogicalResult storeConsumer(const FusedConsumer &fc);
   mlir::LogicalResult emitEpilogue();
 
+  // --- Keys split over CTAs (OnlineSoftmaxSplit.cpp) ------------------------
+  mlir::LogicalResult checkSplit();
+  llvm::SmallVector<mlir::Value> splitState();
+  mlir::Value rescaleFactor(mlir::OpBuilder &b, const OnlineTerm &t,
+                            mlir::Value m, mlir::Value mEff);
+  void buildCombine(KernelOp kernel);
+  mlir::LogicalResult emitSplitEnd(KernelOp kernel);
+
   // --- One key tile (OnlineSoftmaxStep.cpp) ---------------------------------
   mlir::LogicalResult emitKeyStep();
   mlir::LogicalResult emitScores();
@@ -289,6 +323,12 @@ private:
   mlir::Type mType, f32;
   mlir::MemRefType accType;
   mlir::Value acc;
+
+  /// The kernel's decomposition, and whether it may split a tile's keys
+  /// over CTAs (the state is then yielded and combined, the epilogue in the
+  /// kernel's epilogue region).
+  TileDecompositionAttrInterface kernelDecomposition;
+  bool split = false;
 
   // Per tile / k-step state while building.
   TileFrame frame;

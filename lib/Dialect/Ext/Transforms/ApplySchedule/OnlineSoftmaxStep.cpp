@@ -198,25 +198,10 @@ void OnlineSoftmaxBuilder::emitRescale() {
                                           true)));
   Value zero = arith::ConstantOp::create(ob, loc, ob.getZeroAttr(mType));
   Value newIsInf = arith::CmpFOp::create(ob, loc, arith::CmpFPredicate::OEQ, mNew, negInf);
-  Value oldIsInf = arith::CmpFOp::create(ob, loc, arith::CmpFPredicate::OEQ, mOld, negInf);
   Value mEff = arith::SelectOp::create(ob, loc, newIsInf, zero, mNew);
   // alpha = exp(h(m_old) - h(m_eff)), 0 while nothing was added.
-  auto alphaFor = [&](const OnlineTerm &t) -> Value {
-    auto h = [&](Value m) {
-      IRMapping map;
-      map.map(t.m, m);
-      for (Operation *op : t.hOps)
-        ob.clone(*op, map);
-      return map.lookupOrDefault(t.hm);
-    };
-    Value d = arith::SubFOp::create(ob, loc, h(mOld), h(mEff));
-    Value e = t.base2 ? math::Exp2Op::create(ob, loc, d).getResult()
-                      : math::ExpOp::create(ob, loc, d).getResult();
-    Value z = arith::ConstantOp::create(ob, loc, ob.getZeroAttr(e.getType()));
-    Value a = arith::SelectOp::create(ob, loc, oldIsInf, z, e);
-    if (a.getType() != f32)
-      a = arith::ExtFOp::create(ob, loc, f32, a);
-    return a;
+  auto alphaFor = [&](const OnlineTerm &t) {
+    return rescaleFactor(ob, t, mOld, mEff);
   };
   SmallVector<Value> ys{mNew, mEff, alphaFor(anchorTerm)};
   for (auto [k, t] : llvm::enumerate(sumTerms)) {
