@@ -444,6 +444,8 @@ def _check_attention_sizes(batch_heads, seq_q, seq_kv, head_dim, causal):
 
 def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="float16",
               causal: bool = False, scale: Optional[float] = None, chip=None,
+              heads: Optional[int] = None, kv_heads: Optional[int] = None,
+              page_size: Optional[int] = None, num_pages=None,
               **schedule_fields) -> Workload:
     """Attention's forward pass, out = softmax(scale Q K^T) V per batch-head,
     as computes (scores S, row max M, row sum L, accumulator O, out = O / L)
@@ -488,7 +490,30 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
         >>> ptx = ext.attention(4, 512, 777, 128, causal=True).build("nvvm", chip="sm_80").ptx
         >>> S = ext.var("S")
         >>> kernel = ext.attention(8, S, S, 64, causal=True).build()   # any S
+
+    The serving form, as a decode step calls it (with `heads`): the first
+    argument is the batch (may be an `ext.var`), `seq_kv` the cache's
+    capacity per sequence, and the inputs are Q (batch, kv_heads,
+    group * seq_q, head_dim) with group = heads // kv_heads (a free reshape
+    of (batch, heads, seq_q, head_dim)), the cache K and V (batch, seq_kv,
+    kv_heads, head_dim), or with `page_size` P pages K_cache and V_cache
+    (num_pages, P, kv_heads, head_dim) found through block_table (batch,
+    seq_kv // P) int32, and kv_lens (batch,) int32: sequence b attends to
+    its first kv_lens[b] keys (a ragged batch; 0 gives 0). The query heads
+    of a group are the rows of one tile, so each CTA reads its KV head
+    once; `causal` aligns query i to the end of the sequence's keys
+    (j <= i + kv_lens[b] - seq_q). The output is shaped like Q.
+
+        >>> B = ext.var("B")
+        >>> step = ext.attention(B, 1, 4096, 128, heads=32, kv_heads=8, page_size=16).build()
+        >>> out = step.run(q.reshape(b, 8, 4, 128), k_cache, v_cache, table, lens)
     """
+    if heads is not None or kv_heads is not None or page_size is not None:
+        from .attention_serving import serving_attention
+        return serving_attention(batch_heads, seq_q, seq_kv, head_dim,
+                                 heads if heads is not None else kv_heads,
+                                 kv_heads if kv_heads is not None else heads, dtype, causal,
+                                 scale, chip, page_size, num_pages, **schedule_fields)
     _check_attention_sizes(batch_heads, seq_q, seq_kv, head_dim, causal)
     chip = _check_chip(chip)
     dtype = _dt.canonical(dtype)

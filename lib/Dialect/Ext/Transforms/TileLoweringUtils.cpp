@@ -182,6 +182,10 @@ int64_t tile_lowering::rowVectorWidth(MemRefType tile, MemRefType global,
 }
 
 int64_t tile_lowering::copyVectorWidth(CopyOp op, std::string &why) {
+  // A 0-d window (one element the tile fixes: a sequence's length) is one
+  // element.
+  if (op.getOffsets().empty())
+    return 1;
   int64_t vector = op.getVector();
   // A swizzle keeps runs of 2^base elements together: wider vectors would
   // straddle its chunks.

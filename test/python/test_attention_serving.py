@@ -1,0 +1,103 @@
+"""ext.attention's serving form (issue 58 items 2 and 4): grouped-query heads
+as the rows of one tile, a KV cache with a length per sequence (a ragged
+batch), a symbolic batch, the keys split over CTAs by `auto`; right against
+numpy on the emulator."""
+
+import numpy as np
+import pytest
+
+import ext
+
+
+def reference(q4, k, v, lens, causal=False):
+    """q4 (B, Hkv, G * Sq, D), k and v (B, S, Hkv, D): softmax over each
+    sequence's first lens[b] keys (aligned at their end when causal)."""
+    B, hkv, rows, d = q4.shape
+    seq_q = rows if not causal else causal
+    out = np.zeros(q4.shape)
+    for b in range(B):
+        n = int(lens[b])
+        for h in range(hkv):
+            s = q4[b, h].astype(np.float64) @ k[b, :n, h].astype(np.float64).T / np.sqrt(d)
+            if causal:
+                i = np.arange(rows)[:, None] % seq_q
+                s = np.where(np.arange(n)[None, :] <= i + n - seq_q, s, -np.inf)
+            m = s.max(-1, keepdims=True) if n else np.zeros((rows, 1))
+            m = np.where(np.isinf(m), 0.0, m)
+            p = np.exp(s - m)
+            l = p.sum(-1, keepdims=True)
+            out[b, h] = np.where(l > 0, (p @ v[b, :n, h].astype(np.float64)) / np.where(l > 0, l, 1), 0)
+    return out
+
+
+def cache(batch, capacity, kv_heads, group, rows, d, seed):
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((batch, kv_heads, rows, d)).astype(np.float16)
+    k = rng.standard_normal((batch, capacity, kv_heads, d)).astype(np.float16)
+    v = rng.standard_normal((batch, capacity, kv_heads, d)).astype(np.float16)
+    return q, k, v
+
+
+def test_decode_gqa_ragged_one_build():
+    """One build (a symbolic batch, capacity 4160 keys) serves sequences of
+    1, 17, 1000 and 4097 keys in one batch, and a batch of one, GQA 4:1."""
+    B = ext.var("B")
+    kernel = ext.attention(B, 1, 4160, 64, heads=8, kv_heads=2).build(chip="sm_80")
+    q, k, v = cache(4, 4160, 2, 4, 4, 64, seed=0)
+    lens = np.array([1, 17, 1000, 4097], np.int32)
+    out = kernel.run(q, k, v, lens)
+    np.testing.assert_allclose(out.astype(np.float64), reference(q, k, v, lens), atol=2e-3, rtol=2e-3)
+    one = kernel.run(q[2:3], k[2:3], v[2:3], lens[2:3])
+    np.testing.assert_allclose(one.astype(np.float64), reference(q[2:3], k[2:3], v[2:3], lens[2:3]),
+                               atol=2e-3, rtol=2e-3)
+
+
+def test_empty_sequence_gives_zero():
+    q, k, v = cache(2, 128, 1, 4, 4, 64, seed=1)
+    lens = np.array([0, 77], np.int32)
+    out = ext.attention(2, 1, 128, 64, heads=4, kv_heads=1).run(q, k, v, lens)
+    assert np.all(out[0] == 0)
+    np.testing.assert_allclose(out.astype(np.float64), reference(q, k, v, lens), atol=2e-3, rtol=2e-3)
+
+
+@pytest.mark.parametrize("decomposition", ["data_parallel", ("split_k", {"slices": 4}), "stream_k"],
+                         ids=str)
+def test_speculative_causal_end_aligned(decomposition):
+    """Three queries per sequence (speculative decoding), causal aligned to
+    the end of each sequence's keys: query i sees j <= i + len - 3."""
+    q, k, v = cache(2, 640, 2, 2, 2 * 3, 64, seed=2)
+    lens = np.array([5, 600], np.int32)
+    w = ext.attention(2, 3, 640, 64, heads=4, kv_heads=2, causal=True, decomposition=decomposition)
+    out = w.run(q, k, v, lens)
+    np.testing.assert_allclose(out.astype(np.float64), reference(q, k, v, lens, causal=3),
+                               atol=2e-3, rtol=2e-3)
+
+
+@pytest.mark.parametrize("chip", ["sm_90a", "gfx942"])
+def test_other_chips(chip):
+    q, k, v = cache(2, 512, 2, 4, 4, 128, seed=3)
+    lens = np.array([300, 511], np.int32)
+    out = ext.attention(2, 1, 512, 128, heads=8, kv_heads=2, chip=chip).run(q, k, v, lens)
+    np.testing.assert_allclose(out.astype(np.float64), reference(q, k, v, lens), atol=2e-3, rtol=2e-3)
+
+
+def test_uneven_groups_refused():
+    with pytest.raises(ValueError, match="do not share"):
+        ext.attention(2, 1, 512, 64, heads=6, kv_heads=4)
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/usr/local/cuda/bin/ptxas"), reason="needs ptxas")
+@pytest.mark.parametrize("chip", ["sm_80", "sm_90a"])
+def test_ptxas_accepts_the_decode_kernel(chip, tmp_path):
+    """Batch symbolic, 32 query heads over 8 KV heads, head 128: one warp's
+    16 rows hold a group's 4 queries; mma.sync, no spills."""
+    import subprocess
+    B = ext.var("B")
+    ptx = ext.attention(B, 1, 8192, 128, heads=32, kv_heads=8).build("nvvm", chip=chip).ptx
+    assert "mma.sync" in ptx and "cp.async" in ptx
+    path = tmp_path / "decode.ptx"
+    path.write_text(ptx)
+    r = subprocess.run(["/usr/local/cuda/bin/ptxas", f"-arch={chip}", "-v", str(path), "-o", "/dev/null"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "0 bytes spill stores" in r.stderr and "C7510" not in r.stderr, r.stderr
