@@ -178,7 +178,9 @@ def key_steps(nodes, need_ldgsts):
         t = (need_ldgsts - outside) / per_trip if per_trip else 0
         trips = lambda c, t=t: t if _is_copy(c) else 0
         step = {m: _dynamic(k, trips, m) for m in ("total", "HMMA", "MUFU", "LDG", "LDGSTS")}
-        step.update(copy_trips=t, static=k["mix"]["total"], range=[hex(x) for x in k["range"]])
+        step.update(copy_trips=t, static=k["mix"]["total"], range=[hex(x) for x in k["range"]],
+                    copy_instrs=sum(t * c["mix"]["total"] for c in copies),
+                    copy_ldgsts=t * per_trip)
         unit = [p for p in k["parents"] if p["mix"]["STG"]]
         if unit:
             u = min(unit, key=lambda p: p["range"][1] - p["range"][0])
@@ -265,7 +267,8 @@ def model(c, chip, batch, length, ipc, latency_ns, launch_us, kv_heads=KV_HEADS,
     device_us = device / clk * 1e6
     roof_us = problem_bytes(batch, length, kv_heads, heads) / m["hbm"] * 1e6
     return dict(pick=pick, util=pred["utilization"], busy=pred["utilization"] * m["sms"],
-                grid=grid, running=running, waves=waves, steps=steps, units=units, terms=terms, binds=binds,
+                grid=grid, running=running, waves=waves, steps=steps, units=units, terms=terms,
+                binds=binds,
                 step_us=step / clk * 1e6, prologue_us=prologue / clk * 1e6,
                 fixup_us=fixup / clk * 1e6, levels=levels, device_us=device_us,
                 launch_us=launch_us, total_us=device_us + launch_us, roof_us=roof_us,
@@ -280,7 +283,8 @@ def _layout(p):
 def row(c, chip, batch, length, args, label=None, **kw):
     r = model(c, chip, batch, length, args.ipc, args.latency_ns, args.launch_us, **kw)
     t = r["terms"]
-    return r, (f"| {chip} | {label or _layout(c['page_size'])} | {batch} | {length} | {r['pick']} | "
+    return r, (f"| {chip} | {label or _layout(c['page_size'])} | {batch} | {length} | "
+               f"{r['pick']} | "
                f"{r['util']:.3f} / {r['busy']:.0f} | {r['steps']} | "
                f"{t['issue']:.0f} / {t['tensor']:.0f} / {t['memory']:.0f} / {t['MLP']:.0f} | "
                f"{r['binds']} | {r['prologue_us']:.1f} | {r['fixup_us']:.1f} ({r['levels']}) | "
@@ -291,7 +295,7 @@ def row(c, chip, batch, length, args, label=None, **kw):
 HEAD_ROW = ("| chip | cache | batch | KV len | auto picks | utilization / SMs busy (pred.) | "
             "steps per CTA | clocks per step: issue / tensor / memory / MLP | binds | "
             "prologue us | fixup us (levels) | device us | roofline us | device / roofline | "
-            f"with launch / roofline | TB/s |")
+            "with launch / roofline | TB/s |")
 HEAD_SEP = "|" + "---|" * 16
 
 
@@ -310,6 +314,29 @@ def describe(c):
             f"level's {s.get('fixup_level', 0):.0f}")
 
 
+def what_ifs(counts, args):
+    """(label, counts, args) of the must-show point's what-if rows: the
+    hardware's IPC ceiling for one warp; the dense key step at the page-16
+    kernel's instruction count (its 64 copies unrolled, no copy loops);
+    and a floor with the issue of the step, the unit's instructions and the
+    fixup's free (the memory share, Little's law and the first latency
+    left)."""
+    dense = counts[None]
+    ipc1 = argparse.Namespace(**dict(vars(args), ipc=1.0))
+    out = [("dense, IPC 1.0", dense, ipc1)]
+    p16 = counts.get(16)
+    n = p16["steps"]["split"]["total"] if p16 and "error" not in p16 else None
+    if n is not None and n < dense["steps"]["split"]["total"]:
+        unrolled = dict(dense, steps={k: dict(v, total=n) for k, v in dense["steps"].items()})
+        out += [(f"dense, step at {n:.0f} instructions (copies unrolled)", unrolled, args),
+                (f"dense, step at {n:.0f} instructions, IPC 1.0", unrolled, ipc1)]
+    floor = dict(dense, steps={k: dict(v, total=0, HMMA=0, unit=0, fixup_level=0) for k, v
+                               in dense["steps"].items()})
+    out.append(("dense, floor: no issue, no fixup instructions", floor,
+                argparse.Namespace(**dict(vars(args), ipc=1.0))))
+    return out
+
+
 def assumptions(args):
     return (f"Assumptions: H200 4.8 TB/s, H100 SXM 3.35 TB/s, 132 SMs at 1.98 GHz; a warp "
             f"issues {args.ipc} instructions per clock (a lone warp on its scheduler); HMMA "
@@ -318,7 +345,9 @@ def assumptions(args):
             f"(stages - 1) steps in flight per CTA over {args.latency_ns:.0f} ns of loaded HBM "
             f"latency; L2 latency {L2_LATENCY_CLK} clocks (a paged step exposes one for its "
             f"block-table loads; a fixup level = 2 for the flag + 1 for the partial + its "
-            f"instructions); prologue = one loaded latency + a unit's own instructions, per unit (a split CTA's whole and partial tiles); launch "
+            f"instructions); prologue = one loaded latency + a unit's own instructions (every "
+            f"branch of its code counted: an upper bound, since a unit stores either a partial "
+            f"or the output), per unit (a split CTA's whole and partial tiles); launch "
             f"{args.launch_us} us, shown apart (the 'with launch' column). Every sequence at the "
             f"cache's capacity (the kernel reads its capacity whatever kv_lens says). Bytes = K "
             f"and V once + Q + out; roofline = bytes / HBM bandwidth.")
@@ -340,7 +369,8 @@ def main(argv=None):
     lines = ["# bench/decode_attention: ext.attention's decode kernel against the HBM roofline",
              "", f"{HEADS} query heads over {KV_HEADS} KV heads, head {HEAD}, f16, one query per "
              "sequence; ext.attention(B, 1, capacity, 128, heads=32, kv_heads=8[, page_size=P]) "
-             "built once over a symbolic batch for sm_90a, decomposition auto. Model only (no GPU): "
+             "built once over a symbolic batch for sm_90a, decomposition auto. Model only "
+             "(no GPU): "
              "counts from ptxas and ../shared/tools/sass.", "", assumptions(args), "",
              "## Kernels (SASS per key step)", ""]
     for p in LAYOUTS:
@@ -359,10 +389,9 @@ def main(argv=None):
     for chip in CHIPS:
         must[chip], text = row(dense, chip, MUST["batch"], MUST["length"], args)
         lines.append(text)
-    ipc1 = argparse.Namespace(**dict(vars(args), ipc=1.0))
-    for chip in CHIPS:
-        lines.append(row(dense, chip, MUST["batch"], MUST["length"], ipc1,
-                         label="dense, IPC 1.0")[1])
+    for label, c, a in what_ifs(counts, args):
+        for chip in CHIPS:
+            lines.append(row(c, chip, MUST["batch"], MUST["length"], a, label=label)[1])
     lines.append("")
     for chip, r in must.items():
         ok = r["busy"] >= MUST["min_sms"], r["ratio"] <= MUST["max_ratio"]
@@ -373,12 +402,30 @@ def main(argv=None):
                      f"{r['binds']} per step ({r['step_us']:.2f} us a step x {r['steps']} steps, "
                      f"prologue {r['prologue_us']:.1f} us, fixup {r['fixup_us']:.1f} us over "
                      f"{r['levels']} levels); with the launch {r['ratio_launch']:.2f}x")
+    s = dense["steps"]["split"]
+    r = must["H200"]
+    lines += ["", f"What binds at batch 1, KV 8k: a key step issues {s['total']:.0f} instructions "
+              f"from one warp, {s['copy_instrs']:.0f} of them in the K/V copy loops "
+              f"({s['copy_instrs'] / max(s['copy_ldgsts'], 1):.1f} per 16 B cp.async they issue, "
+              f"64-bit address "
+              f"arithmetic and the capacity guard); at IPC {args.ipc} that is "
+              f"{r['terms']['issue'] / r['terms']['memory']:.2f}x the step's memory time at an "
+              f"SM's HBM share. Around the {r['steps']} steps: {r['units']} unit prologue(s) "
+              f"({r['prologue_us']:.1f} us) and a {r['levels']}-level flag tree for the "
+              f"{r['grid'] // (MUST['batch'] * KV_HEADS)}+ CTAs of each tile "
+              f"({r['fixup_us']:.1f} us). The floor row shows that even with free instructions "
+              f"the serial fixup levels and first latencies keep batch 1 near 2x: the 1.3x bar "
+              f"needs a flat (one-level, wide) combine and the next unit's copies issued before "
+              f"the current unit ends, as well as fewer instructions per step (the copy loops "
+              f"unrolled as the page-16 kernel's are; more warps per CTA, or two CTAs per SM "
+              f"in the Stream-K grid, to raise the IPC per SM)."]
     fi = FLASHINFER
     fbytes = problem_bytes(fi["batch"], fi["length"], fi["kv_heads"], fi["heads"])
     achieved = fbytes / (fi["ms"] * 1e-3)
     lines += ["", "## FlashInfer's published point", "",
               f"Batch {fi['batch']}, KV {fi['length']}, {fi['kv_heads']} KV heads, head 128, page "
-              f"128: {fi['ms']} ms for {fbytes / 1e9:.1f} GB of cache = {achieved / 1e12:.2f} TB/s. "
+              f"128: {fi['ms']} ms for {fbytes / 1e9:.1f} GB of cache = "
+              f"{achieved / 1e12:.2f} TB/s. "
               f"At {fi['frac']:.0%} of the roofline as the issue states it, the bandwidth implied "
               f"is {achieved / fi['frac'] / 1e12:.2f} TB/s: more than an H100 SXM's 3.35 (it would "
               f"be {achieved / 3.35e12:.0%}), {achieved / 4.8e12:.0%} of an H200's 4.8; 4.0 TB/s "
