@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import ext
+from ext.chips import check_chip
+from ext.helpers import _attention_fields
 
 LOG2E = 1.4426950408889634
 
@@ -144,15 +146,94 @@ def test_a_symbol_in_an_affine_index():
     np.testing.assert_array_equal(kernel.run(x, t), x[rows] * 3)
 
 
-def test_a_schedule_over_paged_reads_is_refused_by_name():
-    """ext.attention's schedule over the paged computes: no tiled copy reads
-    a table yet, so the build says which compute and inputs it cannot tile
-    (never a kernel that reads page 0)."""
-    (_, _, _, _), (S, Ts, M, L, O, out) = paged_attention(**SHAPE)
-    s = ext.schedule(O, tile=(1, 1, 16, 64, 64), blocks=["b", "h", "i"], mma="auto",
-                     warps=(1, 1), vector=8)
+
+def scheduled(shape, chip=None, **fields):
+    """The paged computes under ext.attention's schedule for `chip` (its
+    tile, warps, stages and mma = auto), the heads blocked as the batch."""
+    (_, _, _, _), (S, Ts, M, L, O, out) = paged_attention(**shape)
+    f = _attention_fields(shape["page"] * shape["pages_per_seq"], shape["head_dim"], "f16",
+                          check_chip(chip))
+    f["tile"] = (1, 1) + tuple(f["tile"][1:])
+    f["blocks"] = ["b", "h", "i"]
+    f.update(fields)
+    s = ext.schedule(O, **f)
     s.compute_at(S, "j3").compute_inline(Ts).online_softmax(M, L).reverse_compute_at(out, "e")
-    with pytest.raises(RuntimeError, match=r"fused compute 'scores' reads input #2 \('Kc'\) at "
-                                           r"an entry of input #1 \('T'\) \(`indirect`\), which "
-                                           r"a scheduled kernel cannot read yet"):
+    return s
+
+
+# Pages shorter than the key step of 64 (each step copies 4 pages, each
+# from its table entry), as long (one page a step), and longer (each step
+# one copy at its row of the page).
+PAGES = [dict(page=16, pages_per_seq=8, num_pages=19), dict(page=64, pages_per_seq=2, num_pages=7),
+         dict(page=128, pages_per_seq=1, num_pages=5)]
+
+
+@pytest.mark.parametrize("pages", PAGES, ids=["P16", "P64", "P128"])
+def test_scheduled_as_ext_attention_matches_numpy(pages, monkeypatch):
+    """One kernel with the online softmax, K and V copied page by page a
+    step ahead (cp.async on sm_80), racecheck on; a table entry outside the
+    pages fails the launch with the check's message."""
+    shape = dict(SHAPE, **pages)
+    kernel = ext.build(scheduled(shape))
+    q, kc, vc, table = inputs(**shape, seed=pages["page"])
+    monkeypatch.setenv("EXT_EMU_RACECHECK", "1")
+    ref = reference(q, kc, vc, table, SHAPE["group"])
+    check(kernel.run(q, kc, vc, table), ref)
+    # The kernel reads the table: the pages in memory order are another answer.
+    straight = np.arange(table.size, dtype=np.int32).reshape(table.shape)
+    assert np.abs(kernel.run(q, kc, vc, straight).astype(np.float64) - ref).max() > 0.05
+    table[1, -1] = pages["num_pages"]
+    with pytest.raises(RuntimeError, match=r"an entry of table input #\d \('T'\) indexes dimension "
+                                           rf"#0 of input #\d \('[KV]c'\) outside \[0, "
+                                           rf"{pages['num_pages']}\)"):
+        kernel.run(q, kc, vc, table)
+
+
+def test_page_copies_each_load_their_entry():
+    """Pages of 16 under key steps of 64: each step copies K and V as four
+    pages into consecutive rows of the shared tile, each page's entry
+    loaded from the table once, checked, before its copy; nothing of the
+    scores' size is a kernel argument."""
+    shape = dict(SHAPE, **PAGES[0])
+    kernel = ext.build(scheduled(shape, stages=1))
+    ir = kernel.mlir("ext-apply-schedule")
+    copies = [line for line in ir.splitlines() if "ext.copy " in line]
+    paged = [line for line in copies if "to memref<16x64xf16" in line]
+    assert len(paged) == 8, copies  # 4 pages of K and 4 of V per step
+    assert sum("offset: 1152" in line for line in paged) == 2, paged  # page 1: row 16 of 72
+    assert ir.count("memref.load") == 8 and ir.count("cf.assert") >= 8
+    assert "ext.compute [" not in ir
+
+
+def test_gqa_and_pages_on_wgmma():
+    """sm_90a: wgmma over swizzled tiles with pages as long as a step."""
+    shape = dict(SHAPE, **PAGES[1])
+    kernel = ext.build(scheduled(shape, chip="sm_90a"), chip="sm_90a")
+    q, kc, vc, table = inputs(**shape, seed=3)
+    check(kernel.run(q, kc, vc, table), reference(q, kc, vc, table, SHAPE["group"]))
+
+
+@pytest.mark.parametrize("pages,chip,message", [
+    (dict(page=48, pages_per_seq=2, num_pages=5), None,
+     "tile 64 of axis 'j3' is not a multiple of 48, the divisor in access 'd4 floordiv 48' "
+     "of input #2, nor does each tile lie inside one multiple of it"),
+    (PAGES[0], "sm_90a", "pages of 16 keys are shorter than the key step of 64, whose "
+                         "swizzled wgmma tile is not copied by pages")],
+    ids=["P48", "wgmma_P16"])
+def test_pages_the_kernel_cannot_copy_are_refused(pages, chip, message):
+    shape = dict(SHAPE, **pages)
+    s = scheduled(shape, chip=chip, **({"tile": (1, 1, 128, 64, 64)} if pages["page"] == 48
+                                       else {}))
+    with pytest.raises(RuntimeError, match=message):
+        ext.build(s, chip=chip) if chip else ext.build(s)
+
+
+def test_other_schedules_over_paged_reads_are_refused_by_name():
+    """A schedule without the online softmax has no paged copies: refused,
+    naming the compute and its inputs (never a kernel that reads page 0)."""
+    (_, _, _, _), (S, *_rest) = paged_attention(**SHAPE)
+    s = ext.schedule(S, tile=(1, 1, 5, 64, 64), blocks=["b", "h"])
+    with pytest.raises(RuntimeError, match=r"'ext.compute' op schedule: reads input #2 \('Kc'\) "
+                                           r"at an entry of input #1 \('T'\) \(`indirect`\), "
+                                           r"which a scheduled kernel cannot read yet"):
         ext.build(s)

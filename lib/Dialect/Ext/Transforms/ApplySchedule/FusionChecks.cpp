@@ -83,11 +83,20 @@ LogicalResult tiling::refuseIndirectReads(ComputeOp op) {
     fused.insert(name.getValue());
   for (StringAttr name : schedule.getOnline())
     fused.insert(name.getValue());
+  // The online softmax copies the windows of its fused computes' paged
+  // reads itself (OnlineSoftmaxOperands.cpp), and refuses what it cannot;
+  // an inlined producer's reads are composed with the anchor's, which a
+  // table's entry does not survive.
+  bool online = !schedule.getOnline().empty();
+  llvm::SmallDenseSet<StringRef> inlined;
+  for (StringAttr name : schedule.getComputeInline())
+    inlined.insert(name.getValue());
   for (ComputeOp other : op->getBlock()->getOps<ComputeOp>()) {
     if (other != op && !(other.getName() && fused.contains(*other.getName())))
       continue;
     ArrayAttr indirect = other.getIndirectAttr();
-    if (!indirect)
+    if (!indirect ||
+        (online && !(other.getName() && inlined.contains(*other.getName()))))
       continue;
     auto read = cast<IndirectAttr>(indirect[0]);
     InFlightDiagnostic d = op.emitOpError() << "schedule: ";

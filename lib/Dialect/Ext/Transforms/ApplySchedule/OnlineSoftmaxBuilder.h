@@ -164,6 +164,9 @@ private:
   void copyWindow(const Fused &f, unsigned i, Window w, mlir::Value target,
                   mlir::Location at, mlir::Value active,
                   CopyStagingAttr staging);
+  /// While a staged copy's window is built: whether its step exists (a
+  /// prefetch past the last step reads no table entry).
+  mlir::Value pageActive;
   /// The inputs of `f` that the values `needed` read, as tile operands: the
   /// kernel's buffers, or shared copies of global windows (copied here,
   /// each k-step). `args[k]` becomes the operand of body argument k, -1

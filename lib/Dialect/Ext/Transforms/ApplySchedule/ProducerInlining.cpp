@@ -66,6 +66,13 @@ FailureOr<ComputeOp> findProducer(ComputeOp op, StringRef name,
     return err() << quotedName(op) << " does not read its output";
   if (llvm::is_contained(producer.getInputs(), out))
     return err() << "it reads its own output";
+  if (ArrayAttr indirect = op.getIndirectAttr())
+    for (auto read : indirect.getAsRange<IndirectAttr>())
+      if (read.getInput() == *reads || read.getTable() == *reads)
+        return err() << quotedName(op) << " reads its output "
+                     << (read.getTable() == *reads ? "as a table"
+                                                   : "at a table's entry")
+                     << " (`indirect`), which substitution cannot express";
   // Nothing between the two may write what the inlined body reads, or the
   // producer's output (the compute now reads neither at the producer's
   // place). Reads between are fine: the producer stays for them.
@@ -145,6 +152,16 @@ ComputeOp inlineOne(RewriterBase &rw, ComputeOp op, ComputeOp producer,
       rw, op.getLoc(), op.getAxes(), inputs, op.getOutputs(),
       rw.getArrayAttr(maps), op.getCombinerAttr(), op.getIdentityAttr(),
       newSchedule, op.getNameAttr());
+  if (ArrayAttr indirect = op.getIndirectAttr()) {
+    // The anchor's indirect reads, their inputs renumbered as the cache's.
+    auto renumber = [&](int64_t i) { return i > p ? i + added - 1 : i; };
+    SmallVector<Attribute> reads;
+    for (auto read : indirect.getAsRange<IndirectAttr>())
+      reads.push_back(IndirectAttr::get(ctx, renumber(read.getInput()),
+                                        read.getSymbol(),
+                                        renumber(read.getTable())));
+    fused.setIndirectAttr(rw.getArrayAttr(reads));
+  }
   if (!op.getReducer().empty()) {
     IRMapping mapping;
     op.getReducer().cloneInto(&fused.getReducer(), mapping);
