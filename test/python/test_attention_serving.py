@@ -101,3 +101,21 @@ def test_ptxas_accepts_the_decode_kernel(chip, tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "0 bytes spill stores" in r.stderr and "C7510" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("decomposition", ["data_parallel", ("split_k", {"slices": 4})], ids=str)
+def test_key_loop_stops_at_the_length(decomposition):
+    """Each sequence's key loop stops after the last step holding one of
+    its keys (the length read once per tile): the cache past that step is
+    NaN here, which any read of it would carry into the output (0 x NaN);
+    a unit of a split whose range starts past the length runs no step."""
+    q, k, v = cache(2, 256, 1, 4, 4, 64, seed=4)
+    lens = np.array([5, 70], np.int32)
+    for b, n in enumerate(lens):
+        end = -(-int(n) // 64) * 64
+        k[b, end:] = np.nan
+        v[b, end:] = np.nan
+    out = ext.attention(2, 1, 256, 64, heads=4, kv_heads=1, decomposition=decomposition,
+                        chip="sm_80").run(q, k, v, lens)
+    assert np.isfinite(out.astype(np.float64)).all()
+    np.testing.assert_allclose(out.astype(np.float64), reference(q, k, v, lens), atol=2e-3, rtol=2e-3)

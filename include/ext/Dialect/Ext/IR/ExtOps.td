@@ -222,7 +222,14 @@ def Ext_KernelOp : Ext_Op<"kernel", [RecursiveMemoryEffects,
     fragments. A kernel without an accumulator does all its work in `body`
     and yields nothing. `combiner` (with `identity` and `reducer` when
     custom, as on `ext.compute`) says how two partial accumulators of one
-    tile combine; a decomposition that splits the reduction needs it. Tiles are linearized in `raster` order, in groups of
+    tile combine; a decomposition that splits the reduction needs it. A
+    custom `reducer` may also combine whole fragments: its arguments are
+    then the accumulated fragments followed by the partial ones (memrefs of
+    the same shapes and element types, views of the fixup's workspace), its
+    tile ops combine them in place into the first, it ends in an empty
+    `ext.yield` and takes no `identity` (a work unit with no iterations
+    leaves it). The online softmax's split of the keys combines its state
+    (accumulator rows x values, row max, row sums) this way. Tiles are linearized in `raster` order, in groups of
     `swizzle` rows or columns. `threads` is the CTA size.
 
     A tile count may be an SSA value (`tiles [%m, 3]`): the grid of a

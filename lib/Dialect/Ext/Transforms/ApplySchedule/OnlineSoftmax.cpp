@@ -380,6 +380,8 @@ scf::ForOp OnlineSoftmaxBuilder::emitKeyLoop(Value kBegin, Value kEnd) {
     Value tiles = arith::CeilDivUIOp::create(rw, loc, last, cKeys);
     loopEnd = arith::MinSIOp::create(rw, loc, kEnd, tiles);
   }
+  if (keyLength)
+    loopEnd = arith::MinSIOp::create(rw, loc, loopEnd, keyLengthSteps());
   int64_t stages = schedule.getStages();
   // The prologue: the copies of the first N - 1 steps, a group each.
   for (int64_t s = 0; s + 1 < stages; ++s) {

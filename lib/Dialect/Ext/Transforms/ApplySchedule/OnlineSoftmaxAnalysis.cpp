@@ -163,13 +163,12 @@ LogicalResult online::analyzeTerm(ComputeOp anchor, ComputeOp c,
   return success();
 }
 
-std::optional<int64_t> online::causalOffset(ComputeOp c, Value masked,
-                                            unsigned kAxis, unsigned rowAxis) {
+Value online::maskCondition(Value masked) {
   // Walk back through element-wise ops of one operand to the select.
   for (Value v = masked; v;) {
     Operation *op = v.getDefiningOp();
     if (!op)
-      return std::nullopt;
+      return Value();
     // scf.if %c { yield x } else { yield -inf }: Python's if_then_else.
     Value cond, falseValue;
     if (auto ifOp = dyn_cast<scf::IfOp>(op); ifOp && ifOp->getNumResults() == 1 &&
@@ -205,50 +204,56 @@ std::optional<int64_t> online::causalOffset(ComputeOp c, Value masked,
         if (v != op->getResult(0))
           continue;
       }
-      return std::nullopt;
+      return Value();
     }
     if (!isNegInf(falseValue))
-      return std::nullopt;
-    auto cmp = cond.getDefiningOp<arith::CmpIOp>();
-    if (!cmp)
-      return std::nullopt;
-    std::optional<IndexForm> l = indexForm(c, cmp.getLhs());
-    std::optional<IndexForm> r = indexForm(c, cmp.getRhs());
-    if (!l || !r)
-      return std::nullopt;
-    // Normalize to lhs - rhs <= k.
-    int64_t slack = 0;
-    switch (cmp.getPredicate()) {
-    case arith::CmpIPredicate::sle:
-    case arith::CmpIPredicate::ule:
-      break;
-    case arith::CmpIPredicate::slt:
-    case arith::CmpIPredicate::ult:
-      slack = -1;
-      break;
-    case arith::CmpIPredicate::sge:
-    case arith::CmpIPredicate::uge:
-      std::swap(l, r);
-      break;
-    case arith::CmpIPredicate::sgt:
-    case arith::CmpIPredicate::ugt:
-      std::swap(l, r);
-      slack = -1;
-      break;
-    default:
-      return std::nullopt;
-    }
-    // l - r <= slack, with l - r = j - i + const.
-    for (unsigned a = 0; a < l->coeffs.size(); ++a) {
-      int64_t d = l->coeffs[a] - r->coeffs[a];
-      int64_t want = a == kAxis ? 1 : a == rowAxis ? -1 : 0;
-      if (d != want)
-        return std::nullopt;
-    }
-    // j - i + (lc - rc) <= slack  =>  j <= i + slack - lc + rc.
-    return slack - l->constant + r->constant;
+      return Value();
+    return cond;
   }
-  return std::nullopt;
+  return Value();
+}
+
+std::optional<int64_t> online::causalOffset(ComputeOp c, Value masked,
+                                            unsigned kAxis, unsigned rowAxis) {
+  Value cond = maskCondition(masked);
+  auto cmp = cond ? cond.getDefiningOp<arith::CmpIOp>() : arith::CmpIOp();
+  if (!cmp)
+    return std::nullopt;
+  std::optional<IndexForm> l = indexForm(c, cmp.getLhs());
+  std::optional<IndexForm> r = indexForm(c, cmp.getRhs());
+  if (!l || !r)
+    return std::nullopt;
+  // Normalize to lhs - rhs <= k.
+  int64_t slack = 0;
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::sle:
+  case arith::CmpIPredicate::ule:
+    break;
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    slack = -1;
+    break;
+  case arith::CmpIPredicate::sge:
+  case arith::CmpIPredicate::uge:
+    std::swap(l, r);
+    break;
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
+    std::swap(l, r);
+    slack = -1;
+    break;
+  default:
+    return std::nullopt;
+  }
+  // l - r <= slack, with l - r = j - i + const.
+  for (unsigned a = 0; a < l->coeffs.size(); ++a) {
+    int64_t d = l->coeffs[a] - r->coeffs[a];
+    int64_t want = a == kAxis ? 1 : a == rowAxis ? -1 : 0;
+    if (d != want)
+      return std::nullopt;
+  }
+  // j - i + (lc - rc) <= slack  =>  j <= i + slack - lc + rc.
+  return slack - l->constant + r->constant;
 }
 
 LogicalResult OnlineSoftmaxBuilder::mapAxes(Fused &f, AffineMap readByAnchor,
@@ -330,6 +335,7 @@ LogicalResult OnlineSoftmaxBuilder::resolve() {
       failed(resolveScores()))
     return failure();
   resolveCausalMask();
+  resolveKeyLength();
   return success();
 }
 

@@ -65,6 +65,11 @@ mlir::LogicalResult analyzeTerm(ComputeOp anchor, ComputeOp c,
 std::optional<int64_t> causalOffset(ComputeOp c, mlir::Value masked,
                                     unsigned kAxis, unsigned rowAxis);
 
+/// The condition of the `select(cond, x, -inf)` (or if_then_else) that
+/// `masked` passes through (past casts and scalings that keep -inf), or
+/// null.
+mlir::Value maskCondition(mlir::Value masked);
+
 /// One compute fused into the kernel, seen from the anchor's tile.
 struct Fused {
   mutable ComputeOp op;
@@ -252,6 +257,23 @@ private:
                                 llvm::ArrayRef<int> args, mlir::Value yielded);
   mlir::LogicalResult storeConsumer(const FusedConsumer &fc);
   mlir::LogicalResult emitEpilogue();
+
+  // --- A length per tile (OnlineSoftmaxLengths.cpp) ------------------------
+  /// Keys j < len (or <= len) where every fused body masks with an input's
+  /// element the tile fixes (a sequence's length, read at its batch): the
+  /// key loop stops after ceil((len + slack) / keys) steps.
+  struct KeyLength {
+    mlir::Value input;
+    mlir::AffineMap map; // over the anchor's axes
+    int64_t slack = 0;
+    bool operator==(const KeyLength &o) const {
+      return input == o.input && map == o.map && slack == o.slack;
+    }
+  };
+  std::optional<KeyLength> keyLength;
+  std::optional<KeyLength> keyLengthOf(const Fused &f, mlir::Value masked);
+  void resolveKeyLength();
+  mlir::Value keyLengthSteps();
 
   // --- Keys split over CTAs (OnlineSoftmaxSplit.cpp) ------------------------
   mlir::LogicalResult checkSplit();
