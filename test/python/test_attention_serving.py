@@ -119,3 +119,42 @@ def test_key_loop_stops_at_the_length(decomposition):
                         chip="sm_80").run(q, k, v, lens)
     assert np.isfinite(out.astype(np.float64)).all()
     np.testing.assert_allclose(out.astype(np.float64), reference(q, k, v, lens), atol=2e-3, rtol=2e-3)
+
+
+def paged(k, v, page, rng):
+    """The cache in pages of `page` keys, shuffled in memory: (pages, page,
+    kv_heads, head) arrays and the block table that finds them."""
+    nb, cap = k.shape[:2]
+    per = cap // page
+    table = rng.permutation(nb * per).astype(np.int32).reshape(nb, per)
+    kc = np.empty((nb * per, page) + k.shape[2:], k.dtype)
+    vc = np.empty_like(kc)
+    for b in range(nb):
+        for p in range(per):
+            kc[table[b, p]] = k[b, p * page:(p + 1) * page]
+            vc[table[b, p]] = v[b, p * page:(p + 1) * page]
+    return kc, vc, table
+
+
+def test_issue_58_paged_gqa_ragged_one_build(monkeypatch):
+    """Issue 58's must-show, written through ext.attention's keywords: one
+    build (a symbolic batch) serves KV lengths 1, 17, 1000 and 4097 in one
+    ragged batch, the cache in shuffled pages of 16 read through the block
+    table (Kc[T[b, j // 16], j % 16, h, d]), GQA 4:1, the keys split over
+    CTAs by auto; right against numpy, racecheck clean, the same bits
+    across emulator threads and interleaving seeds."""
+    B = ext.var("B")
+    kernel = ext.attention(B, 1, 4160, 64, heads=8, kv_heads=2, page_size=16).build(chip="sm_80")
+    rng = np.random.default_rng(5)
+    q, k, v = cache(4, 4160, 2, 4, 4, 64, seed=5)
+    kc, vc, table = paged(k, v, 16, rng)
+    lens = np.array([1, 17, 1000, 4097], np.int32)
+    outs = []
+    monkeypatch.setenv("EXT_EMU_RACECHECK", "1")
+    for threads, seed in ((2, 0), (1, 11)):
+        monkeypatch.setenv("EXT_EMU_THREADS", str(threads))
+        monkeypatch.setenv("EXT_EMU_SEED", str(seed))
+        outs.append(kernel.run(q, kc, vc, table, lens))
+    np.testing.assert_allclose(outs[0].astype(np.float64), reference(q, k, v, lens),
+                               atol=2e-3, rtol=2e-3)
+    assert np.array_equal(outs[0].view(np.uint16), outs[1].view(np.uint16))
