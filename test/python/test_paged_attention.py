@@ -193,6 +193,16 @@ def test_scheduled_as_ext_attention_matches_numpy(pages, monkeypatch):
         kernel.run(q, kc, vc, table)
 
 
+@pytest.mark.parametrize("pages", [PAGES[0], PAGES[2]], ids=["P16", "P128"])
+def test_keys_split_over_ctas_read_their_pages(pages):
+    """Split-K over the keys (two CTAs a tile, each its half of the steps):
+    each reads the entries of its own steps' pages."""
+    shape = dict(SHAPE, **pages)
+    kernel = ext.build(scheduled(shape, decomposition=("split_k", {"slices": 2})))
+    q, kc, vc, table = inputs(**shape, seed=1)
+    check(kernel.run(q, kc, vc, table), reference(q, kc, vc, table, SHAPE["group"]))
+
+
 def test_page_copies_each_load_their_entry():
     """Pages of 16 under key steps of 64: each step copies K and V as four
     pages into consecutive rows of the shared tile, each page's entry
