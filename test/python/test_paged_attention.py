@@ -193,6 +193,40 @@ def test_scheduled_as_ext_attention_matches_numpy(pages, monkeypatch):
         kernel.run(q, kc, vc, table)
 
 
+def test_dense_gqa_reads_the_blocks_kv_head():
+    """Without pages: K[b, h // G, j, d], an expression of the axis the
+    tile fixes (one head a block), read at the block's KV head."""
+    B, H, G, SQ, SKV, D = 2, 8, 4, 5, 128, 64
+    Q = ext.placeholder((B, H, SQ, D), "float16", name="Q")
+    K, V = (ext.placeholder((B, H // G, SKV, D), "float16", name=n) for n in "KV")
+    d = ext.reduce_axis(D, name="d")
+    j1, j2, j3 = (ext.reduce_axis(SKV, name=n) for n in ("j1", "j2", "j3"))
+    f32 = "float32"
+    S = ext.compute((B, H, SQ, SKV), lambda b, h, i, j: ext.sum(
+        ext.cast(Q[b, h, i, d], f32) * ext.cast(K[b, h // G, j, d], f32), axis=d),
+        name="scores")
+    Ts = ext.compute((B, H, SQ, SKV), lambda b, h, i, j: S[b, h, i, j] * (LOG2E / 8.0),
+                     name="scaled")
+    M = ext.compute((B, H, SQ), lambda b, h, i: ext.max(Ts[b, h, i, j1], axis=j1), name="m")
+    L = ext.compute((B, H, SQ), lambda b, h, i: ext.sum(ext.exp2(Ts[b, h, i, j2] - M[b, h, i]),
+                                                         axis=j2), name="l")
+    O = ext.compute((B, H, SQ, D), lambda b, h, i, e: ext.sum(
+        ext.exp2(Ts[b, h, i, j3] - M[b, h, i]) * ext.cast(V[b, h // G, j3, e], f32), axis=j3),
+        name="acc")
+    out = ext.compute((B, H, SQ, D), lambda b, h, i, e: ext.cast(O[b, h, i, e] / L[b, h, i],
+                                                                 "float16"), name="out")
+    s = ext.schedule(O, tile=(1, 1, 128, D, 64), blocks=["b", "h", "i"], mma="auto",
+                     warps=(8, 1), vector=8, stages=2)
+    s.compute_at(S, "j3").compute_inline(Ts).online_softmax(M, L).reverse_compute_at(out, "e")
+    rng = np.random.default_rng(5)
+    q = rng.standard_normal((B, H, SQ, D)).astype(np.float16)
+    k, v = (rng.standard_normal((B, H // G, SKV, D)).astype(np.float16) for _ in "kv")
+    # The reference's pages: one per sequence, all its keys, in order.
+    kc, vc = (x.transpose(0, 2, 1, 3) for x in (k, v))
+    table = np.arange(B, dtype=np.int32)[:, None]
+    check(ext.build(s).run(q, k, v), reference(q, kc, vc, table, G))
+
+
 @pytest.mark.parametrize("pages", [PAGES[0], PAGES[2]], ids=["P16", "P128"])
 def test_keys_split_over_ctas_read_their_pages(pages):
     """Split-K over the keys (two CTAs a tile, each its half of the steps):
