@@ -59,6 +59,12 @@ py::dict predictWork(const std::string &name, int64_t tiles, int64_t iters,
 /// `#ext.auto`'s choice at launch (the launch planner's function).
 py::tuple chooseAtLaunch(int64_t tiles, int64_t iters, int64_t sms,
                          int64_t tileK) {
+  // The model divides by each of them: a clear error, not an abort.
+  for (auto [name, v] : {std::pair<const char *, int64_t>{"tiles", tiles},
+                         {"iters", iters}, {"sms", sms}, {"tile_k", tileK}})
+    if (v < 1)
+      throw py::value_error(std::string("choose_at_launch: ") + name +
+                            " must be at least 1, got " + std::to_string(v));
   tw::Prediction p;
   int64_t i = tw::chooseAtLaunch(tiles, iters, sms, costOf(tileK), &p);
   if (i < 0)

@@ -11,7 +11,8 @@ The kernel: ext.attention(B, 1, capacity, 128, heads=32, kv_heads=8
 query heads of one KV head, padded to mma.sync's m16), key steps of 64
 keys, K and V copied with cp.async 3 stages deep. At launch
 ext.choose_at_launch(tiles = B x kv_heads, iters = ceil(capacity / 64),
-sms, 64) picks data-parallel, split-K or Stream-K (the table shows its
+slots, 64), slots = the CTAs an SM holds x the SMs (the schedule's
+#ext.auto<sms = slots>), picks data-parallel, split-K or Stream-K (the table shows its
 pick and its predicted SM utilization); partial softmax states are
 combined along a binomial tree of flags (OnlineSoftmaxSplit.cpp).
 
@@ -115,7 +116,7 @@ def build(page_size=None, capacity=8192):
     (None, reason) where the paged form does not build for nvvm."""
     try:
         w = ext.attention(ext.var("B"), 1, capacity, HEAD, heads=HEADS, kv_heads=KV_HEADS,
-                          page_size=page_size)
+                          page_size=page_size, chip="sm_90a")
         return w, w.build("nvvm", chip="sm_90a")
     except Exception as e:  # the paged form is work in progress elsewhere
         if page_size is None:
@@ -205,13 +206,17 @@ def kernel_counts(page_size, tmp):
     tile = list(w._schedule.tile)
     rows, head, keys = tile[2], tile[3], tile[4]
     stages = int(re.search(r"stages = (\d+)", str(w._schedule.attr)).group(1))
+    # The CTA slots `auto` plans over (#ext.auto<sms = N>: the CTAs an SM
+    # holds times the SMs), else one per SM.
+    slots = re.search(r"#ext.auto<sms = (\d+)>", str(w._schedule.attr))
     threads = math.prod(w._schedule.threads)
     cubin, regs, spills = ptxas(kernel.ptx, tmp, f"p{page_size or 0}")
     need = 2 * keys * head * 2 // (threads * 16)
     steps = key_steps(loop_tree(cubin), need)
     return dict(page_size=page_size, rows=rows, head=head, keys=keys, stages=stages,
                 threads=threads, regs=regs, spills=spills, smem=kernel.shared_memory_bytes,
-                steps=steps, need_ldgsts=need)
+                steps=steps, need_ldgsts=need,
+                slots_per_sm=int(slots.group(1)) // 132 if slots else 1)
 
 
 def resident(c):
@@ -233,7 +238,8 @@ def model(c, chip, batch, length, ipc, latency_ns, launch_us, kv_heads=KV_HEADS,
     clk = m["clock"]
     keys, head, stages = c["keys"], c["head"], c["stages"]
     tiles, iters = batch * kv_heads, -(-length // keys)
-    pick, pred = ext.choose_at_launch(tiles, iters, m["sms"], keys)
+    slots = m["sms"] * c.get("slots_per_sm", 1)
+    pick, pred = ext.choose_at_launch(tiles, iters, slots, keys)
     split = pick != "data_parallel"
     s = c["steps"]["split" if split else "dp"]
     per_sm = resident(c)
@@ -266,6 +272,7 @@ def model(c, chip, batch, length, ipc, latency_ns, launch_us, kv_heads=KV_HEADS,
     device = waves * (prologue + steps * step) + fixup
     device_us = device / clk * 1e6
     roof_us = problem_bytes(batch, length, kv_heads, heads) / m["hbm"] * 1e6
+    # Busy SMs: the share of the planned CTA slots that run, times the SMs.
     return dict(pick=pick, util=pred["utilization"], busy=pred["utilization"] * m["sms"],
                 grid=grid, running=running, waves=waves, steps=steps, units=units, terms=terms,
                 binds=binds,

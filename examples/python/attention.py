@@ -30,9 +30,10 @@ out = ext.compute((BH, SQ, D), lambda b, i, e: ext.cast(O[b, i, e] / L[b, i], "f
                   name="out")
 
 # 128 queries per block on 8 warps (ext.attention's tile on NVIDIA), keys in steps
-# of 64, the head whole.
+# of 64, the head whole; `auto` splits the keys over CTAs (split-KV) where the
+# query tiles alone would leave SMs idle, as ext.attention does.
 s = ext.schedule(O, tile=(1, 128, D, 64), blocks=["b", "i"], mma="auto", warps=(8, 1),
-                 vector=8)
+                 vector=8, decomposition="auto")
 s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")
 kernel = ext.build(s)
 print(kernel.report())

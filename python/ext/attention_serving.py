@@ -17,6 +17,7 @@ from . import te as _te
 from .chips import DEFAULT_CHIP, check_chip as _check_chip
 from .schedule import schedule as _schedule
 from .te import _error, _where
+from ._ext import chip_info as _chip_info
 
 _LOG2E = 1.4426950408889634
 
@@ -43,10 +44,10 @@ def _fields(rows, head_dim, elem_bytes, chip_info):
                            f"{chip_info['name']}'s shared memory")
 
 
-def serving_attention(batch, seq_q, capacity, head_dim, heads, kv_heads, dtype, causal, scale,
-                      chip, page_size: Optional[int], num_pages, **schedule_fields):
-    """See ext.attention's `heads`/`kv_heads`/`page_size`."""
-    from .helpers import Workload, _chip_info
+def serving_attention(workload, batch, seq_q, capacity, head_dim, heads, kv_heads, dtype, causal,
+                      scale, chip, page_size: Optional[int], num_pages, **schedule_fields):
+    """See ext.attention's `heads`/`kv_heads`/`page_size`; `workload` is
+    helpers.Workload (passed in: helpers imports this module)."""
     if not isinstance(seq_q, int) or not isinstance(head_dim, int):
         raise _error(_where(), "ext.attention(heads=...): seq_q and head_dim must be ints "
                                "(one query per sequence at decode, a few when speculating)",
@@ -119,8 +120,8 @@ def serving_attention(batch, seq_q, capacity, head_dim, heads, kv_heads, dtype, 
     fields.update(schedule_fields)
     s = _schedule(O, **fields)
     s.compute_at(S, "j3").compute_inline(T).online_softmax(M, L).reverse_compute_at(out, "e")
-    w = Workload([Q, *cache, lens], out, s, chip)
-    w._retarget = lambda c: serving_attention(batch, seq_q, capacity, head_dim, heads, kv_heads,
-                                              dtype, causal, scale, c, page_size, num_pages,
-                                              **schedule_fields)
+    w = workload([Q, *cache, lens], out, s, chip)
+    w._retarget = lambda c: serving_attention(workload, batch, seq_q, capacity, head_dim, heads,
+                                              kv_heads, dtype, causal, scale, c, page_size,
+                                              num_pages, **schedule_fields)
     return w

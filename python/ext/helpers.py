@@ -510,7 +510,7 @@ def attention(batch_heads: int, seq_q: int, seq_kv: int, head_dim: int, dtype="f
     """
     if heads is not None or kv_heads is not None or page_size is not None:
         from .attention_serving import serving_attention
-        return serving_attention(batch_heads, seq_q, seq_kv, head_dim,
+        return serving_attention(Workload, batch_heads, seq_q, seq_kv, head_dim,
                                  heads if heads is not None else kv_heads,
                                  kv_heads if kv_heads is not None else heads, dtype, causal,
                                  scale, chip, page_size, num_pages, **schedule_fields)

@@ -170,3 +170,10 @@ def test_explicit_split_without_registers_is_refused():
     q, k, v = (rng.standard_normal((2, n, 32)).astype(np.float32) for n in (1, 300, 300))
     out = ext.attention(2, 1, 300, 32, dtype="float32").run(q, k, v)
     np.testing.assert_allclose(out, reference(q, k, v), atol=1e-4, rtol=1e-4)
+
+
+def test_choose_at_launch_rejects_empty_problems():
+    """The planner divides by each count: a clear error, not an abort."""
+    for args in ((0, 8, 132), (8, 0, 132), (8, 8, 0)):
+        with pytest.raises(ValueError, match="must be at least 1"):
+            ext.choose_at_launch(*args)

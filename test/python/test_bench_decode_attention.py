@@ -101,18 +101,29 @@ def test_must_show_sms_busy(dense, chip):
     r = _model(dense, chip, bench.MUST["batch"], bench.MUST["length"])
     assert r["pick"] != "data_parallel"
     assert r["busy"] >= bench.MUST["min_sms"], r
-    # What binds today, and the honest distance from the roofline.
-    assert r["binds"] == "issue", r
+    # What binds today (the copies unrolled: ~1070 instructions a step,
+    # issue on the H200, its HBM share on the H100), and the honest
+    # distance from the roofline.
+    assert r["binds"] == {"H200": "issue", "H100": "memory"}[chip], r
     assert 1.0 < r["ratio"] < 10.0, r
 
 
 @needs_sass
-@pytest.mark.xfail(reason="today's kernel, modeled: one warp per CTA issues ~1900 instructions "
-                          "per key step (over half in the K/V copy loops), ~2x the step's 32 KB "
-                          "at an SM's HBM share at IPC 0.5; at batch 1 the unit prologues and a "
-                          "5-level flag-tree fixup add ~15 us to 8 steps, and with free "
-                          "instructions the fixup's latencies alone leave ~2x (see "
-                          "bench/decode_attention/results.md)", strict=False)
+def test_copies_unrolled(dense):
+    """A warp's 64 cp.async of a key step are unrolled (the loop cost 18
+    instructions per copy): the step is under 1200 instructions."""
+    s = dense["steps"]["split"]
+    assert s["copy_trips"] == 0 or s.get("copy_instrs", 0) == 0, s
+    assert s["total"] < 1200, s
+
+
+@needs_sass
+@pytest.mark.xfail(reason="today's kernel, modeled: one warp per CTA issues ~1070 instructions "
+                          "per key step, ~1.2x the step's 32 KB at an SM's HBM share at IPC 0.5; "
+                          "at batch 1 the unit prologues and a 5-level flag-tree fixup add ~12 us "
+                          "to 8 steps of ~1.1 us, and with free instructions the fixup's "
+                          "latencies alone leave ~2x (see bench/decode_attention/results.md)",
+                   strict=False)
 @pytest.mark.parametrize("chip", ["H200", "H100"])
 def test_must_show_within_1_3x_of_roofline(dense, chip):
     r = _model(dense, chip, bench.MUST["batch"], bench.MUST["length"])

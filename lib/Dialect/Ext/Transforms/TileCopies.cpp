@@ -111,12 +111,13 @@ WindowVector windowVector(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 
 /// Calls `fn(vector index, slot)` for each of the `numVectors` vectors
 /// thread `tid` of `blockThreads` moves (its slot-th): unrolled when every
-/// thread moves the same few.
+/// thread moves the same few (at most `maxUnrolled`).
 void forEachThreadVector(OpBuilder &b, Location loc, Value tid,
                          int64_t blockThreads, int64_t numVectors,
-                         function_ref<void(Value, Value)> fn) {
+                         function_ref<void(Value, Value)> fn,
+                         int64_t maxUnrolled = 16) {
   int64_t slots = llvm::divideCeil(numVectors, blockThreads);
-  if (numVectors % blockThreads == 0 && slots <= 16) {
+  if (numVectors % blockThreads == 0 && slots <= maxUnrolled) {
     for (int64_t r = 0; r < slots; ++r)
       fn(r == 0 ? tid
                 : arith::AddIOp::create(b, loc, tid,
@@ -291,8 +292,12 @@ LogicalResult tile_lowering::lowerCopy(LaunchState &state, CopyOp op) {
     storeElements(rw, loc, value, op.getTarget(), dstIdx, width);
   };
 
+  // cp.async holds no registers: a thread's 32 copies (a warp moving a
+  // 64 x 128 f16 tile, decode attention's K step) unrolled cost an address
+  // and a copy each, where the loop cost 18 instructions per copy.
   emitIfActive(rw, loc, op.getActive(), [&] {
-    forEachThreadVector(rw, loc, tid, blockThreads, numVectors, copyOne);
+    forEachThreadVector(rw, loc, tid, blockThreads, numVectors, copyOne,
+                        kind == CopyKind::Async ? 32 : 16);
   });
   if (kind == CopyKind::Registers)
     state.deferStagedStores(
