@@ -158,3 +158,32 @@ def test_issue_58_paged_gqa_ragged_one_build(monkeypatch):
     np.testing.assert_allclose(outs[0].astype(np.float64), reference(q, k, v, lens),
                                atol=2e-3, rtol=2e-3)
     assert np.array_equal(outs[0].view(np.uint16), outs[1].view(np.uint16))
+
+
+def _bf16(x):
+    u = np.asarray(x, np.float32).view(np.uint32)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000).view(np.float32)
+
+
+@pytest.mark.parametrize("head,dtype,page,chip,seq_q", [
+    (256, "bfloat16", None, "sm_80", 1), (128, "float16", 128, "sm_80", 1),
+    (64, "float16", 16, "sm_80", 2), (128, "bfloat16", 64, "sm_90a", 1),
+    (64, "float16", 64, "gfx942", 1)], ids=str)
+def test_heads_types_pages_chips(head, dtype, page, chip, seq_q):
+    """Heads of 64, 128 and 256, f16 and bf16, dense and paged (16, 64,
+    128), mma.sync and MFMA; two causal queries per sequence on pages of 16."""
+    rng = np.random.default_rng(head + seq_q)
+    b, cap, hkv, group = 3, 1024, 2, 4
+    q = rng.standard_normal((b, hkv, group * seq_q, head)).astype(np.float32)
+    k = rng.standard_normal((b, cap, hkv, head)).astype(np.float32)
+    v = rng.standard_normal((b, cap, hkv, head)).astype(np.float32)
+    q, k, v = ((x.astype(np.float16) if dtype == "float16" else _bf16(x)) for x in (q, k, v))
+    lens = np.array([3, 500, 1024], np.int32)
+    args = [q, k, v] if page is None else [q, *paged(k, v, page, rng)]
+    w = ext.attention(b, seq_q, cap, head, heads=hkv * group, kv_heads=hkv, page_size=page,
+                      dtype=dtype, causal=seq_q > 1)
+    out = w.build(chip=chip).run(*args, lens)
+    tol = 2e-3 if dtype == "float16" else 1.5e-2
+    np.testing.assert_allclose(np.asarray(out, np.float64),
+                               reference(q, k, v, lens, causal=seq_q if seq_q > 1 else False),
+                               atol=tol, rtol=tol)
