@@ -63,7 +63,13 @@ def serving_attention(workload, batch, seq_q, capacity, head_dim, heads, kv_head
         scale = 1.0 / float(np.sqrt(head_dim))
     Q = _te.placeholder((batch, kv_heads, rows, head_dim), dtype, name="Q")
     if page_size is not None:
-        if not isinstance(capacity, int) or capacity % page_size:
+        if not isinstance(capacity, int):
+            raise _error(_where(), f"ext.attention: a paged cache's capacity must be an int "
+                                   f"(the block table's width x {page_size}), not "
+                                   f"{capacity!r}: its lengths are kv_lens, known at run time; "
+                                   f"a symbolic capacity is given by a dense cache",
+                         NotImplementedError)
+        if capacity % page_size:
             raise _error(_where(), f"ext.attention: a paged cache's capacity ({capacity}) must "
                                    f"be a whole number of pages of {page_size}")
         pages = num_pages if num_pages is not None else _te.var("pages")

@@ -187,3 +187,18 @@ def test_heads_types_pages_chips(head, dtype, page, chip, seq_q):
     np.testing.assert_allclose(np.asarray(out, np.float64),
                                reference(q, k, v, lens, causal=seq_q if seq_q > 1 else False),
                                atol=tol, rtol=tol)
+
+
+def test_symbolic_capacity_dense_cache():
+    """A dense cache's capacity may be an ext.var too (bound by K's shape):
+    one build for caches of 100 and 1000 keys; a paged cache's capacity is
+    the table's width, an int, and a var there is refused with the reason."""
+    S, B = ext.var("S"), ext.var("B")
+    kernel = ext.attention(B, 1, S, 64, heads=8, kv_heads=2).build(chip="sm_80")
+    for cap, lens in ((100, [1, 99]), (1000, [17, 1000, 3])):
+        q, k, v = cache(len(lens), cap, 2, 4, 4, 64, seed=cap)
+        lens = np.array(lens, np.int32)
+        np.testing.assert_allclose(kernel.run(q, k, v, lens).astype(np.float64),
+                                   reference(q, k, v, lens), atol=2e-3, rtol=2e-3)
+    with pytest.raises(NotImplementedError, match="paged cache's capacity must be an int"):
+        ext.attention(B, 1, S, 64, heads=8, kv_heads=2, page_size=16)
