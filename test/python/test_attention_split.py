@@ -55,10 +55,14 @@ def test_decode_one_build_every_length():
 
 @pytest.mark.parametrize("decomposition", [
     ("split_k", {"slices": 3}), ("split_k", {"slices": 16}), "stream_k",
-    ("stream_k", {"grid": 5}), "auto"], ids=str)
+    ("stream_k", {"grid": 5}), "auto", ("split_k", {"slices": 2, "mode": "parallel"}),
+    ("stream_k_2tile", {"sms": 5}), ("stream_k_dp", {"sms": 3}), ("persistent", {"grid": 3})],
+    ids=str)
 def test_explicit_splits(decomposition):
-    """Every split of the keys agrees with numpy: slices that leave some
-    units no keys (16 slices of 16 key steps), Stream-K's uneven shares."""
+    """Every decomposition agrees with numpy: slices that leave some units
+    no keys (16 slices of 16 key steps), Stream-K's uneven shares, the
+    hybrids, split-K's separate reduction launch, a persistent grid (a CTA
+    running several whole tiles)."""
     q, k, v = inputs(2, 1, 1000, 64, seed=1)
     w = ext.attention(2, 1, 1000, 64, decomposition=decomposition)
     check(w.run(q, k, v), q, k, v)
