@@ -55,7 +55,8 @@ LogicalResult ext::verifyIndirectReads(ComputeOp op) {
     auto read = cast<IndirectAttr>(attr);
     int64_t input = read.getInput(), symbol = read.getSymbol(),
             table = read.getTable();
-    auto err = [&]() {
+    // (n copied: clang before 16 cannot capture a structured binding.)
+    auto err = [&, n = n]() {
       return op.emitOpError() << "indirect read #" << n << " ";
     };
     for (int64_t i : {input, table})
