@@ -1,9 +1,27 @@
-"""What several Python test files share: a TE matmul and the line of a
-marker in the calling test file (for messages that name the user's line)."""
+"""What several Python test files share: a TE matmul, the line of a
+marker in the calling test file (for messages that name the user's line),
+and ptxas run on a kernel's PTX."""
 
 import inspect
+import os
+import shutil
+import subprocess
+
+import pytest
 
 import ext
+
+PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+needs_ptxas = pytest.mark.skipif(not os.path.exists(PTXAS), reason="needs ptxas")
+
+
+def ptxas_verbose(ptx, chip, tmp_path, name="kernel"):
+    """`ptxas -v -arch=chip` on `ptx` (written under tmp_path): the finished
+    process, whose stderr holds the registers, spills and warnings."""
+    path = tmp_path / f"{name}.ptx"
+    path.write_text(ptx)
+    return subprocess.run([PTXAS, f"-arch={chip}", "-v", str(path), "-o", "/dev/null"],
+                          capture_output=True, text=True)
 
 
 def matmul_te(m, n, k, dtype="float32", acc=None, b_transposed=False):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import ext
+from te_helpers import needs_ptxas, ptxas_verbose
 
 
 def reference(q, k, v, causal=False, scale=None):
@@ -163,16 +164,11 @@ def test_ptx_one_entry_on_tensor_cores(chip, instruction):
         assert "wgmma.wait_group" in ptx
 
 
-@pytest.mark.skipif(shutil.which("ptxas") is None and
-                    not os.path.exists("/usr/local/cuda/bin/ptxas"), reason="needs ptxas")
+@needs_ptxas
 @pytest.mark.parametrize("chip", ["sm_80", "sm_90a"])
 def test_ptxas_accepts_without_spills(chip, tmp_path):
-    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
     w = ext.attention(4, 512, 777, 128, causal=True)
-    path = tmp_path / "attention.ptx"
-    path.write_text(w.build("nvvm", chip=chip).ptx)
-    r = subprocess.run([ptxas, f"-arch={chip}", "-v", str(path), "-o", "/dev/null"],
-                       capture_output=True, text=True)
+    r = ptxas_verbose(w.build("nvvm", chip=chip).ptx, chip, tmp_path)
     assert r.returncode == 0, r.stderr
     assert "0 bytes spill stores" in r.stderr and "C7510" not in r.stderr, r.stderr
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import ext
+from te_helpers import needs_ptxas, ptxas_verbose
 
 
 def reference(q4, k, v, lens, causal=False):
@@ -86,19 +87,15 @@ def test_uneven_groups_refused():
         ext.attention(2, 1, 512, 64, heads=6, kv_heads=4)
 
 
-@pytest.mark.skipif(not __import__("os").path.exists("/usr/local/cuda/bin/ptxas"), reason="needs ptxas")
+@needs_ptxas
 @pytest.mark.parametrize("chip", ["sm_80", "sm_90a"])
 def test_ptxas_accepts_the_decode_kernel(chip, tmp_path):
     """Batch symbolic, 32 query heads over 8 KV heads, head 128: one warp's
     16 rows hold a group's 4 queries; mma.sync, no spills."""
-    import subprocess
     B = ext.var("B")
     ptx = ext.attention(B, 1, 8192, 128, heads=32, kv_heads=8).build("nvvm", chip=chip).ptx
     assert "mma.sync" in ptx and "cp.async" in ptx
-    path = tmp_path / "decode.ptx"
-    path.write_text(ptx)
-    r = subprocess.run(["/usr/local/cuda/bin/ptxas", f"-arch={chip}", "-v", str(path), "-o", "/dev/null"],
-                       capture_output=True, text=True)
+    r = ptxas_verbose(ptx, chip, tmp_path)
     assert r.returncode == 0, r.stderr
     assert "0 bytes spill stores" in r.stderr and "C7510" not in r.stderr, r.stderr
 

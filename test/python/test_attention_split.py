@@ -5,16 +5,13 @@ sum), the decomposition's deterministic fixup combines them with the
 kernel's reducer over whole fragments, and `auto` chooses at launch from the
 batch-heads, the query tiles and the key steps."""
 
-import os
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
 import ext
+from te_helpers import needs_ptxas, ptxas_verbose
 
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 
 
 def reference(q, k, v, causal=False):
@@ -151,15 +148,12 @@ def test_combine_costs_per_row_not_per_score():
     assert 0 < sk.count("ex2.approx") - dp.count("ex2.approx") <= 4
 
 
-@pytest.mark.skipif(not os.path.exists(PTXAS), reason="needs ptxas")
+@needs_ptxas
 @pytest.mark.parametrize("chip,d", [("sm_80", 128), ("sm_90a", 128)])
 def test_ptxas_accepts_split(chip, d, tmp_path):
     S = ext.var("S")
     ptx = ext.attention(32, 1, S, d).build("nvvm", chip=chip).ptx
-    path = tmp_path / "a.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([PTXAS, f"-arch={chip}", "-v", str(path), "-o", "/dev/null"],
-                       capture_output=True, text=True)
+    r = ptxas_verbose(ptx, chip, tmp_path)
     assert r.returncode == 0, r.stderr
     assert "0 bytes spill stores" in r.stderr and "C7510" not in r.stderr, r.stderr
 

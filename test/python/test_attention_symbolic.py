@@ -4,14 +4,12 @@ emulator at lengths that are no multiple of the tiles (the ragged last key
 step masked to -inf before the row max, the ragged last query tile not
 stored), and the same kernel compiles for sm_80 (ptxas accepts it)."""
 
-import os
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
 import ext
+from te_helpers import needs_ptxas, ptxas_verbose
 from test_attention import reference
 
 LENGTHS = (1, 17, 100, 257)
@@ -124,18 +122,13 @@ def test_one_kernel_and_nothing_of_the_scores_size():
     assert "ext.compute [" not in k.mlir("ext-apply-schedule")
 
 
-@pytest.mark.skipif(shutil.which("ptxas") is None and
-                    not os.path.exists("/usr/local/cuda/bin/ptxas"), reason="needs ptxas")
+@needs_ptxas
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 def test_ptxas_accepts(causal, tmp_path):
-    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
     S = ext.var("S")
     ptx = ext.attention(4, S, S, 128, causal=causal).build("nvvm", chip="sm_80").ptx
     assert ptx.count(".entry") == 1 and "mma.sync" in ptx
-    path = tmp_path / "attention.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, "-arch=sm_80", "-v", str(path), "-o", "/dev/null"],
-                       capture_output=True, text=True)
+    r = ptxas_verbose(ptx, "sm_80", tmp_path)
     assert r.returncode == 0, r.stderr
     assert "0 bytes spill stores" in r.stderr, r.stderr
 

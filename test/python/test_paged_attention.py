@@ -6,14 +6,12 @@ heads (G query heads per KV head), f16, pages shuffled in memory by a
 random permutation; right against numpy on the CPU, and a table entry
 outside the pages is reported by the run, never read."""
 
-import os
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
 import ext
+from te_helpers import needs_ptxas, ptxas_verbose
 from ext.chips import check_chip
 from ext.helpers import _attention_fields
 
@@ -287,18 +285,13 @@ def test_other_schedules_over_paged_reads_are_refused_by_name():
         ext.build(s)
 
 
-@pytest.mark.skipif(shutil.which("ptxas") is None and
-                    not os.path.exists("/usr/local/cuda/bin/ptxas"), reason="needs ptxas")
+@needs_ptxas
 @pytest.mark.parametrize("pages", PAGES[:2], ids=["P16", "P64"])
 def test_ptxas_accepts(pages, tmp_path):
     """sm_80: one kernel, the pages copied by cp.async, each entry's check a
     call to __assertfail; ptxas takes it without spills."""
-    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
     ptx = ext.build(scheduled(dict(SHAPE, **pages)), "nvvm", chip="sm_80").ptx
     assert ptx.count(".entry") == 1 and "cp.async" in ptx and "__assertfail" in ptx
-    path = tmp_path / "paged.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([ptxas, "-arch=sm_80", "-v", str(path), "-o", "/dev/null"],
-                       capture_output=True, text=True)
+    r = ptxas_verbose(ptx, "sm_80", tmp_path)
     assert r.returncode == 0, r.stderr
     assert "0 bytes spill stores" in r.stderr, r.stderr

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import ext
+from te_helpers import PTXAS, ptxas_verbose
 from ext import quant
 
 N, K = 64, 256
@@ -26,7 +27,6 @@ N, K = 64, 256
 MMA = dict(tile=(16, 64, 32), threads=(4, 32, 1), mma="m16n8k16", warps=(1, 4))
 ZEROS = {"int4": "original", "int8": None, "nf4": None, "fp8_e4m3": None, "int2": None,
          "fp4_e2m1": None, "fp8_e5m2": None}
-PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 OBJDUMP = next((p for p in ("/usr/lib/llvm-22/bin/llvm-objdump",
                             shutil.which("llvm-objdump-22")) if p and os.path.exists(p)), None)
 
@@ -128,10 +128,7 @@ def test_ptx_has_mma_sync_and_ldmatrix_for_a_only(tmp_path):
     assert "sub.rn.f16x2" in ptx or "add.rn.f16x2" in ptx
     if not os.path.exists(PTXAS):
         pytest.skip("needs ptxas")
-    path = tmp_path / "w4a16.ptx"
-    path.write_text(ptx)
-    r = subprocess.run([PTXAS, "-arch=sm_80", "-v", str(path), "-o", "/dev/null"],
-                       capture_output=True, text=True)
+    r = ptxas_verbose(ptx, "sm_80", tmp_path, "w4a16")
     assert r.returncode == 0, r.stderr
     assert "warning" not in r.stderr and "0 bytes spill stores" in r.stderr, r.stderr
 
