@@ -352,8 +352,7 @@ void OnlineSoftmaxBuilder::emitInit() {
   constBody(tc, {rw.getZeroAttr(accType.getElementType())});
   rw.setInsertionPointAfter(tc);
   SmallVector<TileOperand> outs{{mBuf, rowId}};
-  SmallVector<TypedAttr> vals{rw.getFloatAttr(
-      mType, APFloat::getInf(cast<FloatType>(mType).getFloatSemantics(), true))};
+  SmallVector<TypedAttr> vals{negInfAttr(rw)};
   for (Value s : sumBufs) {
     outs.push_back({s, rowId});
     vals.push_back(rw.getZeroAttr(cast<MemRefType>(s.getType()).getElementType()));

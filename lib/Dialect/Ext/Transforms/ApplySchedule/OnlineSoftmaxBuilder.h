@@ -280,6 +280,14 @@ private:
   llvm::SmallVector<mlir::Value> splitState();
   mlir::Value rescaleFactor(mlir::OpBuilder &b, const OnlineTerm &t,
                             mlir::Value m, mlir::Value mEff);
+  /// -inf in M's type, and whether `m` is it.
+  mlir::FloatAttr negInfAttr(mlir::OpBuilder &b) const;
+  mlir::Value isNegInf(mlir::OpBuilder &b, mlir::Value m) const;
+  /// The max a state's sums are relative to: m, or 0 while m = -inf (the
+  /// row has seen nothing).
+  mlir::Value effectiveMax(mlir::OpBuilder &b, mlir::Value m) const;
+  /// `tc`'s body block, one argument per input element.
+  mlir::Block *createBody(TileComputeOp tc, llvm::ArrayRef<TileOperand> ins);
   void buildCombine(KernelOp kernel);
   mlir::LogicalResult emitSplitEnd(KernelOp kernel);
 

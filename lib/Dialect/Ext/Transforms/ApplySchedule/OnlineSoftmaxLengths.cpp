@@ -57,11 +57,13 @@ OnlineSoftmaxBuilder::keyLengthOf(const Fused &f, Value masked) {
     Value key = stripIntCasts(cmp.getLhs()), bound = stripIntCasts(cmp.getRhs());
     arith::CmpIPredicate pred = cmp.getPredicate();
     using P = arith::CmpIPredicate;
+    // x > j is j < x (operands swapped, not the predicate negated).
     if (pred == P::sgt || pred == P::ugt || pred == P::sge || pred == P::uge) {
       std::swap(key, bound);
-      pred = arith::invertPredicate(arith::CmpIPredicate(
-          pred == P::sgt ? P::sle : pred == P::ugt ? P::ule
-                          : pred == P::sge ? P::slt : P::ult));
+      pred = pred == P::sgt   ? P::slt
+             : pred == P::ugt ? P::ult
+             : pred == P::sge ? P::sle
+                              : P::ule;
     }
     int64_t slack;
     if (pred == P::slt || pred == P::ult)

@@ -31,6 +31,30 @@ using namespace ext;
 using namespace ext::tiling;
 using namespace ext::tiling::online;
 
+FloatAttr OnlineSoftmaxBuilder::negInfAttr(OpBuilder &b) const {
+  return b.getFloatAttr(
+      mType, APFloat::getInf(cast<FloatType>(mType).getFloatSemantics(), true));
+}
+
+Value OnlineSoftmaxBuilder::isNegInf(OpBuilder &b, Value m) const {
+  Value negInf = arith::ConstantOp::create(b, loc, negInfAttr(b));
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
+}
+
+Value OnlineSoftmaxBuilder::effectiveMax(OpBuilder &b, Value m) const {
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(mType));
+  return arith::SelectOp::create(b, loc, isNegInf(b, m), zero, m);
+}
+
+Block *OnlineSoftmaxBuilder::createBody(TileComputeOp tc,
+                                        ArrayRef<TileOperand> ins) {
+  SmallVector<Type> types;
+  for (const TileOperand &t : ins)
+    types.push_back(cast<MemRefType>(t.buffer.getType()).getElementType());
+  return rw.createBlock(&tc.getBody(), {}, types,
+                        SmallVector<Location>(types.size(), loc));
+}
+
 /// The rescale of a state whose max is `m` to the combined max `mEff`
 /// (0 where the combination has seen only -inf): exp(h(m) - h(mEff)), 0
 /// where m = -inf (nothing was added there), as an f32.
@@ -43,12 +67,7 @@ Value OnlineSoftmaxBuilder::rescaleFactor(OpBuilder &b, const OnlineTerm &t,
       b.clone(*op, map);
     return map.lookupOrDefault(t.hm);
   };
-  Value negInf = arith::ConstantOp::create(
-      b, loc,
-      b.getFloatAttr(mType, APFloat::getInf(
-                                cast<FloatType>(mType).getFloatSemantics(), true)));
-  Value isInf =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
+  Value isInf = isNegInf(b, m);
   Value d = arith::SubFOp::create(b, loc, h(m), h(mEff));
   Value e = t.base2 ? math::Exp2Op::create(b, loc, d).getResult()
                     : math::ExpOp::create(b, loc, d).getResult();
@@ -111,21 +130,11 @@ void OnlineSoftmaxBuilder::buildCombine(KernelOp kernel) {
   outs.push_back({beta, rowId});
   auto rowsTc = tileCompute(self, rowOnlyAxes, statThreads, {}, ins, outs, {},
                             false, statLayout);
-  SmallVector<Type> argTypes;
-  for (const TileOperand &t : ins)
-    argTypes.push_back(cast<MemRefType>(t.buffer.getType()).getElementType());
-  Block *rb = rw.createBlock(&rowsTc.getBody(), {}, argTypes,
-                             SmallVector<Location>(argTypes.size(), loc));
+  Block *rb = createBody(rowsTc, ins);
   OpBuilder ob = OpBuilder::atBlockBegin(rb);
   Value m1 = rb->getArgument(0), m2 = rb->getArgument(1);
   Value m = arith::MaximumFOp::create(ob, loc, m1, m2);
-  Value negInf = arith::ConstantOp::create(
-      ob, loc,
-      ob.getFloatAttr(mType, APFloat::getInf(
-                                 cast<FloatType>(mType).getFloatSemantics(), true)));
-  Value isInf = arith::CmpFOp::create(ob, loc, arith::CmpFPredicate::OEQ, m, negInf);
-  Value mEff = arith::SelectOp::create(
-      ob, loc, isInf, arith::ConstantOp::create(ob, loc, ob.getZeroAttr(mType)), m);
+  Value mEff = effectiveMax(ob, m);
   SmallVector<Value> ys{m};
   for (auto [k, t] : llvm::enumerate(sumTerms)) {
     Value l1 = rb->getArgument(2 + 2 * k), l2 = rb->getArgument(3 + 2 * k);

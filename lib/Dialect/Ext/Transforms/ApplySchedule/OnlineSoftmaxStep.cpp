@@ -185,20 +185,10 @@ void OnlineSoftmaxBuilder::emitRescale() {
   }
   auto tc = tileCompute(self, rowOnlyAxes, statThreads, {}, ins, outs, {},
                         false, statLayout);
-  SmallVector<Type> types;
-  for (const TileOperand &t : ins)
-    types.push_back(cast<MemRefType>(t.buffer.getType()).getElementType());
-  Block *b = rw.createBlock(&tc.getBody(), {}, types,
-                            SmallVector<Location>(types.size(), loc));
+  Block *b = createBody(tc, ins);
   OpBuilder ob = OpBuilder::atBlockBegin(b);
   Value mNew = b->getArgument(0), mOld = b->getArgument(1);
-  Value negInf = arith::ConstantOp::create(
-      ob, loc, ob.getFloatAttr(mType, APFloat::getInf(
-                                          cast<FloatType>(mType).getFloatSemantics(),
-                                          true)));
-  Value zero = arith::ConstantOp::create(ob, loc, ob.getZeroAttr(mType));
-  Value newIsInf = arith::CmpFOp::create(ob, loc, arith::CmpFPredicate::OEQ, mNew, negInf);
-  Value mEff = arith::SelectOp::create(ob, loc, newIsInf, zero, mNew);
+  Value mEff = effectiveMax(ob, mNew);
   // alpha = exp(h(m_old) - h(m_eff)), 0 while nothing was added.
   auto alphaFor = [&](const OnlineTerm &t) {
     return rescaleFactor(ob, t, mOld, mEff);
