@@ -58,6 +58,14 @@ def operands(op) -> List[Tuple["_te.Tensor", tuple]]:
     return result
 
 
+def linear_reads(op) -> bool:
+    """Whether every read of `op` is linear in its axes (no // or %)."""
+    def linear(tree):
+        return tree[0] not in ("floordiv", "mod") and all(
+            linear(t) for t in tree[1:] if isinstance(t, tuple))
+    return all(linear(t) for _, trees in operands(op) for t in trees)
+
+
 def indirect(op) -> List[Tuple[int, int, int]]:
     """The indirect reads of `op`: (input, symbol, table input) for each
     distinct tensor element an input's index holds, numbered in order of

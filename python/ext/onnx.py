@@ -32,7 +32,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from . import te as _te
-from .accesses import operands as _operands
+from .accesses import linear_reads as _linear_reads, operands as _operands
 from ._ext import Module as _Module
 from .build import build as _build, lanes as _lanes, lower as _lower
 from .chips import check_chip as _check_chip
@@ -41,6 +41,7 @@ from .onnx_check import (ATTRIBUTES, DynamicShapeError, InvalidModelError,  # no
                          node_name, op_key, read_model)
 from .onnx_fold import FOLD_ONLY as _FOLD_ONLY, fold as _fold
 from .onnx_ops import _DTYPES, _INDEX_TYPES, _Value, _onnx_type_of, _read
+from .onnx_patterns import FusedNode, fuse_patterns
 from .onnx_registry import OPS as _OPS, supported_ops  # noqa: F401
 from .schedule import schedule as _schedule
 
@@ -255,14 +256,6 @@ class ModelReport:
 
 
 
-def _linear_reads(op) -> bool:
-    """Whether every read of `op` is linear in its axes (no // or %)."""
-    def linear(tree):
-        return tree[0] not in ("floordiv", "mod") and all(
-            linear(t) for t in tree[1:] if isinstance(t, tuple))
-    return all(linear(t) for _, trees in _operands(op) for t in trees)
-
-
 def unique_name(names: set, base: str) -> str:
     """`base`, or `base_2`, `base_3`, ... : the first not in `names`, which
     it joins."""
@@ -301,6 +294,9 @@ class _Importer:
         # Rowwise anchors (softmax, LayerNorm): id -> (reductions computed
         # at the row, element-wise members inlined, reduced dims).
         self.rowwise: Dict[int, Tuple[list, list, list]] = {}
+        # Fused patterns' kernels (onnx_ops_attention): anchor id -> (the
+        # computes it owns, its schedule's maker).
+        self.fused: Dict[int, tuple] = {}
         self.placeholders: List[Tuple[_te.Tensor, tuple]] = []  # (tensor, feed)
         self.node = None  # the node being mapped, for messages
 
@@ -413,10 +409,11 @@ class _Importer:
             t = self.placeholder(vi.name, shape, dtype,
                                  ("input", vi.name, shape, np.dtype(dtype), shape or (1,)))
             self.values[vi.name] = _Value(vi.name, shape, dtype, tensor=t, node=vi.name)
-        for node in nodes:
+        for node in fuse_patterns(self, nodes):
             self.node = node
             try:
-                _OPS[op_key(node)](self, node, self.attributes(node))
+                mapping = node.map if isinstance(node, FusedNode) else _OPS[op_key(node)]
+                mapping(self, node, self.attributes(node))
             except OnnxImportError:
                 raise
             except ValueError as e:  # ext.compute's (a size or constant it refuses)
@@ -454,6 +451,8 @@ class _Importer:
         return tuple(int(dim.dim_value) for dim in tt.shape.dim), dtype
 
     def attributes(self, node) -> dict:
+        if isinstance(node, FusedNode):
+            return dict(node.attrs)
         out, read = {}, ATTRIBUTES.get(op_key(node), {})
         for a in node.attribute:
             if a.name not in read:  # (the ones read, checked by onnx_check)
@@ -555,7 +554,14 @@ class _Importer:
         nonlinear = {id(op) for op in computes if not _linear_reads(op)}
         for op in computes:
             role = self.role[id(op)]
-            if id(op) in nonlinear and role != "dequant":
+            if id(op) in self.fused:  # S, T, M, L and out: anchor, inline, at, epilogue
+                k = new_kernel(op)
+                members[id(k)] = set()  # (its schedule is the pattern's: nothing inlined)
+                parts = [p.op for p in self.fused[id(op)][0]]
+                owner.update((id(p), k) for p in parts)
+                k.computed_at, k.inlined, k.epilogue = [parts[0].name] + [
+                    p.name for p in parts[2:4]], [parts[1].name], parts[4].name
+            elif id(op) in nonlinear and role not in ("dequant", "member"):
                 new_kernel(op)
             elif role in ("contraction", "rowwise"):
                 k = new_kernel(op)
@@ -630,6 +636,10 @@ class _Importer:
         for op in computes:
             k = kernels.get(id(op))
             if k is None:
+                continue
+            if id(op) in self.fused:
+                k.schedule = self.fused[id(op)][1]()
+                result.append(k)
                 continue
             if id(op) in nonlinear:
                 alone(op, k)

@@ -16,6 +16,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import te as _te
+from .accesses import linear_reads
 from .onnx_check import OnnxImportError, UnsupportedOpError
 
 
@@ -442,6 +443,23 @@ def _reduce_operands(imp, a, a_dim, b, b_dim, extent):
     return av, bv, ks, k
 
 
+def _split_rows(imp, node, a, m, n, body) -> Optional[_Value]:
+    """A GEMM whose A merges two dims of a computed tensor into its m rows
+    (torch's heads merged back after a transpose: T x B rows), computed over
+    those dims so that its reads of A stay linear, and defined as the
+    layout merging them again, which a Reshape back to them reads plainly;
+    None when no split of the rows makes the reads linear. `body(r, j)` is
+    the contraction at row r, column j."""
+    for inner in (f for f in range(2, m) if m % f == 0):
+        t = imp.compute((m // inner, inner, n), lambda idx: body(idx[0] * inner + idx[1],
+                                                                 idx[2]),
+                        node.name or "gemm", role="contraction")
+        if linear_reads(t.op):
+            return _Value("", (m, n), a.dtype, layout=True, fn=lambda idx, t=t, q=inner: t[
+                _simplify(idx[0] // q), _simplify(idx[0] % q), idx[1]])
+    return None
+
+
 def _op_gemm(imp, node, attrs):
     a, b = imp.value(node.input[0]), imp.value(node.input[1])
     c = imp.value(node.input[2]) if len(node.input) > 2 and node.input[2] else None
@@ -464,6 +482,9 @@ def _op_gemm(imp, node, attrs):
         return _te.sum(_read(av, [k, i] if ta else [i, k]) * _read(bv, [j, k] if tb else [k, j]),
                        axis=ks)
     p = _contraction(imp, (m, n), a.dtype, fn, node.name or "gemm")
+    if not ta and a.layout and not linear_reads(p.tensor.op):
+        p = _split_rows(imp, node, a, m, n, lambda r, j: _te.sum(
+            _read(av, [r, k]) * _read(bv, [j, k] if tb else [k, j]), axis=ks)) or p
     if alpha == 1.0 and (c is None or beta == 0.0):
         imp.define(node.output[0], p)
         return

@@ -30,6 +30,7 @@ import numpy as np
 from .onnx import _OPS, OnnxModule, _Importer, unique_name
 from .onnx_check import OnnxImportError, UnsupportedOpError
 from .onnx_ops import _DTYPES, _Value
+from .onnx_patterns import FusedNode, fuse_patterns
 
 __all__ = ["compile", "CompiledModule", "supported", "UnsupportedOpError", "OnnxImportError"]
 
@@ -313,10 +314,11 @@ class _GraphImporter(_Importer):
             t = self.placeholder(name, shape, dtype,
                                  ("input", name, shape, np.dtype(dtype), shape or (1,)))
             self.values[name] = _Value(name, shape, dtype, tensor=t, node=name)
-        for node in lw.nodes:
+        for node in fuse_patterns(self, lw.nodes):
             self.node = node
             try:
-                _OPS[node.op_type](self, node, node.attrs)
+                (node.map if isinstance(node, FusedNode) else _OPS[node.op_type])(
+                    self, node, node.attrs)
             except OnnxImportError:
                 raise
             except ValueError as e:  # ext.compute's (a size or constant it refuses)

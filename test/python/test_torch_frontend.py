@@ -47,16 +47,19 @@ def test_module_matches_its_forward(name):
     assert host_loops(f) == [], f.summary()
 
 
-def test_batchnorm_folds_into_the_convs_and_attention_is_decomposed():
+def test_batchnorm_folds_into_the_convs_and_attention_is_one_kernel():
     """The basic block's three BatchNorm2d fold into their Conv2d (no
     per-channel scale left); the encoder layer's MultiheadAttention becomes
-    its projections, batched matmuls and one softmax kernel."""
+    its projections and one online-softmax attention kernel (scores, scale,
+    softmax and the second matmul, onnx_patterns.py)."""
     f = ext.torch.compile(*models.basic_block())
     assert not any(c.name.startswith("bn") for c in f.computes), f.summary()
     assert [k.anchor for k in f.kernels if k.anchor.startswith("conv") or
             k.anchor.startswith("down")] == ["conv1", "conv2", "down_0"], f.summary()
     f = ext.torch.compile(*models.transformer_encoder_layer())
-    assert len([k for k in f.kernels if k.anchor.endswith("softmax")]) == 1, f.summary()
+    attention = [k for k in f.kernels if k.schedule is not None and "online = " in k.describe()]
+    assert len(attention) == 1 and attention[0].anchor == "self_attn_context_acc", f.summary()
+    assert not [k for k in f.kernels if k.anchor.endswith("softmax")], f.summary()
 
 
 def test_mlp_runs_another_batch_of_the_same_shape():
