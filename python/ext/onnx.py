@@ -43,6 +43,7 @@ from .onnx_fold import FOLD_ONLY as _FOLD_ONLY, fold as _fold
 from .onnx_ops import _DTYPES, _INDEX_TYPES, _Value, _onnx_type_of, _read
 from .onnx_patterns import FusedNode, fuse_patterns
 from .onnx_registry import OPS as _OPS, supported_ops  # noqa: F401
+from . import onnx_symbolic as _symbolic
 from .schedule import schedule as _schedule
 
 
@@ -119,20 +120,19 @@ class OnnxModule:
             >>> m.run([x], as_dict=True)["y"]
         """
         given = self._bind(inputs)
+        # The sizes of the symbolic dims (ext.var), the known dims checked.
+        sizes = _symbolic.Sizes.bind(self._feeds, given)
         arrays = []
         for feed in self._feeds:
             if feed[0] == "const":
                 arrays.append(feed[1])
                 continue
-            _, name, shape, dtype, view = feed
+            _, name, _, dtype, view = feed
             a = given[name]
-            if tuple(a.shape) != tuple(shape):
-                raise ValueError(f"ext.onnx: input '{name}' has shape {tuple(a.shape)}, the "
-                                 f"model's is {tuple(shape)}")
             if a.dtype != dtype:
                 raise ValueError(f"ext.onnx: input '{name}' has dtype {a.dtype}, the model's "
                                  f"is {dtype}; convert it with .astype(np.{dtype})")
-            arrays.append(np.ascontiguousarray(a).reshape(view))
+            arrays.append(np.ascontiguousarray(a).reshape(_symbolic.concrete(view, sizes)))
         results = {}
         if self.kernel is not None:
             out = self.kernel.run(*arrays)
@@ -145,7 +145,7 @@ class OnnxModule:
                 a = self._consts[name].copy()
             else:
                 a = results[self._tensor_names[name]]
-            outputs.append(a.reshape(self._output_shapes[name]))
+            outputs.append(a.reshape(_symbolic.concrete(self._output_shapes[name], sizes)))
         return dict(zip(self.output_names, outputs)) if as_dict else outputs
 
     __call__ = run
@@ -446,9 +446,8 @@ class _Importer:
                 "FLOAT, FLOAT16 and DOUBLE")
         if vi.name in self.input_shapes:
             return self.input_shapes[vi.name], dtype
-        _check_static(vi)
-        # (positive: onnx_check)
-        return tuple(int(dim.dim_value) for dim in tt.shape.dim), dtype
+        # (positive: onnx_check); a named dynamic dim: its stand-in size
+        return _symbolic.input_shape(vi, getattr(self, "sizes", None)), dtype
 
     def attributes(self, node) -> dict:
         if isinstance(node, FusedNode):
@@ -729,46 +728,24 @@ class _Importer:
 
 
 
-def _check_static(vi):
-    """DynamicShapeError for a graph input without a static shape."""
-    tt = vi.type.tensor_type
-    if not tt.HasField("shape"):
-        raise DynamicShapeError(
-            f"ext.onnx: graph input '{vi.name}' has no shape; ext builds for static "
-            f"shapes: pass load(..., input_shapes={{'{vi.name}': (...)}})")
-    for d, dim in enumerate(tt.shape.dim):
-        if dim.HasField("dim_value"):
-            continue
-        what = f"'{dim.dim_param}'" if dim.HasField("dim_param") else "unknown"
-        raise DynamicShapeError(
-            f"ext.onnx: graph input '{vi.name}' has a dynamic dimension {d} ({what}); "
-            f"ext builds for static shapes: pass load(..., input_shapes="
-            f"{{'{vi.name}': (...)}})")
-
-
-def _check_inputs_static(model, input_shapes):
-    """Before ops are named unsupported: a shape computation left unfolded
-    because an input's shape is dynamic is the input's fault."""
-    initializers = {t.name for t in model.graph.initializer}
-    for vi in model.graph.input:
-        if vi.name not in initializers and vi.name not in (input_shapes or {}) and \
-                vi.type.tensor_type.elem_type in _DTYPES:
-            _check_static(vi)
-
-
 def load(model, input_shapes: Optional[Dict[str, Sequence[int]]] = None,
          chip: Optional[str] = None) -> OnnxModule:
     """An ONNX model (a path, its bytes or an `onnx.ModelProto`) as ext
     computes with their default schedules and fusions, built into one
     function: `OnnxModule.run` runs it on ext's CPU emulator, its kernels
-    standing for `chip` (default sm_80). `input_shapes` fixes graph inputs
-    whose shapes are dynamic. The model is checked first (ext.onnx_check):
-    `InvalidModelError` lists what is malformed, naming each node;
-    `UnsupportedOpError` names the op and the node for an op it does not
-    map, `DynamicShapeError` the input for a dynamic shape.
+    standing for `chip` (default sm_80). A graph input dim named by
+    `dim_param` ("batch") is an `ext.var` of that name: one load runs every
+    size of it, where the ops keep it whole (onnx_symbolic.py; else an
+    OnnxImportError names the node and the dim). `input_shapes` fixes
+    graph inputs' dims (over their names too). The model is checked first
+    (ext.onnx_check): `InvalidModelError` lists what is malformed, naming
+    each node; `UnsupportedOpError` names the op and the node for an op it
+    does not map, `DynamicShapeError` the input for a dim with no value nor
+    name.
 
-        >>> m = ext.onnx.load("mlp.onnx")
+        >>> m = ext.onnx.load("mlp.onnx")            # x: ("batch", 32)
         >>> y, = m.run({"x": np.ones((8, 32), np.float32)})
+        >>> y, = m.run({"x": np.ones((1, 32), np.float32)})
     """
     try:
         import onnx as _onnx
@@ -779,11 +756,25 @@ def load(model, input_shapes: Optional[Dict[str, Sequence[int]]] = None,
     model = read_model(_onnx, model)
     check_model(_onnx, model, _OPS, input_shapes, unsupported=False)
     model = _fold(_onnx, model, input_shapes)
-    _check_inputs_static(model, input_shapes)
+    sizes = _symbolic.Sizes.of(model, input_shapes, _DTYPES)
+    model = _symbolic.fold_shapes(_onnx, model, sizes)
+    _symbolic.check_inputs(model, input_shapes, _DTYPES)
     check_supported(model, _OPS, _FOLD_ONLY)
-    imp = _Importer(_onnx, model, input_shapes, chip)
-    inputs, output_tensors, output_shapes, consts, args, kernel, computes, kernels = imp.run()
-    feeds = [feed for _, feed in args]
+    if sizes:  # named dynamic dims: ext.var sizes (onnx_symbolic.py)
+        imp = type("_SymbolicImporter", (_symbolic.SymbolicImport, _Importer), {})(
+            _onnx, model, input_shapes, chip, sizes=sizes)
+    else:
+        imp = _Importer(_onnx, model, input_shapes, chip)
+    try:
+        inputs, output_tensors, output_shapes, consts, args, kernel, computes, kernels = \
+            imp.run()
+    except (OnnxImportError, ValueError) as e:
+        if sizes.text(str(e)) != str(e):  # stand-in sizes by their names
+            e.args = (sizes.text(str(e)),) + e.args[1:]
+        raise
+    feeds = [feed if feed[0] == "const" else feed[:2] + (sizes.shape(feed[2]),) + feed[3:4] +
+             (sizes.shape(feed[4]),) for _, feed in args]
+    output_shapes = {k: sizes.shape(s) for k, s in output_shapes.items()}
     m = OnnxModule(model.graph.name, inputs, [o.name for o in model.graph.output],
                    output_shapes, feeds, consts, kernel, computes, kernels, imp.opset,
                    {name: t.name for name, t in output_tensors.items()})

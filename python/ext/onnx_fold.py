@@ -183,9 +183,10 @@ _EVAL: Dict[str, Callable] = {
 }
 
 
-def _shapes(onnx_mod, model) -> Dict[str, tuple]:
+def _shapes(onnx_mod, model, names=()) -> Dict[str, tuple]:
     """Static shapes ONNX's shape inference finds (values with any unknown
-    dimension left out)."""
+    dimension left out); a dim named in `names` (a symbolic dim,
+    onnx_symbolic.py) is that name."""
     try:
         inferred = onnx_mod.shape_inference.infer_shapes(model)
     except Exception:  # noqa: BLE001 (a model inference refuses: fold less)
@@ -196,9 +197,10 @@ def _shapes(onnx_mod, model) -> Dict[str, tuple]:
         tt = vi.type.tensor_type
         if not tt.HasField("shape"):
             continue
-        dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-        if all(d is not None and d > 0 for d in dims):
-            shapes[vi.name] = tuple(int(d) for d in dims)
+        dims = [int(d.dim_value) if d.HasField("dim_value") and d.dim_value > 0 else
+                d.dim_param if d.dim_param in names else None for d in tt.shape.dim]
+        if all(d is not None for d in dims):
+            shapes[vi.name] = tuple(dims)
     return shapes
 
 
@@ -243,7 +245,8 @@ def _evaluate(onnx_mod, node, consts, shapes):
     out = out if isinstance(out, tuple) else (out,)
     if len(out) != len(node.output):
         return None
-    return tuple(np.ascontiguousarray(a) for a in out)
+    # (np.array, not ascontiguousarray: a 0-d result stays 0-d, as ONNX's scalars)
+    return tuple(np.array(a, order="C") for a in out)
 
 
 def _fold_once(onnx_mod, model) -> bool:
