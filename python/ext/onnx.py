@@ -43,6 +43,8 @@ from .onnx_fold import FOLD_ONLY as _FOLD_ONLY, fold as _fold
 from .onnx_ops import _DTYPES, _INDEX_TYPES, _Value, _onnx_type_of, _read
 from .onnx_patterns import FusedNode, fuse_patterns
 from .onnx_registry import OPS as _OPS, supported_ops  # noqa: F401
+from .onnx_report import ModelReport, model_report  # noqa: F401
+from .onnx_tuning import tuned_schedule, wants_tuning
 from . import onnx_symbolic as _symbolic
 from .schedule import schedule as _schedule
 
@@ -67,6 +69,8 @@ class FusedKernel:
     computed_at: List[str] = field(default_factory=list)
     # Without a schedule: the compute's tensor, run as loops on the host.
     host: Optional[object] = None
+    # Why its schedule is the tuner's or not (onnx_tuning.py), if asked.
+    tuning: str = ""
 
     def describe(self) -> str:
         """One line: the anchor, its node and its fusions.
@@ -84,7 +88,8 @@ class FusedKernel:
         if self.schedule is None:
             return (f"host loops {self.anchor} (node '{self.node}'): its reads are not "
                     "linear in its axes, nor a floordiv or mod the tiles divide")
-        return f"kernel {self.anchor} (node '{self.node}'){fused}: {self.schedule.text()}"
+        tuned = f" [{self.tuning}]" if self.tuning else ""
+        return f"kernel {self.anchor} (node '{self.node}'){fused}: {self.schedule.text()}{tuned}"
 
 
 class OnnxModule:
@@ -191,68 +196,18 @@ class OnnxModule:
         lines += ["  " + k.describe() for k in self.kernels]
         return "\n".join(lines)
 
-    def report(self) -> "ModelReport":
+    def report(self, sizes: Optional[Dict[str, int]] = None) -> "ModelReport":
         """What the model became: kernels, host loops, the computes fused
-        into kernels, and the bytes each kernel must move at least (every
-        tensor it reads from outside it once, what it stores once; tiles
-        re-read inputs, mostly from L2, on top of that).
+        into kernels, the schedules used, and the bytes each kernel must
+        move at least (onnx_report.py); a symbolic dim's size from `sizes`.
 
             >>> print(m.report())
+            >>> print(m.report(sizes={"batch": 8}))
         """
-        by_name = {op.name: op for op in self.computes}
-        rows = []
-        for k in self.kernels:
-            members = {k.anchor, *k.inlined, *k.computed_at}
-            if k.epilogue:
-                members.add(k.epilogue)
-            read = {}
-            for name in members:
-                for src, _ in _operands(by_name[name]):
-                    if src.op is None or src.op.name not in members:
-                        read[id(src)] = src
-            stored = by_name[k.epilogue or k.anchor].outputs[0]
-            moved = sum(_nbytes(t) for t in read.values()) + _nbytes(stored)
-            rows.append((k, len(members) - 1, moved))
-        return ModelReport(self.name, rows)
+        return model_report(self, sizes)
 
     def __repr__(self):
         return self.summary()
-
-
-def _nbytes(tensor) -> int:
-    return int(np.prod(tensor.shape, dtype=np.int64)) * _dt.storage_bytes(tensor.dtype)
-
-
-@dataclass
-class ModelReport:
-    """`OnnxModule.report()`: per kernel (a `FusedKernel`, how many
-    computes are fused into it, the bytes it moves at least)."""
-    name: str
-    rows: list
-
-    @property
-    def kernels(self) -> int:
-        return sum(1 for k, _, _ in self.rows if k.schedule is not None)
-
-    @property
-    def host_loops(self) -> List[str]:
-        return [k.anchor for k, _, _ in self.rows if k.schedule is None]
-
-    @property
-    def fused(self) -> int:
-        return sum(n for _, n, _ in self.rows)
-
-    @property
-    def bytes_moved(self) -> int:
-        return sum(b for _, _, b in self.rows)
-
-    def __str__(self):
-        lines = [f"{self.name}: {self.kernels} kernels, {len(self.host_loops)} host loops, "
-                 f"{self.fused} computes fused, {self.bytes_moved} bytes moved at least"]
-        for k, n, b in self.rows:
-            what = "host loops" if k.schedule is None else "kernel"
-            lines.append(f"  {what} {k.anchor} (node '{k.node}'): {n} fused, {b} bytes")
-        return "\n".join(lines)
 
 
 
@@ -299,6 +254,7 @@ class _Importer:
         self.fused: Dict[int, tuple] = {}
         self.placeholders: List[Tuple[_te.Tensor, tuple]] = []  # (tensor, feed)
         self.node = None  # the node being mapped, for messages
+        self.tune = False  # onnx_tuning.py: False, True or a database
 
     # -- errors and names --------------------------------------------------
 
@@ -666,8 +622,18 @@ class _Importer:
         return result
 
     def fused_schedule(self, op, k, by_name):
-        """The default schedule of kernel k's anchor `op` with k's fusions."""
-        s = self.default_schedule(op)
+        """Kernel k's anchor `op` scheduled with k's fusions: the tuner's pick
+        (onnx_tuning.py) where it applies and builds with them, else the
+        default schedule."""
+        if wants_tuning(self, op, self.tune):
+            s = tuned_schedule(self, op, k, self.tune)
+            if s is not None and self.tiles(self.with_fusions(s, op, k, by_name)):
+                k.tuning = "tuned" if self.tune else "tensor cores (the tuner's model pick)"
+                return s
+            k.tuning = k.tuning or "the tuned schedule does not build with its fusions"
+        return self.with_fusions(self.default_schedule(op), op, k, by_name)
+
+    def with_fusions(self, s, op, k, by_name):
         for name in k.computed_at:
             s.compute_at(by_name[name].outputs[0], self.row_axis(op))
         for name in k.inlined:
@@ -729,7 +695,7 @@ class _Importer:
 
 
 def load(model, input_shapes: Optional[Dict[str, Sequence[int]]] = None,
-         chip: Optional[str] = None) -> OnnxModule:
+         chip: Optional[str] = None, tune=False) -> OnnxModule:
     """An ONNX model (a path, its bytes or an `onnx.ModelProto`) as ext
     computes with their default schedules and fusions, built into one
     function: `OnnxModule.run` runs it on ext's CPU emulator, its kernels
@@ -741,7 +707,10 @@ def load(model, input_shapes: Optional[Dict[str, Sequence[int]]] = None,
     (ext.onnx_check): `InvalidModelError` lists what is malformed, naming
     each node; `UnsupportedOpError` names the op and the node for an op it
     does not map, `DynamicShapeError` the input for a dim with no value nor
-    name.
+    name. GEMMs of f16/bf16 inputs (accumulated in f32) run on the chip's
+    tensor cores, as the tuner's model picks them; `tune=True` (or a
+    database: a path or an `ext.TuningDatabase`) runs `ext.tune` for every
+    GEMM and keeps its picks (onnx_tuning.py); `report()` says which.
 
         >>> m = ext.onnx.load("mlp.onnx")            # x: ("batch", 32)
         >>> y, = m.run({"x": np.ones((8, 32), np.float32)})
@@ -765,6 +734,7 @@ def load(model, input_shapes: Optional[Dict[str, Sequence[int]]] = None,
             _onnx, model, input_shapes, chip, sizes=sizes)
     else:
         imp = _Importer(_onnx, model, input_shapes, chip)
+    imp.tune = tune
     try:
         inputs, output_tensors, output_shapes, consts, args, kernel, computes, kernels = \
             imp.run()

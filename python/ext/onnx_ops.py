@@ -15,6 +15,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import dtypes as _dt
 from . import te as _te
 from .accesses import linear_reads
 from .onnx_check import OnnxImportError, UnsupportedOpError
@@ -361,9 +362,27 @@ def _op_constant(imp, node, attrs):
     imp.define(node.output[0], imp.constant(node.output[0], array))
 
 
+def _wide(x):
+    """A product's factor: f16 and bf16 widened to f32, so that contractions
+    of them accumulate in f32, as cuBLAS and the tensor cores do."""
+    return _te.cast(x, "float32") if x.dtype in ("f16", "bf16") else x
+
+
+def _narrowed(v: _Value, dtype, name) -> _Value:
+    """A contraction's value `v` as `dtype`: its f32 sums cast back where the
+    inputs are f16 or bf16 (an element-wise cast its readers take, the
+    kernel's epilogue then)."""
+    if _dt.canonical(v.dtype) == _dt.canonical(dtype):
+        v.dtype = dtype  # (ONNX's name of it)
+        return v
+    return _Value("", v.shape, dtype, label=f"{name}_cast",
+                  fn=lambda idx: _te.cast(_read(v, idx), dtype))
+
+
 def _contraction(imp, shape, dtype, fn, name) -> _Value:
+    """The contraction `fn` (its products of `_wide` factors) as `dtype`."""
     t = imp.compute(shape, fn, name, role="contraction")
-    return _Value("", tuple(shape), dtype, tensor=t)
+    return _narrowed(_Value("", tuple(shape), t.dtype, tensor=t), dtype, name)
 
 
 def _op_matmul(imp, node, attrs):
@@ -394,7 +413,7 @@ def _op_matmul(imp, node, attrs):
         bj = [k] if j is None else [k, j]
         ar = _bread(av, bi + ai) if len(a.shape) > 2 else _read(av, ai)
         br = _bread(bv, bi + bj) if len(b.shape) > 2 else _read(bv, bj)
-        return _te.sum(ar * br, axis=ks)
+        return _te.sum(_wide(ar) * _wide(br), axis=ks)
     imp.define(node.output[0], _contraction(imp, shape, a.dtype, fn, node.name or "matmul"))
 
 
@@ -443,7 +462,7 @@ def _reduce_operands(imp, a, a_dim, b, b_dim, extent):
     return av, bv, ks, k
 
 
-def _split_rows(imp, node, a, m, n, body) -> Optional[_Value]:
+def _split_rows(imp, node, m, n, body) -> Optional[_Value]:
     """A GEMM whose A merges two dims of a computed tensor into its m rows
     (torch's heads merged back after a transpose: T x B rows), computed over
     those dims so that its reads of A stay linear, and defined as the
@@ -455,7 +474,7 @@ def _split_rows(imp, node, a, m, n, body) -> Optional[_Value]:
                                                                  idx[2]),
                         node.name or "gemm", role="contraction")
         if linear_reads(t.op):
-            return _Value("", (m, n), a.dtype, layout=True, fn=lambda idx, t=t, q=inner: t[
+            return _Value("", (m, n), t.dtype, layout=True, fn=lambda idx, t=t, q=inner: t[
                 _simplify(idx[0] // q), _simplify(idx[0] % q), idx[1]])
     return None
 
@@ -479,12 +498,14 @@ def _op_gemm(imp, node, attrs):
 
     def fn(idx):
         i, j = idx
-        return _te.sum(_read(av, [k, i] if ta else [i, k]) * _read(bv, [j, k] if tb else [k, j]),
-                       axis=ks)
-    p = _contraction(imp, (m, n), a.dtype, fn, node.name or "gemm")
-    if not ta and a.layout and not linear_reads(p.tensor.op):
-        p = _split_rows(imp, node, a, m, n, lambda r, j: _te.sum(
-            _read(av, [r, k]) * _read(bv, [j, k] if tb else [k, j]), axis=ks)) or p
+        return _te.sum(_wide(_read(av, [k, i] if ta else [i, k])) *
+                       _wide(_read(bv, [j, k] if tb else [k, j])), axis=ks)
+    t = imp.compute((m, n), fn, node.name or "gemm", role="contraction")
+    p = _Value("", (m, n), t.dtype, tensor=t)
+    if not ta and a.layout and not linear_reads(t.op):
+        p = _split_rows(imp, node, m, n, lambda r, j: _te.sum(
+            _wide(_read(av, [r, k])) * _wide(_read(bv, [j, k] if tb else [k, j])), axis=ks)) or p
+    p = _narrowed(p, a.dtype, node.name or "gemm")
     if alpha == 1.0 and (c is None or beta == 0.0):
         imp.define(node.output[0], p)
         return
@@ -558,8 +579,8 @@ def _op_conv(imp, node, attrs):
     def fn(idx):
         b, o, y, xx = idx
         ch = rc if group == 1 else (o // fg) * cg + rc
-        return _te.sum(xp[b, ch, y * sh + ry * dh, xx * sw + rx * dw] * wt[o, rc, ry, rx],
-                       axis=[rc, ry, rx])
+        return _te.sum(_wide(xp[b, ch, y * sh + ry * dh, xx * sw + rx * dw]) *
+                       _wide(wt[o, rc, ry, rx]), axis=[rc, ry, rx])
     y = _contraction(imp, (nb, f, oh, ow), x.dtype, fn, node.name or "conv")
     if bias is None:
         imp.define(node.output[0], y)

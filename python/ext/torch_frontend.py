@@ -407,13 +407,15 @@ class CompiledModule:
             outputs[a.name]) if isinstance(a, _Out) else a)
 
 
-def compile(module, example_inputs, chip=None) -> CompiledModule:
+def compile(module, example_inputs, chip=None, tune=False) -> CompiledModule:
     """`module` (an nn.Module, in eval mode for BatchNorm and Dropout)
     traced with torch.fx on `example_inputs` (a tensor or a tuple of them;
     forward's further arguments keep their defaults) and built as ext
     computes for those shapes, its kernels standing for `chip` (default
     sm_80) and run on ext's CPU emulator. Raises `UnsupportedOpError`
-    naming every call it does not map (its target and node).
+    naming every call it does not map (its target and node). `tune` as in
+    `ext.onnx.load` (f16/bf16 GEMMs on tensor cores by default; True or a
+    database: `ext.tune` for every GEMM).
 
         >>> f = ext.torch.compile(mlp.eval(), torch.randn(4, 32))
         >>> y = f(torch.randn(4, 32))
@@ -445,6 +447,7 @@ def compile(module, example_inputs, chip=None) -> CompiledModule:
             outputs.append((leaf.name, shapes[leaf.name]))
     name = type(module).__name__
     imp = _GraphImporter(lw, outputs, name, chip)
+    imp.tune = tune  # (as ext.onnx.load's: onnx_tuning.py)
     inputs, output_tensors, output_shapes, consts, args, kernel, computes, kernels = imp.run()
     m = OnnxModule(name, inputs, [n for n, _ in outputs], output_shapes,
                    [feed for _, feed in args], consts, kernel, computes, kernels, imp.opset,

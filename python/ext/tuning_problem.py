@@ -128,7 +128,9 @@ class Node:
         return any(k == "reduce" for _, k, _ in self.axes)
 
 
-def _te_node(op, seen=None) -> Node:
+def _te_node(op, seen=None, fuse=True) -> Node:
+    """`op` as a Node; its producers' too with `fuse`, else they are read
+    as inputs (kernels of their own)."""
     seen = {} if seen is None else seen
     if id(op) in seen:
         return seen[id(op)]
@@ -140,17 +142,18 @@ def _te_node(op, seen=None) -> Node:
                 _product_of_two_reads(op), [], list(op.outputs), op)
     seen[id(op)] = node
     for t, trees in _operands(op):
-        source = _te_node(t.op, seen) if t.op is not None else t
+        source = _te_node(t.op, seen) if t.op is not None and fuse else t
         node.reads.append((source, [_tree_axes(tr) for tr in trees],
                            any(len(_tree_axes(tr)) > 1 for tr in trees), t.dtype))
     return node
 
 
-def problem_of(tensor) -> Problem:
-    """The problem of the compute producing `tensor` (a TE tensor)."""
+def problem_of(tensor, fuse=True) -> Problem:
+    """The problem of the compute producing `tensor` (a TE tensor), its
+    producers fused (`fuse`) or read as they are."""
     if tensor.op is None:
         raise ValueError(f"'{tensor.name}' is a placeholder: tune a compute")
-    return problem_of_node(_te_node(tensor.op))
+    return problem_of_node(_te_node(tensor.op, fuse=fuse))
 
 
 def problem_of_node(node: Node) -> Problem:

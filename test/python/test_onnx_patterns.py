@@ -130,8 +130,9 @@ def attention_ref(q, kt, v, scale, hidden=None, axis=-1):
     s = (q.astype(np.float64) @ kt) * scale
     if hidden is not None:
         s = np.where(hidden, -np.inf, s)
-    p = np.exp(s - s.max(axis, keepdims=True))
-    p /= p.sum(axis, keepdims=True)
+    with np.errstate(invalid="ignore"):  # (a fully masked row: NaN, as torch)
+        p = np.exp(s - s.max(axis, keepdims=True))
+        p /= p.sum(axis, keepdims=True)
     return p @ v
 
 
