@@ -116,10 +116,11 @@ class OnnxModule:
         self._consts = consts
 
     def run(self, inputs: Union[Dict[str, np.ndarray], Sequence[np.ndarray]],
-            as_dict: bool = False):
-        """Runs the model (GPU kernels on ext's CPU emulator): `inputs` a dict
-        name -> array or a list in graph-input order; returns the outputs in
-        graph-output order as a list (a dict with `as_dict=True`).
+            as_dict: bool = False, target: str = "cpu"):
+        """Runs the model (GPU kernels on ext's CPU emulator, or on the CUDA
+        device with target="cuda"): `inputs` a dict name -> array or a list
+        in graph-input order; returns the outputs in graph-output order as
+        a list (a dict with `as_dict=True`).
 
             >>> y, = m.run({"x": x})
             >>> m.run([x], as_dict=True)["y"]
@@ -140,7 +141,7 @@ class OnnxModule:
             arrays.append(np.ascontiguousarray(a).reshape(_symbolic.concrete(view, sizes)))
         results = {}
         if self.kernel is not None:
-            out = self.kernel.run(*arrays)
+            out = self.kernel.run(*arrays, target=target)
             out = out if isinstance(out, tuple) else (out,)
             for t, a in zip(self.kernel.outputs, out):
                 results[t.name] = a

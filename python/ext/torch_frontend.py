@@ -390,21 +390,32 @@ class CompiledModule:
 
     __repr__ = summary
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs, target=None):
+        """The module's forward on `inputs` (torch tensors): on ext's CPU
+        emulator for CPU tensors, on the CUDA device for CUDA ones (or as
+        `target`, "cpu" or "cuda", says); the outputs on the inputs' device.
+        Host arrays pass by numpy (a view of a contiguous CPU tensor; a CUDA
+        tensor is copied to the host and its outputs back)."""
         import torch
         names = self.module.input_names
         if len(inputs) != len(names):
             raise TypeError(f"ext.torch: the compiled module takes {len(names)} tensors "
                             f"({', '.join(names)}), got {len(inputs)}")
-        arrays = []
+        arrays, devices = [], set()
         for x in inputs:
             if not isinstance(x, torch.Tensor):
                 raise TypeError(f"ext.torch: expected a torch.Tensor, got {type(x).__name__}")
+            devices.add(x.device)
             arrays.append(x.detach().cpu().numpy())  # (a view of a CPU tensor)
-        outputs = dict(zip(self.module.output_names, self.module.run(arrays)))
+        if len(devices) > 1:
+            raise ValueError(f"ext.torch: inputs on different devices "
+                             f"({', '.join(sorted(map(str, devices)))})")
+        device = devices.pop() if devices else torch.device("cpu")
+        target = target or ("cuda" if device.type == "cuda" else "cpu")
+        outputs = dict(zip(self.module.output_names, self.module.run(arrays, target=target)))
         import torch.fx as fx
         return fx.node.map_aggregate(self._structure, lambda a: torch.from_numpy(
-            outputs[a.name]) if isinstance(a, _Out) else a)
+            outputs[a.name]).to(device) if isinstance(a, _Out) else a)
 
 
 def compile(module, example_inputs, chip=None, tune=False) -> CompiledModule:
@@ -412,7 +423,8 @@ def compile(module, example_inputs, chip=None, tune=False) -> CompiledModule:
     traced with torch.fx on `example_inputs` (a tensor or a tuple of them;
     forward's further arguments keep their defaults) and built as ext
     computes for those shapes, its kernels standing for `chip` (default
-    sm_80) and run on ext's CPU emulator. Raises `UnsupportedOpError`
+    sm_80) and run on ext's CPU emulator, or on the CUDA device for CUDA
+    tensors (`target=`, see `CompiledModule.__call__`). Raises `UnsupportedOpError`
     naming every call it does not map (its target and node). `tune` as in
     `ext.onnx.load` (f16/bf16 GEMMs on tensor cores by default; True or a
     database: `ext.tune` for every GEMM).

@@ -140,3 +140,21 @@ def test_attention_with_bool_masks():
     f = ext.torch.compile(module, x)
     with torch.no_grad():
         assert relative_error(f(x), module(x)) < 1e-4, f.summary()
+
+
+def test_cuda_tensors_run_on_the_device_or_fail_clearly():
+    """CUDA tensors run the kernels on the CUDA device (outputs back on it);
+    without a GPU, target="cuda" is a clear RuntimeError, never a crash."""
+    module, x = models.mlp()
+    f = ext.torch.compile(module, (x,))
+    if torch.cuda.is_available():
+        y = f(x.cuda())
+        assert y.device.type == "cuda"
+        with torch.no_grad():
+            want = module(x)
+        assert relative_error(y.cpu(), want) < 1e-4
+    else:
+        with pytest.raises(RuntimeError, match="needs an NVIDIA GPU"):
+            f(x, target="cuda")
+    with pytest.raises(ValueError, match="unknown run target"):
+        f(x, target="tpu")
