@@ -280,7 +280,7 @@ constexpr StringLiteral kScheduleFields[] = {
     "raster", "swizzle", "vector",  "unroll", "layout",
     "mma",    "warps",   "stages",  "async",
     "compute_at", "reverse_compute_at", "compute_inline", "online", "tma",
-    "specialize", "cluster"};
+    "specialize", "cluster", "fast_math"};
 constexpr StringLiteral kAttachFields[] = {"compute", "axis"};
 constexpr StringLiteral kCacheFields[] = {"operand", "align", "swizzle"};
 constexpr StringLiteral kStorageAlignFields[] = {"dim", "factor", "offset"};
@@ -318,7 +318,8 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
       k.enumeration<RasterOrder>("raster", RasterOrder::row, rasterNames);
   int64_t swizzle = k.integer("swizzle", 1), vector = k.integer("vector", 1),
           unroll = k.integer("unroll", 1), stages = k.integer("stages", 1);
-  bool async = k.boolean("async", true), tma = k.boolean("tma", false);
+  bool async = k.boolean("async", true), tma = k.boolean("tma", false),
+       fastMath = k.boolean("fast_math", true);
   WarpSpecialization specialize = k.enumeration<WarpSpecialization>(
       "specialize", WarpSpecialization::none, specializeNames);
   return [=](MLIRContext *ctx, EmitError emitError) -> Attribute {
@@ -355,7 +356,7 @@ AttributeValue::Maker readSchedule(const Keywords &k) {
         ArrayRef(caches), d, raster, swizzle, vector, unroll, l, m,
         ArrayRef(warps), stages, async, ArrayRef(computeAt),
         ArrayRef(reverseComputeAt), ArrayRef(inlinedNames),
-        ArrayRef(onlineNames), tma, specialize, ArrayRef(cluster));
+        ArrayRef(onlineNames), tma, specialize, ArrayRef(cluster), fastMath);
   };
 }
 
@@ -498,6 +499,7 @@ py::dict fieldsOf(Attribute a) {
     d["tma"] = s.getTma();
     d["specialize"] = stringifyEnum(s.getSpecialize()).str();
     d["cluster"] = ints(s.getCluster());
+    d["fast_math"] = s.getFastMath();
   } else if (auto c = dyn_cast<CacheAttr>(a)) {
     d["operand"] = c.getOperand();
     d["align"] = wrapAll(c.getAlign());

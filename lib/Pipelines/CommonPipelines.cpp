@@ -9,6 +9,7 @@
 
 #include "ext/Conversion/Passes.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
+#include "ext/GPU/Transforms/Passes.h"
 #include "ext/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -41,6 +42,9 @@ void ext::buildScheduleToGPUPipeline(OpPassManager &pm, int dropBarrier,
   pm.addPass(createExtTileOpsToThreads(tileOps));
   pm.addPass(createExtAllocSharedToWorkgroup());
   pm.addPass(createExtComputeToLoops({rejectTileLevel}));
+  // A schedule's fast_math: the forms the NVVM lowering and the emulator
+  // share.
+  pm.addPass(createExtGPUFastMath());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());

@@ -194,6 +194,8 @@ static void buildDeviceStage(OpPassManager &pm, const ext::GPUTarget &options) {
     // No __assertfail call in a wgmma kernel: it would serialize them (the
     // traps are branches: after scf-to-cf).
     device.addPass(ext::createExtGPUWgmmaAssertsToTraps());
+    // afn math (a schedule's fast_math) as approximate PTX, not libdevice.
+    device.addPass(ext::createExtGPUFastMathToNVVM());
     ConvertGpuOpsToNVVMOpsOptions convert;
     // redux.sync: integer subgroup reductions in one instruction.
     convert.hasRedux = lookupChipInfo(options.chip)->hasRedux;

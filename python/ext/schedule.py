@@ -463,6 +463,10 @@ def schedule(compute, tile=None, threads=None, blocks=None, cache=(),
       `stages >= 2`, whether the copies into shared memory may be
       asynchronous (cp.async on sm_80 and later; True by default); False
       stages them through registers.
+    * `fast_math` (True by default): the kernel's f32 exponentials,
+      divisions, rsqrt and tanh as the GPU's approximate instructions
+      (ex2.approx.ftz, rcp.approx.ftz, ...) and multiply-adds fused into
+      FMAs; False keeps the precise forms (docs/FastMath.md).
     * `layout`: the threads' points of the tile, "cyclic" or ("blocked",
       [TM, TN]) (register blocking: each thread a TM x TN block).
     * `mma` and `warps`: tensor cores. `mma` is one of `ext.mma_names()`:

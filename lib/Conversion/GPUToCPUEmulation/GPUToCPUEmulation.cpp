@@ -266,6 +266,7 @@ LogicalResult Emulation::lowerBody(func::FuncOp func, SiteTable &sites,
   if (targetSpecific.wasInterrupted())
     return failure();
 
+  lowerApproximateMathToEmulation(func);
   EmulationFunction fn(emu, func, sites, kernel);
   emu.setFunction(&fn);
   llvm::scope_exit restore([&] { emu.setFunction(nullptr); });

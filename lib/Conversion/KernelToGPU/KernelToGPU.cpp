@@ -5,6 +5,7 @@
 #include "ext/Dialect/Ext/IR/ExtOps.h"
 #include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
+#include "ext/Dialect/Ext/Transforms/FastMath.h"
 #include "ext/Dialect/Ext/Transforms/TileAccumulation.h"
 #include "ext/Conversion/Passes.h"
 #include "ext/Conversion/KernelToGPU/KernelToGPU.h"
@@ -81,6 +82,8 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
         rw, loc, gridV, one, one, block, one, one, Value(), Type(),
         ValueRange(), TypeRange(), TypeRange(), clusterV,
         clusterV ? one : Value(), clusterV ? one : Value());
+    if (!kernel->hasAttr(kPreciseMathAttrName))
+      launch->setAttr(kFastMathAttrName, rw.getUnitAttr());
     // LaunchOp's builder gives the body the arguments of a launch without
     // clusters; one with clusters also has their ids and sizes.
     Block &launchBody = launch.getBody().front();

@@ -253,7 +253,7 @@ func.func @bad_vector(%X: memref<8xf32>, %Y: memref<8xf32>) {
 
 func.func @unknown_key(%X: memref<8xf32>, %Y: memref<8xf32>) {
   ext.compute [#ext.axis<"i", spatial, 8>] ins(%X : memref<8xf32>) outs(%Y : memref<8xf32>)
-      // expected-error @+1 {{unknown schedule key 'tiles' (expected tile, blocks, threads, cache, decomposition, layout, mma, warps, raster, swizzle, vector, unroll, stages, async, tma, specialize, cluster, compute_at, reverse_compute_at, compute_inline or online)}}
+      // expected-error @+1 {{unknown schedule key 'tiles' (expected tile, blocks, threads, cache, decomposition, layout, mma, warps, raster, swizzle, vector, unroll, stages, async, tma, specialize, cluster, fast_math, compute_at, reverse_compute_at, compute_inline or online)}}
       maps [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>] attributes {schedule = #ext.schedule<tiles = [8], threads = [8]>} {
   ^bb0(%x: f32):
     ext.yield %x : f32

@@ -94,6 +94,13 @@ void populateNVGPUTmaToEmulationPatterns(mlir::RewritePatternSet &patterns,
 void populateNVVMClusterToEmulationPatterns(mlir::RewritePatternSet &patterns,
                                             EmulationModule &emu);
 
+/// Approximate (`afn`) f32 math of a fast-math kernel (ext-gpu-fast-math):
+/// exp2, a division, rsqrt and tanh computed correctly rounded with the
+/// NVIDIA instructions' flushing of subnormal inputs and results
+/// (ex2.approx.ftz, rcp.approx.ftz, rsqrt.approx.ftz; tanh.approx keeps
+/// them), so within those instructions' documented error of the GPU's.
+void lowerApproximateMathToEmulation(mlir::Operation *root);
+
 /// Host code: nvgpu.tma.create.descriptor builds the tensor map in the
 /// runtime and the kernels receive its address (their tensor-map arguments
 /// become i64, cast back to the map type for the ops that use them).

@@ -146,6 +146,57 @@ def ExtGPUCapRegistersAtEntry
   }];
 }
 
+def ExtGPUFastMath : Pass<"ext-gpu-fast-math", "::mlir::ModuleOp"> {
+  let summary = "A scheduled kernel's f32 math in its fast forms";
+  let description = [{
+    For each `gpu.launch` marked `ext.fast_math` (a schedule's `fast_math`,
+    true by default, carried there by ext-apply-schedule and
+    ext-kernel-to-gpu), the launch's scalar and vector f32 `arith.mulf`,
+    `addf` and `subf` are marked `contract` (LLVM fuses a multiply and an
+    add or subtract into one FMA), and its scalar f32 math becomes the
+    target-neutral form of the approximate instructions:
+
+    - `math.exp(x)` becomes `math.exp2(x * log2 e)`; where `x = a - b`, the
+      argument is `math.fma(a, log2 e, b * -log2 e)` (one FMA per element
+      where `b` is a row's maximum);
+    - `arith.divf(a, b)` becomes `a * divf(1, b)`, the reciprocal computed
+      once where `b` is (a row's sum: one per row, then multiplies);
+    - `math.exp2`, the reciprocal, `math.rsqrt` and `math.tanh` are marked
+      `afn`.
+
+    ext-gpu-fast-math-to-nvvm turns the `afn` ops into `ex2.approx.ftz.f32`,
+    `rcp.approx.ftz.f32`, `rsqrt.approx.ftz.f32` and `tanh.approx.f32`; on
+    ROCDL the flags reach LLVM's AMDGPU back end (FMAs; the reciprocal as
+    one `v_rcp_f32` instead of the div_scale / div_fmas / div_fixup
+    sequence; exp2 and rsqrt as before); the CPU emulator computes them
+    with the NVIDIA instructions' semantics (subnormal inputs and results
+    flushed to a zero of their sign). The attribute is dropped.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def ExtGPUFastMathToNVVM
+    : Pass<"ext-gpu-fast-math-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Approximate (afn) f32 math to NVIDIA's approximate "
+                "instructions";
+  let description = [{
+    Scalar f32 ops marked `afn` (ext-gpu-fast-math's, or a user's) become
+    the PTX instructions that compute them approximately, before
+    `convert-gpu-to-nvvm` would call libdevice's precise functions:
+    `math.exp2` to `ex2.approx.ftz.f32` (max 2 ulp), `arith.divf(a, b)` to
+    `a * rcp.approx.ftz.f32(b)` (the reciprocal max 1 ulp; `a` of 1.0 is the
+    reciprocal alone), `math.rsqrt` to `rsqrt.approx.ftz.f32` (max 2 ulp)
+    and, on sm_75 and later (the gpu.module's NVVM target), `math.tanh` to
+    `tanh.approx.f32` (max relative error 2^-10.987). The `.ftz` forms flush
+    subnormal inputs and results to a zero of their sign; without `.ftz`
+    `ex2.approx.f32` is four SASS instructions, with it one MUFU.EX2.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def ExtGPUMagicNumberLop3
     : Pass<"ext-gpu-magic-number-lop3", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Merge a packed-code mask and its magic-number OR into one "

@@ -176,7 +176,8 @@ LogicalResult ScheduleAttr::verify(
     ArrayRef<int64_t> warps, int64_t stages, bool async,
     ArrayRef<AttachAttr> computeAt, ArrayRef<AttachAttr> reverseComputeAt,
     ArrayRef<StringAttr> computeInline, ArrayRef<StringAttr> online,
-    bool tma, WarpSpecialization specialize, ArrayRef<int64_t> cluster) {
+    bool tma, WarpSpecialization specialize, ArrayRef<int64_t> cluster,
+    bool fastMath) {
   // One role per compute: each name once across the four lists.
   llvm::StringSet<> attachedNames;
   auto once = [&](StringAttr name) {
@@ -292,7 +293,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
   SmallVector<StringAttr> computeInline, online;
   RasterOrder raster = RasterOrder::row;
   int64_t swizzle = 1, vector = 1, unroll = 1, stages = 1;
-  bool async = true, tma = false;
+  bool async = true, tma = false, fastMath = true;
   WarpSpecialization specialize = WarpSpecialization::none;
   bool hasTile = false, hasThreads = false;
   llvm::StringSet<> seen;
@@ -420,7 +421,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(unroll);
     if (key == "stages")
       return parser.parseInteger(stages);
-    if (key == "async" || key == "tma") {
+    if (key == "async" || key == "tma" || key == "fast_math") {
       StringRef value;
       SMLoc valueLoc = parser.getCurrentLocation();
       if (parser.parseKeyword(&value))
@@ -428,7 +429,8 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       if (value != "true" && value != "false")
         return parser.emitError(valueLoc)
                << key << " must be 'true' or 'false', got '" << value << "'";
-      (key == "async" ? async : tma) = value == "true";
+      (key == "async" ? async : key == "tma" ? tma : fastMath) =
+          value == "true";
       return success();
     }
     if (key == "specialize")
@@ -438,7 +440,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
            << "unknown schedule key '" << key
            << "' (expected tile, blocks, threads, cache, decomposition, "
               "layout, mma, warps, raster, swizzle, vector, unroll, stages, "
-              "async, tma, specialize, cluster, compute_at, "
+              "async, tma, specialize, cluster, fast_math, compute_at, "
               "reverse_compute_at, compute_inline or online)";
   };
 
@@ -454,7 +456,7 @@ Attribute ScheduleAttr::parse(AsmParser &parser, Type) {
       start, parser.getContext(), tile, blocks, threads, cache, decomposition,
       raster, swizzle, vector, unroll, layout, mma, warps, stages, async,
       computeAt, reverseComputeAt, computeInline, online, tma, specialize,
-      cluster);
+      cluster, fastMath);
 }
 
 void ScheduleAttr::print(AsmPrinter &printer) const {
@@ -501,6 +503,8 @@ void ScheduleAttr::print(AsmPrinter &printer) const {
   if (getSpecialize() != WarpSpecialization::none)
     printer << ", specialize = " << stringifyWarpSpecialization(getSpecialize());
   printList("cluster", getCluster());
+  if (!getFastMath())
+    printer << ", fast_math = false";
   printList("compute_at", getComputeAt());
   printList("reverse_compute_at", getReverseComputeAt());
   printList("compute_inline", getComputeInline());

@@ -370,7 +370,10 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       "async", old ? std::optional<bool>(old.getAsync()) : std::nullopt, true);
   FailureOr<bool> tma = boolField(
       "tma", old ? std::optional<bool>(old.getTma()) : std::nullopt, false);
-  if (failed(async) || failed(tma))
+  FailureOr<bool> fastMath = boolField(
+      "fast_math",
+      old ? std::optional<bool>(old.getFastMath()) : std::nullopt, true);
+  if (failed(async) || failed(tma) || failed(fastMath))
     return DiagnosedSilenceableFailure::definiteFailure();
   WarpSpecialization specialize =
       old ? old.getSpecialize() : WarpSpecialization::none;
@@ -400,7 +403,7 @@ DiagnosedSilenceableFailure transform::UpdateScheduleOp::applyToOne(
       ArrayRef(*threads), ArrayRef(*cache), *decomposition, raster, *swizzle,
       *vector, *unroll, *layout, mma, ArrayRef(*warps), *stages, *async,
       ArrayRef(*computeAt), ArrayRef(*reverseComputeAt), ArrayRef(*inlined),
-      ArrayRef(*online), *tma, specialize, ArrayRef(*cluster));
+      ArrayRef(*online), *tma, specialize, ArrayRef(*cluster), *fastMath);
   if (!schedule)
     return DiagnosedSilenceableFailure::definiteFailure();
   return attachSchedule(*this, compute, schedule);

@@ -824,6 +824,15 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       which are stored to their outputs only when something else reads
       them; `stages = N` copies the windows that move with `j` N - 1 steps
       ahead. The decomposition must be data-parallel.
+    * `fast_math`: the kernel's f32 math in its fast forms (`true` by
+      default; `false` keeps the precise ones): `ext-gpu-fast-math` marks
+      multiplies, adds and subtracts `contract` (fused into FMAs), writes
+      `exp(x)` as `exp2(x * log2 e)` (an FMA where `x` is a difference) and
+      marks exponentials, divisions, `rsqrt` and `tanh` `afn`, which the
+      NVVM lowering turns into `ex2.approx.ftz`, a multiply by
+      `rcp.approx.ftz`, `rsqrt.approx.ftz` and `tanh.approx` (sm_75 and
+      later) and the emulator computes within those instructions' error
+      (docs/FastMath.md).
 
     ```mlir
     #ext.schedule<tile = [64, 64, 16], blocks = ["i", "j"], threads = [16, 16, 1],
@@ -852,7 +861,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
     DefaultValuedParameter<"bool", "false">:$tma,
     DefaultValuedParameter<"::ext::WarpSpecialization",
                            "::ext::WarpSpecialization::none">:$specialize,
-    OptionalArrayRefParameter<"int64_t">:$cluster
+    OptionalArrayRefParameter<"int64_t">:$cluster,
+    DefaultValuedParameter<"bool", "true">:$fast_math
   );
   // Keyword = value pairs in any order, comma-separated (a custom parser:
   // ODS formats cannot combine optional parameters with comma separators).

@@ -90,7 +90,7 @@ def UpdateScheduleOp : Op<Transform_Dialect, "ext.update_schedule", [
     - `decomposition`, `layout`: the attribute (`#ext.stream_k<...>`,
       `#ext.blocked<...>`); `mma`: an `#ext.mma<...>` or `"auto"`;
     - `raster`: `"row"` or `"col"`; `swizzle`, `vector`, `unroll`,
-      `stages`: integers; `async`: a bool.
+      `stages`: integers; `async`, `fast_math`: bools.
 
     A compute without a schedule gets one from the fields alone (`tile` and
     `threads` then required). The result is checked like any schedule (the

@@ -27,6 +27,7 @@
 #include "ext/Dialect/Ext/IR/DecompositionRegistry.h"
 #include "ext/Dialect/Ext/IR/Target.h"
 #include "ext/Dialect/Ext/Transforms/ComputeUtils.h"
+#include "ext/Dialect/Ext/Transforms/FastMath.h"
 #include "ext/Dialect/Ext/Transforms/Passes.h"
 #include "ext/Model/TileWork.h"
 
@@ -735,11 +736,16 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
     return failure();
   if (schedule.getTma() && failed(checkTmaLoads(op, plan, schedule, options)))
     return failure();
-  if (!schedule.getOnline().empty())
-    return applyOnlineSoftmax(rw, op, schedule, plan, *layout, inlinedNames,
-                              options);
-  return ScheduledKernelBuilder(rw, op, schedule, plan, *layout, options)
-      .build(inlinedNames);
+  FailureOr<KernelOp> kernel =
+      !schedule.getOnline().empty()
+          ? applyOnlineSoftmax(rw, op, schedule, plan, *layout, inlinedNames,
+                               options)
+          : ScheduledKernelBuilder(rw, op, schedule, plan, *layout, options)
+                .build(inlinedNames);
+  // fast_math = false: the launches made from the kernel stay precise.
+  if (succeeded(kernel) && !schedule.getFastMath())
+    (*kernel)->setAttr(kPreciseMathAttrName, rw.getUnitAttr());
+  return kernel;
 }
 
 namespace {

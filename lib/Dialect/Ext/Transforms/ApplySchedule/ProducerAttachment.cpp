@@ -403,7 +403,8 @@ LogicalResult ComputeAtResolver::planProducer(unsigned n) {
   SmallVector<int64_t> threads = producerThreads(p, tile, blockThreads);
   auto pSchedule = ScheduleAttr::get(
       ctx, tile, {}, threads, {}, {}, RasterOrder::row, 1, 1, 1, {}, {}, {},
-      1, true, {}, {}, {}, {}, false, WarpSpecialization::none, {});
+      1, true, {}, {}, {}, {}, false, WarpSpecialization::none, {},
+      /*fastMath=*/true);
   FailureOr<TilingPlan> pPlan = planTiling(p, pSchedule);
   if (failed(pPlan))
     return failure();

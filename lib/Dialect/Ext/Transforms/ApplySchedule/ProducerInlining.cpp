@@ -145,7 +145,7 @@ ComputeOp inlineOne(RewriterBase &rw, ComputeOp op, ComputeOp producer,
       schedule.getStages(), schedule.getAsync(), schedule.getComputeAt(),
       schedule.getReverseComputeAt(),
       rest, schedule.getOnline(), schedule.getTma(), schedule.getSpecialize(),
-      schedule.getCluster());
+      schedule.getCluster(), schedule.getFastMath());
 
   rw.setInsertionPoint(op);
   auto fused = ComputeOp::create(

@@ -324,7 +324,7 @@ ScheduleAttr tiling::swizzleCachesForAutoWgmma(ComputeOp op,
       schedule.getStages(), schedule.getAsync(), schedule.getComputeAt(),
       schedule.getReverseComputeAt(), schedule.getComputeInline(),
       schedule.getOnline(), schedule.getTma(), schedule.getSpecialize(),
-      schedule.getCluster());
+      schedule.getCluster(), schedule.getFastMath());
   op.setScheduleAttr(swizzled);
   return swizzled;
 }
