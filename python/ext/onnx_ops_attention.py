@@ -12,7 +12,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from . import te as _te
-from .accesses import operands
+from .accesses import linear_reads, operands
 from .onnx_check import OnnxImportError, op_key
 from .onnx_ops import _broadcast, _bread, _op_layernorm
 
@@ -69,18 +69,19 @@ def _causal_offset(mask, shape):
     return c if np.array_equal(m, np.broadcast_to(j > i + c, shape)) else None
 
 
-def _operand(imp, v):
+def _operand(imp, v, plain):
     """An input of the scores or the accumulator: read in place where it is a
-    tensor or a layout of one read at plain axes (a transpose); other
-    layouts (a head split: the head's offset added to the axis, or // and %
-    of a packed projection) and arithmetic are written as a compute first
-    (a kernel before the attention), as the attention's tile copies read
-    their inputs at plain axes."""
+    tensor or a layout of one read linearly (a transpose; with `plain`
+    False, a head at an offset too: the tile copies take `axis + offset`);
+    arithmetic, a layout read through // or % (a head split of a packed
+    projection) and, with `plain`, a head at an offset are written as a
+    compute first (a kernel before the attention)."""
     if v.fn is None:
         return v
     probe = _te.compute(v.shape, lambda *i: v.fn(list(i)), name="probe").op
-    if not v.layout or any(t[0] not in ("axis", "const")
-                           for _, trees in operands(probe) for t in trees):
+    trees = [t for _, ts in operands(probe) for t in ts]
+    if not v.layout or not linear_reads(probe) or (
+            plain and any(t[0] not in ("axis", "const") for t in trees)):
         imp.tensor(v)
     return v
 
@@ -112,17 +113,22 @@ def map_attention(imp, node, attrs):
         fields = _attention_fields(tk, d, _dt.canonical(q.dtype), imp.chip)
     except ValueError:  # (no tile of the chip's fits)
         return replay(imp, node)
-    for x in (q, k, v):
-        _operand(imp, x)
-    out = _attention_computes(imp, node, q, k, v, batch, (tq, tk, d, e), attrs["scale"],
-                              causal, fields)
+    # Heads read in place where the kernel's copies take them (an offset per
+    # tile), else copied out first.
+    for plain in (False, True):
+        for x in (q, k, v):
+            _operand(imp, x, plain)
+        out, schedule = _attention_computes(imp, node, q, k, v, batch, (tq, tk, d, e),
+                                            attrs["scale"], causal, fields)
+        if plain or imp.tiles(schedule()):
+            break
     imp.define(node.output[0], out)
 
 
 def _attention_computes(imp, node, q, k, v, batch, sizes, scale, causal, fields):
-    """The computes of `ext.attention` over batch dims `batch`, and the
-    kernel's schedule: registered with the importer, which schedules the
-    accumulator's kernel with it."""
+    """The computes of `ext.attention` over batch dims `batch` (its output's
+    value) and the maker of the kernel's schedule, registered with the
+    importer, which schedules the accumulator's kernel with it."""
     from .onnx_ops import _Value
     tq, tk, d_, e_ = sizes
     nb, f32, name = len(batch), "float32", node.name or "attention"
@@ -165,4 +171,4 @@ def _attention_computes(imp, node, q, k, v, batch, sizes, scale, causal, fields)
             y, axes[-1])
         return s
     imp.fused[id(O.op)] = ([S, T, M, L, y], schedule)
-    return _Value("", batch + (tq, e_), q.dtype, tensor=y)
+    return _Value("", batch + (tq, e_), q.dtype, tensor=y), schedule

@@ -214,3 +214,41 @@ def test_torch_front_end_fuses_the_same_patterns():
     want = HandNorm()(x)
     assert float((g(x) - want).abs().max()) < 1e-4 * float(want.abs().max())
     assert len(g.kernels) == 1, g.summary()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_attention_reads_heads_of_a_packed_projection_in_place(dtype):
+    """Q, K and V sliced from one packed (b, t, 3 * h * d) tensor, split into
+    heads and transposed (as GPT-2 writes it): the attention's tile copies
+    read each head at its offset in the packed rows, bounded at the head's
+    end (a head of 16 is padded to the lanes' 32: the padding must read
+    zeros, not the next head), so no copy kernel runs before it; f16 on
+    sm_80's mma.sync."""
+    b, t, h, d = 2, 12, 3, 16
+    c = h * d
+    onnx_t = TensorProto.FLOAT16 if dtype == np.float16 else TensorProto.FLOAT
+    shape = np.array([b, t, h, d], np.int64)
+    nodes = [N("Split", ["qkv", "sizes"], ["q0", "k0", "v0"], name="split", axis=2)]
+    for n, perm in (("q", [0, 2, 1, 3]), ("k", [0, 2, 3, 1]), ("v", [0, 2, 1, 3])):
+        nodes += [N("Reshape", [f"{n}0", "shape"], [f"{n}1"], name=f"{n}_heads"),
+                  N("Transpose", [f"{n}1"], [n], name=f"{n}_t", perm=perm)]
+    nodes += [N("MatMul", ["q", "k"], ["s"], name="scores"),
+              N("Mul", ["s", "c"], ["s1"], name="scale"),
+              N("Softmax", ["s1"], ["p"], name="softmax", axis=-1),
+              N("MatMul", ["p", "v"], ["y"], name="attend")]
+    consts = {"sizes": np.array([c, c, c], np.int64), "shape": shape,
+              "c": np.array(0.25, dtype)}
+    graph = helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("qkv", onnx_t, [b, t, 3 * c])],
+        [helper.make_tensor_value_info("y", onnx_t, [b, h, t, d])],
+        initializer=[numpy_helper.from_array(np.asarray(a), n) for n, a in consts.items()])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    m = ext.onnx.load(model.SerializeToString(), chip="sm_80")
+    x = rand(b, t, 3 * c).astype(dtype)
+    y, = m.run({"qkv": x})
+    heads = [x[:, :, i * c:(i + 1) * c].astype(np.float64).reshape(b, t, h, d)
+             .transpose(0, 2, 1, 3) for i in range(3)]
+    want = attention_ref(heads[0], heads[1].transpose(0, 1, 3, 2), heads[2], 0.25)
+    tol = 2e-3 if dtype == np.float16 else 1e-5
+    np.testing.assert_allclose(y.astype(np.float64), want, rtol=tol * 10, atol=tol)
+    assert len(m.kernels) == 1 and len(attention_kernels(m)) == 1, m.summary()

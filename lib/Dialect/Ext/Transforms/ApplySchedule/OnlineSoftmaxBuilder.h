@@ -85,6 +85,15 @@ struct TileOperand {
   mlir::AffineMap map;
 };
 
+/// The window's view of `memref`: the dimensions the tile fixes dropped
+/// (a subview), or `memref` itself when it keeps them all.
+mlir::Value rankReducedView(mlir::RewriterBase &rw, mlir::Location loc,
+                            mlir::Value memref,
+                            llvm::ArrayRef<int64_t> reducedShape,
+                            llvm::ArrayRef<mlir::OpFoldResult> offs,
+                            llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                            llvm::ArrayRef<mlir::OpFoldResult> strides);
+
 class OnlineSoftmaxBuilder {
 public:
   OnlineSoftmaxBuilder(mlir::RewriterBase &rw, ComputeOp op,
@@ -147,10 +156,16 @@ private:
   // Paged (indirect) operands.
   /// What a result of `f`'s input map is besides an axis or a constant: an
   /// expression of axes the tile fixes (`h floordiv 4` under a tile of 1),
-  /// a page (a symbol, a table's entry) or the row in a page (`j mod P`,
-  /// j the keys).
-  enum class ReadKind { plain, fixed, page, pageRow, other };
+  /// a kept axis shifted by one (`d + h * 64`: a head of a packed
+  /// projection), a page (a symbol, a table's entry) or the row in a page
+  /// (`j mod P`, j the keys).
+  enum class ReadKind { plain, fixed, shifted, page, pageRow, other };
   ReadKind readKind(const Fused &f, mlir::AffineExpr e) const;
+  /// A shifted read's axis and its shift (an expression the tile fixes).
+  std::optional<std::pair<mlir::AffineDimExpr, mlir::AffineExpr>>
+  shiftedRead(const Fused &f, mlir::AffineExpr e) const;
+  /// Whether `e` reads only axes the tile fixes (never the keys), no symbol.
+  bool fixedRead(const Fused &f, mlir::AffineExpr e) const;
   /// Checks `f`'s input `i` for a windowed copy (success for a plain map):
   /// pages of P rows read at `j mod P`, whole pages per key step (P a
   /// multiple of the step), the table read at `j floordiv P` and axes the
