@@ -71,3 +71,25 @@ func.func @half(%a: f16, %out: memref<f16>) {
   } {ext.fast_math}
   return
 }
+
+// -----
+
+// ext.no_contract (an online softmax's launch): the approximations without
+// FMA contraction; exp's argument is one multiply by log2 e.
+// CHECK-LABEL: func.func @no_contract
+// CHECK:         %[[D:.*]] = arith.subf %arg0, %arg1 : f32
+// CHECK:         %[[X:.*]] = arith.mulf %[[D]], %{{.*}} : f32
+// CHECK:         math.exp2 %[[X]] fastmath<afn> : f32
+// CHECK-NOT:     math.fma
+// CHECK-NOT:     ext.no_contract
+func.func @no_contract(%a: f32, %b: f32, %out: memref<f32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%u = %c1, %w = %c1, %t = %c1) {
+    %d = arith.subf %a, %b : f32
+    %e = math.exp %d : f32
+    memref.store %e, %out[] : memref<f32>
+    gpu.terminator
+  } {ext.fast_math, ext.no_contract}
+  return
+}

@@ -84,6 +84,8 @@ ext::lowerKernelToGPU(RewriterBase &rw, KernelOp kernel,
         clusterV ? one : Value(), clusterV ? one : Value());
     if (!kernel->hasAttr(kPreciseMathAttrName))
       launch->setAttr(kFastMathAttrName, rw.getUnitAttr());
+    if (kernel->hasAttr(kNoContractAttrName))
+      launch->setAttr(kNoContractAttrName, rw.getUnitAttr());
     // LaunchOp's builder gives the body the arguments of a launch without
     // clusters; one with clusters also has their ids and sizes.
     Block &launchBody = launch.getBody().front();

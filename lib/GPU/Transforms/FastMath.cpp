@@ -39,17 +39,19 @@ void addFastMathFlags(Operation *op, FastMathFlags flags) {
               arith::FastMathFlagsAttr::get(op->getContext(), old | flags));
 }
 
-/// exp(x) = exp2(x log2 e); where x = a - b, exp2(fma(a, log2 e, b -log2 e)):
-/// the product of the subtrahend (a row's maximum) made once where it is.
-void rewriteExpThroughExp2(math::ExpOp op) {
+/// exp(x) = exp2(x log2 e); where x = a - b and multiply-adds fuse,
+/// exp2(fma(a, log2 e, b -log2 e)): the product of the subtrahend (a row's
+/// maximum) made once where it is.
+void rewriteExpThroughExp2(math::ExpOp op, bool fuse) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  auto contract = arith::FastMathFlagsAttr::get(op.getContext(),
-                                                FastMathFlags::contract);
+  auto contract = arith::FastMathFlagsAttr::get(
+      op.getContext(), fuse ? FastMathFlags::contract : FastMathFlags::none);
   auto log2e = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(llvm::numbers::log2ef));
   Value arg;
-  if (auto sub = op.getOperand().getDefiningOp<arith::SubFOp>()) {
+  auto sub = op.getOperand().getDefiningOp<arith::SubFOp>();
+  if (fuse && sub) {
     auto negLog2e = arith::ConstantOp::create(
         b, loc, b.getF32FloatAttr(-llvm::numbers::log2ef));
     Value scaled =
@@ -86,19 +88,20 @@ void rewriteDivThroughReciprocal(arith::DivFOp op) {
   op.erase();
 }
 
-void makeLaunchFast(gpu::LaunchOp launch) {
+void makeLaunchFast(gpu::LaunchOp launch, bool contract) {
   SmallVector<Operation *> ops;
   launch.getBody().walk([&](Operation *op) { ops.push_back(op); });
   for (Operation *op : ops) {
     if (isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(op) &&
         hasF32ElementType(op->getResult(0).getType())) {
-      addFastMathFlags(op, FastMathFlags::contract);
+      if (contract)
+        addFastMathFlags(op, FastMathFlags::contract);
       continue;
     }
     if (op->getNumResults() != 1 || !op->getResult(0).getType().isF32())
       continue;
     llvm::TypeSwitch<Operation *>(op)
-        .Case([](math::ExpOp exp) { rewriteExpThroughExp2(exp); })
+        .Case([&](math::ExpOp exp) { rewriteExpThroughExp2(exp, contract); })
         .Case([](arith::DivFOp div) { rewriteDivThroughReciprocal(div); })
         .Case<math::Exp2Op, math::RsqrtOp, math::TanhOp>(
             [](Operation *o) { addFastMathFlags(o, FastMathFlags::afn); });
@@ -109,9 +112,10 @@ struct ExtGPUFastMathPass
     : ext::impl::ExtGPUFastMathBase<ExtGPUFastMathPass> {
   void runOnOperation() override {
     getOperation().walk([](gpu::LaunchOp launch) {
+      bool contract = !launch->removeAttr(ext::kNoContractAttrName);
       if (!launch->removeAttr(ext::kFastMathAttrName))
         return;
-      makeLaunchFast(launch);
+      makeLaunchFast(launch, contract);
     });
   }
 };

@@ -171,6 +171,11 @@ def ExtGPUFastMath : Pass<"ext-gpu-fast-math", "::mlir::ModuleOp"> {
     sequence; exp2 and rsqrt as before); the CPU emulator computes them
     with the NVIDIA instructions' semantics (subnormal inputs and results
     flushed to a zero of their sign). The attribute is dropped.
+
+    A launch also marked `ext.no_contract` (ext-apply-schedule's online
+    softmax, whose key step ptxas gives 138 registers with FMAs instead of
+    the 128 its tiles are chosen for) gets no `contract` flags and no FMA
+    in its exponentials; the approximations stay.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];

@@ -25,6 +25,8 @@ namespace ext {
 
 inline constexpr llvm::StringLiteral kFastMathAttrName = "ext.fast_math";
 inline constexpr llvm::StringLiteral kPreciseMathAttrName = "ext.precise_math";
+/// On an ext.kernel and its launches: fast math without FMA contraction.
+inline constexpr llvm::StringLiteral kNoContractAttrName = "ext.no_contract";
 
 /// Whether `op` is a scalar f32 op marked `afn`: one ext-gpu-fast-math made
 /// approximate (or a user wrote so).

@@ -745,6 +745,12 @@ FailureOr<KernelOp> ext::applySchedule(RewriterBase &rw, ComputeOp op,
   // fast_math = false: the launches made from the kernel stay precise.
   if (succeeded(kernel) && !schedule.getFastMath())
     (*kernel)->setAttr(kPreciseMathAttrName, rw.getUnitAttr());
+  // An online-softmax key step with its products fused into FMAs takes 138
+  // registers under ptxas 13 (d 128, sm_90a) instead of 128: one CTA per SM
+  // instead of the two its tiles are chosen for. Without launch bounds to
+  // hold ptxas to 128, its multiply-adds stay unfused.
+  else if (succeeded(kernel) && !schedule.getOnline().empty())
+    (*kernel)->setAttr(kNoContractAttrName, rw.getUnitAttr());
   return kernel;
 }
 
