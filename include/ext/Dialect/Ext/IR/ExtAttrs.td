@@ -826,7 +826,8 @@ def Ext_ScheduleAttr : Ext_Attr<"Schedule", "schedule"> {
       ahead. The decomposition must be data-parallel.
     * `fast_math`: the kernel's f32 math in its fast forms (`true` by
       default; `false` keeps the precise ones): `ext-gpu-fast-math` marks
-      multiplies, adds and subtracts `contract` (fused into FMAs), writes
+      multiplies, adds and subtracts `contract` (fused into FMAs; not in an
+      online softmax, whose key step would need more registers), writes
       `exp(x)` as `exp2(x * log2 e)` (an FMA where `x` is a difference) and
       marks exponentials, divisions, `rsqrt` and `tanh` `afn`, which the
       NVVM lowering turns into `ex2.approx.ftz`, a multiply by
