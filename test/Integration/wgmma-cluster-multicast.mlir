@@ -19,7 +19,7 @@
 // K21: nvvm.setmaxregister  increase 232
 // K21: nvgpu.mbarrier.arrive %{{.*}}[%{{.*}}]
 // K21: %[[PEER:.*]] = nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
-// K21-NEXT: nvvm.mbarrier.arrive %[[PEER]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// K21-NEXT: nvvm.mbarrier.arrive %[[PEER]] : !llvm.ptr<7>
 // K21: nvvm.setmaxregister  decrease 40
 // K21: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c24576
 // A's tile is the CTA's own; B's, multicast by the column's first CTA.
@@ -76,7 +76,10 @@
 // PTX: barrier.cluster.wait.aligned;
 // PTX: %cluster_ctaid.x
 // PTX: mapa.shared::cluster.u32
-// PTX: mbarrier.arrive.release.cluster.shared::cluster.b64
+// The remote release: PTX's default semantics (release at the CTA's scope),
+// one SYNCS; `.release.cluster` cost two MEMBARs and two error barriers.
+// PTX-NOT: mbarrier.arrive.release.cluster
+// PTX: mbarrier.arrive.shared::cluster.b64
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // PTX: barrier.cluster.arrive.aligned;

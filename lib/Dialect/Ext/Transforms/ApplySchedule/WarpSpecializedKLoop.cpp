@@ -292,9 +292,14 @@ void tiling::emitWarpSpecializedKLoop(
           rw, releaseLoc,
           LLVM::LLVMPointerType::get(ctx, kSharedClusterAddressSpace), local,
           arith::IndexCastOp::create(rw, releaseLoc, rw.getI32Type(), peer));
+      // Release at the CTA's scope (PTX's default, CUTLASS's
+      // ClusterBarrier::arrive): the arriving warpgroup's reads of the stage
+      // retired with its wgmma wait, so nothing of its own must reach the
+      // peer first. At cluster scope ptxas brackets each arrive with two
+      // MEMBARs and two error barriers (8 a k-step under [2, 2]).
       NVVM::MBarrierArriveOp::create(
           rw, releaseLoc, Type(), remote, Value(),
-          NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CLUSTER),
+          NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::CTA),
           rw.getBoolAttr(false));
     }
   };
