@@ -369,8 +369,7 @@ class _Importer:
         for node in fuse_patterns(self, nodes):
             self.node = node
             try:
-                mapping = node.map if isinstance(node, FusedNode) else _OPS[op_key(node)]
-                mapping(self, node, self.attributes(node))
+                self.mapping(node)(self, node, self.attributes(node))
             except OnnxImportError:
                 raise
             except ValueError as e:  # ext.compute's (a size or constant it refuses)
@@ -405,6 +404,10 @@ class _Importer:
             return self.input_shapes[vi.name], dtype
         # (positive: onnx_check); a named dynamic dim: its stand-in size
         return _symbolic.input_shape(vi, getattr(self, "sizes", None)), dtype
+
+    def mapping(self, node):
+        """The converter of `node`: a fused pattern's own, else the table's."""
+        return node.map if isinstance(node, FusedNode) else _OPS[op_key(node)]
 
     def attributes(self, node) -> dict:
         if isinstance(node, FusedNode):

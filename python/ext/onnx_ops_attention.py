@@ -13,7 +13,7 @@ import numpy as np
 from . import dtypes as _dt
 from . import te as _te
 from .accesses import linear_reads, operands
-from .onnx_check import OnnxImportError, op_key
+from .onnx_check import OnnxImportError
 from .onnx_ops import _broadcast, _bread, _op_layernorm
 
 _LOG2E = 1.4426950408889634
@@ -21,11 +21,11 @@ _FUSIBLE = ("float16", "bfloat16", "float32")
 
 
 def replay(imp, node):
-    """The fused node's members mapped one by one: the graph as written."""
-    from .onnx_registry import OPS
+    """The fused node's members mapped one by one (by the importer's own
+    converters): the graph as written."""
     for m in node.members:
         imp.node = m
-        OPS[op_key(m) if hasattr(m, "domain") else m.op_type](imp, m, imp.attributes(m))
+        imp.mapping(m)(imp, m, imp.attributes(m))
     imp.node = node
 
 

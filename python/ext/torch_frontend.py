@@ -290,6 +290,10 @@ class _GraphImporter(_Importer):
     def attributes(self, node):
         return dict(node.attrs)
 
+    def mapping(self, node):
+        # (Lowered nodes are keyed by op type: they have no domain.)
+        return node.map if isinstance(node, FusedNode) else _OPS[node.op_type]
+
     def check_declared(self, o, v):
         if tuple(v.shape) != tuple(o.shape):
             raise OnnxImportError(f"ext.torch: output '{o.name}' has shape {list(v.shape)}, "
@@ -317,8 +321,7 @@ class _GraphImporter(_Importer):
         for node in fuse_patterns(self, lw.nodes):
             self.node = node
             try:
-                (node.map if isinstance(node, FusedNode) else _OPS[node.op_type])(
-                    self, node, node.attrs)
+                self.mapping(node)(self, node, node.attrs)
             except OnnxImportError:
                 raise
             except ValueError as e:  # ext.compute's (a size or constant it refuses)
